@@ -1,0 +1,21 @@
+// Named process exit codes of every mlregress test binary. CI scripts and ctest depend on these
+// numbers, so they never change meaning; new codes are only ever added.
+#pragma once
+
+namespace mlregress {
+
+enum class ExitCode : int {
+  kPassed = 0,          ///< every selected test passed (skipped tests do not fail a run)
+  kTestFailed = 1,      ///< an assertion failed, a test threw, crashed or aborted
+  kRegression = 2,      ///< a recorded metric is worse than its baseline allows
+  kNoTestsMatched = 3,  ///< the tier / filter selection is empty
+  kUsageError = 4,      ///< unknown flag or subcommand, bad --set, invalid configuration
+  kOutputError = 5,     ///< the run folder or JUnit file cannot be written
+  kInternalError = 70,  ///< a bug in mlregress itself (an invariant broke)
+  kAllSkipped = 77,     ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
+};
+
+/// Short stable name of an exit code, e.g. "test_failed", as used in results.json and the ledger.
+const char* exit_code_name(ExitCode code);
+
+}  // namespace mlregress

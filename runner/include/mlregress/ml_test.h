@@ -1,0 +1,116 @@
+// The test API: ML_TEST declares a GoogleTest test with a tier and typed parameters; inside its
+// body, record() and record_curve() capture metrics, param<T>() reads the resolved parameters.
+//
+//   ML_TEST(Fast, CnnOverfitsOneBatch, {"lr", 1e-3}, {"steps", 501}) {
+//     const double lr = param<double>("lr");        // --set CnnOverfitsOneBatch.lr=0.01
+//     ...
+//     record("final_loss", loss, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3});
+//     record_curve("loss", losses);
+//     EXPECT_LT(loss, 0.01);                         // GoogleTest assertions work as usual
+//   }
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mlregress/metric.h"
+#include "mlregress/param.h"
+#include "mlregress/tier.h"
+
+namespace mlregress {
+
+class MlTest;
+
+namespace internal {
+using TestFactory = MlTest* (*)();
+/// Called by ML_TEST during static initialisation. Never throws: problems (duplicate names,
+/// invalid parameters) are collected and reported when the binary starts.
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory) noexcept;
+const ParamValue& resolved_param(std::string_view key);
+}  // namespace internal
+
+/// Base of every ML_TEST. The runner seeds the RNGs and fixes the thread count before body().
+class MlTest : public ::testing::Test {
+ public:
+  // Test bodies are members of classes outside namespace mlregress; these make the recording
+  // vocabulary usable there unqualified: record("loss", v, LowerIsBetter, Band{.rtol = 0.1}).
+  using enum Direction;
+  using Band = ::mlregress::Band;
+  using Exact = ::mlregress::Exact;
+
+  /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
+  /// reporter can flag it; NaN and Inf are recorded as they are.
+  static void record(std::string_view name, double value, Direction direction,
+                     TolerancePolicy policy = {});
+
+  /// Records a curve whose steps are 0, 1, ..., values.size() - 1.
+  static void record_curve(std::string_view name, const std::vector<double>& values);
+  /// Records a curve at explicit steps (e.g. a validation loss every 100 steps).
+  static void record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                           const std::vector<double>& values);
+
+  /// The resolved value of a declared parameter. T is bool, an integer type, double or
+  /// std::string and must match the declared type (ints may be read as double).
+  template <typename T>
+  static T param(std::string_view key);
+
+  /// The seed this test started from (the RNGs were seeded with it before the body ran).
+  static std::uint64_t seed();
+  /// The intra-op thread count fixed for this test.
+  static int threads();
+
+ protected:
+  virtual void body() = 0;
+
+ private:
+  void TestBody() final { body(); }
+};
+
+namespace internal {
+[[noreturn]] void throw_param_type_error(std::string_view key, const ParamValue& value,
+                                         std::string_view asked);
+}  // namespace internal
+
+template <typename T>
+T MlTest::param(std::string_view key) {
+  const ParamValue& value = internal::resolved_param(key);
+  if constexpr (std::is_same_v<T, bool>) {
+    if (const bool* b = std::get_if<bool>(&value)) return *b;
+    internal::throw_param_type_error(key, value, "bool");
+  } else if constexpr (std::is_integral_v<T>) {
+    if (const std::int64_t* i = std::get_if<std::int64_t>(&value)) {
+      if (std::in_range<T>(*i)) return static_cast<T>(*i);
+    }
+    internal::throw_param_type_error(key, value, "an integer of the requested width");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (const double* d = std::get_if<double>(&value)) return static_cast<T>(*d);
+    if (const std::int64_t* i = std::get_if<std::int64_t>(&value)) return static_cast<T>(*i);
+    internal::throw_param_type_error(key, value, "double");
+  } else {
+    static_assert(std::is_same_v<T, std::string>, "param<T>: T must be bool, integer, double or std::string");
+    if (const std::string* s = std::get_if<std::string>(&value)) return *s;
+    internal::throw_param_type_error(key, value, "string");
+  }
+}
+
+}  // namespace mlregress
+
+#define MLREGRESS_TEST_CLASS_(tier, name) MlregressTest_##tier##_##name
+
+/// Declares an ML test in a tier (Fast, Medium or Full) with optional parameters given as
+/// {"name", default} pairs. The body follows as a block, as with TEST.
+#define ML_TEST(tier, name, ...)                                                              \
+  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
+    void body() override;                                                                     \
+  };                                                                                          \
+  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
+      ::mlregress::internal::register_ml_test(                                                \
+          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
+          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
+          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); });    \
+  void MLREGRESS_TEST_CLASS_(tier, name)::body()

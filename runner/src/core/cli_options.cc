@@ -1,0 +1,79 @@
+#include "cli_options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "mlregress/exit_code.h"
+
+namespace mlregress::internal {
+namespace {
+
+const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
+
+void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
+  command->add_option("--tier", tiers, "Tiers to select: fast, medium, full (repeat or comma-separate)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(kTierNames));
+  command->add_option("--filter", filter,
+                      "GoogleTest-style filter: 'Cnn*:Mlp*-*Slow'; a pattern with a '.' matches the "
+                      "full name (Fast.Cnn*), one without matches the test name");
+}
+
+}  // namespace
+
+ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& binary_name) {
+  ParsedCommandLine parsed;
+  CommandLine& cl = parsed.command_line;
+
+  CLI::App app{"mlregress test binary: runs and lists ML regression tests. GoogleTest flags "
+               "(--gtest_filter, --gtest_list_tests, ...) are accepted too.",
+               binary_name};
+  app.require_subcommand(1, 1);
+  app.footer(fmt::format(
+      "Exit codes: 0 passed, 1 test failed, 2 regression, 3 no tests matched, 4 usage error, "
+      "5 output error, 70 internal error, 77 all skipped."));
+
+  CLI::App* run = app.add_subcommand("run", "Run the selected tests (the default command)");
+  add_selection(run, cl.run.tiers, cl.run.filter);
+  run->add_option("--set", cl.run.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--seed", cl.run.seed, "Seed every test starts from (default 0)");
+  run->add_option("--threads", cl.run.threads, "Intra-op threads for every test (default 1)")
+      ->check(CLI::Range(1, 1024));
+  run->add_option("--out", cl.run.out, "Folder that holds the run folders (default runs)");
+  run->add_option("--junit", cl.run.junit, "Also write the JUnit XML to this file");
+  run->add_option("--color", cl.run.color, "Colour the console: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  CLI::App* list = app.add_subcommand("list", "List the tests, their tiers and parameters");
+  add_selection(list, cl.list.tiers, cl.list.filter);
+  list->add_option("--format", cl.list.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+
+  // `run` is the default: insert it when the first argument is an option, not a command.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  const bool wants_help = !args.empty() && (args[0] == "-h" || args[0] == "--help");
+  if (args.empty() || (!wants_help && args[0].rfind("-", 0) == 0)) args.insert(args.begin(), "run");
+  std::reverse(args.begin(), args.end());  // CLI11 takes the vector in reverse order
+
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    parsed.exit_now = true;
+    parsed.exit_code = static_cast<int>(ExitCode::kPassed);
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the commands and options.\n",
+                 binary_name.c_str(), e.what(), binary_name.c_str());
+    parsed.exit_now = true;
+    parsed.exit_code = static_cast<int>(ExitCode::kUsageError);
+    return parsed;
+  }
+  cl.command = list->parsed() ? Command::kList : Command::kRun;
+  return parsed;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,47 @@
+// The command line of a test binary, parsed by CLI11 into plain option structs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlregress::internal {
+
+struct RunOptions {
+  std::vector<std::string> tiers;  ///< empty: every tier
+  std::string filter;
+  std::vector<std::string> sets;  ///< "Test.key=value" items
+  std::uint64_t seed = 0;
+  int threads = 1;
+  std::string out = "runs";
+  std::string junit;  ///< extra copy of the JUnit file; the run folder always has junit.xml
+  std::string color = "auto";
+};
+
+struct ListOptions {
+  std::vector<std::string> tiers;
+  std::string filter;
+  std::string format = "text";
+};
+
+enum class Command { kRun, kList };
+
+struct CommandLine {
+  Command command = Command::kRun;
+  RunOptions run;
+  ListOptions list;
+};
+
+/// Outcome of parsing: either a command to execute, or an exit code to return at once (after
+/// --help, or after a usage error whose message was already printed).
+struct ParsedCommandLine {
+  CommandLine command_line;
+  bool exit_now = false;
+  int exit_code = 0;
+};
+
+/// Parses the arguments left after GoogleTest removed its own flags. `run` is the default
+/// subcommand. Prints help or the usage error itself.
+ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& binary_name);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,25 @@
+#include "config_hash.h"
+
+#include <fmt/format.h>
+
+namespace mlregress::internal {
+
+nlohmann::json params_json(const ResolvedParams& params) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [key, value] : params) {
+    std::visit([&, &key = key](const auto& v) { json[key] = v; }, value);
+  }
+  return json;
+}
+
+std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int threads) {
+  const nlohmann::json canonical = {{"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64-bit offset basis
+  for (unsigned char c : canonical.dump()) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;  // FNV-1a 64-bit prime
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+}  // namespace mlregress::internal

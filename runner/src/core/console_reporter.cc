@@ -1,0 +1,136 @@
+#include "console_reporter.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "test_report.h"
+#include "text_sanitize.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string plural(std::size_t n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+long long to_ms(double seconds) { return static_cast<long long>(seconds * 1000.0 + 0.5); }
+
+}  // namespace
+
+bool terminal_wants_color(std::FILE* out) {
+  const char* term = std::getenv("TERM");
+  if (std::getenv("NO_COLOR") != nullptr) return false;
+  if (term == nullptr || std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(::fileno(out)) != 0;
+}
+
+void ConsoleReporter::tag(Color color, const char* text) {
+  if (!color_) {
+    std::fputs(text, out_);
+    return;
+  }
+  const char* code = color == Color::kGreen ? "32" : color == Color::kRed ? "31" : "33";
+  std::fprintf(out_, "\033[0;%sm%s\033[m", code, text);
+}
+
+void ConsoleReporter::flush() { std::fflush(out_); }
+
+void ConsoleReporter::on_run_start(const RunResult& run) {
+  tag(Color::kGreen, "[==========] ");
+  std::string tiers;
+  for (const std::string& t : run.info.tiers) tiers += (tiers.empty() ? "" : ",") + t;
+  std::fprintf(out_, "Running %s run %s (tiers %s, seed %llu, threads %d)\n",
+               run.info.binary.c_str(), run.info.run_id.c_str(), tiers.c_str(),
+               static_cast<unsigned long long>(run.info.seed), run.info.threads);
+  flush();
+}
+
+void ConsoleReporter::on_test_start(const TestResult& test) {
+  tag(Color::kGreen, "[ RUN      ] ");
+  std::fprintf(out_, "%s\n", valid_utf8(test.full_name).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_failure(const TestResult& /*test*/, const TestFailure& failure) {
+  if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+  std::fprintf(out_, "%s\n", valid_utf8(failure.message).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_metric(const TestResult& /*test*/, const MetricRecord& metric) {
+  std::fputs("[   METRIC ] ", out_);
+  std::fprintf(out_, "%s\n", valid_utf8(format_metric(metric)).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& /*run*/) {
+  const std::string name = valid_utf8(test.full_name);
+  const long long ms = to_ms(test.duration_s);
+  switch (test.status) {
+    case TestStatus::kPassed:
+      tag(Color::kGreen, "[       OK ] ");
+      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      break;
+    case TestStatus::kSkipped:
+      tag(Color::kYellow, "[  SKIPPED ] ");
+      std::fprintf(out_, "%s (%lld ms)%s%s\n", name.c_str(), ms,
+                   test.skip_message.empty() ? "" : ": ", valid_utf8(test.skip_message).c_str());
+      break;
+    case TestStatus::kFailed:
+      tag(Color::kRed, "[  FAILED  ] ");
+      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      break;
+    case TestStatus::kCrashed:
+      tag(Color::kRed, "[  CRASHED ] ");
+      std::fprintf(out_, "%s (%lld ms): %s\n", name.c_str(), ms, test.crash_message.c_str());
+      break;
+  }
+  flush();
+}
+
+void ConsoleReporter::on_run_end(const RunResult& run) {
+  std::vector<const TestResult*> passed, skipped, failed;
+  for (const TestResult& test : run.tests) {
+    if (test.status == TestStatus::kPassed) passed.push_back(&test);
+    if (test.status == TestStatus::kSkipped) skipped.push_back(&test);
+    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed) {
+      failed.push_back(&test);
+    }
+  }
+  tag(Color::kGreen, "[==========] ");
+  std::fprintf(out_, "%s ran. (%lld ms total)\n", plural(run.tests.size(), "test").c_str(),
+               to_ms(run.info.duration_s));
+  tag(Color::kGreen, "[  PASSED  ] ");
+  std::fprintf(out_, "%s.\n", plural(passed.size(), "test").c_str());
+  if (!skipped.empty()) {
+    tag(Color::kYellow, "[  SKIPPED ] ");
+    std::fprintf(out_, "%s, listed below:\n", plural(skipped.size(), "test").c_str());
+    for (const TestResult* test : skipped) {
+      tag(Color::kYellow, "[  SKIPPED ] ");
+      std::fprintf(out_, "%s\n", valid_utf8(test->full_name).c_str());
+    }
+  }
+  if (!failed.empty()) {
+    tag(Color::kRed, "[  FAILED  ] ");
+    std::fprintf(out_, "%s, listed below:\n", plural(failed.size(), "test").c_str());
+    for (const TestResult* test : failed) {
+      tag(Color::kRed, "[  FAILED  ] ");
+      std::fprintf(out_, "%s%s\n", valid_utf8(test->full_name).c_str(),
+                   test->status == TestStatus::kCrashed ? " (crashed)" : "");
+    }
+  }
+  for (const std::string& error : run.runner_errors) {
+    tag(Color::kRed, "[  RUNNER  ] ");
+    std::fprintf(out_, "%s\n", valid_utf8(error).c_str());
+  }
+  std::fprintf(out_, "%zu passed, %zu failed, %zu skipped\n", passed.size(),
+               failed.size(), skipped.size());
+  std::fprintf(out_, "Run folder: %s\n", run.info.run_folder.c_str());
+  flush();
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,34 @@
+// GoogleTest-style console output, plus one line per recorded metric and a closing summary.
+// Colour only when writing to a terminal (or when forced).
+#pragma once
+
+#include <cstdio>
+
+#include "run_observer.h"
+
+namespace mlregress::internal {
+
+class ConsoleReporter final : public RunObserver {
+ public:
+  ConsoleReporter(std::FILE* out, bool color) : out_(out), color_(color) {}
+
+  void on_run_start(const RunResult& run) override;
+  void on_test_start(const TestResult& test) override;
+  void on_failure(const TestResult& test, const TestFailure& failure) override;
+  void on_metric(const TestResult& test, const MetricRecord& metric) override;
+  void on_test_end(const TestResult& test, const RunResult& run) override;
+  void on_run_end(const RunResult& run) override;
+
+ private:
+  enum class Color { kGreen, kRed, kYellow };
+  void tag(Color color, const char* text);
+  void flush();
+
+  std::FILE* out_;
+  bool color_;
+};
+
+/// Whether `out` is a terminal that takes colour (not TERM=dumb, NO_COLOR unset).
+bool terminal_wants_color(std::FILE* out);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,95 @@
+#include "mlregress/ml_test.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "json_number.h"
+#include "test_context.h"
+
+namespace mlregress {
+namespace internal {
+namespace {
+
+TestContext* g_current_context = nullptr;
+
+TestContext& require_context(std::string_view what) {
+  if (g_current_context == nullptr || g_current_context->sink == nullptr) {
+    throw std::logic_error(fmt::format("mlregress: {} called outside a running ML_TEST", what));
+  }
+  return *g_current_context;
+}
+
+nlohmann::json policy_json(const TolerancePolicy& policy) {
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
+  }
+  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
+  return {{"kind", "default"}};
+}
+
+}  // namespace
+
+TestContext* current_test_context() { return g_current_context; }
+void set_current_test_context(TestContext* context) { g_current_context = context; }
+
+const ParamValue& resolved_param(std::string_view key) {
+  TestContext& context = require_context("param()");
+  auto it = context.params->find(key);
+  if (it == context.params->end()) {
+    throw std::invalid_argument(fmt::format(
+        "test '{}' reads parameter '{}', which it does not declare in ML_TEST",
+        context.test->name, key));
+  }
+  return it->second;
+}
+
+void throw_param_type_error(std::string_view key, const ParamValue& value, std::string_view asked) {
+  throw std::invalid_argument(fmt::format("parameter '{}' is declared as {} (value {}) but read as {}",
+                                          key, param_type_name(value),
+                                          param_value_to_string(value), asked));
+}
+
+}  // namespace internal
+
+void MlTest::record(std::string_view name, double value, Direction direction,
+                    TolerancePolicy policy) {
+  internal::TestContext& context = internal::require_context("record()");
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    // A negative or NaN tolerance would silently widen or disable the gate.
+    if (!(band->rtol >= 0.0) || !(band->atol >= 0.0)) {
+      throw std::invalid_argument(fmt::format(
+          "metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})", name,
+          band->rtol, band->atol));
+    }
+  }
+  context.sink->emit({{"event", "metric"},
+                      {"name", name},
+                      {"value", internal::json_number(value)},
+                      {"direction", direction_name(direction)},
+                      {"policy", internal::policy_json(policy)}});
+}
+
+void MlTest::record_curve(std::string_view name, const std::vector<double>& values) {
+  std::vector<std::int64_t> steps(values.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = static_cast<std::int64_t>(i);
+  record_curve(name, steps, values);
+}
+
+void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                          const std::vector<double>& values) {
+  internal::TestContext& context = internal::require_context("record_curve()");
+  if (steps.size() != values.size()) {
+    throw std::invalid_argument(fmt::format("curve '{}': {} steps but {} values", name,
+                                            steps.size(), values.size()));
+  }
+  nlohmann::json json_values = nlohmann::json::array();
+  for (double v : values) json_values.push_back(internal::json_number(v));
+  context.sink->emit(
+      {{"event", "curve"}, {"name", name}, {"steps", steps}, {"values", std::move(json_values)}});
+}
+
+std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
+int MlTest::threads() { return internal::require_context("threads()").threads; }
+
+}  // namespace mlregress

@@ -1,0 +1,97 @@
+#include "results_json_writer.h"
+
+#include "atomic_file.h"
+#include "json_number.h"
+#include "mlregress/exit_code.h"
+
+namespace mlregress::internal {
+namespace {
+
+nlohmann::json policy_json(const TolerancePolicy& policy) {
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
+  }
+  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
+  return {{"kind", "default"}};
+}
+
+nlohmann::json test_json(const TestResult& test) {
+  nlohmann::json failures = nlohmann::json::array();
+  for (const TestFailure& f : test.failures) {
+    failures.push_back({{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
+  }
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const MetricRecord& m : test.metrics) {
+    metrics.push_back({{"name", m.name},
+                       {"value", json_number(m.value)},
+                       {"direction", direction_name(m.direction)},
+                       {"policy", policy_json(m.policy)}});
+  }
+  nlohmann::json curves = nlohmann::json::array();
+  for (const RecordedCurve& c : test.curves) {
+    curves.push_back({{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.curve.values.size()}});
+  }
+  nlohmann::json json = {{"name", test.name},
+                         {"full_name", test.full_name},
+                         {"tier", tier_name(test.tier)},
+                         {"file", test.file},
+                         {"line", test.line},
+                         {"status", test_status_name(test.status)},
+                         {"duration_s", test.duration_s},
+                         {"started_at", test.started_at},
+                         {"seed", test.seed},
+                         {"threads", test.threads},
+                         {"config_hash", test.config_hash},
+                         {"failures", std::move(failures)},
+                         {"metrics", std::move(metrics)},
+                         {"curves", std::move(curves)}};
+  if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
+  if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
+  return json;
+}
+
+}  // namespace
+
+nlohmann::json results_json(const RunResult& run) {
+  nlohmann::json tests = nlohmann::json::array();
+  std::size_t passed = 0, failed = 0, skipped = 0, crashed = 0;
+  for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;
+    tests.push_back(test_json(test));
+    passed += test.status == TestStatus::kPassed;
+    failed += test.status == TestStatus::kFailed;
+    skipped += test.status == TestStatus::kSkipped;
+    crashed += test.status == TestStatus::kCrashed;
+  }
+  const bool complete = !run.info.finished_at.empty();
+  nlohmann::json json = {
+      {"schema_version", kResultsSchemaVersion},
+      {"run",
+       {{"id", run.info.run_id},
+        {"binary", run.info.binary},
+        {"started_at", run.info.started_at},
+        {"finished_at", complete ? nlohmann::json(run.info.finished_at) : nlohmann::json()},
+        {"duration_s", run.info.duration_s},
+        {"complete", complete},
+        {"tiers", run.info.tiers},
+        {"filter", run.info.filter},
+        {"seed", run.info.seed},
+        {"threads", run.info.threads}}},
+      {"summary",
+       {{"tests", tests.size()}, {"passed", passed}, {"failed", failed}, {"skipped", skipped},
+        {"crashed", crashed}}},
+      {"tests", std::move(tests)},
+      {"runner_errors", run.runner_errors}};
+  if (complete) {
+    json["run"]["exit_code"] = run.exit_code;
+    json["run"]["exit_status"] = exit_code_name(static_cast<ExitCode>(run.exit_code));
+  }
+  return json;
+}
+
+void ResultsJsonWriter::write(const RunResult& run) const {
+  write_file_atomically(path_, results_json(run).dump(2, ' ', false,
+                                                      nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+}  // namespace mlregress::internal

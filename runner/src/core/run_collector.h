@@ -1,0 +1,49 @@
+// Turns the stream of events from test processes into TestResults and tells the observers.
+// This is where a test's status is decided: failures and crashes fail it, skips skip it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "run_observer.h"
+#include "run_plan.h"
+
+namespace mlregress::internal {
+
+class RunCollector {
+ public:
+  RunCollector(const RunPlan& plan, RunResult& run, std::vector<RunObserver*> observers);
+
+  void start_run();
+  /// One event from a test process. Malformed events are recorded as runner errors.
+  void handle(const nlohmann::json& event);
+  /// The test process died while a test ran: that test is recorded as crashed.
+  void crash_running_test(const std::string& message);
+  void add_runner_error(const std::string& message);
+  void finish_run();
+
+  /// Full name of the test that started and has not ended, or empty.
+  const std::string& running_test() const { return running_; }
+  /// Problems the observers hit while writing (e.g. an unwritable JUnit file).
+  const std::vector<std::string>& output_errors() const { return output_errors_; }
+
+ private:
+  TestResult& current();
+  void end_current(TestStatus status_if_clean, double duration_s);
+  template <typename Call>
+  void notify(Call&& call);
+
+  const RunPlan& plan_;
+  RunResult& run_;
+  std::vector<RunObserver*> observers_;
+  std::string running_;
+  std::chrono::steady_clock::time_point running_since_;
+  std::set<std::string> curve_files_;
+  std::vector<std::string> output_errors_;
+};
+
+}  // namespace mlregress::internal

@@ -1,0 +1,80 @@
+// The runner's record of a run as it happens: one TestResult per executed test, filled from the
+// test process's events. Reporters and writers read it; only RunCollector writes it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlregress/metric.h"
+#include "mlregress/tier.h"
+
+namespace mlregress::internal {
+
+enum class TestStatus {
+  kPassed,
+  kFailed,   ///< an assertion failed or the body threw
+  kSkipped,  ///< GTEST_SKIP()
+  kCrashed,  ///< the test process died (signal, abort, exit) while the test ran
+};
+
+/// "passed", "failed", "skipped", "crashed".
+std::string_view test_status_name(TestStatus status);
+
+struct TestFailure {
+  std::string file;  ///< empty when the failure has no source location
+  int line = 0;
+  std::string message;
+  bool fatal = false;
+};
+
+struct RecordedCurve {
+  CurveRecord curve;
+  std::string csv_file;  ///< relative to the run folder, e.g. "curves/CnnOverfitsOneBatch.loss.csv"
+};
+
+struct TestResult {
+  std::string name;       ///< "CnnOverfitsOneBatch"
+  std::string full_name;  ///< "Fast.CnnOverfitsOneBatch"
+  Tier tier = Tier::Fast;
+  std::string file;
+  int line = 0;
+  std::string config_hash;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  std::string started_at;  ///< UTC, ISO 8601
+  TestStatus status = TestStatus::kPassed;
+  double duration_s = 0.0;
+  std::vector<TestFailure> failures;
+  std::string skip_message;
+  std::string crash_message;  ///< set when status is kCrashed
+  std::vector<MetricRecord> metrics;
+  std::vector<RecordedCurve> curves;
+  bool finished = false;  ///< false while the test runs
+};
+
+struct RunInfo {
+  std::string run_id;       ///< folder name, e.g. "20261202T134512Z-a1b2c3d"
+  std::string run_folder;   ///< path of the run folder
+  std::string binary;       ///< the test binary's name
+  std::string started_at;   ///< UTC, ISO 8601
+  std::string finished_at;  ///< empty until the run ends
+  double duration_s = 0.0;
+  std::vector<std::string> tiers;  ///< the tiers selected
+  std::string filter;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  nlohmann::json environment;
+};
+
+struct RunResult {
+  RunInfo info;
+  std::vector<TestResult> tests;
+  std::vector<std::string> runner_errors;  ///< problems outside any test (a worker died early...)
+  int exit_code = 0;
+};
+
+}  // namespace mlregress::internal

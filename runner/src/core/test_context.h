@@ -1,0 +1,24 @@
+// The state of the test that is running in this process: which test, its resolved parameters,
+// its seed and threads, and where its events go. MlTest's static helpers read it.
+#pragma once
+
+#include <cstdint>
+
+#include "event_sink.h"
+#include "test_registry.h"
+
+namespace mlregress::internal {
+
+struct TestContext {
+  const RegisteredTest* test = nullptr;
+  const ResolvedParams* params = nullptr;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  EventSink* sink = nullptr;
+};
+
+/// The running test's context; nullptr outside a test body.
+TestContext* current_test_context();
+void set_current_test_context(TestContext* context);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,74 @@
+#include "test_registry.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace mlregress::internal {
+
+const ParamSpec* RegisteredTest::find_param(std::string_view key) const {
+  for (const ParamSpec& spec : params) {
+    if (spec.name == key) return &spec;
+  }
+  return nullptr;
+}
+
+TestRegistry& TestRegistry::instance() {
+  static TestRegistry registry;
+  return registry;
+}
+
+const RegisteredTest* TestRegistry::find(std::string_view name) const {
+  for (const RegisteredTest& test : tests_) {
+    if (test.name == name) return &test;
+  }
+  return nullptr;
+}
+
+void TestRegistry::add(RegisteredTest test) {
+  const std::string where = fmt::format("{}:{}", test.file, test.line);
+  if (const RegisteredTest* other = find(test.name)) {
+    // --set and baselines address tests by name alone, so names must be unique across tiers.
+    add_error(fmt::format("{}: test name '{}' is already used by {}:{}", where, test.name,
+                          other->file, other->line));
+    return;
+  }
+  std::set<std::string> seen;
+  for (const ParamSpec& spec : test.params) {
+    if (spec.name.empty() || spec.name.find_first_of(".= \t\n") != std::string::npos) {
+      add_error(fmt::format("{}: parameter name '{}' of test '{}' must be non-empty and contain "
+                            "no '.', '=' or whitespace", where, spec.name, test.name));
+      return;
+    }
+    if (!seen.insert(spec.name).second) {
+      add_error(fmt::format("{}: parameter '{}' of test '{}' is declared twice", where,
+                            spec.name, test.name));
+      return;
+    }
+  }
+  tests_.push_back(std::move(test));
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory) noexcept {
+  try {
+    RegisteredTest test;
+    test.tier = tier;
+    // The macro passes the enumerator, not the token; the suite name is the capitalised tier.
+    std::string token(tier_name(tier));
+    token[0] = static_cast<char>(token[0] - 'a' + 'A');
+    test.tier_token = token;
+    test.name = name;
+    test.file = file;
+    test.line = line;
+    test.params = std::move(params);
+    test.factory = factory;
+    TestRegistry::instance().add(std::move(test));
+    return true;
+  } catch (...) {
+    // Out of memory during static init; there is nobody to tell but the registry itself.
+    return false;
+  }
+}
+
+}  // namespace mlregress::internal

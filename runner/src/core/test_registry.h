@@ -1,0 +1,41 @@
+// Every ML_TEST of the binary, collected during static initialisation. Registration errors are
+// kept rather than thrown (nothing may throw before main) and reported when the binary starts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mlregress/ml_test.h"
+
+namespace mlregress::internal {
+
+struct RegisteredTest {
+  Tier tier = Tier::Fast;
+  std::string tier_token;  ///< as written in ML_TEST ("Fast"): GoogleTest's suite name
+  std::string name;        ///< the test's own name, unique in the binary
+  std::string file;
+  int line = 0;
+  ParamSpecs params;
+  TestFactory factory = nullptr;
+
+  /// GoogleTest's full name, "Fast.CnnOverfitsOneBatch".
+  std::string full_name() const { return tier_token + "." + name; }
+  const ParamSpec* find_param(std::string_view key) const;
+};
+
+class TestRegistry {
+ public:
+  static TestRegistry& instance();
+
+  void add(RegisteredTest test);
+  const std::vector<RegisteredTest>& tests() const { return tests_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  void add_error(std::string message) { errors_.push_back(std::move(message)); }
+  const RegisteredTest* find(std::string_view name) const;
+
+ private:
+  std::vector<RegisteredTest> tests_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace mlregress::internal

@@ -1,0 +1,46 @@
+#include "test_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace mlregress::internal {
+
+std::string format_value(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return fmt::format("{:.6g}", value);
+}
+
+std::string format_metric(const MetricRecord& metric) {
+  std::string direction(direction_name(metric.direction));
+  for (char& c : direction) c = c == '_' ? ' ' : c;
+  std::string policy;
+  if (const Band* band = std::get_if<Band>(&metric.policy)) {
+    policy = fmt::format("; band rtol={} atol={}", format_value(band->rtol), format_value(band->atol));
+  } else if (std::holds_alternative<Exact>(metric.policy)) {
+    policy = "; exact";
+  }
+  return fmt::format("{} = {} ({}{})", metric.name, format_value(metric.value), direction, policy);
+}
+
+std::string format_test_report(const TestResult& test) {
+  std::string out = fmt::format("{} [{}] {} in {:.3f} s\n", test.full_name, tier_name(test.tier),
+                                test_status_name(test.status), test.duration_s);
+  if (!test.crash_message.empty()) out += fmt::format("crash: {}\n", test.crash_message);
+  if (!test.skip_message.empty()) out += fmt::format("skipped: {}\n", test.skip_message);
+  for (const TestFailure& failure : test.failures) {
+    out += failure.file.empty() ? "failure:\n"
+                                : fmt::format("failure at {}:{}:\n", failure.file, failure.line);
+    out += failure.message + "\n";
+  }
+  for (const MetricRecord& metric : test.metrics) out += "metric " + format_metric(metric) + "\n";
+  for (const RecordedCurve& curve : test.curves) {
+    out += fmt::format("curve {}: {} points -> {}\n", curve.curve.name, curve.curve.values.size(),
+                       curve.csv_file);
+  }
+  out += fmt::format("seed {}, threads {}, config {}\n", test.seed, test.threads, test.config_hash);
+  return out;
+}
+
+}  // namespace mlregress::internal

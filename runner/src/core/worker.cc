@@ -1,0 +1,81 @@
+#include "worker.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "clock.h"
+#include "test_context.h"
+
+namespace mlregress::internal {
+namespace {
+
+class EventEmittingListener final : public ::testing::EmptyTestEventListener {
+ public:
+  EventEmittingListener(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink)
+      : plan_(plan), hooks_(hooks), sink_(sink) {}
+
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    const std::string full_name = std::string(info.test_suite_name()) + "." + info.name();
+    const PlannedTest* planned = plan_.find(full_name);
+    if (planned == nullptr) return;  // not an ML test; the filter should have excluded it
+    context_ = TestContext{planned->test, &planned->params, plan_.seed, plan_.threads, &sink_};
+    sink_.emit({{"event", "start"}, {"test", full_name}, {"started_at", utc_now_iso8601()}});
+    if (hooks_.before_each_test) hooks_.before_each_test(plan_.seed, plan_.threads);
+    set_current_test_context(&context_);
+    start_ = std::chrono::steady_clock::now();
+  }
+
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (current_test_context() == nullptr) return;
+    if (result.skipped()) {
+      sink_.emit({{"event", "skip"}, {"message", result.message()}});
+      return;
+    }
+    if (!result.failed()) return;
+    sink_.emit({{"event", "failure"},
+                {"file", result.file_name() != nullptr ? result.file_name() : ""},
+                {"line", result.line_number()},
+                {"message", result.message()},
+                {"fatal", result.fatally_failed()}});
+  }
+
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (current_test_context() == nullptr) return;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const ::testing::TestResult& result = *info.result();
+    sink_.emit({{"event", "end"},
+                {"test", std::string(info.test_suite_name()) + "." + info.name()},
+                {"passed", result.Passed() && !result.Skipped()},
+                {"skipped", result.Skipped()},
+                {"duration_s", seconds}});
+    set_current_test_context(nullptr);
+  }
+
+ private:
+  const RunPlan& plan_;
+  const RunnerHooks& hooks_;
+  EventSink& sink_;
+  TestContext context_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+int run_worker(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
+               const std::vector<std::string>& full_names) {
+  std::string filter;
+  for (const std::string& name : full_names) {
+    if (!filter.empty()) filter += ':';
+    filter += name;
+  }
+  GTEST_FLAG_SET(filter, filter);
+
+  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  delete listeners.Release(listeners.default_result_printer());
+  listeners.Append(new EventEmittingListener(plan, hooks, sink));
+  return RUN_ALL_TESTS();
+}
+
+}  // namespace mlregress::internal
