@@ -31,7 +31,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   app.require_subcommand(1, 1);
   app.footer(fmt::format(
       "Exit codes: 0 passed, 1 test failed, 2 regression, 3 no tests matched, 4 usage error, "
-      "5 output error, 70 internal error, 77 all skipped."));
+      "5 output error, 6 baseline error, 7 run folder error, 8 promotion refused, "
+      "70 internal error, 77 all skipped."));
 
   CLI::App* run = app.add_subcommand("run", "Run the selected tests (the default command)");
   add_selection(run, cl.run.tiers, cl.run.filter);
@@ -45,6 +46,27 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   run->add_option("--junit", cl.run.junit, "Also write the JUnit XML to this file");
   run->add_option("--color", cl.run.color, "Colour the console: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  run->add_option("--baselines", cl.run.baselines,
+                  "Compare every metric with the baselines in DIR/<binary>/*.toml");
+  run->add_flag("--strict-env", cl.run.strict_env,
+                "A baseline recorded only for another environment profile fails the test");
+
+  CLI::App* promote = app.add_subcommand("promote", "Make a run's metrics the new baseline");
+  promote->add_option("run", cl.promote.run, "Run folder (e.g. runs/latest)")->required();
+  promote->add_option("--baselines", cl.promote.baselines, "Baseline folder (default baselines)");
+  promote->add_option("--reason", cl.promote.reason, "Why the baseline changes (kept in the history)");
+  promote->add_option("--filter", cl.promote.filter, "Promote only the tests matching this filter");
+  promote->add_flag("--force", cl.promote.force, "Promote a failed, incomplete or dirty run anyway");
+
+  CLI::App* compare = app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
+  compare->add_option("run_a", cl.compare.run_a, "Baseline run folder")->required();
+  compare->add_option("run_b", cl.compare.run_b, "Candidate run folder")->required();
+
+  CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
+  CLI::App* check = baselines->add_subcommand("check", "List stale baselines, tests without one, "
+                                                       "and entries from other environments");
+  check->add_option("--baselines", cl.baselines_check.baselines, "Baseline folder (default baselines)");
+  baselines->require_subcommand(1);
 
   CLI::App* list = app.add_subcommand("list", "List the tests, their tiers and parameters");
   add_selection(list, cl.list.tiers, cl.list.filter);
@@ -56,6 +78,15 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   const bool wants_help = !args.empty() && (args[0] == "-h" || args[0] == "--help");
   if (args.empty() || (!wants_help && args[0].rfind("-", 0) == 0)) args.insert(args.begin(), "run");
+  const bool known = args[0] == "run" || args[0] == "list" || args[0] == "promote" ||
+                     args[0] == "compare" || args[0] == "baselines";
+  if (!known && !wants_help) {
+    std::fprintf(stderr, "%s: error: unknown command '%s' (expected run, list, promote, compare or baselines)\n",
+                 binary_name.c_str(), args[0].c_str());
+    parsed.exit_now = true;
+    parsed.exit_code = static_cast<int>(ExitCode::kUsageError);
+    return parsed;
+  }
   std::reverse(args.begin(), args.end());  // CLI11 takes the vector in reverse order
 
   try {
@@ -72,7 +103,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
     parsed.exit_code = static_cast<int>(ExitCode::kUsageError);
     return parsed;
   }
-  cl.command = list->parsed() ? Command::kList : Command::kRun;
+  cl.command = list->parsed()      ? Command::kList
+                : promote->parsed() ? Command::kPromote
+                : compare->parsed() ? Command::kCompare
+                : check->parsed()   ? Command::kBaselinesCheck
+                                    : Command::kRun;
   return parsed;
 }
 

@@ -16,6 +16,25 @@ struct RunOptions {
   std::string out = "runs";
   std::string junit;  ///< extra copy of the JUnit file; the run folder always has junit.xml
   std::string color = "auto";
+  std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
+  bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
+};
+
+struct PromoteOptions {
+  std::string run;
+  std::string baselines = "baselines";
+  std::string reason;
+  std::string filter;
+  bool force = false;
+};
+
+struct CompareOptions {
+  std::string run_a;
+  std::string run_b;
+};
+
+struct BaselinesCheckOptions {
+  std::string baselines = "baselines";
 };
 
 struct ListOptions {
@@ -24,12 +43,15 @@ struct ListOptions {
   std::string format = "text";
 };
 
-enum class Command { kRun, kList };
+enum class Command { kRun, kList, kPromote, kCompare, kBaselinesCheck };
 
 struct CommandLine {
   Command command = Command::kRun;
   RunOptions run;
   ListOptions list;
+  PromoteOptions promote;
+  CompareOptions compare;
+  BaselinesCheckOptions baselines_check;
 };
 
 /// Outcome of parsing: either a command to execute, or an exit code to return at once (after

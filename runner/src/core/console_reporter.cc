@@ -7,8 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "regression_report.h"
 #include "test_report.h"
-#include "text_sanitize.h"
+#include "text_sanitize.h"  // xml_safe also keeps terminal escapes out of the console
 
 namespace mlregress::internal {
 namespace {
@@ -51,24 +52,24 @@ void ConsoleReporter::on_run_start(const RunResult& run) {
 
 void ConsoleReporter::on_test_start(const TestResult& test) {
   tag(Color::kGreen, "[ RUN      ] ");
-  std::fprintf(out_, "%s\n", valid_utf8(test.full_name).c_str());
+  std::fprintf(out_, "%s\n", xml_safe(test.full_name).c_str());
   flush();
 }
 
 void ConsoleReporter::on_failure(const TestResult& /*test*/, const TestFailure& failure) {
   if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
-  std::fprintf(out_, "%s\n", valid_utf8(failure.message).c_str());
+  std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
   flush();
 }
 
 void ConsoleReporter::on_metric(const TestResult& /*test*/, const MetricRecord& metric) {
   std::fputs("[   METRIC ] ", out_);
-  std::fprintf(out_, "%s\n", valid_utf8(format_metric(metric)).c_str());
+  std::fprintf(out_, "%s\n", xml_safe(format_metric(metric)).c_str());
   flush();
 }
 
-void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& /*run*/) {
-  const std::string name = valid_utf8(test.full_name);
+void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) {
+  const std::string name = xml_safe(test.full_name);
   const long long ms = to_ms(test.duration_s);
   switch (test.status) {
     case TestStatus::kPassed:
@@ -78,7 +79,7 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& /*run
     case TestStatus::kSkipped:
       tag(Color::kYellow, "[  SKIPPED ] ");
       std::fprintf(out_, "%s (%lld ms)%s%s\n", name.c_str(), ms,
-                   test.skip_message.empty() ? "" : ": ", valid_utf8(test.skip_message).c_str());
+                   test.skip_message.empty() ? "" : ": ", xml_safe(test.skip_message).c_str());
       break;
     case TestStatus::kFailed:
       tag(Color::kRed, "[  FAILED  ] ");
@@ -88,7 +89,13 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& /*run
       tag(Color::kRed, "[  CRASHED ] ");
       std::fprintf(out_, "%s (%lld ms): %s\n", name.c_str(), ms, test.crash_message.c_str());
       break;
+    case TestStatus::kRegressed:
+      tag(Color::kRed, "[ REGRESSED] ");
+      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      break;
   }
+  const std::string report = format_regression_report(run.info.run_id, test);
+  if (!report.empty()) std::fputs(xml_safe(report).c_str(), out_);
   flush();
 }
 
@@ -97,7 +104,8 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
   for (const TestResult& test : run.tests) {
     if (test.status == TestStatus::kPassed) passed.push_back(&test);
     if (test.status == TestStatus::kSkipped) skipped.push_back(&test);
-    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed) {
+    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed ||
+        test.status == TestStatus::kRegressed) {
       failed.push_back(&test);
     }
   }
@@ -111,7 +119,7 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
     std::fprintf(out_, "%s, listed below:\n", plural(skipped.size(), "test").c_str());
     for (const TestResult* test : skipped) {
       tag(Color::kYellow, "[  SKIPPED ] ");
-      std::fprintf(out_, "%s\n", valid_utf8(test->full_name).c_str());
+      std::fprintf(out_, "%s\n", xml_safe(test->full_name).c_str());
     }
   }
   if (!failed.empty()) {
@@ -119,13 +127,15 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
     std::fprintf(out_, "%s, listed below:\n", plural(failed.size(), "test").c_str());
     for (const TestResult* test : failed) {
       tag(Color::kRed, "[  FAILED  ] ");
-      std::fprintf(out_, "%s%s\n", valid_utf8(test->full_name).c_str(),
-                   test->status == TestStatus::kCrashed ? " (crashed)" : "");
+      std::fprintf(out_, "%s%s\n", xml_safe(test->full_name).c_str(),
+                   test->status == TestStatus::kCrashed     ? " (crashed)"
+                   : test->status == TestStatus::kRegressed ? " (regression)"
+                                                            : "");
     }
   }
   for (const std::string& error : run.runner_errors) {
     tag(Color::kRed, "[  RUNNER  ] ");
-    std::fprintf(out_, "%s\n", valid_utf8(error).c_str());
+    std::fprintf(out_, "%s\n", xml_safe(error).c_str());
   }
   std::fprintf(out_, "%zu passed, %zu failed, %zu skipped\n", passed.size(),
                failed.size(), skipped.size());

@@ -10,6 +10,9 @@ const char* exit_code_name(ExitCode code) {
     case ExitCode::kNoTestsMatched: return "no_tests_matched";
     case ExitCode::kUsageError: return "usage_error";
     case ExitCode::kOutputError: return "output_error";
+    case ExitCode::kBaselineError: return "baseline_error";
+    case ExitCode::kRunFolderError: return "run_folder_error";
+    case ExitCode::kPromotionRefused: return "promotion_refused";
     case ExitCode::kInternalError: return "internal_error";
     case ExitCode::kAllSkipped: return "all_skipped";
   }

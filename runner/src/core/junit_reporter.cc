@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "atomic_file.h"
+#include "regression_report.h"
 #include "test_report.h"
 #include "text_sanitize.h"
 
@@ -33,6 +34,20 @@ void property(pugi::xml_node properties, std::string_view name, std::string_view
 
 std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
 
+// A failure message on one line, whitespace collapsed, at most ~300 characters: CI servers show
+// it as the headline, the full text follows in the element's body.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > 300) out = out.substr(0, 297) + "...";
+  return out;
+}
+
 std::string failure_text(const TestResult& test) {
   std::string out;
   for (const TestFailure& failure : test.failures) {
@@ -57,8 +72,8 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     pugi::xml_node failure = testcase.append_child("failure");
     const TestFailure& first = test.failures.empty() ? TestFailure{} : test.failures.front();
     std::string message = first.file.empty()
-                              ? first_line(first.message)
-                              : fmt::format("{}:{}: {}", first.file, first.line, first_line(first.message));
+                              ? one_line(first.message)
+                              : fmt::format("{}:{}: {}", first.file, first.line, one_line(first.message));
     if (test.failures.size() > 1) message += fmt::format(" (and {} more)", test.failures.size() - 1);
     set(failure, "message", message);
     set(failure, "type", "assertion");
@@ -68,11 +83,23 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     set(error, "message", "crashed: " + test.crash_message);
     set(error, "type", "crash");
     text(error, failure_text(test) + test.crash_message + "\n");
+  } else if (test.status == TestStatus::kRegressed) {
+    std::string message;
+    for (const MetricComparison& c : test.comparisons) {
+      if (c.verdict != Verdict::kRegression && c.verdict != Verdict::kNotComparable) continue;
+      message += fmt::format("{}{} {}", message.empty() ? "" : "; ", verdict_name(c.verdict),
+                             format_comparison_summary(c));
+    }
+    pugi::xml_node failure = testcase.append_child("failure");
+    set(failure, "message", message);
+    set(failure, "type", "regression");
+    text(failure, format_regression_report(run.info.run_id, test));
   } else if (test.status == TestStatus::kSkipped) {
     pugi::xml_node skipped = testcase.append_child("skipped");
     if (!test.skip_message.empty()) set(skipped, "message", first_line(test.skip_message));
   }
-  text(testcase.append_child("system-out"), format_test_report(test));
+  text(testcase.append_child("system-out"),
+       format_test_report(test) + format_regression_report(run.info.run_id, test));
 }
 
 }  // namespace
@@ -86,7 +113,7 @@ std::string render_junit(const RunResult& run) {
   pugi::xml_document doc;
   std::size_t failures = 0, errors = 0;
   for (const TestResult& test : run.tests) {
-    failures += test.status == TestStatus::kFailed;
+    failures += test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed;
     errors += test.status == TestStatus::kCrashed;
   }
   pugi::xml_node root = doc.append_child("testsuites");
@@ -105,7 +132,7 @@ std::string render_junit(const RunResult& run) {
     std::size_t suite_failures = 0, suite_errors = 0, suite_skipped = 0;
     double suite_time = 0;
     for (const TestResult* test : members) {
-      suite_failures += test->status == TestStatus::kFailed;
+      suite_failures += test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
       suite_errors += test->status == TestStatus::kCrashed;
       suite_skipped += test->status == TestStatus::kSkipped;
       suite_time += test->duration_s;

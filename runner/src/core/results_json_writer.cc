@@ -21,11 +21,22 @@ nlohmann::json test_json(const TestResult& test) {
     failures.push_back({{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
   }
   nlohmann::json metrics = nlohmann::json::array();
-  for (const MetricRecord& m : test.metrics) {
-    metrics.push_back({{"name", m.name},
-                       {"value", json_number(m.value)},
-                       {"direction", direction_name(m.direction)},
-                       {"policy", policy_json(m.policy)}});
+  for (std::size_t i = 0; i < test.metrics.size(); ++i) {
+    const MetricRecord& m = test.metrics[i];
+    nlohmann::json metric = {{"name", m.name},
+                             {"value", json_number(m.value)},
+                             {"direction", direction_name(m.direction)},
+                             {"policy", policy_json(m.policy)}};
+    if (i < test.comparisons.size()) {
+      const MetricComparison& c = test.comparisons[i];
+      metric["verdict"] = verdict_name(c.verdict);
+      metric["baseline"] = c.baseline ? json_number(*c.baseline) : nlohmann::json();
+      metric["delta"] = c.delta ? json_number(*c.delta) : nlohmann::json();
+      metric["relative_change"] = c.relative_change ? json_number(*c.relative_change) : nlohmann::json();
+      metric["tolerance"] = c.tolerance;
+      if (!c.note.empty()) metric["note"] = c.note;
+    }
+    metrics.push_back(std::move(metric));
   }
   nlohmann::json curves = nlohmann::json::array();
   for (const RecordedCurve& c : test.curves) {
@@ -47,6 +58,13 @@ nlohmann::json test_json(const TestResult& test) {
                          {"curves", std::move(curves)}};
   if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
   if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
+  if (!test.baseline_file.empty()) {
+    json["baseline"] = {{"file", test.baseline_file},
+                        {"version", test.baseline_version},
+                        {"git_commit", test.baseline_commit},
+                        {"promoted_at", test.baseline_promoted_at},
+                        {"environment", test.environment_note}};
+  }
   return json;
 }
 
@@ -54,7 +72,7 @@ nlohmann::json test_json(const TestResult& test) {
 
 nlohmann::json results_json(const RunResult& run) {
   nlohmann::json tests = nlohmann::json::array();
-  std::size_t passed = 0, failed = 0, skipped = 0, crashed = 0;
+  std::size_t passed = 0, failed = 0, skipped = 0, crashed = 0, regressed = 0;
   for (const TestResult& test : run.tests) {
     if (!test.finished) continue;
     tests.push_back(test_json(test));
@@ -62,6 +80,7 @@ nlohmann::json results_json(const RunResult& run) {
     failed += test.status == TestStatus::kFailed;
     skipped += test.status == TestStatus::kSkipped;
     crashed += test.status == TestStatus::kCrashed;
+    regressed += test.status == TestStatus::kRegressed;
   }
   const bool complete = !run.info.finished_at.empty();
   nlohmann::json json = {
@@ -76,10 +95,12 @@ nlohmann::json results_json(const RunResult& run) {
         {"tiers", run.info.tiers},
         {"filter", run.info.filter},
         {"seed", run.info.seed},
-        {"threads", run.info.threads}}},
+        {"threads", run.info.threads},
+        {"baselines", run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
+        {"environment_profile", run.info.environment_profile}}},
       {"summary",
        {{"tests", tests.size()}, {"passed", passed}, {"failed", failed}, {"skipped", skipped},
-        {"crashed", crashed}}},
+        {"crashed", crashed}, {"regressed", regressed}}},
       {"tests", std::move(tests)},
       {"runner_errors", run.runner_errors}};
   if (complete) {

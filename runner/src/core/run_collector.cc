@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "clock.h"
+#include "environment_profile.h"
 #include "json_number.h"
 #include "output_error.h"
 #include "text_sanitize.h"
@@ -17,6 +18,7 @@ std::string_view test_status_name(TestStatus status) {
     case TestStatus::kFailed: return "failed";
     case TestStatus::kSkipped: return "skipped";
     case TestStatus::kCrashed: return "crashed";
+    case TestStatus::kRegressed: return "regressed";
   }
   return "unknown";
 }
@@ -34,6 +36,45 @@ void RunCollector::notify(Call&& call) {
       output_errors_.push_back(error.what());
     }
   }
+}
+
+void RunCollector::compare_with(const BaselineSet* baselines, EnvironmentProfile profile,
+                                bool strict_env) {
+  baselines_ = baselines;
+  profile_ = std::move(profile);
+  strict_env_ = strict_env;
+}
+
+void RunCollector::apply_baselines(TestResult& test) const {
+  if (baselines_ == nullptr) return;
+  const LoadedBaselineFile* loaded = baselines_->find(test.name);
+  const BaselineTest* baseline = nullptr;
+  if (loaded != nullptr) {
+    baseline = &loaded->file.tests.at(test.name);
+    const Provenance& p = loaded->file.provenance;
+    test.baseline_file = loaded->path;
+    test.baseline_version = p.version;
+    test.baseline_commit = p.git_commit;
+    test.baseline_promoted_at = p.promoted_at;
+    auto env = loaded->file.environments.find(p.environment);
+    test.environment_note =
+        (env != loaded->file.environments.end() ? describe_environment_change(env->second, profile_)
+                                                : std::string("environment unknown")) +
+        (baseline->config_hash == test.config_hash ? " · config same" : " · config changed");
+  }
+  bool regressed = false;
+  for (const MetricRecord& metric : test.metrics) {
+    const BaselineMetric* entry = nullptr;
+    if (baseline != nullptr) {
+      auto it = baseline->metrics.find(metric.name);
+      if (it != baseline->metrics.end()) entry = &it->second;
+    }
+    MetricComparison c = compare_metric(metric.name, metric.value, metric.direction, entry, profile_.id);
+    regressed = regressed || c.verdict == Verdict::kRegression ||
+                (strict_env_ && c.verdict == Verdict::kNotComparable);
+    test.comparisons.push_back(std::move(c));
+  }
+  if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }
 
 void RunCollector::start_run() {
@@ -127,6 +168,7 @@ void RunCollector::end_current(TestStatus status, double duration_s) {
   if (!test.failures.empty() && status != TestStatus::kCrashed) status = TestStatus::kFailed;
   test.status = status;
   test.duration_s = duration_s;
+  apply_baselines(test);
   test.finished = true;
   running_.clear();
   notify([&](RunObserver& o) { o.on_test_end(test, run_); });

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline_store.h"
 #include "run_observer.h"
 #include "run_plan.h"
 
@@ -17,6 +18,10 @@ namespace mlregress::internal {
 class RunCollector {
  public:
   RunCollector(const RunPlan& plan, RunResult& run, std::vector<RunObserver*> observers);
+
+  /// Compare every finished test's metrics with `baselines` (which must outlive the collector).
+  /// A passing test with a REGRESSION (or, with strict_env, a NOT_COMPARABLE) is regressed.
+  void compare_with(const BaselineSet* baselines, EnvironmentProfile profile, bool strict_env);
 
   void start_run();
   /// One event from a test process. Malformed events are recorded as runner errors.
@@ -34,6 +39,7 @@ class RunCollector {
  private:
   TestResult& current();
   void end_current(TestStatus status_if_clean, double duration_s);
+  void apply_baselines(TestResult& test) const;
   template <typename Call>
   void notify(Call&& call);
 
@@ -44,6 +50,9 @@ class RunCollector {
   std::chrono::steady_clock::time_point running_since_;
   std::set<std::string> curve_files_;
   std::vector<std::string> output_errors_;
+  const BaselineSet* baselines_ = nullptr;
+  EnvironmentProfile profile_;
+  bool strict_env_ = false;
 };
 
 }  // namespace mlregress::internal

@@ -4,13 +4,16 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "atomic_file.h"
 #include "clock.h"
 #include "config_hash.h"
 #include "console_reporter.h"
 #include "curve_csv_writer.h"
+#include "baseline_store.h"
 #include "environment.h"
+#include "environment_profile.h"
 #include "junit_reporter.h"
 #include "output_error.h"
 #include "param_overrides.h"
@@ -24,12 +27,14 @@ namespace mlregress::internal {
 namespace {
 
 ExitCode decide_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
-  std::size_t failed = 0, skipped = 0;
+  std::size_t failed = 0, skipped = 0, regressed = 0;
   for (const TestResult& test : run.tests) {
     failed += test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed;
     skipped += test.status == TestStatus::kSkipped;
+    regressed += test.status == TestStatus::kRegressed;
   }
   if (failed > 0) return ExitCode::kTestFailed;
+  if (regressed > 0) return ExitCode::kRegression;
   if (!run.runner_errors.empty()) return ExitCode::kInternalError;
   if (!output_errors.empty()) return ExitCode::kOutputError;
   if (!run.tests.empty() && skipped == run.tests.size()) return ExitCode::kAllSkipped;
@@ -101,6 +106,15 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
                                  {"seed", plan.seed},
                                  {"intra_op_threads", plan.threads}};
 
+  const EnvironmentProfile profile = environment_profile(run.info.environment);
+  run.info.environment_profile = profile.id;
+  run.info.baselines = options.baselines;
+  // Loaded before the run folder exists: a bad baseline file stops the run with nothing written.
+  std::optional<BaselineSet> baselines;
+  if (!options.baselines.empty()) {
+    baselines = BaselineSet::load(options.baselines, binary, /*allow_empty=*/false);
+  }
+
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
   run.info.run_id = folder.run_id;
   run.info.run_folder = folder.path;
@@ -125,6 +139,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   if (!options.junit.empty()) observers.push_back(&junit_copy);
 
   RunCollector collector(plan, run, observers);
+  if (baselines) collector.compare_with(&*baselines, profile, options.strict_env);
   collector.start_run();
   if (!collector.output_errors().empty()) {
     // Nothing has run yet: better to stop than to run tests whose results cannot be kept.

@@ -4,12 +4,17 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "cli_options.h"
 #include "list_command.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/runner_hooks.h"
+#include "baseline_toml.h"
 #include "output_error.h"
+#include "promote_command.h"
+#include "promotion.h"
+#include "run_record.h"
 #include "param_overrides.h"
 #include "run_command.h"
 #include "test_registry.h"
@@ -57,7 +62,13 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
     std::fputs(text.c_str(), stdout);
     return ExitCode::kPassed;
   }
-  return internal::run_command(cl.run, hooks, binary, gtest_filter);
+  switch (cl.command) {
+    case internal::Command::kPromote: return internal::promote_command(cl.promote);
+    case internal::Command::kCompare: return internal::compare_command(cl.compare);
+    case internal::Command::kBaselinesCheck:
+      return internal::baselines_check_command(cl.baselines_check, hooks, binary);
+    default: return internal::run_command(cl.run, hooks, binary, gtest_filter);
+  }
 }
 
 }  // namespace
@@ -65,11 +76,32 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
 int run_main(int argc, char** argv, const RunnerHooks& hooks) {
   const std::string binary = argc > 0 ? base_name(argv[0]) : "mlregress";
   try {
-    ::testing::InitGoogleTest(&argc, argv);  // removes the --gtest_* flags it knows
-    return static_cast<int>(dispatch(argc, argv, hooks));
+    // GoogleTest answers --help itself; keep it for our own help, which lists both.
+    std::vector<char*> args;
+    bool help = false;
+    for (int i = 0; i < argc; ++i) {
+      const bool is_help = i > 0 && (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0);
+      help = help || is_help;
+      if (!is_help) args.push_back(argv[i]);
+    }
+    int count = static_cast<int>(args.size());
+    ::testing::InitGoogleTest(&count, args.data());  // removes the --gtest_* flags it knows
+    args.resize(static_cast<std::size_t>(count));
+    static char help_flag[] = "--help";
+    if (help) args.push_back(help_flag);
+    return static_cast<int>(dispatch(static_cast<int>(args.size()), args.data(), hooks));
   } catch (const internal::ConfigError& error) {
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
     return static_cast<int>(ExitCode::kUsageError);
+  } catch (const internal::BaselineError& error) {
+    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
+    return static_cast<int>(ExitCode::kBaselineError);
+  } catch (const internal::RunFolderError& error) {
+    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
+    return static_cast<int>(ExitCode::kRunFolderError);
+  } catch (const internal::PromotionRefused& error) {
+    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
+    return static_cast<int>(ExitCode::kPromotionRefused);
   } catch (const internal::OutputError& error) {
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
     return static_cast<int>(ExitCode::kOutputError);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mlregress/metric.h"
+#include "comparator.h"
 #include "mlregress/tier.h"
 
 namespace mlregress::internal {
@@ -19,6 +20,7 @@ enum class TestStatus {
   kFailed,   ///< an assertion failed or the body threw
   kSkipped,  ///< GTEST_SKIP()
   kCrashed,  ///< the test process died (signal, abort, exit) while the test ran
+  kRegressed,  ///< the body passed, but a metric is worse than its baseline allows
 };
 
 /// "passed", "failed", "skipped", "crashed".
@@ -54,6 +56,14 @@ struct TestResult {
   std::vector<MetricRecord> metrics;
   std::vector<RecordedCurve> curves;
   bool finished = false;  ///< false while the test runs
+
+  // Set when the run compares with baselines: one comparison per recorded metric, in order.
+  std::vector<MetricComparison> comparisons;
+  std::string baseline_file;  ///< empty when the test has no baseline yet
+  int baseline_version = 0;
+  std::string baseline_commit;
+  std::string baseline_promoted_at;
+  std::string environment_note;  ///< "framework same · CPU changed · ... · config same"
 };
 
 struct RunInfo {
@@ -68,6 +78,8 @@ struct RunInfo {
   std::uint64_t seed = 0;
   int threads = 1;
   nlohmann::json environment;
+  std::string baselines;  ///< the --baselines folder; empty when not comparing
+  std::string environment_profile;
 };
 
 struct RunResult {

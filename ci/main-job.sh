@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build the example suites, run the fast tier.
+# Leaves a run folder in runs/ (runs/latest points at it) and JUnit XML in runs/latest/junit.xml;
+# exits with the runner's exit code (0 passed, 1 test failed, 2 regression, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./ci/install-deps.sh
+./ci/configure-and-build.sh mlregress_suites
+
+build_dir=${MLREGRESS_BUILD_DIR:-build}
+set +e
+"$build_dir/suites/mlregress_suites" run --tier fast --out runs "$@"
+status=$?
+set -e
+echo "main-job: exit code $status; run folder $(readlink -f runs/latest)"
+exit $status

@@ -1,0 +1,80 @@
+// A baseline file: what a suite's metrics were when they were last promoted, under which
+// conditions, and what each promotion replaced. One file per test source file, under
+// <baselines>/<binary>/<source stem>.toml (format: runner/docs/baselines.md).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlregress/metric.h"
+
+namespace mlregress::internal {
+
+inline constexpr int kBaselineSchemaVersion = 1;
+
+/// The conditions values were measured under. Environment-bound values (exact ones) are only
+/// compared with runs of the same profile.
+struct EnvironmentProfile {
+  std::string id;  ///< "cpu-1a2b3c4d": build kind and a hash of the fields below
+  std::string framework;
+  std::string build;
+  std::string cpu;
+  std::string machine;
+  int threads = 1;
+  friend bool operator==(const EnvironmentProfile&, const EnvironmentProfile&) = default;
+};
+
+struct Provenance {
+  int version = 0;  ///< bumped by every promotion that changes the file
+  std::string promoted_at;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string reason;
+  std::string source_run;
+  std::string environment;  ///< profile id of the promoted run (described in [environments])
+  friend bool operator==(const Provenance&, const Provenance&) = default;
+};
+
+/// What one promotion replaced.
+struct HistoryEntry {
+  int version = 0;           ///< the file version that introduced the replacement
+  std::string replaced_at;   ///< UTC
+  std::string reason;
+  std::string source_run;
+  std::string environment;   ///< profile id for environment-bound values, else empty
+  std::optional<double> old_value;  ///< empty when the metric was new
+  double new_value = 0.0;
+  friend bool operator==(const HistoryEntry&, const HistoryEntry&) = default;
+};
+
+struct BaselineMetric {
+  Direction direction = Direction::LowerIsBetter;
+  TolerancePolicy policy;
+  std::optional<double> value;              ///< portable value (band and default policies)
+  std::map<std::string, double> by_environment;  ///< profile id -> value (exact policies)
+  std::vector<HistoryEntry> history;
+  friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
+};
+
+struct BaselineTest {
+  std::string config_hash;
+  std::map<std::string, BaselineMetric> metrics;
+  friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
+};
+
+struct BaselineFile {
+  int schema_version = kBaselineSchemaVersion;
+  Provenance provenance;
+  std::map<std::string, EnvironmentProfile> environments;
+  std::map<std::string, BaselineTest> tests;
+  friend bool operator==(const BaselineFile&, const BaselineFile&) = default;
+};
+
+/// Whether values under this policy belong to one environment profile.
+inline bool is_environment_bound(const TolerancePolicy& policy) {
+  return std::holds_alternative<Exact>(policy);
+}
+
+}  // namespace mlregress::internal

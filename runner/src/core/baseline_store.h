@@ -1,0 +1,40 @@
+// The baselines of one test binary: <dir>/<binary>/<source stem>.toml, one file per test source
+// file. Loading is all-or-nothing: one bad file stops the run before any test starts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "baseline.h"
+#include "baseline_toml.h"
+
+namespace mlregress::internal {
+
+struct LoadedBaselineFile {
+  std::string path;
+  BaselineFile file;
+};
+
+class BaselineSet {
+ public:
+  /// Throws BaselineError for a missing folder, a folder without files for `binary`, or any
+  /// invalid file. With `allow_empty`, a missing or empty folder gives an empty set.
+  static BaselineSet load(const std::string& dir, const std::string& binary, bool allow_empty);
+
+  /// A set made in memory (compare builds one from a run folder).
+  static BaselineSet from_files(std::vector<LoadedBaselineFile> files);
+
+  /// The file that holds `test`, or nullptr.
+  const LoadedBaselineFile* find(const std::string& test) const;
+  const std::vector<LoadedBaselineFile>& files() const { return files_; }
+
+ private:
+  std::vector<LoadedBaselineFile> files_;
+};
+
+/// Folder of a binary's baseline files.
+std::string baseline_folder(const std::string& dir, const std::string& binary);
+/// File stem for a test source file: "suites/fast/overfit_test.cc" -> "overfit_test".
+std::string baseline_stem(const std::string& source_file);
+
+}  // namespace mlregress::internal

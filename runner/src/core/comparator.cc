@@ -1,0 +1,90 @@
+#include "comparator.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "test_report.h"
+
+namespace mlregress::internal {
+
+std::string_view verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return "PASS";
+    case Verdict::kRegression: return "REGRESSION";
+    case Verdict::kImproved: return "IMPROVED";
+    case Verdict::kInconclusive: return "INCONCLUSIVE";
+    case Verdict::kNew: return "NEW";
+    case Verdict::kNotComparable: return "NOT_COMPARABLE";
+  }
+  return "UNKNOWN";
+}
+
+MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
+                                const BaselineMetric* baseline, const std::string& profile_id) {
+  MetricComparison c;
+  c.metric = name;
+  c.observed = observed;
+  if (baseline == nullptr) {
+    c.verdict = Verdict::kNew;
+    c.note = "no baseline yet";
+    return c;
+  }
+
+  std::optional<double> base = baseline->value;
+  if (auto it = baseline->by_environment.find(profile_id); it != baseline->by_environment.end()) {
+    base = it->second;
+  }
+  if (!base) {
+    std::string profiles;
+    for (const auto& [id, value] : baseline->by_environment) profiles += (profiles.empty() ? "" : ", ") + id;
+    c.verdict = Verdict::kNotComparable;
+    c.note = fmt::format("baseline recorded for {} only; this run is {}", profiles, profile_id);
+    return c;
+  }
+  c.baseline = base;
+  if (baseline->direction != observed_direction) {
+    c.note = fmt::format("the test now says {}, the baseline {}; promote to adopt",
+                         direction_name(observed_direction), direction_name(baseline->direction));
+  }
+
+  if (!std::isfinite(observed)) {
+    c.verdict = Verdict::kRegression;
+    c.tolerance = "finite";
+    c.note = fmt::format("observed {}", format_value(observed));
+    return c;
+  }
+  if (!std::isfinite(*base)) {
+    c.verdict = Verdict::kInconclusive;
+    c.note = "the baseline value is not finite; promote a healthy run";
+    return c;
+  }
+  c.delta = observed - *base;
+  if (*base != 0.0) c.relative_change = *c.delta / std::fabs(*base);
+
+  const Direction direction = baseline->direction;
+  TolerancePolicy policy = baseline->policy;
+  if (std::holds_alternative<std::monostate>(policy)) {
+    policy = direction == Direction::MustEqual ? TolerancePolicy{Exact{}} : TolerancePolicy{kDefaultBand};
+  }
+  double allowed = 0.0;
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    allowed = band->atol + band->rtol * std::fabs(*base);
+    c.tolerance = fmt::format("band ±{}", format_value(allowed));
+  } else {
+    c.tolerance = "exact";
+  }
+  const double worse_by = direction == Direction::HigherIsBetter ? -*c.delta : *c.delta;
+  if (direction == Direction::MustEqual) {
+    c.verdict = std::fabs(*c.delta) > allowed ? Verdict::kRegression : Verdict::kPass;
+  } else if (worse_by > allowed) {
+    c.verdict = Verdict::kRegression;
+  } else if (-worse_by > allowed) {
+    c.verdict = Verdict::kImproved;
+  } else {
+    c.verdict = Verdict::kPass;
+  }
+  return c;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,42 @@
+// The comparator decides, per metric, whether a run is worse than its baseline. It never
+// prints; reporters show what it decided.
+//
+// Single values use the band |observed - baseline| <= atol + rtol * |baseline|, applied in the
+// bad direction; beyond it in the good direction is IMPROVED. Exact values must be equal.
+// MustEqual metrics regress on any change beyond the band. A NaN or Inf observed value is a
+// REGRESSION, never a pass. With no stated policy, MustEqual metrics are exact and the others
+// get kDefaultBand.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "baseline.h"
+
+namespace mlregress::internal {
+
+enum class Verdict { kPass, kRegression, kImproved, kInconclusive, kNew, kNotComparable };
+
+/// "PASS", "REGRESSION", "IMPROVED", "INCONCLUSIVE", "NEW", "NOT_COMPARABLE".
+std::string_view verdict_name(Verdict verdict);
+
+inline constexpr Band kDefaultBand{.rtol = 0.05, .atol = 0.0};
+
+struct MetricComparison {
+  std::string metric;
+  Verdict verdict = Verdict::kNew;
+  double observed = 0.0;
+  std::optional<double> baseline;
+  std::optional<double> delta;            ///< observed - baseline
+  std::optional<double> relative_change;  ///< delta / |baseline|, when the baseline is not 0
+  std::string tolerance;                  ///< "band ±0.0011", "exact", ...
+  std::string note;                       ///< why NOT_COMPARABLE / INCONCLUSIVE, policy changes
+};
+
+/// Compares one observed value with its baseline entry (nullptr: none). `profile_id` is the
+/// run's environment profile, used for environment-bound (exact) values.
+MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
+                                const BaselineMetric* baseline, const std::string& profile_id);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,23 @@
+// The regression report of one test, in the seeds' format:
+//
+//   RUN: <run id>          BASELINE: <file> v<version> (<commit>, <date>)
+//   METRIC        final_loss   0.0002 → 0.031   +0.0308 (+15400%)   band ±0.0011   REGRESSION
+//   ENVIRONMENT   framework same · build same · CPU same · threads same · config same
+#pragma once
+
+#include <string>
+
+#include "run_result.h"
+
+namespace mlregress::internal {
+
+/// One line per comparison; empty when the test was not compared with a baseline.
+std::string format_regression_report(const std::string& run_id, const TestResult& test);
+
+/// "final_loss 0.031 vs baseline 0.0002 (+0.0308, +15400%; band ±0.0011)"
+std::string format_comparison_summary(const MetricComparison& c);
+
+/// "+0.0308 (+15400%)"
+std::string format_delta(const MetricComparison& c);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,306 @@
+// The runner as users and CI meet it: a real test binary (tests/fixture) run with real command
+// lines. Every fault the runner promises to survive is planted there and checked here: the
+// exit code, the message, and that no finished result is lost from results.json or JUnit.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "golden_files.h"
+#include "process.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kPassed = 0, kTestFailed = 1, kNoTestsMatched = 3, kUsageError = 4,
+              kOutputError = 5, kAllSkipped = 77;
+
+class RunnerE2eTest : public ::testing::Test {
+ protected:
+  ProcessResult fixture(const std::string& args) {
+    return run_command(std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
+  }
+  // `run` with the given arguments, writing under this test's temporary runs folder.
+  ProcessResult run(const std::string& args) {
+    return fixture("run --color never --out " + runs() + " " + args);
+  }
+  std::string runs() const { return temp_.path() + "/runs"; }
+  std::string latest() const { return runs() + "/latest"; }
+  json results() const { return json::parse(read_file(latest() + "/results.json")); }
+  // By value: callers often pass the temporary from results().
+  json test_named(const json& document, const std::string& name) const {
+    for (const json& test : document.at("tests")) {
+      if (test.at("name") == name) return test;
+    }
+    throw std::runtime_error("no test " + name + " in results.json");
+  }
+  ::testing::AssertionResult junit_validates(const std::string& path) const {
+    const ProcessResult lint = run_command("xmllint --noout --schema " +
+                                          std::string(MLREGRESS_JUNIT_XSD) + " " + path);
+    if (lint.exit_code == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "xmllint rejects " << path << ":\n" << lint.err;
+  }
+
+  TempDir temp_;
+};
+
+TEST_F(RunnerE2eTest, PassingTestWritesACompleteRunFolder) {
+  const ProcessResult result = run("--filter Passes");
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_NE(result.out.find("[       OK ] Fast.Passes"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("1 passed, 0 failed, 0 skipped"), std::string::npos) << result.out;
+
+  const json document = results();
+  EXPECT_EQ(document.at("schema_version"), 1);
+  EXPECT_EQ(document.at("run").at("complete"), true);
+  EXPECT_EQ(document.at("run").at("exit_status"), "passed");
+  const json test = test_named(document, "Passes");
+  EXPECT_EQ(test.at("status"), "passed");
+  EXPECT_EQ(test.at("tier"), "fast");
+  EXPECT_EQ(test.at("metrics").at(0).at("name"), "value");
+  EXPECT_EQ(test.at("metrics").at(0).at("value"), 1.5);
+  EXPECT_EQ(test.at("metrics").at(0).at("direction"), "lower_is_better");
+  EXPECT_EQ(test.at("metrics").at(0).at("policy").at("rtol"), 0.1);
+
+  // Curves: one CSV each, names sanitised ("val/loss" must not create a sub-folder).
+  ASSERT_EQ(test.at("curves").size(), 2u);
+  EXPECT_EQ(test.at("curves").at(0).at("file"), "curves/Passes.loss.csv");
+  EXPECT_EQ(test.at("curves").at(1).at("file"), "curves/Passes.val_loss.csv");
+  EXPECT_EQ(read_file(latest() + "/curves/Passes.loss.csv"), "step,value\n0,1\n1,0.5\n2,0.3333333333333333\n");
+  EXPECT_EQ(read_file(latest() + "/curves/Passes.val_loss.csv"), "step,value\n0,0.9\n10,0.5\n");
+
+  const json environment = json::parse(read_file(latest() + "/environment.json"));
+  for (const char* key : {"cpu", "os", "hostname", "compiler", "git", "run"}) {
+    EXPECT_TRUE(environment.contains(key)) << key;
+  }
+  EXPECT_EQ(environment.at("run").at("intra_op_threads"), 1);
+
+  const json config = json::parse(read_file(latest() + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("Passes").at("params").at("value"), 1.5);
+  EXPECT_EQ(config.at("tests").at("Passes").at("config_hash"), test.at("config_hash"));
+
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+  const std::string ledger = read_file(runs() + "/ledger.jsonl");
+  ASSERT_FALSE(ledger.empty());
+  EXPECT_EQ(json::parse(ledger).at("exit_code"), 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(latest()));
+}
+
+TEST_F(RunnerE2eTest, SetOverridesAParameterAndChangesTheConfigHash) {
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  const std::string default_hash = test_named(results(), "Passes").at("config_hash");
+  const ProcessResult result = run("--filter Passes --set Passes.value=2.5 --set Passes.points=1");
+  ASSERT_EQ(result.exit_code, kPassed) << result.err;
+  const json test = test_named(results(), "Passes");
+  EXPECT_EQ(test.at("metrics").at(0).at("value"), 2.5);
+  EXPECT_EQ(test.at("curves").at(0).at("points"), 1);
+  EXPECT_NE(test.at("config_hash"), default_hash);
+}
+
+TEST_F(RunnerE2eTest, EveryParameterTypeParsesFromTheCommandLine) {
+  const ProcessResult result =
+      run("--filter AllParameterTypes --set AllParameterTypes.count=7 --set AllParameterTypes.flag=false");
+  // The test asserts the defaults, so overriding them must make it fail: proof they arrived.
+  EXPECT_EQ(result.exit_code, kTestFailed);
+  const json config = json::parse(read_file(latest() + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("AllParameterTypes").at("params").at("count"), 7);
+  EXPECT_EQ(config.at("tests").at("AllParameterTypes").at("params").at("flag"), false);
+  EXPECT_EQ(config.at("tests").at("AllParameterTypes").at("params").at("label"), "abc");
+}
+
+struct BadCommandLine {
+  std::string args;
+  int exit_code;
+  std::string message;
+};
+
+class BadCommandLineTest : public RunnerE2eTest,
+                           public ::testing::WithParamInterface<BadCommandLine> {};
+
+TEST_P(BadCommandLineTest, FailsClearlyBeforeRunningAnything) {
+  const BadCommandLine& bad = GetParam();
+  const ProcessResult result = fixture(bad.args + " --out " + runs());
+  EXPECT_EQ(result.exit_code, bad.exit_code) << result.out << result.err;
+  EXPECT_NE(result.err.find(bad.message), std::string::npos) << result.err;
+  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos) << "a test ran:\n" << result.out;
+  EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadCommandLineTest,
+    ::testing::Values(
+        BadCommandLine{"run --bogus-flag", kUsageError, "--bogus-flag"},
+        BadCommandLine{"frobnicate", kUsageError, "frobnicate"},
+        BadCommandLine{"run --tier fastest", kUsageError, "fastest"},
+        BadCommandLine{"run --set Passes.nope=1", kUsageError, "has no parameter 'nope'"},
+        BadCommandLine{"run --set Passes.value=abc", kUsageError, "'abc' is not a valid double"},
+        BadCommandLine{"run --set Passes.points=1.5", kUsageError, "not a valid int"},
+        BadCommandLine{"run --set NoSuchTest.x=1", kUsageError, "no test named 'NoSuchTest'"},
+        BadCommandLine{"run --set Passes.value", kUsageError, "expected TEST.KEY=VALUE"},
+        BadCommandLine{"run --filter NoSuchTest", kNoTestsMatched, "no tests matched"}));
+
+TEST_F(RunnerE2eTest, UnwritableOutputFolderIsAnOutputError) {
+  std::ofstream(temp_.path() + "/a_file") << "not a folder";
+  const ProcessResult result = fixture("run --filter Passes --out " + temp_.path() + "/a_file/runs");
+  EXPECT_EQ(result.exit_code, kOutputError) << result.err;
+  EXPECT_NE(result.err.find("a_file/runs"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+}
+
+TEST_F(RunnerE2eTest, UnwritableJunitPathStopsTheRunBeforeAnyTest) {
+  const ProcessResult result = run("--filter Passes --junit " + temp_.path() + "/missing/dir/junit.xml");
+  EXPECT_EQ(result.exit_code, kOutputError) << result.err;
+  EXPECT_NE(result.err.find("missing/dir/junit.xml"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+}
+
+TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
+  const std::string junit = temp_.path() + "/ci/junit.xml";
+  std::filesystem::create_directories(temp_.path() + "/ci");
+  const ProcessResult result =
+      run("--filter Passes:FailsAnAssertion:Segfaults:Throws:Aborts:ExitsMidTest:AllParameterTypes "
+          "--junit " + junit);
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
+
+  const json document = results();
+  ASSERT_EQ(document.at("tests").size(), 7u) << document.dump(2);
+  EXPECT_EQ(test_named(document, "Passes").at("status"), "passed");
+  EXPECT_EQ(test_named(document, "AllParameterTypes").at("status"), "passed");
+  EXPECT_EQ(test_named(document, "FailsAnAssertion").at("status"), "failed");
+  EXPECT_NE(test_named(document, "FailsAnAssertion").at("failures").at(0).at("message").get<std::string>().find("planted failure"),
+            std::string::npos);
+  EXPECT_EQ(test_named(document, "Throws").at("status"), "failed");
+  EXPECT_NE(test_named(document, "Throws").at("failures").at(0).at("message").get<std::string>().find("planted exception"),
+            std::string::npos);
+
+  const json segfault = test_named(document, "Segfaults");
+  EXPECT_EQ(segfault.at("status"), "crashed");
+  EXPECT_NE(segfault.at("crash_message").get<std::string>().find("signal 11"), std::string::npos);
+  ASSERT_EQ(segfault.at("metrics").size(), 1u) << "the metric recorded before the crash was lost";
+  EXPECT_EQ(segfault.at("metrics").at(0).at("name"), "recorded_before_crash");
+  EXPECT_NE(test_named(document, "Aborts").at("crash_message").get<std::string>().find("signal 6"),
+            std::string::npos);
+  EXPECT_NE(test_named(document, "ExitsMidTest").at("crash_message").get<std::string>().find("exited with code 3"),
+            std::string::npos);
+
+  EXPECT_EQ(document.at("summary").at("crashed"), 3);
+  EXPECT_EQ(document.at("summary").at("failed"), 2);
+  EXPECT_EQ(document.at("run").at("exit_status"), "test_failed");
+
+  for (const std::string& path : {latest() + "/junit.xml", junit}) {
+    EXPECT_TRUE(junit_validates(path));
+    const std::string xml = read_file(path);
+    EXPECT_NE(xml.find("errors=\"3\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("failures=\"2\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("crashed: the test process was killed by signal 11"), std::string::npos);
+  }
+  EXPECT_NE(result.out.find("[  CRASHED ] Medium.Segfaults"), std::string::npos) << result.out;
+}
+
+TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
+  const ProcessResult result = run("--filter Skips");
+  EXPECT_EQ(result.exit_code, kAllSkipped) << result.out;
+  const json test = test_named(results(), "Skips");
+  EXPECT_EQ(test.at("status"), "skipped");
+  EXPECT_NE(test.at("skip_message").get<std::string>().find("planted skip"), std::string::npos);
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+}
+
+TEST_F(RunnerE2eTest, HostileTextStaysValidXmlAndJson) {
+  const ProcessResult result = run("--filter HostileText:RecordsNonFinite");
+  EXPECT_EQ(result.exit_code, kTestFailed);
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+  const std::string xml = read_file(latest() + "/junit.xml");
+  EXPECT_NE(xml.find("control \\x01\\x02\\x07\\x1B chars"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("&lt;/failure&gt;]]&gt; &amp;"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("\\uFFFE"), std::string::npos) << xml;
+
+  const json nonfinite = test_named(results(), "RecordsNonFinite");  // parses: valid JSON
+  EXPECT_EQ(nonfinite.at("metrics").at(0).at("value"), "NaN");
+  EXPECT_EQ(nonfinite.at("metrics").at(1).at("value"), "Infinity");
+  EXPECT_EQ(read_file(latest() + "/curves/RecordsNonFinite.diverges.csv"),
+            "step,value\n0,1\n1,10\n2,inf\n3,nan\n");
+  EXPECT_NE(result.out.find("nan_metric = nan"), std::string::npos) << result.out;
+}
+
+TEST_F(RunnerE2eTest, ReadingAnUndeclaredParameterFailsTheTestWithItsName) {
+  EXPECT_EQ(run("--filter ReadsUndeclaredParameter").exit_code, kTestFailed);
+  const std::string message =
+      test_named(results(), "ReadsUndeclaredParameter").at("failures").at(0).at("message");
+  EXPECT_NE(message.find("'not_declared'"), std::string::npos) << message;
+}
+
+TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
+  ASSERT_EQ(run("--tier medium,full --filter *-Segfaults:Aborts:ExitsMidTest:HostileText:ReadsUndeclaredParameter")
+                .exit_code, kPassed);
+  std::vector<std::string> names;
+  const json document = results();
+  for (const json& test : document.at("tests")) names.push_back(test.at("full_name"));
+  EXPECT_EQ(names, (std::vector<std::string>{"Full.Skips", "Full.RecordsNonFinite"}));
+  // A pattern with a '.' matches the full name.
+  ASSERT_EQ(run("--filter Fast.P*").exit_code, kPassed);
+  EXPECT_EQ(results().at("tests").size(), 1u);
+}
+
+TEST_F(RunnerE2eTest, GoogleTestFlagsKeepWorking) {
+  const ProcessResult listing = fixture("--gtest_list_tests");
+  EXPECT_EQ(listing.exit_code, 0);
+  EXPECT_NE(listing.out.find("Fast.\n  Passes\n"), std::string::npos) << listing.out;
+  const ProcessResult filtered = run("--gtest_filter=Fast.Passes");
+  EXPECT_EQ(filtered.exit_code, kPassed) << filtered.out << filtered.err;
+  EXPECT_EQ(results().at("tests").size(), 1u);
+}
+
+TEST_F(RunnerE2eTest, ListJsonDescribesTestsAndParameters) {
+  const ProcessResult result = fixture("list --format json --tier fast");
+  ASSERT_EQ(result.exit_code, kPassed) << result.err;
+  const json listing = json::parse(result.out);
+  EXPECT_EQ(listing.at("schema_version"), 1);
+  const json& first = listing.at("tests").at(0);
+  EXPECT_EQ(first.at("full_name"), "Fast.Passes");
+  EXPECT_EQ(first.at("labels"), json::array({"fast"}));
+  EXPECT_GT(first.at("line").get<int>(), 0);
+  EXPECT_EQ(first.at("params").at(0), (json{{"name", "value"}, {"type", "double"}, {"default", 1.5}}));
+  const json& all_types = listing.at("tests").at(1);
+  std::vector<std::string> types;
+  for (const json& p : all_types.at("params")) types.push_back(p.at("type"));
+  EXPECT_EQ(types, (std::vector<std::string>{"bool", "int", "double", "string"}));
+  for (const json& test : listing.at("tests")) EXPECT_EQ(test.at("tier"), "fast");
+}
+
+TEST_F(RunnerE2eTest, HelpDocumentsTheExitCodes) {
+  const ProcessResult result = fixture("--help");
+  EXPECT_EQ(result.exit_code, kPassed);
+  EXPECT_NE(result.out.find("77 all skipped"), std::string::npos) << result.out;
+}
+
+// Golden files: the console, JUnit and results.json of one mixed run, volatile fields normalised.
+class GoldenOutputTest : public RunnerE2eTest {
+ protected:
+  void SetUp() override {
+    outcome_ = run("--filter Passes:FailsAnAssertion:Skips:Segfaults:HostileText");
+    ASSERT_EQ(outcome_.exit_code, kTestFailed) << outcome_.err;
+  }
+  ProcessResult outcome_;
+};
+
+TEST_F(GoldenOutputTest, Console) {
+  EXPECT_TRUE(matches_golden(normalise_volatile(outcome_.out, temp_.path()), "console.txt"));
+}
+
+TEST_F(GoldenOutputTest, Junit) {
+  EXPECT_TRUE(matches_golden(normalise_volatile(read_file(latest() + "/junit.xml"), temp_.path()),
+                             "junit.xml"));
+}
+
+TEST_F(GoldenOutputTest, ResultsJson) {
+  EXPECT_TRUE(matches_golden(normalise_volatile(read_file(latest() + "/results.json"), temp_.path()),
+                             "results.json"));
+}
+
+}  // namespace
+}  // namespace mlregress::e2e

@@ -1,0 +1,178 @@
+// Run folders: one per run, never shared, with runs/latest and the ledger kept right. Planted:
+// two runs in the same second, a runs path that is a regular file, a stale `latest`.
+#include "run_folder.h"
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "output_error.h"
+#include "temp_dir.h"
+
+namespace mlregress::internal {
+namespace {
+
+namespace fs = std::filesystem;
+using mlregress::testing::list_dir;
+using mlregress::testing::read_file;
+using mlregress::testing::TempDir;
+
+// 2026-12-02 13:45:12.678 UTC.
+std::chrono::system_clock::time_point fixed_start() {
+  using namespace std::chrono;
+  return sys_days{year{2026} / December / 2} + hours{13} + minutes{45} + seconds{12} +
+         milliseconds{678};
+}
+
+std::string output_error_of(const std::string& root) {
+  try {
+    create_run_folder(root, fixed_start(), "a1b2c3d");
+  } catch (const OutputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+std::vector<nlohmann::json> ledger_lines(const std::string& root) {
+  std::vector<nlohmann::json> entries;
+  std::istringstream in(read_file(root + "/ledger.jsonl"));
+  std::string line;
+  while (std::getline(in, line)) entries.push_back(nlohmann::json::parse(line));
+  return entries;
+}
+
+TEST(CreateRunFolder, NamesTheRunByUtcSecondAndCommit) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
+  EXPECT_EQ(folder.root, root);
+  EXPECT_EQ(folder.run_id, "20261202T134512Z-a1b2c3d");
+  EXPECT_EQ(folder.path, root + "/20261202T134512Z-a1b2c3d");
+  EXPECT_TRUE(fs::is_directory(folder.path));
+  EXPECT_TRUE(fs::is_directory(folder.path + "/curves"));
+}
+
+TEST(CreateRunFolder, CreatesMissingParents) {
+  TempDir dir;
+  const std::string root = dir / "a/b/c/runs";
+  const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
+  EXPECT_TRUE(fs::is_directory(folder.path + "/curves"));
+}
+
+TEST(CreateRunFolder, RunsInTheSameSecondGetDistinctFolders) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder first = create_run_folder(root, fixed_start(), "a1b2c3d");
+  const RunFolder second = create_run_folder(root, fixed_start(), "a1b2c3d");
+  const RunFolder third = create_run_folder(root, fixed_start(), "a1b2c3d");
+  EXPECT_EQ(first.run_id, "20261202T134512Z-a1b2c3d");
+  EXPECT_EQ(second.run_id, "20261202T134512Z-a1b2c3d-2");
+  EXPECT_EQ(third.run_id, "20261202T134512Z-a1b2c3d-3");
+  EXPECT_TRUE(fs::is_directory(second.path + "/curves"));
+  EXPECT_EQ(list_dir(root).size(), 3u);
+}
+
+TEST(CreateRunFolder, AnExistingRunIsNeverReused) {
+  // A file left in the first run must not end up shared with the second.
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder first = create_run_folder(root, fixed_start(), "a1b2c3d");
+  std::filesystem::create_directory(first.path + "/curves/keep");
+  const RunFolder second = create_run_folder(root, fixed_start(), "a1b2c3d");
+  EXPECT_NE(second.path, first.path);
+  EXPECT_TRUE(list_dir(second.path + "/curves").empty());
+}
+
+TEST(CreateRunFolder, RootThatIsARegularFileThrowsOutputError) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  { std::ofstream(root) << "not a folder"; }
+  const std::string message = output_error_of(root);
+  EXPECT_NE(message.find("'" + root + "'"), std::string::npos) << message;
+  EXPECT_EQ(read_file(root), "not a folder");
+}
+
+TEST(CreateRunFolder, RootBelowARegularFileThrowsOutputError) {
+  TempDir dir;
+  { std::ofstream(dir / "file") << "x"; }
+  const std::string root = dir / "file/runs";
+  const std::string message = output_error_of(root);
+  EXPECT_NE(message.find(root), std::string::npos) << message;
+}
+
+TEST(FinishRunFolder, LatestIsARelativeSymlinkToTheRun) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
+  finish_run_folder(folder, {{"run_id", folder.run_id}});
+  const std::string latest = root + "/latest";
+  ASSERT_TRUE(fs::is_symlink(latest));
+  // Relative, so the runs folder can be moved or mounted elsewhere.
+  EXPECT_EQ(fs::read_symlink(latest).string(), folder.run_id);
+  EXPECT_TRUE(fs::equivalent(latest, folder.path));
+}
+
+TEST(FinishRunFolder, AppendsOneParseableLedgerLine) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
+  const nlohmann::json entry = {{"run_id", folder.run_id},
+                                {"exit_code", 1},
+                                {"message", "line one\nline two"},
+                                {"final_loss", "NaN"}};
+  finish_run_folder(folder, entry);
+  const std::string text = read_file(root + "/ledger.jsonl");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);  // the embedded newline is escaped
+  const auto entries = ledger_lines(root);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0], entry);
+}
+
+TEST(FinishRunFolder, TheNextRunMovesLatestAndAddsALine) {
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder first = create_run_folder(root, fixed_start(), "a1b2c3d");
+  finish_run_folder(first, {{"run_id", first.run_id}});
+  const RunFolder second =
+      create_run_folder(root, fixed_start() + std::chrono::seconds(1), "e4f5a6b");
+  finish_run_folder(second, {{"run_id", second.run_id}});
+
+  EXPECT_EQ(second.run_id, "20261202T134513Z-e4f5a6b");
+  EXPECT_EQ(fs::read_symlink(root + "/latest").string(), second.run_id);
+  const auto entries = ledger_lines(root);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].at("run_id"), first.run_id);
+  EXPECT_EQ(entries[1].at("run_id"), second.run_id);
+  // Only the two runs, the link and the ledger: no temporary link left behind.
+  EXPECT_EQ(list_dir(root), (std::set<std::string>{first.run_id, second.run_id, "latest",
+                                                  "ledger.jsonl"}));
+}
+
+TEST(FinishRunFolder, LatestThatIsARealFolderThrowsAndLeavesNoTempLink) {
+  // Planted: someone made runs/latest a directory; it cannot be replaced by a link.
+  TempDir dir;
+  const std::string root = dir / "runs";
+  const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
+  fs::create_directories(root + "/latest/something");
+  std::string message;
+  try {
+    finish_run_folder(folder, {{"run_id", folder.run_id}});
+  } catch (const OutputError& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find(root + "/latest"), std::string::npos) << message;
+  EXPECT_EQ(list_dir(root), (std::set<std::string>{folder.run_id, "latest"}));
+}
+
+}  // namespace
+}  // namespace mlregress::internal
