@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "fixture_runner.h"
 #include "golden_files.h"
 #include "process.h"
 
@@ -15,38 +16,7 @@ namespace mlregress::e2e {
 namespace {
 
 using nlohmann::json;
-
-constexpr int kPassed = 0, kTestFailed = 1, kNoTestsMatched = 3, kUsageError = 4,
-              kOutputError = 5, kAllSkipped = 77;
-
-class RunnerE2eTest : public ::testing::Test {
- protected:
-  ProcessResult fixture(const std::string& args) {
-    return run_command(std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
-  }
-  // `run` with the given arguments, writing under this test's temporary runs folder.
-  ProcessResult run(const std::string& args) {
-    return fixture("run --color never --out " + runs() + " " + args);
-  }
-  std::string runs() const { return temp_.path() + "/runs"; }
-  std::string latest() const { return runs() + "/latest"; }
-  json results() const { return json::parse(read_file(latest() + "/results.json")); }
-  // By value: callers often pass the temporary from results().
-  json test_named(const json& document, const std::string& name) const {
-    for (const json& test : document.at("tests")) {
-      if (test.at("name") == name) return test;
-    }
-    throw std::runtime_error("no test " + name + " in results.json");
-  }
-  ::testing::AssertionResult junit_validates(const std::string& path) const {
-    const ProcessResult lint = run_command("xmllint --noout --schema " +
-                                          std::string(MLREGRESS_JUNIT_XSD) + " " + path);
-    if (lint.exit_code == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "xmllint rejects " << path << ":\n" << lint.err;
-  }
-
-  TempDir temp_;
-};
+using RunnerE2eTest = FixtureRunnerTest;
 
 TEST_F(RunnerE2eTest, PassingTestWritesACompleteRunFolder) {
   const ProcessResult result = run("--filter Passes");
@@ -118,7 +88,7 @@ struct BadCommandLine {
   std::string message;
 };
 
-class BadCommandLineTest : public RunnerE2eTest,
+class BadCommandLineTest : public FixtureRunnerTest,
                            public ::testing::WithParamInterface<BadCommandLine> {};
 
 TEST_P(BadCommandLineTest, FailsClearlyBeforeRunningAnything) {
@@ -279,7 +249,7 @@ TEST_F(RunnerE2eTest, HelpDocumentsTheExitCodes) {
 }
 
 // Golden files: the console, JUnit and results.json of one mixed run, volatile fields normalised.
-class GoldenOutputTest : public RunnerE2eTest {
+class GoldenOutputTest : public FixtureRunnerTest {
  protected:
   void SetUp() override {
     outcome_ = run("--filter Passes:FailsAnAssertion:Skips:Segfaults:HostileText");

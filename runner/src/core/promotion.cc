@@ -122,7 +122,9 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet&
       BaselineMetric updated = promoted_metric(metric, old, run.profile.id);
       const std::optional<double> old_value = old ? value_for(*old, run.profile.id) : std::nullopt;
       const std::optional<double> new_value = value_for(updated, run.profile.id);
-      if (!same_value(old_value, new_value)) {
+      if (!old_value) {
+        ++planned.new_metrics;  // nothing was replaced, so there is no history to keep
+      } else if (!same_value(old_value, new_value)) {
         HistoryEntry entry;
         entry.replaced_at = request.now;
         entry.reason = request.reason;
@@ -131,7 +133,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet&
         entry.old_value = old_value;
         entry.new_value = *new_value;
         updated.history.push_back(entry);  // version filled in below, once it is known
-        old ? ++planned.changed_metrics : ++planned.new_metrics;
+        ++planned.changed_metrics;
       } else if (old != nullptr && !(updated == *old)) {
         ++planned.changed_metrics;  // direction or policy changed
       }
@@ -172,9 +174,9 @@ std::vector<PlannedFile> promote_run(const RunRecord& run, const PromotionReques
   if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
 
   // One promotion at a time per binary: the second waits, then plans against the first's result.
-  const std::string lock_path = folder + "/.promote.lock";
-  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock < 0) throw OutputError(fmt::format("cannot open '{}': {}", lock_path, std::strerror(errno)));
+  // The lock is on the folder itself, so no lock file ends up in the repository.
+  const int lock = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock < 0) throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
   while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
   }
   struct Unlock {

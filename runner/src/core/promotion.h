@@ -39,7 +39,7 @@ struct PlannedFile {
 std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet& existing,
                                         const PromotionRequest& request);
 
-/// Runs plan_promotion under <dir>/<binary>/.promote.lock and writes each changed file
+/// Runs plan_promotion holding an exclusive flock on <dir>/<binary>/ and writes each changed file
 /// atomically. Returns the plan that was written.
 std::vector<PlannedFile> promote_run(const RunRecord& run, const PromotionRequest& request);
 

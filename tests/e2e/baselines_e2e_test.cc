@@ -1,0 +1,334 @@
+// Baselines end to end, through the fixture binary: promote, compare, the verdicts, and every
+// kind of bad input — each with its exit code and with every file left byte-identical.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "fixture_runner.h"
+#include "process.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+class BaselinesE2eTest : public FixtureRunnerTest {
+ protected:
+  std::string baselines() const { return temp_.path() + "/baselines"; }
+  std::string file() const { return baselines() + "/mlregress_fixture_suite/fixture_suite.toml"; }
+  ProcessResult promote(const std::string& run_folder, const std::string& extra = "") {
+    return fixture("promote " + run_folder + " --baselines " + baselines() + " --reason e2e " + extra);
+  }
+  // Runs Passes and AllParameterTypes and promotes the run: the usual starting point.
+  void promote_fixture_baseline() {
+    ASSERT_EQ(run("--filter Passes:AllParameterTypes").exit_code, kPassed);
+    const ProcessResult promoted = promote(latest());
+    ASSERT_EQ(promoted.exit_code, kPassed) << promoted.err;
+    ASSERT_TRUE(file_exists(file()));
+  }
+  void replace_in_baseline(const std::string& from, const std::string& to) {
+    std::string text = read_file(file());
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << "no '" << from << "' in\n" << text;
+    text.replace(at, from.size(), to);
+    std::ofstream(file(), std::ios::binary) << text;
+  }
+  std::map<std::string, std::string> snapshot() const {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(temp_.path())) {
+      if (entry.is_regular_file()) files[entry.path().string()] = read_file(entry.path().string());
+    }
+    return files;
+  }
+  std::string verdict_of(const std::string& test, const std::string& metric) const {
+    const json entry = test_named(results(), test);
+    for (const json& m : entry.at("metrics")) {
+      if (m.at("name") == metric) return m.at("verdict");
+    }
+    return "<no metric " + metric + ">";
+  }
+};
+
+TEST_F(BaselinesE2eTest, PromoteRunAgainPassThenABetterBaselineRegressesUntilPromoted) {
+  promote_fixture_baseline();
+  const std::string promoted_text = read_file(file());
+  EXPECT_NE(promoted_text.find("version = 1"), std::string::npos) << promoted_text;
+
+  ProcessResult again = run("--filter Passes:AllParameterTypes --baselines " + baselines());
+  ASSERT_EQ(again.exit_code, kPassed) << again.out << again.err;
+  EXPECT_EQ(verdict_of("Passes", "value"), "PASS");
+  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "PASS");
+
+  // value is lower-is-better with band 0.01 + 0.1 * 1.0: 1.5 is far worse than a baseline of 1.0.
+  replace_in_baseline("value = 1.5", "value = 1.0");
+  const ProcessResult regressed = run("--filter Passes:AllParameterTypes --baselines " + baselines());
+  EXPECT_EQ(regressed.exit_code, kRegression) << regressed.out;
+  EXPECT_EQ(verdict_of("Passes", "value"), "REGRESSION");
+  EXPECT_EQ(test_named(results(), "Passes").at("status"), "regressed");
+  EXPECT_NE(regressed.out.find("[ REGRESSED] Fast.Passes"), std::string::npos) << regressed.out;
+  EXPECT_NE(regressed.out.find("REGRESSION"), std::string::npos);
+  const std::string junit = read_file(latest() + "/junit.xml");
+  EXPECT_NE(junit.find("message=\"REGRESSION value 1.5 vs baseline 1 (+0.5 (+50.0%); band ±0.11)\""),
+            std::string::npos) << junit;
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+
+  // The change is intentional: promote it, and the gate passes again with the history kept.
+  ASSERT_EQ(promote(latest()).exit_code, kPassed);
+  EXPECT_EQ(run("--filter Passes:AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
+  const std::string history = read_file(file());
+  EXPECT_NE(history.find("[[tests.Passes.metrics.value.history]]\nversion = 2"), std::string::npos) << history;
+  EXPECT_NE(history.find("old_value = 1.0\nnew_value = 1.5"), std::string::npos) << history;
+}
+
+TEST_F(BaselinesE2eTest, BeyondTheBandInTheGoodDirectionIsImprovedAndPasses) {
+  promote_fixture_baseline();
+  replace_in_baseline("value = 1.5", "value = 3.0");
+  EXPECT_EQ(run("--filter Passes --baselines " + baselines()).exit_code, kPassed);
+  EXPECT_EQ(verdict_of("Passes", "value"), "IMPROVED");
+}
+
+TEST_F(BaselinesE2eTest, TestsWithoutBaselineAreNewAndPass) {
+  promote_fixture_baseline();
+  EXPECT_EQ(run("--filter FailsAnAssertion --baselines " + baselines()).exit_code, kTestFailed);
+  EXPECT_EQ(verdict_of("FailsAnAssertion", "recorded_before_failure"), "NEW");
+}
+
+TEST_F(BaselinesE2eTest, NonFiniteObservationIsARegressionNeverAPass) {
+  promote_fixture_baseline();
+  std::ofstream(file(), std::ios::app) << "\n[tests.RecordsNonFinite.metrics.nan_metric]\n"
+                                          "direction = \"lower_is_better\"\npolicy = \"band\"\n"
+                                          "rtol = 1.0\natol = 1.0\nvalue = 1.0\n";
+  const ProcessResult result = run("--filter RecordsNonFinite --baselines " + baselines());
+  EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;
+  EXPECT_EQ(verdict_of("RecordsNonFinite", "nan_metric"), "REGRESSION");
+}
+
+TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStrictEnvFails) {
+  promote_fixture_baseline();
+  // AllParameterTypes records `count` with Exact{}: it is stored per environment profile.
+  std::string text = read_file(file());
+  std::smatch id;
+  ASSERT_TRUE(std::regex_search(text, id, std::regex(R"re(environment = "([a-z]+-[0-9a-f]{8})")re"))) << text;
+  const std::string profile = id[1].str();
+  text = std::regex_replace(text, std::regex(profile), "cpu-00000000");
+  std::ofstream(file(), std::ios::binary) << text;
+
+  EXPECT_EQ(run("--filter AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
+  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "NOT_COMPARABLE");
+  EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code, kRegression);
+}
+
+struct BadBaseline {
+  std::string name;
+  std::string from;  // text in the promoted file...
+  std::string to;    // ...replaced by this
+  std::string message;
+};
+
+class BadBaselineTest : public BaselinesE2eTest, public ::testing::WithParamInterface<BadBaseline> {};
+
+TEST_P(BadBaselineTest, StopsBeforeAnyTestWithFileLineColumnAndTouchesNothing) {
+  promote_fixture_baseline();
+  replace_in_baseline(GetParam().from, GetParam().to);
+  const auto before = snapshot();
+  for (const std::string& command : {"run --color never --out " + runs() + " --baselines " + baselines(),
+                                     "promote " + latest() + " --baselines " + baselines()}) {
+    const ProcessResult result = fixture(command);
+    EXPECT_EQ(result.exit_code, kBaselineError) << command << "\n" << result.out << result.err;
+    EXPECT_TRUE(std::regex_search(result.err, std::regex(R"(fixture_suite\.toml:\d+:\d+: )"))) << result.err;
+    EXPECT_NE(result.err.find(GetParam().message), std::string::npos) << result.err;
+    EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+  }
+  EXPECT_EQ(snapshot(), before) << "a file was created or modified";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadBaselineTest,
+    ::testing::Values(
+        BadBaseline{"MalformedToml", "schema_version = 1", "schema_version = 1\nbroken = [1, 2", "parsing"},
+        BadBaseline{"WrongType", "value = 1.5", "value = \"1.5\"", "must be a number"},
+        BadBaseline{"UnknownDirection", "direction = \"lower_is_better\"", "direction = \"sideways\"",
+                    "unknown direction 'sideways'"},
+        BadBaseline{"NegativeTolerance", "rtol = 0.1", "rtol = -0.1", "must be a finite number >= 0"},
+        BadBaseline{"NanTolerance", "atol = 0.01", "atol = nan", "must be a finite number >= 0"},
+        BadBaseline{"FutureSchema", "schema_version = 1", "schema_version = 99", "newer mlregress"},
+        BadBaseline{"UnknownKey", "policy = \"band\"", "policy = \"band\"\nrtoll = 0.5", "unknown key 'rtoll'"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST_F(BaselinesE2eTest, MissingOrEmptyBaselineFolderIsABaselineError) {
+  ProcessResult missing = run("--filter Passes --baselines " + baselines());
+  EXPECT_EQ(missing.exit_code, kBaselineError);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  fs::create_directories(baselines());
+  ProcessResult empty = run("--filter Passes --baselines " + baselines());
+  EXPECT_EQ(empty.exit_code, kBaselineError);
+  EXPECT_NE(empty.err.find("has no baselines for mlregress_fixture_suite"), std::string::npos) << empty.err;
+  EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
+}
+
+TEST_F(BaselinesE2eTest, PromotingTheSameRunTwiceChangesNothing) {
+  promote_fixture_baseline();
+  const auto before = snapshot();
+  const ProcessResult again = promote(latest());
+  EXPECT_EQ(again.exit_code, kPassed);
+  EXPECT_NE(again.out.find("nothing changed"), std::string::npos) << again.out;
+  EXPECT_EQ(snapshot(), before);
+}
+
+TEST_F(BaselinesE2eTest, PromoteTouchesOnlyTheFilteredTests) {
+  ASSERT_EQ(run("--filter Passes:AllParameterTypes").exit_code, kPassed);
+  ASSERT_EQ(promote(latest(), "--filter AllParameterTypes").exit_code, kPassed);
+  const std::string text = read_file(file());
+  EXPECT_NE(text.find("[tests.AllParameterTypes]"), std::string::npos) << text;
+  EXPECT_EQ(text.find("[tests.Passes]"), std::string::npos) << text;
+}
+
+TEST_F(BaselinesE2eTest, PromoteRefusesFailedIncompleteAndDirtyRunsUnlessForced) {
+  ASSERT_EQ(run("--filter Passes:FailsAnAssertion").exit_code, kTestFailed);
+  const std::string failed_run = fs::read_symlink(latest()).string();
+  ProcessResult refused = promote(latest());
+  EXPECT_EQ(refused.exit_code, kPromotionRefused);
+  EXPECT_NE(refused.err.find("test FailsAnAssertion failed"), std::string::npos) << refused.err;
+  EXPECT_FALSE(file_exists(file()));
+
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  json document = results();
+  document["run"]["complete"] = false;
+  std::ofstream(latest() + "/results.json") << document.dump();
+  json environment = json::parse(read_file(latest() + "/environment.json"));
+  environment["git"]["dirty"] = true;
+  std::ofstream(latest() + "/environment.json") << environment.dump();
+  refused = promote(latest());
+  EXPECT_EQ(refused.exit_code, kPromotionRefused);
+  EXPECT_NE(refused.err.find("incomplete"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("uncommitted changes"), std::string::npos) << refused.err;
+  EXPECT_FALSE(file_exists(file()));
+
+  EXPECT_EQ(promote(latest(), "--force").exit_code, kPassed);
+  EXPECT_TRUE(file_exists(file()));
+  (void)failed_run;
+}
+
+TEST_F(BaselinesE2eTest, ARunArgumentThatIsNotARunFolderIsARunFolderError) {
+  fs::create_directories(temp_.path() + "/empty");
+  std::ofstream(temp_.path() + "/plain_file") << "x";
+  fs::create_directories(temp_.path() + "/garbage");
+  std::ofstream(temp_.path() + "/garbage/results.json") << "{not json";
+  std::ofstream(temp_.path() + "/garbage/environment.json") << "{}";
+  for (const std::string& path : {temp_.path() + "/empty", temp_.path() + "/plain_file",
+                                  temp_.path() + "/garbage", temp_.path() + "/missing"}) {
+    const ProcessResult result = promote(path);
+    EXPECT_EQ(result.exit_code, kRunFolderError) << path << ": " << result.err;
+    EXPECT_NE(result.err.find(path), std::string::npos) << result.err;
+    EXPECT_EQ(fixture("compare " + path + " " + path).exit_code, kRunFolderError);
+  }
+  EXPECT_FALSE(file_exists(baselines()));
+}
+
+TEST_F(BaselinesE2eTest, CompareReportsTheSameVerdictsBetweenTwoRunFolders) {
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  const std::string a = runs() + "/" + fs::read_symlink(latest()).string();
+  ASSERT_EQ(run("--filter Passes --set Passes.value=2.5").exit_code, kPassed);
+  const std::string b = runs() + "/" + fs::read_symlink(latest()).string();
+  const ProcessResult worse = fixture("compare " + a + " " + b);
+  EXPECT_EQ(worse.exit_code, kRegression) << worse.out << worse.err;
+  EXPECT_NE(worse.out.find("REGRESSION"), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("config changed"), std::string::npos) << worse.out;
+  const ProcessResult better = fixture("compare " + b + " " + a);
+  EXPECT_EQ(better.exit_code, kPassed) << better.out;
+  EXPECT_NE(better.out.find("IMPROVED"), std::string::npos) << better.out;
+  EXPECT_EQ(fixture("compare " + a + " " + a).exit_code, kPassed);
+}
+
+TEST_F(BaselinesE2eTest, BaselinesCheckShowsStaleEntriesAndTestsWithoutBaseline) {
+  promote_fixture_baseline();
+  std::ofstream(file(), std::ios::app) << "\n[tests.RemovedLongAgo.metrics.loss]\n"
+                                          "direction = \"lower_is_better\"\nvalue = 1.0\n";
+  const ProcessResult result = fixture("baselines check --baselines " + baselines());
+  EXPECT_EQ(result.exit_code, kPassed) << result.err;
+  EXPECT_NE(result.out.find("stale"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("'RemovedLongAgo'"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("no-baseline Fast.FailsAnAssertion"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("no-baseline Fast.Passes"), std::string::npos) << result.out;
+}
+
+// kill -9 at any moment of a promotion leaves each baseline file either as it was or as the
+// promotion writes it, never torn. The pause hook holds the promotion open between files.
+TEST_F(BaselinesE2eTest, KillNineDuringPromotionLeavesOldOrNewFileNeverATornOne) {
+  promote_fixture_baseline();
+  const std::string old_text = read_file(file());
+  ASSERT_EQ(run("--filter Passes:AllParameterTypes --set Passes.value=1.25").exit_code, kPassed);
+  const std::string candidate = runs() + "/" + fs::read_symlink(latest()).string();
+
+  // What the promotion writes when it is not interrupted, computed in a copy.
+  const std::string copy = temp_.path() + "/copy";
+  fs::copy(baselines(), copy, fs::copy_options::recursive);
+  ASSERT_EQ(fixture("promote " + candidate + " --baselines " + copy + " --reason e2e").exit_code, kPassed);
+  const std::string new_text = read_file(copy + "/mlregress_fixture_suite/fixture_suite.toml");
+  ASSERT_NE(old_text, new_text);
+
+  // Promotion times differ between the two promotions; everything else must match exactly.
+  const auto without_times = [](const std::string& text) {
+    return std::regex_replace(text, std::regex(R"re((promoted_at|replaced_at) = "[^"]*")re"), "$1 = T");
+  };
+  std::mt19937 rng(12345);
+  int saw_old = 0, saw_new = 0;
+  for (int attempt = 0; attempt < 12; ++attempt) {
+    std::ofstream(file(), std::ios::binary) << old_text;
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ::setenv("MLREGRESS_TEST_PROMOTE_PAUSE_MS", "60", 1);
+      const std::string b = baselines();
+      ::execl(MLREGRESS_FIXTURE_BINARY, MLREGRESS_FIXTURE_BINARY, "promote", candidate.c_str(),
+              "--baselines", b.c_str(), "--reason", "e2e", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 140)(rng)));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const std::string now = read_file(file());
+    ASSERT_TRUE(now == old_text || without_times(now) == without_times(new_text))
+        << "torn file after kill -9:\n" << now;
+    (now == old_text ? saw_old : saw_new)++;
+    EXPECT_NE(run("--filter Passes --baselines " + baselines()).exit_code, kBaselineError);
+  }
+  EXPECT_GT(saw_old, 0) << "no kill landed before the rename; the test did not test anything";
+  RecordProperty("kills_before_rename", saw_old);
+  RecordProperty("kills_after_rename", saw_new);
+}
+
+TEST_F(BaselinesE2eTest, ConcurrentPromotionsDoNotInterleave) {
+  promote_fixture_baseline();
+  ASSERT_EQ(run("--filter Passes --set Passes.value=1.25").exit_code, kPassed);
+  const std::string first = runs() + "/" + fs::read_symlink(latest()).string();
+  ASSERT_EQ(run("--filter AllParameterTypes --set AllParameterTypes.count=3").exit_code, kPassed);
+  const std::string second = runs() + "/" + fs::read_symlink(latest()).string();
+  // Both at once, each pausing inside the lock; the second must plan against the first's result.
+  const std::string command = "MLREGRESS_TEST_PROMOTE_PAUSE_MS=200 " + std::string(MLREGRESS_FIXTURE_BINARY) +
+                              " promote {} --baselines " + baselines() + " --reason e2e";
+  const std::string both =
+      std::regex_replace(command, std::regex("\\{\\}"), first) + " & " +
+      std::regex_replace(command, std::regex("\\{\\}"), second + " --filter Passes --force") + "; wait";
+  run_command(both);
+  const std::string text = read_file(file());
+  EXPECT_NE(text.find("version = 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("value = 1.25"), std::string::npos) << text;
+  EXPECT_NE(text.find("[tests.AllParameterTypes]"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace mlregress::e2e
