@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build the example suites, run the fast tier.
+# The main job: install what is missing, build the example suites, run the fast tier against
+# the committed baselines (baselines/mlregress_suites/*.toml).
 # Leaves a run folder in runs/ (runs/latest points at it) and JUnit XML in runs/latest/junit.xml;
 # exits with the runner's exit code (0 passed, 1 test failed, 2 regression, ...).
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 build_dir=${MLREGRESS_BUILD_DIR:-build}
 set +e
-"$build_dir/suites/mlregress_suites" run --tier fast --out runs "$@"
+"$build_dir/suites/mlregress_suites" run --tier fast --baselines baselines --out runs "$@"
 status=$?
 set -e
 echo "main-job: exit code $status; run folder $(readlink -f runs/latest)"

@@ -67,7 +67,8 @@ TEST(JsonNumber, NegativeZeroKeepsItsSign) {
 TEST(ReadJsonNumber, AcceptsIntegers) {
   EXPECT_EQ(read_json_number(nlohmann::json(3)), 3.0);
   EXPECT_EQ(read_json_number(nlohmann::json(-7)), -7.0);
-  EXPECT_EQ(read_json_number(nlohmann::json::parse("18446744073709551615")), 18446744073709551615.0);
+  EXPECT_EQ(read_json_number(nlohmann::json::parse("18446744073709551615")),
+            18446744073709551615.0);
 }
 
 TEST(ReadJsonNumber, RejectsEverythingElse) {

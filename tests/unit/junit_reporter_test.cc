@@ -4,10 +4,10 @@
 #include "junit_reporter.h"
 
 #include <gtest/gtest.h>
-#include <pugixml.hpp>
 
 #include <cmath>
 #include <limits>
+#include <pugixml.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -25,7 +25,10 @@ namespace {
 TestResult make_test(std::string name, Tier tier, TestStatus status, double duration_s) {
   TestResult test;
   test.name = name;
-  test.full_name = std::string(tier == Tier::Fast ? "Fast." : tier == Tier::Medium ? "Medium." : "Full.") + name;
+  test.full_name = std::string(tier == Tier::Fast     ? "Fast."
+                               : tier == Tier::Medium ? "Medium."
+                                                      : "Full.") +
+                   name;
   test.tier = tier;
   test.file = "suite_test.cc";
   test.line = 10;
@@ -54,11 +57,13 @@ RunResult sample_run() {
                           {"framework", {{"name", "LibTorch"}, {"version", "1.13.1"}}}};
 
   TestResult passed = make_test("CnnOverfitsOneBatch", Tier::Fast, TestStatus::kPassed, 1.25);
-  passed.metrics.push_back({"final_loss", 0.000213, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
+  passed.metrics.push_back(
+      {"final_loss", 0.000213, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
   run.tests.push_back(passed);
 
   TestResult failed = make_test("ShapesMatch", Tier::Fast, TestStatus::kFailed, 0.5);
-  failed.failures.push_back({"shapes_test.cc", 42, "Expected equality of these values:\n  a\n  b", true});
+  failed.failures.push_back(
+      {"shapes_test.cc", 42, "Expected equality of these values:\n  a\n  b", true});
   failed.failures.push_back({"", 0, "second failure", false});
   run.tests.push_back(failed);
 
@@ -80,8 +85,8 @@ pugi::xml_document parse(const std::string& xml) {
 }
 
 pugi::xml_node testcase(const pugi::xml_document& doc, const char* name) {
-  return doc.select_node(
-                ("/testsuites/testsuite/testcase[@name='" + std::string(name) + "']").c_str())
+  return doc
+      .select_node(("/testsuites/testsuite/testcase[@name='" + std::string(name) + "']").c_str())
       .node();
 }
 
@@ -100,12 +105,14 @@ std::string attr(pugi::xml_node node, const char* name) { return node.attribute(
   for (auto it = std::sregex_iterator(xml.begin(), xml.end(), reference);
        it != std::sregex_iterator(); ++it) {
     const std::string digits = (*it)[1].str();
-    const long code = digits[0] == 'x' ? std::stol(digits.substr(1), nullptr, 16) : std::stol(digits);
+    const long code =
+        digits[0] == 'x' ? std::stol(digits.substr(1), nullptr, 16) : std::stol(digits);
     if (code < 0x20 && code != 9 && code != 10 && code != 13) {
       return ::testing::AssertionFailure() << "reference " << it->str();
     }
   }
-  if (xml.find("\xEF\xBF\xBE") != std::string::npos || xml.find("\xEF\xBF\xBF") != std::string::npos) {
+  if (xml.find("\xEF\xBF\xBE") != std::string::npos ||
+      xml.find("\xEF\xBF\xBF") != std::string::npos) {
     return ::testing::AssertionFailure() << "U+FFFE or U+FFFF";
   }
   if (valid_utf8(xml) != xml) return ::testing::AssertionFailure() << "invalid UTF-8";
@@ -219,7 +226,9 @@ TEST(RenderJunit, SuitePropertiesDescribeTheRun) {
   const pugi::xml_document doc = parse(render_junit(sample_run()));
   const auto property = [&](const char* name) {
     return attr(doc.select_node(("/testsuites/testsuite[1]/properties/property[@name='" +
-                                 std::string(name) + "']").c_str()).node(),
+                                 std::string(name) + "']")
+                                    .c_str())
+                    .node(),
                 "value");
   };
   EXPECT_EQ(property("mlregress.run_id"), "20261202T134512Z-a1b2c3d");
@@ -249,7 +258,8 @@ TEST(RenderJunit, PassedTestHasOnlyItsReport) {
   EXPECT_TRUE(test.child("error").empty());
   EXPECT_TRUE(test.child("skipped").empty());
   const std::string out = test.child("system-out").text().get();
-  EXPECT_NE(out.find("Fast.CnnOverfitsOneBatch [fast] passed in 1.250 s"), std::string::npos) << out;
+  EXPECT_NE(out.find("Fast.CnnOverfitsOneBatch [fast] passed in 1.250 s"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("metric final_loss = 0.000213 (lower is better; band rtol=0.5 atol=0.001)"),
             std::string::npos)
       << out;
@@ -284,7 +294,8 @@ TEST(RenderJunit, LongFailureMessageIsShortenedInTheHeadlineOnly) {
 TEST(RenderJunit, RegressedTestIsAFailureOfTypeRegressionNamingTheMetric) {
   RunResult run = sample_run();
   TestResult regressed = make_test("FinalLossHolds", Tier::Fast, TestStatus::kRegressed, 0.25);
-  regressed.metrics.push_back({"final_loss", 0.7438, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
+  regressed.metrics.push_back(
+      {"final_loss", 0.7438, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
   MetricComparison comparison;
   comparison.metric = "final_loss";
   comparison.verdict = Verdict::kRegression;
@@ -403,8 +414,8 @@ TEST(RenderJunit, ControlCharactersAndInvalidUtf8NeverReachTheDocument) {
   // library might print them. pugixml alone would write "&#27;" and "&#0;", which no XML
   // parser (and so no CI server) accepts.
   RunResult run = sample_run();
-  const std::string nasty = std::string("\x1B[31mred\x1B[0m bell\x07 nul") + '\0' +
-                            " bad\xFF utf8 \xEF\xBF\xBE end\ttab";
+  const std::string nasty =
+      std::string("\x1B[31mred\x1B[0m bell\x07 nul") + '\0' + " bad\xFF utf8 \xEF\xBF\xBE end\ttab";
   run.tests[1].failures = {{"shapes_test.cc", 3, nasty, true}};
   run.tests[2].skip_message = nasty;
   run.tests[3].crash_message = nasty;

@@ -66,9 +66,9 @@ TEST_F(ParamOverridesTest, RegistryHoldsTheFixtureTests) {
 }
 
 TEST_F(ParamOverridesTest, ParsesEachTypeAsDeclared) {
-  const auto overrides = parse({"CnnOverfitsOneBatch.lr=0.01", "CnnOverfitsOneBatch.steps=100",
-                                "CnnOverfitsOneBatch.verbose=true",
-                                "CnnOverfitsOneBatch.optimizer=sgd"});
+  const auto overrides =
+      parse({"CnnOverfitsOneBatch.lr=0.01", "CnnOverfitsOneBatch.steps=100",
+             "CnnOverfitsOneBatch.verbose=true", "CnnOverfitsOneBatch.optimizer=sgd"});
   ASSERT_EQ(overrides.size(), 4u);
   EXPECT_EQ(overrides[0].test, "CnnOverfitsOneBatch");
   EXPECT_EQ(overrides[0].key, "lr");
@@ -127,7 +127,8 @@ TEST_F(ParamOverridesTest, FractionIsNoInt) {
 
 TEST_F(ParamOverridesTest, MalformedIntsAreRejected) {
   for (const char* text : {"", "1e3", "0x10", " 5", "5 ", "5x", "99999999999999999999", "--1"}) {
-    EXPECT_NE(error_for(std::string("CnnOverfitsOneBatch.steps=") + text), "") << "'" << text << "'";
+    EXPECT_NE(error_for(std::string("CnnOverfitsOneBatch.steps=") + text), "")
+        << "'" << text << "'";
   }
   EXPECT_EQ(parse({"CnnOverfitsOneBatch.steps=-3"})[0].value, ParamValue{std::int64_t{-3}});
 }
@@ -192,8 +193,8 @@ TEST_F(ParamOverridesTest, ResolveStartsFromTheDefaults) {
 }
 
 TEST_F(ParamOverridesTest, ResolveAppliesOnlyOverridesAddressingTheTestAndLaterWins) {
-  const auto overrides = parse({"CnnOverfitsOneBatch.lr=0.5", "LrSweep.lr=7",
-                                "CnnOverfitsOneBatch.lr=0.25"});
+  const auto overrides =
+      parse({"CnnOverfitsOneBatch.lr=0.5", "LrSweep.lr=7", "CnnOverfitsOneBatch.lr=0.25"});
   const ResolvedParams cnn_params = resolve_params(cnn(), overrides);
   EXPECT_EQ(cnn_params.at("lr"), ParamValue{0.25});
   EXPECT_EQ(cnn_params.at("steps"), ParamValue{std::int64_t{500}});

@@ -2,9 +2,8 @@
 // two runs in the same second, a runs path that is a regular file, a stale `latest`.
 #include "run_folder.h"
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -154,8 +153,8 @@ TEST(FinishRunFolder, TheNextRunMovesLatestAndAddsALine) {
   EXPECT_EQ(entries[0].at("run_id"), first.run_id);
   EXPECT_EQ(entries[1].at("run_id"), second.run_id);
   // Only the two runs, the link and the ledger: no temporary link left behind.
-  EXPECT_EQ(list_dir(root), (std::set<std::string>{first.run_id, second.run_id, "latest",
-                                                  "ledger.jsonl"}));
+  EXPECT_EQ(list_dir(root),
+            (std::set<std::string>{first.run_id, second.run_id, "latest", "ledger.jsonl"}));
 }
 
 TEST(FinishRunFolder, LatestThatIsARealFolderThrowsAndLeavesNoTempLink) {

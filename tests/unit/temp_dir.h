@@ -17,7 +17,8 @@ namespace mlregress::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mlregress_unit_XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "mlregress_unit_XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
       ADD_FAILURE() << "mkdtemp failed for " << pattern;
     }

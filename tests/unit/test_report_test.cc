@@ -74,7 +74,8 @@ TEST(FormatMetric, NaNValueShows) {
 TEST(FormatTestReport, PassedTest) {
   TestResult test = sample_test();
   test.metrics.push_back({"final_loss", 0.000213, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
-  test.curves.push_back({{"loss", {0, 1, 2}, {1.3, 0.5, 0.1}}, "curves/CnnOverfitsOneBatch.loss.csv"});
+  test.curves.push_back(
+      {{"loss", {0, 1, 2}, {1.3, 0.5, 0.1}}, "curves/CnnOverfitsOneBatch.loss.csv"});
   EXPECT_EQ(format_test_report(test),
             "Fast.CnnOverfitsOneBatch [fast] passed in 1.500 s\n"
             "metric final_loss = 0.000213 (lower is better; band rtol=0.5 atol=0.001)\n"
@@ -122,7 +123,8 @@ TEST(FormatTestReport, NaNMetricIsVisible) {
   test.metrics.push_back({"final_loss", kNaN, LowerIsBetter, {}});
   const std::string report = format_test_report(test);
   EXPECT_NE(report.find("metric grad_norm = inf (lower is better)\n"), std::string::npos) << report;
-  EXPECT_NE(report.find("metric final_loss = nan (lower is better)\n"), std::string::npos) << report;
+  EXPECT_NE(report.find("metric final_loss = nan (lower is better)\n"), std::string::npos)
+      << report;
 }
 
 TEST(FormatTestReport, CommaLocaleStillWritesPoints) {

@@ -28,9 +28,9 @@ bool has_no_forbidden_controls(const std::string& text) {
 }
 
 TEST(ValidUtf8, KeepsValidTextUnchanged) {
-  for (const std::string text : {"", "plain ascii", "caf\xC3\xA9", "\xE2\x82\xAC 5",
-                                 "\xF0\x9D\x84\x9E clef", "\xF4\x8F\xBF\xBF" /* U+10FFFF */,
-                                 "\xEF\xBF\xBE" /* U+FFFE is valid UTF-8 */}) {
+  for (const std::string text :
+       {"", "plain ascii", "caf\xC3\xA9", "\xE2\x82\xAC 5", "\xF0\x9D\x84\x9E clef",
+        "\xF4\x8F\xBF\xBF" /* U+10FFFF */, "\xEF\xBF\xBE" /* U+FFFE is valid UTF-8 */}) {
     EXPECT_EQ(valid_utf8(text), text);
   }
   const std::string with_nul("a\0b", 3);
@@ -38,8 +38,10 @@ TEST(ValidUtf8, KeepsValidTextUnchanged) {
 }
 
 TEST(ValidUtf8, StrayBytesBecomeReplacementCharacters) {
-  EXPECT_EQ(valid_utf8("a\xFF" "b"), "a" + kFffd + "b");
-  EXPECT_EQ(valid_utf8("\x80"), kFffd);       // continuation byte without a lead
+  EXPECT_EQ(valid_utf8("a\xFF"
+                       "b"),
+            "a" + kFffd + "b");
+  EXPECT_EQ(valid_utf8("\x80"), kFffd);  // continuation byte without a lead
   EXPECT_EQ(valid_utf8("\xFE\xFF"), times(kFffd, 2));
   EXPECT_EQ(valid_utf8("\xF8\x88\x80\x80\x80"), times(kFffd, 5));  // old 5-byte form
 }
@@ -47,17 +49,19 @@ TEST(ValidUtf8, StrayBytesBecomeReplacementCharacters) {
 TEST(ValidUtf8, TruncatedSequencesAreReplacedBytewise) {
   EXPECT_EQ(valid_utf8("\xE2\x82"), times(kFffd, 2));
   EXPECT_EQ(valid_utf8("x\xF0\x9D\x84"), "x" + times(kFffd, 3));
-  EXPECT_EQ(valid_utf8("\xC3" "A"), kFffd + "A");  // lead byte followed by a non-continuation
+  EXPECT_EQ(valid_utf8("\xC3"
+                       "A"),
+            kFffd + "A");  // lead byte followed by a non-continuation
 }
 
 TEST(ValidUtf8, OverlongEncodingsAreRejected) {
-  EXPECT_EQ(valid_utf8("\xC0\xAF"), times(kFffd, 2));              // '/' in two bytes
+  EXPECT_EQ(valid_utf8("\xC0\xAF"), times(kFffd, 2));  // '/' in two bytes
   EXPECT_EQ(valid_utf8("\xC1\xBF"), times(kFffd, 2));
-  EXPECT_EQ(valid_utf8("\xE0\x80\xAF"), times(kFffd, 3));          // '/' in three bytes
-  EXPECT_EQ(valid_utf8("\xE0\x9F\xBF"), times(kFffd, 3));          // U+07FF in three bytes
-  EXPECT_EQ(valid_utf8("\xF0\x80\x80\xAF"), times(kFffd, 4));      // '/' in four bytes
-  EXPECT_EQ(valid_utf8("\xF0\x8F\xBF\xBF"), times(kFffd, 4));      // U+FFFF in four bytes
-  EXPECT_EQ(valid_utf8("\xC0\x80"), times(kFffd, 2));              // "modified UTF-8" NUL
+  EXPECT_EQ(valid_utf8("\xE0\x80\xAF"), times(kFffd, 3));      // '/' in three bytes
+  EXPECT_EQ(valid_utf8("\xE0\x9F\xBF"), times(kFffd, 3));      // U+07FF in three bytes
+  EXPECT_EQ(valid_utf8("\xF0\x80\x80\xAF"), times(kFffd, 4));  // '/' in four bytes
+  EXPECT_EQ(valid_utf8("\xF0\x8F\xBF\xBF"), times(kFffd, 4));  // U+FFFF in four bytes
+  EXPECT_EQ(valid_utf8("\xC0\x80"), times(kFffd, 2));          // "modified UTF-8" NUL
   // The shortest forms just above each boundary are fine.
   EXPECT_EQ(valid_utf8("\xC2\x80"), "\xC2\x80");
   EXPECT_EQ(valid_utf8("\xE0\xA0\x80"), "\xE0\xA0\x80");
@@ -65,8 +69,8 @@ TEST(ValidUtf8, OverlongEncodingsAreRejected) {
 }
 
 TEST(ValidUtf8, SurrogatesAreRejected) {
-  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), times(kFffd, 3));  // U+D800
-  EXPECT_EQ(valid_utf8("\xED\xBF\xBF"), times(kFffd, 3));  // U+DFFF
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), times(kFffd, 3));              // U+D800
+  EXPECT_EQ(valid_utf8("\xED\xBF\xBF"), times(kFffd, 3));              // U+DFFF
   EXPECT_EQ(valid_utf8("\xED\xA0\xBD\xED\xB8\x80"), times(kFffd, 6));  // CESU-8 pair
   EXPECT_EQ(valid_utf8("\xED\x9F\xBF"), "\xED\x9F\xBF");  // U+D7FF, just below, is fine
 }
@@ -148,9 +152,7 @@ TEST(SafeFileStem, NeverEmptyDotOrDotDot) {
   EXPECT_EQ(safe_file_stem(".."), "_..");
 }
 
-TEST(SafeFileStem, HiddenNamesAreMadeVisible) {
-  EXPECT_EQ(safe_file_stem(".hidden"), "_.hidden");
-}
+TEST(SafeFileStem, HiddenNamesAreMadeVisible) { EXPECT_EQ(safe_file_stem(".hidden"), "_.hidden"); }
 
 TEST(SafeFileStem, OnlyPortableCharactersRemain) {
   EXPECT_EQ(safe_file_stem("Cnn.loss-curve_2"), "Cnn.loss-curve_2");
