@@ -130,10 +130,9 @@ TEST(WriteFileAtomically, FailedWriteThrowsAndKeepsTheOldFile) {
   EXPECT_EQ(read_file(path), "old");
 }
 
-// Disabled: fails today. When write() fails (disk full, EFBIG), write_all closes the descriptor
-// and throws without unlinking "<path>.tmp.<pid>", so a half-written temp file stays beside the
-// target. (The fsync/close and rename failure paths do unlink it.)
-TEST(WriteFileAtomically, DISABLED_FailedWriteLeavesNoTempFile) {
+// When write() fails (disk full, EFBIG), the half-written "<path>.tmp.<pid>" must not stay
+// beside the target.
+TEST(WriteFileAtomically, FailedWriteLeavesNoTempFile) {
   TempDir dir;
   const std::string path = dir / "junit.xml";
   write_file_atomically(path, "old");

@@ -17,17 +17,27 @@ namespace {
   throw OutputError(fmt::format("cannot {} '{}': {}", what, path, std::strerror(error)));
 }
 
-void write_all(int fd, std::string_view content, const std::string& path) {
+// 0 on success, else the errno of the failed write.
+int write_all(int fd, std::string_view content) {
   while (!content.empty()) {
     const ssize_t n = ::write(fd, content.data(), content.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      fail("write", path, error);
+      return errno;
     }
     content.remove_prefix(static_cast<std::size_t>(n));
   }
+  return 0;
+}
+
+// The rename is only durable once the directory entry is on disk too.
+void sync_parent_directory(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 }  // namespace
@@ -35,8 +45,15 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 void write_file_atomically(const std::string& path, std::string_view content) {
   const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("create", temp, errno);
-  write_all(fd, content, temp);
+  if (fd < 0) {
+    const int error = errno;
+    fail(fmt::format("create a temporary file for '{}':", path), temp, error);
+  }
+  if (const int error = write_all(fd, content); error != 0) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    fail("write", temp, error);
+  }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
@@ -47,6 +64,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     ::unlink(temp.c_str());
     fail("replace", path, error);
   }
+  sync_parent_directory(path);
 }
 
 void append_line(const std::string& path, std::string_view line) {
@@ -54,7 +72,10 @@ void append_line(const std::string& path, std::string_view line) {
   if (fd < 0) fail("open", path, errno);
   std::string buffer(line);
   buffer += '\n';
-  write_all(fd, buffer, path);
+  if (const int error = write_all(fd, buffer); error != 0) {
+    ::close(fd);
+    fail("append to", path, error);
+  }
   if (::close(fd) != 0) fail("close", path, errno);
 }
 

@@ -105,20 +105,23 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
 }  // namespace
 
 std::string junit_seconds(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
+  if (!(std::isfinite(seconds) && seconds > 0)) seconds = 0;  // also turns -0.0 into 0
   return fmt::format("{:.3f}", seconds);
 }
 
 std::string render_junit(const RunResult& run) {
   pugi::xml_document doc;
   std::size_t failures = 0, errors = 0;
+  std::size_t finished = 0;
   for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;  // only finished tests become testcases
+    ++finished;
     failures += test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed;
     errors += test.status == TestStatus::kCrashed;
   }
   pugi::xml_node root = doc.append_child("testsuites");
   set(root, "name", run.info.binary);
-  set(root, "tests", run.tests.size());
+  set(root, "tests", finished);
   set(root, "failures", failures);
   set(root, "errors", errors);
   set(root, "time", junit_seconds(run.info.duration_s));

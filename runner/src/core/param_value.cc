@@ -1,5 +1,7 @@
 #include "param_value.h"
 
+#include "text_sanitize.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -49,6 +51,8 @@ std::optional<ParamValue> parse_param_value(std::string_view text, const ParamVa
       return ParamValue{parsed};
     }
     default:
+      // Parameter strings travel in JSON (config.json, events), which must be valid UTF-8.
+      if (valid_utf8(text) != text) return std::nullopt;
       return ParamValue{std::string(text)};
   }
 }

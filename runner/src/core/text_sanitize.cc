@@ -89,8 +89,8 @@ std::string safe_file_stem(std::string_view text) {
                       c == '.' || c == '_' || c == '-';
     out += keep ? c : '_';
   }
-  if (out.size() > 120) out.resize(120);
   if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
+  if (out.size() > 120) out.resize(120);
   return out;
 }
 
