@@ -12,6 +12,8 @@
 #include "mlregress/runner_hooks.h"
 #include "baseline_toml.h"
 #include "output_error.h"
+#include "baselines_check_command.h"
+#include "compare_command.h"
 #include "promote_command.h"
 #include "promotion.h"
 #include "run_record.h"

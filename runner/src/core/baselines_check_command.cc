@@ -1,0 +1,55 @@
+#include "baselines_check_command.h"
+
+#include <cstdio>
+
+#include "baseline_store.h"
+#include "environment.h"
+#include "environment_profile.h"
+#include "git_info.h"
+#include "supervisor.h"
+#include "test_registry.h"
+
+namespace mlregress::internal {
+
+ExitCode baselines_check_command(const BaselinesCheckOptions& options, const RunnerHooks& hooks,
+                                 const std::string& binary) {
+  const BaselineSet set = BaselineSet::load(options.baselines, binary, /*allow_empty=*/false);
+  nlohmann::json environment = probe_environment(probe_git());
+  if (hooks.probe_framework) environment["framework"] = probe_in_child_process(hooks.probe_framework);
+  environment["run"] = {{"intra_op_threads", 1}};
+  const EnvironmentProfile profile = environment_profile(environment);
+
+  const TestRegistry& registry = TestRegistry::instance();
+  int findings = 0;
+  std::printf("baselines check: %s in %s (this machine: %s)\n", binary.c_str(),
+              baseline_folder(options.baselines, binary).c_str(), profile.id.c_str());
+  for (const LoadedBaselineFile& file : set.files()) {
+    for (const auto& [name, test] : file.file.tests) {
+      if (registry.find(name) == nullptr) {
+        std::printf("  stale      %s: baseline for '%s', which the binary no longer has\n",
+                    file.path.c_str(), name.c_str());
+        ++findings;
+      }
+      for (const auto& [metric, entry] : test.metrics) {
+        if (!entry.value && entry.by_environment.count(profile.id) == 0) {
+          std::string profiles;
+          for (const auto& [id, v] : entry.by_environment) profiles += (profiles.empty() ? "" : ", ") + id;
+          std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(), name.c_str(),
+                      metric.c_str(), profiles.c_str());
+          ++findings;
+        }
+      }
+    }
+  }
+  for (const RegisteredTest& test : registry.tests()) {
+    if (set.find(test.name) == nullptr) {
+      std::printf("  no-baseline %s: no baseline entry (new, or it records no metrics)\n",
+                  test.full_name().c_str());
+      ++findings;
+    }
+  }
+  std::printf("baselines check: %d finding%s\n", findings, findings == 1 ? "" : "s");
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal
