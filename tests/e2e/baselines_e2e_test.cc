@@ -164,6 +164,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadBaseline{"NegativeTolerance", "rtol = 0.1", "rtol = -0.1", "must be a finite number >= 0"},
         BadBaseline{"NanTolerance", "atol = 0.01", "atol = nan", "must be a finite number >= 0"},
         BadBaseline{"FutureSchema", "schema_version = 1", "schema_version = 99", "newer mlregress"},
+        BadBaseline{"SchemaVersionThatWouldWrapToOne", "schema_version = 1", "schema_version = 4294967297",
+                    "must be between 1 and 1000000"},
         BadBaseline{"UnknownKey", "policy = \"band\"", "policy = \"band\"\nrtoll = 0.5", "unknown key 'rtoll'"}),
     [](const auto& info) { return info.param.name; });
 

@@ -52,9 +52,15 @@ class Reader {
     fail(node, fmt::format("{} must be a string", what));
   }
 
-  std::int64_t integer(const toml::node& node, std::string_view what) const {
-    if (const auto* i = node.as_integer()) return i->get();
-    fail(node, fmt::format("{} must be an integer", what));
+  // Bounded, so that a huge value cannot wrap into a valid one when narrowed to int.
+  int integer(const toml::node& node, std::string_view what, std::int64_t min = 0,
+              std::int64_t max = 1'000'000'000) const {
+    const auto* i = node.as_integer();
+    if (i == nullptr) fail(node, fmt::format("{} must be an integer", what));
+    if (i->get() < min || i->get() > max) {
+      fail(node, fmt::format("{} must be between {} and {}, not {}", what, min, max, i->get()));
+    }
+    return static_cast<int>(i->get());
   }
 
   bool boolean(const toml::node& node, std::string_view what) const {
@@ -85,8 +91,7 @@ Provenance read_provenance(const Reader& r, const toml::table& t) {
               {"version", "promoted_at", "git_commit", "git_dirty", "reason", "source_run",
                "environment"});
   Provenance p;
-  p.version = static_cast<int>(r.integer(r.required(t, "version", "[provenance]"), "provenance.version"));
-  if (p.version < 0) r.fail(*t.get("version"), "provenance.version must be >= 0");
+  p.version = r.integer(r.required(t, "version", "[provenance]"), "provenance.version");
   if (const auto* n = t.get("promoted_at")) p.promoted_at = r.string(*n, "provenance.promoted_at");
   if (const auto* n = t.get("git_commit")) p.git_commit = r.string(*n, "provenance.git_commit");
   if (const auto* n = t.get("git_dirty")) p.git_dirty = r.boolean(*n, "provenance.git_dirty");
@@ -105,7 +110,7 @@ EnvironmentProfile read_environment(const Reader& r, const std::string& id, cons
   if (const auto* n = t.get("build")) e.build = r.string(*n, what + ".build");
   if (const auto* n = t.get("cpu")) e.cpu = r.string(*n, what + ".cpu");
   if (const auto* n = t.get("machine")) e.machine = r.string(*n, what + ".machine");
-  if (const auto* n = t.get("threads")) e.threads = static_cast<int>(r.integer(*n, what + ".threads"));
+  if (const auto* n = t.get("threads")) e.threads = r.integer(*n, what + ".threads", 1, 1024);
   return e;
 }
 
@@ -114,7 +119,7 @@ HistoryEntry read_history(const Reader& r, const toml::node& node, const std::st
   r.only_keys(t, what, {"version", "replaced_at", "reason", "source_run", "environment", "old_value",
                         "new_value"});
   HistoryEntry h;
-  h.version = static_cast<int>(r.integer(r.required(t, "version", what), what + ".version"));
+  h.version = r.integer(r.required(t, "version", what), what + ".version", 1);
   if (const auto* n = t.get("replaced_at")) h.replaced_at = r.string(*n, what + ".replaced_at");
   if (const auto* n = t.get("reason")) h.reason = r.string(*n, what + ".reason");
   if (const auto* n = t.get("source_run")) h.source_run = r.string(*n, what + ".source_run");
@@ -230,12 +235,11 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
   BaselineFile file;
   r.only_keys(root, "the baseline file", {"schema_version", "provenance", "environments", "tests"});
   const toml::node& version_node = r.required(root, "schema_version", "the baseline file");
-  file.schema_version = static_cast<int>(r.integer(version_node, "schema_version"));
+  file.schema_version = r.integer(version_node, "schema_version", 1, 1'000'000);
   if (file.schema_version > kBaselineSchemaVersion) {
     r.fail(version_node, fmt::format("schema_version {} was written by a newer mlregress; this one "
                                      "reads up to {}", file.schema_version, kBaselineSchemaVersion));
   }
-  if (file.schema_version < 1) r.fail(version_node, "schema_version must be >= 1");
   file.provenance = read_provenance(r, r.table(r.required(root, "provenance", "the baseline file"), "provenance"));
   if (const toml::node* envs = root.get("environments")) {
     for (const auto& [id, node] : r.table(*envs, "environments")) {

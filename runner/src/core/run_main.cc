@@ -87,11 +87,14 @@ int run_main(int argc, char** argv, const RunnerHooks& hooks) {
       if (!is_help) args.push_back(argv[i]);
     }
     int count = static_cast<int>(args.size());
+    args.push_back(nullptr);  // GoogleTest shifts argv up to argv[argc], which must be nullptr
     ::testing::InitGoogleTest(&count, args.data());  // removes the --gtest_* flags it knows
     args.resize(static_cast<std::size_t>(count));
     static char help_flag[] = "--help";
     if (help) args.push_back(help_flag);
-    return static_cast<int>(dispatch(static_cast<int>(args.size()), args.data(), hooks));
+    const int remaining = static_cast<int>(args.size());
+    args.push_back(nullptr);
+    return static_cast<int>(dispatch(remaining, args.data(), hooks));
   } catch (const internal::ConfigError& error) {
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
     return static_cast<int>(ExitCode::kUsageError);
