@@ -88,6 +88,8 @@ struct BadCommandLine {
   std::string message;
 };
 
+void PrintTo(const BadCommandLine& bad, std::ostream* out) { *out << "'" << bad.args << "'"; }
+
 class BadCommandLineTest : public FixtureRunnerTest,
                            public ::testing::WithParamInterface<BadCommandLine> {};
 

@@ -42,7 +42,8 @@ void sync_parent_directory(const std::string& path) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view content) {
+void write_file_atomically(const std::string& path, std::string_view content, Durability durability) {
+  const bool flush = durability == Durability::kSurvivesPowerLoss;
   const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -54,7 +55,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     ::unlink(temp.c_str());
     fail("write", temp, error);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if ((flush && ::fsync(fd) != 0) || ::close(fd) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
     fail("flush", temp, error);
@@ -64,7 +65,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     ::unlink(temp.c_str());
     fail("replace", path, error);
   }
-  sync_parent_directory(path);
+  if (flush) sync_parent_directory(path);
 }
 
 void append_line(const std::string& path, std::string_view line) {

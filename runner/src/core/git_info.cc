@@ -1,5 +1,6 @@
 #include "git_info.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mlregress::internal {
@@ -25,16 +26,24 @@ std::string shell_quote(const std::string& text) {
 GitInfo probe_git(const std::string& directory) {
   const std::string git = directory.empty() ? "git" : "git -C " + shell_quote(directory);
   GitInfo info;
-  std::string commit;
-  if (!capture(git + " rev-parse HEAD 2>/dev/null", commit) || commit.size() < 7) {
-    info.commit = "unknown";
+  info.commit = "unknown";
+  // One git process answers both questions: "# branch.oid <hash>", then one line per change.
+  std::string status;
+  if (!capture(git + " status --porcelain=v2 --branch --untracked-files=no 2>/dev/null", status)) {
     return info;
   }
-  while (!commit.empty() && (commit.back() == '\n' || commit.back() == '\r')) commit.pop_back();
-  info.commit = commit;
-  std::string status;
-  capture(git + " status --porcelain --untracked-files=no 2>/dev/null", status);
-  info.dirty = !status.empty();
+  std::size_t begin = 0;
+  while (begin < status.size()) {
+    const std::size_t end = std::min(status.find('\n', begin), status.size());
+    const std::string line = status.substr(begin, end - begin);
+    if (line.rfind("# branch.oid ", 0) == 0) {
+      const std::string oid = line.substr(13);
+      if (oid != "(initial)") info.commit = oid;
+    } else if (!line.empty() && line[0] != '#') {
+      info.dirty = true;
+    }
+    begin = end + 1;
+  }
   return info;
 }
 

@@ -190,7 +190,7 @@ std::vector<PlannedFile> promote_run(const RunRecord& run, const PromotionReques
   const char* pause = std::getenv("MLREGRESS_TEST_PROMOTE_PAUSE_MS");
   for (const PlannedFile& file : plan) {
     if (pause != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
-    write_file_atomically(file.path, render_baseline(file.after));
+    write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
   }
   return plan;
 }
