@@ -30,9 +30,9 @@ std::string describe_exit(int status) {
   return fmt::format("the test process ended with wait status {}", status);
 }
 
-// Reads newline-separated events from `fd` until end of file, handing each to the collector and
-// noting which tests started.
-void read_events(int fd, RunCollector& collector, std::set<std::string>& started) {
+// Reads newline-separated lines from `fd` until end of file. A process killed in the middle of
+// writing leaves a partial last line: it carries nothing usable and is dropped.
+void read_lines(int fd, const std::function<void(const std::string&)>& on_line) {
   std::string buffer;
   char chunk[65536];
   for (;;) {
@@ -42,23 +42,20 @@ void read_events(int fd, RunCollector& collector, std::set<std::string>& started
     buffer.append(chunk, static_cast<std::size_t>(n));
     std::size_t newline;
     while ((newline = buffer.find('\n')) != std::string::npos) {
-      const std::string line = buffer.substr(0, newline);
+      on_line(buffer.substr(0, newline));
       buffer.erase(0, newline + 1);
-      nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (event.is_discarded()) {
-        collector.add_runner_error("unreadable event from the test process: " + line);
-        continue;
-      }
-      if (event.value("event", "") == "start") started.insert(event.value("test", ""));
-      collector.handle(event);
     }
   }
-  // A process killed in the middle of writing leaves a partial line: it carries nothing usable.
 }
 
-}  // namespace
+struct Child {
+  pid_t pid = -1;
+  int events_fd = -1;  ///< read end of the pipe the child writes its events to
+};
 
-nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& probe) {
+// Forks a child that runs `body` with an event sink on a pipe and leaves with _exit, skipping
+// static destructors: they belong to the runner process, which forked it.
+Child fork_child(const std::function<int(EventSink&)>& body) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   std::fflush(stdout);
@@ -68,26 +65,37 @@ nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& pro
   if (pid == 0) {
     ::close(fds[0]);
     FdEventSink sink(fds[1]);
+    const int code = body(sink);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  return {pid, fds[0]};
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
+nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& probe) {
+  const Child child = fork_child([&](EventSink& sink) {
     try {
       sink.emit(probe());
     } catch (const std::exception& error) {
       sink.emit({{"error", error.what()}});
     }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
+    return 0;
+  });
   std::string output;
-  char chunk[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    output.append(chunk, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  read_lines(child.events_fd, [&](const std::string& line) { output = line; });
+  ::close(child.events_fd);
+  const int status = wait_for(child.pid);
   nlohmann::json result = nlohmann::json::parse(output, nullptr, /*allow_exceptions=*/false);
   if (result.is_discarded()) return {{"error", "framework probe: " + describe_exit(status)}};
   return result;
@@ -99,29 +107,21 @@ void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
   for (const PlannedTest& planned : plan.tests) remaining.push_back(planned.test->full_name());
 
   while (!remaining.empty()) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
-    if (pid == 0) {
-      ::close(fds[0]);
-      FdEventSink sink(fds[1]);
-      const int code = run_worker(plan, hooks, sink, remaining);
-      std::fflush(stdout);
-      std::fflush(stderr);
-      // Skip static destructors: they belong to the runner process, which forked us.
-      ::_exit(code == 0 ? 0 : 1);
-    }
-    ::close(fds[1]);
+    const Child child = fork_child([&](EventSink& sink) {
+      return run_worker(plan, hooks, sink, remaining) == 0 ? 0 : 1;
+    });
     std::set<std::string> started;
-    read_events(fds[0], collector, started);
-    ::close(fds[0]);
-
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    read_lines(child.events_fd, [&](const std::string& line) {
+      nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (event.is_discarded()) {
+        collector.add_runner_error("unreadable event from the test process: " + line);
+        return;
+      }
+      if (event.value("event", "") == "start") started.insert(event.value("test", ""));
+      collector.handle(event);
+    });
+    ::close(child.events_fd);
+    const int status = wait_for(child.pid);
     const bool clean_exit = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
     const bool died_in_test = !collector.running_test().empty();
     if (died_in_test) {

@@ -39,26 +39,10 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, std::uint32_t& c
   return length;
 }
 
-}  // namespace
-
-std::string valid_utf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    std::uint32_t code_point = 0;
-    const std::size_t length = utf8_sequence(text, i, code_point);
-    if (length == 0) {
-      out += kReplacement;
-      ++i;
-    } else {
-      out.append(text.substr(i, length));
-      i += length;
-    }
-  }
-  return out;
-}
-
-std::string xml_safe(std::string_view text) {
+// Copies `text`, replacing each byte of an invalid sequence with U+FFFD and handing every valid
+// character to on_character(out, code_point, bytes), which appends what it stands for.
+template <typename OnCharacter>
+std::string map_characters(std::string_view text, OnCharacter on_character) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -69,17 +53,31 @@ std::string xml_safe(std::string_view text) {
       ++i;
       continue;
     }
+    on_character(out, code_point, text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  return map_characters(text, [](std::string& out, std::uint32_t, std::string_view bytes) {
+    out.append(bytes);
+  });
+}
+
+std::string xml_safe(std::string_view text) {
+  return map_characters(text, [](std::string& out, std::uint32_t code_point, std::string_view bytes) {
     const bool allowed_control = code_point == '\t' || code_point == '\n' || code_point == '\r';
     if ((code_point < 0x20 && !allowed_control) || code_point == 0x7F) {
       out += fmt::format("\\x{:02X}", code_point);
     } else if (code_point == 0xFFFE || code_point == 0xFFFF) {
       out += fmt::format("\\u{:04X}", code_point);
     } else {
-      out.append(text.substr(i, length));
+      out.append(bytes);
     }
-    i += length;
-  }
-  return out;
+  });
 }
 
 std::string safe_file_stem(std::string_view text) {
