@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <iostream>
 
 #include "clock.h"
 #include "test_context.h"
@@ -42,6 +44,9 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
 
   void OnTestEnd(const ::testing::TestInfo& info) override {
     if (current_test_context() == nullptr) return;
+    // What the test printed belongs before its result line, even when stdout is a pipe.
+    std::cout.flush();
+    std::fflush(stdout);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const ::testing::TestResult& result = *info.result();
