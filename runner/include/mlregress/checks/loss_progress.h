@@ -16,7 +16,8 @@ namespace mlregress::checks {
 enum class LossProgressStatus {
   Trains,     ///< finite, and the tail loss fell below the initial loss by more than the threshold
   NonFinite,  ///< a NaN or Inf appeared (too high a rate, exploding gradients)
-  Thrashing,  ///< finite, but the tail loss sits above the initial loss (too high a rate)
+  Thrashing,  ///< finite, but the tail sits above the initial loss, or the loss bounced far
+              ///< above it and never settled lower (too high a rate)
   Stalled,    ///< the tail loss is within the threshold of the initial loss (too low a rate)
 };
 
@@ -24,16 +25,20 @@ enum class LossProgressStatus {
 std::string_view status_name(LossProgressStatus status);
 
 struct LossProgressOptions {
-  std::size_t tail_steps = 10;         ///< the tail loss is the mean of the last k losses
-  double min_relative_change = 0.02;   ///< |tail - initial| / |initial| below this: stalled
+  std::size_t tail_steps = 10;        ///< the tail loss is the mean of the last k losses
+  double min_relative_change = 0.02;  ///< |tail - initial| / |initial| below this: stalled
+  /// A curve that did not train but rose above spike_factor · initial somewhere is thrashing,
+  /// not stalled: a too-high rate can bounce back to the initial level on average.
+  double spike_factor = 1.5;
 };
 
 struct LossProgress {
   LossProgressStatus status = LossProgressStatus::Stalled;
-  double initial_loss = 0.0;           ///< the first loss (before any update)
-  double tail_loss = 0.0;              ///< mean of the last tail_steps losses; NaN if non-finite
-  double relative_change = 0.0;        ///< (tail - initial) / |initial|; negative is progress
+  double initial_loss = 0.0;     ///< the first loss (before any update)
+  double tail_loss = 0.0;        ///< mean of the last tail_steps losses; NaN if non-finite
+  double relative_change = 0.0;  ///< (tail - initial) / |initial|; negative is progress
   std::int64_t first_non_finite_step = -1;  ///< -1 when every loss is finite
+  double max_loss = 0.0;                    ///< the largest loss seen (finite curves)
   std::size_t steps = 0;
 };
 

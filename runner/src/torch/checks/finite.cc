@@ -2,37 +2,41 @@
 
 #include <fmt/format.h>
 
+#include "tensor_text.h"
+
 namespace mlregress::checks {
-namespace {
 
-std::string shape_of(const torch::Tensor& t) {
-  std::string out = "[";
-  for (int64_t i = 0; i < t.dim(); ++i) out += fmt::format("{}{}", i ? ", " : "", t.size(i));
-  return out + "]";
+using detail::index_text;
+using detail::shape_text;
+using detail::unravel_index;
+
+std::string NonFiniteTensor::describe() const {
+  return fmt::format("{} (shape {}, {}) has {} non-finite of {} elements; first at {} = {}", name,
+                     shape_text(shape), dtype, non_finite_count, element_count,
+                     index_text(first_index), first_value);
 }
 
-std::string index_of(const torch::Tensor& t, int64_t flat) {
-  std::string out = "[";
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    const int64_t size = t.size(d);
-    out.insert(1, fmt::format("{}{}", flat % size, d == t.dim() - 1 ? "" : ", "));
-    flat /= size;
-  }
-  return out + "]";
+std::optional<NonFiniteTensor> find_non_finite(const torch::Tensor& tensor, std::string_view name) {
+  if (!tensor.defined() || !tensor.is_floating_point()) return std::nullopt;
+  const torch::Tensor values = tensor.detach();
+  if (torch::isfinite(values).all().item<bool>()) return std::nullopt;
+  const torch::Tensor bad = torch::logical_not(torch::isfinite(values)).reshape(-1);
+  const std::int64_t first = bad.nonzero().index({0, 0}).item<std::int64_t>();
+  NonFiniteTensor found;
+  found.name = std::string(name);
+  found.shape = values.sizes().vec();
+  found.dtype = std::string(c10::toString(values.scalar_type()));
+  found.non_finite_count = bad.sum().item<std::int64_t>();
+  found.element_count = values.numel();
+  found.first_index = unravel_index(values.sizes(), first);
+  found.first_value = values.reshape(-1)[first].item<double>();
+  return found;
 }
-
-}  // namespace
 
 ::testing::AssertionResult all_finite(const torch::Tensor& tensor, std::string_view name) {
-  const torch::Tensor bad = torch::logical_not(torch::isfinite(tensor.detach())).reshape(-1);
-  const int64_t count = bad.sum().item<int64_t>();
-  if (count == 0) return ::testing::AssertionSuccess();
-  const int64_t first = bad.nonzero().index({0, 0}).item<int64_t>();
-  const double value = tensor.detach().reshape(-1)[first].item<double>();
-  return ::testing::AssertionFailure() << fmt::format(
-             "{} (shape {}, {}) has {} non-finite of {} elements; first at {} = {}", name,
-             shape_of(tensor), std::string(c10::toString(tensor.scalar_type())), count,
-             tensor.numel(), index_of(tensor, first), value);
+  const std::optional<NonFiniteTensor> bad = find_non_finite(tensor, name);
+  if (!bad) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << bad->describe();
 }
 
 ::testing::AssertionResult gradients_finite(const torch::nn::Module& module) {
@@ -53,7 +57,8 @@ std::string index_of(const torch::Tensor& t, int64_t flat) {
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult parameters_identical(const torch::nn::Module& a, const torch::nn::Module& b) {
+::testing::AssertionResult parameters_identical(const torch::nn::Module& a,
+                                                const torch::nn::Module& b) {
   const auto pa = a.named_parameters();
   const auto pb = b.named_parameters();
   if (pa.size() != pb.size()) {
@@ -65,18 +70,20 @@ std::string index_of(const torch::Tensor& t, int64_t flat) {
     const torch::Tensor& x = pa[i].value();
     const torch::Tensor& y = pb[i].value();
     if (name != pb[i].key() || !x.sizes().equals(y.sizes()) || x.scalar_type() != y.scalar_type()) {
-      return ::testing::AssertionFailure() << fmt::format(
-                 "parameter {} {} {} vs {} {} {}", name, shape_of(x),
-                 std::string(c10::toString(x.scalar_type())), pb[i].key(), shape_of(y),
-                 std::string(c10::toString(y.scalar_type())));
+      return ::testing::AssertionFailure()
+             << fmt::format("parameter {} {} {} vs {} {} {}", name, shape_text(x.sizes()),
+                            std::string(c10::toString(x.scalar_type())), pb[i].key(),
+                            shape_text(y.sizes()), std::string(c10::toString(y.scalar_type())));
     }
     if (torch::equal(x, y)) continue;
     const torch::Tensor diff = (x.detach() - y.detach()).abs().reshape(-1);
     const int64_t worst = diff.argmax().item<int64_t>();
     return ::testing::AssertionFailure() << fmt::format(
                "parameter {} (shape {}) differs: max abs difference {:.3g} at {} ({} vs {})", name,
-               shape_of(x), diff[worst].item<double>(), index_of(x, worst),
-               x.detach().reshape(-1)[worst].item<double>(), y.detach().reshape(-1)[worst].item<double>());
+               shape_text(x.sizes()), diff[worst].item<double>(),
+               index_text(unravel_index(x.sizes(), worst)),
+               x.detach().reshape(-1)[worst].item<double>(),
+               y.detach().reshape(-1)[worst].item<double>());
   }
   return ::testing::AssertionSuccess();
 }

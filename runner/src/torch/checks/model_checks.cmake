@@ -1,4 +1,12 @@
 # Checks on a model and its training step: initial loss, parameter updates, finiteness,
 # gradient norms, determinism, train/eval mode.
 target_sources(mlregress_torch PRIVATE
+  checks/bitwise.cc
+  checks/determinism.cc
+  checks/finite_monitor.cc
+  checks/gradient_norm_monitor.cc
+  checks/initial_loss.cc
+  checks/parameter_updates.cc
+  checks/tensor_text.cc
+  checks/train_eval_mode.cc
 )

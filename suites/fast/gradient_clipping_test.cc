@@ -1,0 +1,45 @@
+// Exploding gradients and the clip that catches them (the seed's deep tanh network): without
+// clipping a gradient goes non-finite within a few dozen steps and the loss is NaN for good;
+// with clip_grad_norm_ to 1.0, identical in every other respect, the run trains.
+#include "deep_tanh.h"
+#include "mlregress/mlregress.h"
+
+namespace {
+
+using mlregress::examples::ClippingRun;
+using mlregress::examples::train_deep_tanh;
+namespace checks = mlregress::checks;
+
+}  // namespace
+
+ML_TEST(Fast, DeepTanhWithoutClippingExplodes, {"lr", 0.3}, {"steps", 801},
+        {"max_first_non_finite_step", 100}) {
+  const ClippingRun run =
+      train_deep_tanh(std::nullopt, param<double>("lr"), param<std::int64_t>("steps"), seed());
+  record_curve("full_loss", run.eval_steps, run.full_losses);
+  record("first_non_finite_grad_step", static_cast<double>(run.first_non_finite_grad_step),
+         MustEqual, Exact{});
+  record("max_finite_grad_norm", run.max_finite_grad_norm, MustEqual, Band{.rtol = 0.01});
+  // The planted instability must be caught: a non-finite gradient early, and no training.
+  ASSERT_GE(run.first_non_finite_grad_step, 0) << "the unclipped net never produced a "
+                                                  "non-finite gradient";
+  EXPECT_LT(run.first_non_finite_grad_step, param<std::int64_t>("max_first_non_finite_step"));
+  const checks::LossProgress progress = checks::judge_loss_progress(run.losses);
+  EXPECT_EQ(progress.status, checks::LossProgressStatus::NonFinite)
+      << checks::trains(run.losses).message();
+  EXPECT_FALSE(checks::trains(run.losses));
+}
+
+ML_TEST(Fast, DeepTanhWithClippingTrains, {"lr", 0.3}, {"steps", 801}, {"clip", 1.0}) {
+  const ClippingRun run = train_deep_tanh(param<double>("clip"), param<double>("lr"),
+                                          param<std::int64_t>("steps"), seed());
+  record_curve("loss", run.losses);
+  record_curve("full_loss", run.eval_steps, run.full_losses);
+  record("final_full_loss", run.full_losses.back(), LowerIsBetter, Band{.rtol = 0.5, .atol = 0.01});
+  record("max_finite_grad_norm", run.max_finite_grad_norm, LowerIsBetter, Band{.rtol = 0.5});
+  EXPECT_EQ(run.first_non_finite_grad_step, -1) << "clipping caps the norm after it is "
+                                                   "computed; a non-finite one means NaN weights";
+  EXPECT_TRUE(checks::trains(run.losses));
+  EXPECT_LT(run.full_losses.back(), 0.5 * run.full_losses.front())
+      << "full-data loss should fall well below its step-0 value";
+}
