@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
-  libxml2-utils
+  libxml2-utils python3
 )
 
 missing=()

@@ -75,6 +75,7 @@ ML_TEST(Medium, PermutedLabelsLeakyPipelineFlagged, {"steps", 4000}, {"alpha", 0
                                        fit(param<std::int64_t>("steps")), options);
   record_result(r);
   // The planted leak must be caught: validation twins of training rows score above chance.
+  record("caught/permuted_label_leak", r.leak ? 1.0 : 0.0, MustEqual, Exact{});
   EXPECT_TRUE(r.leak) << checks::no_leak(r).message();
   EXPECT_FALSE(checks::no_leak(r));
 }

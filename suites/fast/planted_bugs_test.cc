@@ -1,0 +1,277 @@
+// Planted bugs: each test plants one silent training bug from the seed's recipe and runs the
+// checks that could see it, recording `caught/<check>` = 1 (caught) or 0 (not caught) for each.
+// The assertions state what the seed says each check can and cannot see, so a check that stops
+// catching its bug (or starts catching what it cannot) fails here. runner/docs/planted-bugs.md
+// is generated from these metrics by ci/planted-bugs-table.py, never typed by hand.
+#include <optional>
+#include <string>
+
+#include "mlregress/mlregress.h"
+#include "small_cnn.h"
+#include "xor_task.h"
+
+namespace {
+
+namespace checks = mlregress::checks;
+namespace examples = mlregress::examples;
+namespace nn = torch::nn;
+
+/// One bug at a time, planted into the seed's overfit-one-batch setup (small CNN, Adam).
+struct Plant {
+  bool softmax_before_loss = false;
+  bool reshuffle_labels_every_step = false;
+  bool optimizer_over_other_model = false;
+  bool freeze_all = false;
+  bool freeze_trunk = false;  ///< both conv blocks frozen; only the linear head trains
+  bool skip_zero_grad = false;
+  bool labels_misaligned_by_one = false;
+  bool sgd = false;  ///< SGD at lr 0.05 instead of Adam at 1e-3 (Adam's step size is bounded)
+  double lr_scale = 1.0;
+};
+
+struct Setup {
+  nn::Sequential model{nullptr};
+  nn::Sequential other{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  examples::Batch batch;
+};
+
+Setup make_setup(const Plant& plant) {
+  Setup s;
+  s.batch = examples::make_random_batch();
+  if (plant.labels_misaligned_by_one) s.batch.labels = torch::roll(s.batch.labels, 1);
+  torch::manual_seed(mlregress::MlTest::seed());
+  s.model = examples::make_small_cnn(plant.softmax_before_loss);
+  s.other = examples::make_small_cnn();
+  for (const auto& p : s.model->named_parameters()) {
+    const bool trunk = p.key().rfind("7.", 0) != 0;  // module 7 is the linear head
+    if (plant.freeze_all || (plant.freeze_trunk && trunk)) p.value().set_requires_grad(false);
+  }
+  auto& params = plant.optimizer_over_other_model ? s.other : s.model;
+  if (plant.sgd) {
+    s.optimizer = std::make_unique<torch::optim::SGD>(params->parameters(),
+                                                      torch::optim::SGDOptions(0.05 * plant.lr_scale));
+  } else {
+    s.optimizer = std::make_unique<torch::optim::Adam>(params->parameters(),
+                                                       torch::optim::AdamOptions(1e-3 * plant.lr_scale));
+  }
+  return s;
+}
+
+// One training step with the plant applied; returns the loss before the step.
+double train_step(Setup& s, const Plant& plant) {
+  if (!plant.skip_zero_grad) s.optimizer->zero_grad();
+  torch::Tensor labels = s.batch.labels;
+  if (plant.reshuffle_labels_every_step) labels = labels.index_select(0, torch::randperm(labels.size(0)));
+  torch::Tensor loss = nn::functional::cross_entropy(s.model->forward(s.batch.images), labels);
+  loss.backward();
+  s.optimizer->step();
+  return loss.item<double>();
+}
+
+struct Overfit {
+  std::vector<double> losses;
+  std::optional<std::string> error;  ///< the step threw: a loud failure, never a hang
+  checks::FiniteResult finite;
+};
+
+Overfit run_overfit(const Plant& plant, std::int64_t steps) {
+  Setup s = make_setup(plant);
+  Overfit out;
+  checks::FiniteMonitor monitor;
+  try {
+    for (std::int64_t step = 0; step < steps; ++step) {
+      out.losses.push_back(train_step(s, plant));
+      (void)monitor.observe(step, out.losses.back(), *s.model);
+    }
+  } catch (const std::exception& error) {
+    out.error = error.what();
+  }
+  out.finite = monitor.result();
+  return out;
+}
+
+void record_caught(const std::string& check, bool caught) {
+  mlregress::MlTest::record("caught/" + check, caught ? 1.0 : 0.0, mlregress::MustEqual, mlregress::Exact{});
+}
+
+// The overfit-one-batch check in its two strengths: the product's default (final loss at most
+// max(0.01, 1% of the initial)) and the seed's coarse smoke test (final < half the initial).
+struct OverfitVerdicts {
+  bool strict_caught;
+  bool coarse_caught;
+};
+
+OverfitVerdicts judge_and_record_overfit(const Overfit& run) {
+  const bool failed_loudly = run.error.has_value() || run.losses.empty();
+  const bool strict = failed_loudly || !checks::overfits(run.losses);
+  const bool coarse =
+      failed_loudly || !checks::overfits(run.losses, {.max_ratio = 0.5, .absolute_floor = 0.0});
+  record_caught("overfit_one_batch", strict);
+  record_caught("overfit_coarse", coarse);
+  if (!run.losses.empty()) {
+    mlregress::MlTest::record("final_loss", run.losses.back(), mlregress::LowerIsBetter,
+                              mlregress::Band{.rtol = 0.5, .atol = 1e-3});
+  }
+  return {strict, coarse};
+}
+
+bool parameter_updates_caught(const Plant& plant) {
+  Setup s = make_setup(plant);
+  const checks::ParameterUpdateResult r =
+      checks::check_parameters_update(*s.model, [&] { train_step(s, plant); });
+  record_caught("parameter_updates", !r.passed);
+  return !r.passed;
+}
+
+constexpr std::int64_t kSteps = 501;
+
+}  // namespace
+
+ML_TEST(Fast, PlantedSoftmaxBeforeCrossEntropy) {
+  const Plant plant{.softmax_before_loss = true};
+  const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
+  EXPECT_TRUE(v.strict_caught) << "the double softmax caps how low the loss can go";
+  EXPECT_FALSE(parameter_updates_caught(plant)) << "every parameter still trains";
+}
+
+ML_TEST(Fast, PlantedLabelsReshuffledEveryStep) {
+  const Plant plant{.reshuffle_labels_every_step = true};
+  const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
+  EXPECT_TRUE(v.strict_caught) << "inconsistent targets: the loss cannot fall to zero";
+  EXPECT_FALSE(parameter_updates_caught(plant));
+}
+
+ML_TEST(Fast, PlantedOptimizerOverAnotherModelsParameters) {
+  const Plant plant{.optimizer_over_other_model = true};
+  const Overfit run = run_overfit(plant, kSteps);
+  const OverfitVerdicts v = judge_and_record_overfit(run);
+  EXPECT_TRUE(v.strict_caught && v.coarse_caught) << "no weight changes: the loss stays put";
+  EXPECT_EQ(run.losses.front(), run.losses.back()) << "the loss stays at its step-0 value";
+  EXPECT_TRUE(parameter_updates_caught(plant)) << "it names every parameter that did not move";
+}
+
+ML_TEST(Fast, PlantedEveryParameterFrozen) {
+  const Plant plant{.freeze_all = true};
+  const Overfit run = run_overfit(plant, kSteps);
+  ASSERT_TRUE(run.error.has_value()) << "the first backward() must raise, loudly";
+  EXPECT_TRUE(run.losses.empty());
+  const OverfitVerdicts v = judge_and_record_overfit(run);
+  EXPECT_TRUE(v.strict_caught);
+  EXPECT_TRUE(parameter_updates_caught(plant)) << "reported as a failed step, not a hang";
+}
+
+ML_TEST(Fast, PlantedTrunkFrozenHeadTrains) {
+  const Plant plant{.freeze_trunk = true};
+  const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
+  // The seed: the trainable head still memorises the batch, so a coarse overfit test passes.
+  EXPECT_FALSE(v.coarse_caught) << "the seed's smoke test cannot see a frozen trunk";
+  EXPECT_TRUE(parameter_updates_caught(plant)) << "the frozen trunk is named parameter by parameter";
+}
+
+ML_TEST(Fast, PlantedMissingZeroGrad) {
+  const Plant plant{.skip_zero_grad = true};
+  const Overfit run = run_overfit(plant, kSteps);
+  const OverfitVerdicts v = judge_and_record_overfit(run);
+  // The seed: the loss swings up, then still ends near 0 — overfit-one-batch passes.
+  EXPECT_FALSE(v.strict_caught) << "accumulated gradients still memorise one batch";
+  EXPECT_FALSE(v.coarse_caught);
+  mlregress::MlTest::record("max_loss", *std::max_element(run.losses.begin(), run.losses.end()),
+                            mlregress::LowerIsBetter, mlregress::Band{.rtol = 0.5});
+  EXPECT_TRUE(parameter_updates_caught(plant)) << "every .grad still holds the previous step";
+}
+
+// Full-batch SGD on the XOR MLP at `lr`, watched by the finite monitor and the loss-progress
+// judge; returns what they saw.
+struct LrRun {
+  checks::FiniteResult finite;
+  checks::LossProgress progress;
+};
+
+LrRun train_xor(double lr, std::int64_t steps) {
+  const examples::LabeledPoints data = examples::make_xor_quadrants(256);
+  torch::manual_seed(mlregress::MlTest::seed());
+  auto model = examples::make_xor_mlp(32);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(lr));
+  checks::FiniteMonitor monitor;
+  std::vector<double> losses;
+  for (std::int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(data.inputs), data.labels);
+    loss.backward();
+    optimizer.step();
+    losses.push_back(loss.item<double>());
+    (void)monitor.observe(step, loss, *model);
+  }
+  return {monitor.result(), checks::judge_loss_progress(losses)};
+}
+
+ML_TEST(Fast, PlantedLearningRateTimes1000, {"lr", 0.5}, {"steps", 200}) {
+  // SGD on the XOR task, whose best band is 0.3-1: at 1000x the weights blow up.
+  const LrRun healthy = train_xor(param<double>("lr"), param<std::int64_t>("steps"));
+  const LrRun planted = train_xor(1000 * param<double>("lr"), param<std::int64_t>("steps"));
+  EXPECT_TRUE(healthy.finite.assertion()) << "no false alarm at the healthy rate";
+  const bool finite_caught = planted.finite.first_bad_step.has_value();
+  record_caught("finite_monitor", finite_caught);
+  record_caught("loss_progress", planted.progress.status != checks::LossProgressStatus::Trains);
+  EXPECT_TRUE(finite_caught) << "a NaN or Inf loss, gradient or parameter must be reported";
+  if (finite_caught) {
+    record("first_non_finite_step", static_cast<double>(*planted.finite.first_bad_step), MustEqual, Exact{});
+  }
+}
+
+ML_TEST(Fast, PlantedLabelsMisalignedByOne, {"points", 64}, {"steps", 1500}) {
+  // To overfit-one-batch, labels shifted by one position are just another random labelling.
+  const Plant plant{.labels_misaligned_by_one = true};
+  const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
+  EXPECT_FALSE(v.strict_caught) << "the seed: only looking at the data (or a held-out curve) sees it";
+
+  // On data with signal, training memorises the shifted labels while held-out loss never
+  // improves: curve diagnosis calls that a training-only shortcut.
+  const auto n = param<std::int64_t>("points");
+  const examples::LabeledPoints train = examples::make_xor_quadrants(n);
+  const examples::LabeledPoints validation = examples::make_xor_quadrants(1000);
+  const torch::Tensor shifted = torch::roll(train.labels, 1);
+  torch::manual_seed(seed());
+  auto model = examples::make_xor_mlp(64);
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-2));
+  std::vector<double> train_curve, validation_curve;
+  for (std::int64_t step = 0; step < param<std::int64_t>("steps"); ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(train.inputs), shifted);
+    loss.backward();
+    optimizer.step();
+    if (step % 50 == 0) {
+      torch::NoGradGuard no_grad;
+      train_curve.push_back(loss.item<double>());
+      validation_curve.push_back(
+          nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels).item<double>());
+    }
+  }
+  record_curve("train_loss", train_curve);
+  record_curve("validation_loss", validation_curve);
+  const checks::CurveDiagnosis d = checks::diagnose_curves(train_curve, validation_curve);
+  record_caught("curve_diagnosis", d.pattern == checks::CurvePattern::TrainingOnlyShortcut);
+  EXPECT_TRUE(checks::diagnosed_as(d, checks::CurvePattern::TrainingOnlyShortcut));
+}
+
+ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
+  const examples::LabeledPoints validation = examples::make_xor_quadrants(500);
+  nn::Sequential model;
+  model->push_back(nn::Linear(2, 64));
+  model->push_back(nn::ReLU());
+  model->push_back(nn::Dropout(0.5));
+  model->push_back(nn::Linear(64, 2));
+  const auto validation_loss = [&] {
+    torch::NoGradGuard no_grad;
+    return nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels).item<double>();
+  };
+  // The bug: validation without model->eval(). The fix: with it. Only the first is flagged.
+  model->train();
+  const checks::ValidationRepeatabilityResult buggy = checks::check_validation_repeatable(validation_loss);
+  model->eval();
+  const checks::ValidationRepeatabilityResult fixed = checks::check_validation_repeatable(validation_loss);
+  record_caught("validation_repeatable", !buggy.passed);
+  EXPECT_FALSE(buggy.passed) << "dropout during validation makes the metric random";
+  EXPECT_TRUE(fixed.assertion()) << "no false alarm once the model is in eval mode";
+}
