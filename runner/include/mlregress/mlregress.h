@@ -16,4 +16,6 @@
 #include "mlregress/checks/permuted_label_leak.h"
 #include "mlregress/checks/train_eval_mode.h"
 #include "mlregress/core.h"
+#include "mlregress/torch/memory_tracker.h"
+#include "mlregress/torch/op_counter.h"
 #include "mlregress/torch/torch_hooks.h"

@@ -1,0 +1,96 @@
+#include "mlregress/torch/op_counter.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <thread>
+
+namespace mlregress {
+namespace {
+
+class OpCounterTest : public ::testing::Test {
+ protected:
+  void SetUp() override { at::set_num_threads(1); }
+};
+
+TEST_F(OpCounterTest, CountsEachOperatorCallByName) {
+  const torch::Tensor a = torch::ones({4});
+  const torch::Tensor b = torch::ones({4});
+  OpCounter ops;
+  for (int i = 0; i < 3; ++i) torch::Tensor c = a + b;
+  torch::Tensor d = a * b;
+  ops.stop();
+  EXPECT_EQ(ops.count("aten::add"), 3);
+  EXPECT_EQ(ops.count("aten::mul"), 1);
+  EXPECT_EQ(ops.count("aten::never_called"), 0);
+  EXPECT_EQ(ops.total(), 4) << ops.describe();
+  const std::vector<OpCount> top = ops.top(1);
+  ASSERT_EQ(top.size(), 1U);
+  EXPECT_EQ(top[0], (OpCount{"aten::add", 3}));
+  EXPECT_EQ(ops.describe(), "4 operator calls; top: aten::add 3, aten::mul 1");
+}
+
+TEST_F(OpCounterTest, StopsCountingAfterStop) {
+  const torch::Tensor a = torch::ones({4});
+  OpCounter ops;
+  torch::Tensor b = a + a;
+  ops.stop();
+  EXPECT_FALSE(ops.active());
+  torch::Tensor c = a + a;
+  EXPECT_EQ(ops.total(), 1);
+}
+
+TEST_F(OpCounterTest, TopBreaksTiesByNameAndClampsN) {
+  const torch::Tensor a = torch::ones({4});
+  OpCounter ops;
+  torch::Tensor m = a * a;
+  torch::Tensor s = a - a;
+  torch::Tensor p = a + a;
+  ops.stop();
+  const std::vector<OpCount> top = ops.top(10);
+  ASSERT_EQ(top.size(), 3U);
+  EXPECT_EQ(top[0].name, "aten::add");
+  EXPECT_EQ(top[1].name, "aten::mul");
+  EXPECT_EQ(top[2].name, "aten::sub");
+}
+
+TEST_F(OpCounterTest, NestedCountersEachCountTheirOwnSpan) {
+  const torch::Tensor a = torch::ones({4});
+  OpCounter outer;
+  torch::Tensor b = a + a;
+  std::int64_t inner_total = 0;
+  {
+    OpCounter inner;
+    torch::Tensor c = a * a;
+    torch::Tensor d = a * a;
+    inner_total = inner.total();
+    EXPECT_EQ(inner.count("aten::add"), 0);
+  }
+  torch::Tensor e = a + a;  // the outer counter is still observing after the inner one ended
+  outer.stop();
+  EXPECT_EQ(inner_total, 2);
+  EXPECT_EQ(outer.count("aten::mul"), 2);
+  EXPECT_EQ(outer.count("aten::add"), 2);
+  EXPECT_EQ(outer.total(), 4);
+}
+
+TEST_F(OpCounterTest, CountsTheOpsAutogradRunsInBackward) {
+  const torch::Tensor w = torch::ones({4}, torch::requires_grad());
+  torch::Tensor loss = (w * w).sum();
+  OpCounter ops;
+  loss.backward();
+  ops.stop();
+  EXPECT_GT(ops.count("aten::mul"), 0) << ops.describe(20);  // MulBackward0: grad * other
+  EXPECT_GT(ops.total(), 0);
+}
+
+TEST_F(OpCounterTest, DoesNotObserveOtherThreads) {
+  const torch::Tensor a = torch::ones({4});
+  OpCounter ops;
+  std::thread([&] { torch::Tensor b = a + a; }).join();
+  ops.stop();
+  EXPECT_EQ(ops.total(), 0);
+}
+
+}  // namespace
+}  // namespace mlregress
