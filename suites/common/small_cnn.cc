@@ -4,7 +4,7 @@ namespace mlregress::examples {
 
 namespace nn = torch::nn;
 
-nn::Sequential make_small_cnn(bool softmax_before_loss) {
+nn::Sequential make_small_cnn(bool softmax_before_loss, std::int64_t resolution) {
   nn::Sequential model;
   model->push_back(nn::Conv2d(nn::Conv2dOptions(1, 8, 3).padding(1)));
   model->push_back(nn::ReLU());
@@ -13,14 +13,15 @@ nn::Sequential make_small_cnn(bool softmax_before_loss) {
   model->push_back(nn::ReLU());
   model->push_back(nn::MaxPool2d(2));
   model->push_back(nn::Flatten());
-  model->push_back(nn::Linear(16 * 4 * 4, kSmallCnnClasses));
+  const std::int64_t side = resolution / 4;  // two 2x2 max-pools
+  model->push_back(nn::Linear(16 * side * side, kSmallCnnClasses));
   if (softmax_before_loss) model->push_back(nn::Softmax(1));
   return model;
 }
 
-Batch make_random_batch(std::int64_t examples) {
+Batch make_random_batch(std::int64_t examples, std::int64_t resolution) {
   Batch batch;
-  batch.images = torch::randn({examples, 1, 16, 16});
+  batch.images = torch::randn({examples, 1, resolution, resolution});
   batch.labels = torch::randint(0, kSmallCnnClasses, {examples});
   return batch;
 }
