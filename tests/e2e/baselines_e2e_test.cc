@@ -317,22 +317,23 @@ TEST_F(BaselinesE2eTest, KillNineDuringPromotionLeavesOldOrNewFileNeverATornOne)
 }
 
 TEST_F(BaselinesE2eTest, ConcurrentPromotionsDoNotInterleave) {
-  promote_fixture_baseline();
+  promote_fixture_baseline();  // version 1
   ASSERT_EQ(run("--filter Passes --set Passes.value=1.25").exit_code, kPassed);
   const std::string first = runs() + "/" + fs::read_symlink(latest()).string();
-  ASSERT_EQ(run("--filter AllParameterTypes --set AllParameterTypes.count=3").exit_code, kPassed);
+  // AllParameterTypes asserts its defaults, so this run fails; --force promotes it anyway.
+  ASSERT_EQ(run("--filter AllParameterTypes --set AllParameterTypes.count=7").exit_code, kTestFailed);
   const std::string second = runs() + "/" + fs::read_symlink(latest()).string();
-  // Both at once, each pausing inside the lock; the second must plan against the first's result.
-  const std::string command = "MLREGRESS_TEST_PROMOTE_PAUSE_MS=200 " + std::string(MLREGRESS_FIXTURE_BINARY) +
-                              " promote {} --baselines " + baselines() + " --reason e2e";
-  const std::string both =
-      std::regex_replace(command, std::regex("\\{\\}"), first) + " & " +
-      std::regex_replace(command, std::regex("\\{\\}"), second + " --filter Passes --force") + "; wait";
-  run_command(both);
+  // Both at once, each pausing while it holds the lock. Serialised, the second plans against the
+  // first's result: version 3 with both changes. Interleaved, one change would be lost.
+  const std::string promote = "MLREGRESS_TEST_PROMOTE_PAUSE_MS=200 " + std::string(MLREGRESS_FIXTURE_BINARY) +
+                              " promote {} --baselines " + baselines() + " --reason e2e --force";
+  run_command(std::regex_replace(promote, std::regex("\\{\\}"), first) + " & " +
+              std::regex_replace(promote, std::regex("\\{\\}"), second) + "; wait");
   const std::string text = read_file(file());
-  EXPECT_NE(text.find("version = 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("value = 1.25"), std::string::npos) << text;
-  EXPECT_NE(text.find("[tests.AllParameterTypes]"), std::string::npos) << text;
+  EXPECT_NE(text.find("version = 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("value = 1.25"), std::string::npos) << "the first promotion was lost:\n" << text;
+  EXPECT_TRUE(std::regex_search(text, std::regex(R"re(values = \{ [a-z]+-[0-9a-f]{8} = 7\.0 \})re")))
+      << "the second promotion was lost:\n" << text;
 }
 
 }  // namespace
