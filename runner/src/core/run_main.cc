@@ -95,24 +95,20 @@ int run_main(int argc, char** argv, const RunnerHooks& hooks) {
     const int remaining = static_cast<int>(args.size());
     args.push_back(nullptr);
     return static_cast<int>(dispatch(remaining, args.data(), hooks));
-  } catch (const internal::ConfigError& error) {
-    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kUsageError);
-  } catch (const internal::BaselineError& error) {
-    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kBaselineError);
-  } catch (const internal::RunFolderError& error) {
-    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kRunFolderError);
-  } catch (const internal::PromotionRefused& error) {
-    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kPromotionRefused);
-  } catch (const internal::OutputError& error) {
-    std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kOutputError);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: internal error: %s\n", binary.c_str(), error.what());
-    return static_cast<int>(ExitCode::kInternalError);
+    // The user's mistakes map to their named exit codes; anything else is a bug of ours.
+    const auto report = [&](const char* kind, ExitCode code) {
+      std::fprintf(stderr, "%s: %s: %s\n", binary.c_str(), kind, error.what());
+      return static_cast<int>(code);
+    };
+    if (dynamic_cast<const internal::ConfigError*>(&error)) return report("error", ExitCode::kUsageError);
+    if (dynamic_cast<const internal::BaselineError*>(&error)) return report("error", ExitCode::kBaselineError);
+    if (dynamic_cast<const internal::RunFolderError*>(&error)) return report("error", ExitCode::kRunFolderError);
+    if (dynamic_cast<const internal::PromotionRefused*>(&error)) {
+      return report("error", ExitCode::kPromotionRefused);
+    }
+    if (dynamic_cast<const internal::OutputError*>(&error)) return report("error", ExitCode::kOutputError);
+    return report("internal error", ExitCode::kInternalError);
   }
 }
 

@@ -16,4 +16,10 @@ struct TTestResult {
   ConfidenceInterval confidence_interval;  ///< for the difference, same sidedness as the test
 };
 
+/// The t test of `estimate` with its standard error and degrees of freedom. A zero standard
+/// error (constant samples) gives t = ±Inf (NaN when the estimate is 0) and a NaN p-value and
+/// interval: never a quiet pass.
+TTestResult t_test_from_estimate(double estimate, double standard_error, double df,
+                                 Alternative alternative, double confidence_level);
+
 }  // namespace mlregress::internal::stats

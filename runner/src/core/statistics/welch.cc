@@ -27,21 +27,8 @@ TTestResult welch_t_test(std::span<const double> x, std::span<const double> y,
   const double vx = sample_variance(x);
   const double vy = sample_variance(y);
 
-  TTestResult result;
-  result.estimate = mean(x) - mean(y);
-  result.standard_error = std::sqrt(vx / nx + vy / ny);
-  result.df = welch_satterthwaite_df(vx, nx, vy, ny);
-  if (result.standard_error == 0.0) {
-    result.statistic = result.estimate == 0.0 ? kNaN : std::copysign(HUGE_VAL, result.estimate);
-    result.p_value = kNaN;
-    result.confidence_interval = {kNaN, kNaN, confidence_level};
-    return result;
-  }
-  result.statistic = result.estimate / result.standard_error;
-  result.p_value = t_p_value(result.statistic, result.df, alternative);
-  result.confidence_interval = t_confidence_interval(result.estimate, result.standard_error,
-                                                     result.df, confidence_level, alternative);
-  return result;
+  return t_test_from_estimate(mean(x) - mean(y), std::sqrt(vx / nx + vy / ny),
+                              welch_satterthwaite_df(vx, nx, vy, ny), alternative, confidence_level);
 }
 
 }  // namespace mlregress::internal::stats
