@@ -36,14 +36,34 @@ struct Exact {
   friend bool operator==(const Exact&, const Exact&) = default;
 };
 
+/// A metric of a seeded test (ML_SEED_TEST): the per-seed samples are compared with the
+/// baseline's by a one-sided statistical test. A REGRESSION needs a significant degradation whose
+/// estimate exceeds `delta`, the practical margin; a confidence interval that still allows a
+/// degradation beyond `delta` is INCONCLUSIVE. Example: Margin{.delta = 0.01}.
+struct Margin {
+  double delta = 0.0;
+  friend bool operator==(const Margin&, const Margin&) = default;
+};
+
+/// A timing (throughput, latency) measured with a coefficient of variation `cv` (sd / median of
+/// the repetitions). Compared only with a baseline from the same environment profile, inside a
+/// band derived from the spread measured when the baseline was promoted. record_throughput()
+/// fills it in; tests rarely write it themselves.
+struct Timing {
+  double cv = 0.0;
+  friend bool operator==(const Timing&, const Timing&) = default;
+};
+
 /// No policy stated: the comparator's default applies.
-using TolerancePolicy = std::variant<std::monostate, Band, Exact>;
+using TolerancePolicy = std::variant<std::monostate, Band, Exact, Margin, Timing>;
 
 struct MetricRecord {
   std::string name;
-  double value = 0.0;
+  double value = 0.0;  ///< for a seeded test: the mean of `samples`
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
+  std::vector<double> samples;             ///< seeded tests: one value per seed that finished
+  std::vector<std::uint64_t> sample_seeds;  ///< the seed of each sample
 };
 
 struct CurveRecord {

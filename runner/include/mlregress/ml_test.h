@@ -19,6 +19,7 @@
 
 #include "mlregress/metric.h"
 #include "mlregress/param.h"
+#include "mlregress/seeds.h"
 #include "mlregress/tier.h"
 
 namespace mlregress {
@@ -31,6 +32,9 @@ using TestFactory = MlTest* (*)();
 /// invalid parameters) are collected and reported when the binary starts.
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory) noexcept;
+/// The same for ML_SEED_TEST: the body runs once per seed (and variant).
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, Seeds seeds) noexcept;
 const ParamValue& resolved_param(std::string_view key);
 }  // namespace internal
 
@@ -42,9 +46,12 @@ class MlTest : public ::testing::Test {
   using enum Direction;
   using Band = ::mlregress::Band;
   using Exact = ::mlregress::Exact;
+  using Margin = ::mlregress::Margin;
+  using Timing = ::mlregress::Timing;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
-  /// reporter can flag it; NaN and Inf are recorded as they are.
+  /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
+  /// records its own value; the policy must then be a Margin (or none: Margin{.delta = 0}).
   static void record(std::string_view name, double value, Direction direction,
                      TolerancePolicy policy = {});
 
@@ -59,10 +66,13 @@ class MlTest : public ::testing::Test {
   template <typename T>
   static T param(std::string_view key);
 
-  /// The seed this test started from (the RNGs were seeded with it before the body ran).
+  /// The seed this test started from (the RNGs were seeded with it before the body ran). In a
+  /// seeded test: this run's seed.
   static std::uint64_t seed();
   /// The intra-op thread count fixed for this test.
   static int threads();
+  /// The variant a seeded test runs under ("" when it declares none).
+  static std::string variant();
 
  protected:
   virtual void body() = 0;
@@ -113,4 +123,19 @@ T MlTest::param(std::string_view key) {
           ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
           ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
           []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); });    \
+  void MLREGRESS_TEST_CLASS_(tier, name)::body()
+
+/// Declares a seeded ML test: `seeds` is a Seeds(n) expression, optionally with .variants(...);
+/// parameters follow as in ML_TEST. The body runs once per seed in worker processes
+/// (`run --jobs N`) and its metrics are compared as distributions (see mlregress/seeds.h).
+#define ML_SEED_TEST(tier, name, seeds, ...)                                                  \
+  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
+    void body() override;                                                                     \
+  };                                                                                          \
+  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
+      ::mlregress::internal::register_ml_test(                                                \
+          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
+          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
+          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
+          ::mlregress::seeds);                                                                \
   void MLREGRESS_TEST_CLASS_(tier, name)::body()

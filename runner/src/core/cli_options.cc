@@ -50,6 +50,22 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
                   "Compare every metric with the baselines in DIR/<binary>/*.toml");
   run->add_flag("--strict-env", cl.run.strict_env,
                 "A baseline recorded only for another environment profile fails the test");
+  run->add_option("--jobs,-j", cl.run.jobs,
+                  "Seeded tests: seeds run in this many single-threaded worker processes at once "
+                  "(default: the number of cores); results do not depend on it")
+      ->check(CLI::Range(0, 1024));
+  run->add_option("--seed-timeout", cl.run.seed_timeout_s,
+                  "Seconds one seed of a seeded test may run before it is killed and reported as an "
+                  "error for that seed (default 600)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--alpha", cl.run.alpha,
+                  "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
+                  "run (default 0.01)")
+      ->check(CLI::Range(1e-9, 0.5));
+  run->add_option("--ab", cl.run.ab_binary,
+                  "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
+                  "in alternating, randomised order and test the per-round log-ratio");
+  run->add_option("--rounds", cl.run.ab_rounds, "A/B rounds (default 10)")->check(CLI::Range(2, 1000));
 
   CLI::App* promote = app.add_subcommand("promote", "Make a run's metrics the new baseline");
   promote->add_option("run", cl.promote.run, "Run folder (e.g. runs/latest)")->required();

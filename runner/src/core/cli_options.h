@@ -18,6 +18,11 @@ struct RunOptions {
   std::string color = "auto";
   std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
   bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
+  int jobs = 0;             ///< seeded tests: worker processes at once; 0 = the number of cores
+  double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
+  double alpha = 0.01;      ///< family-wise level of the statistical gate (Holm across the run)
+  std::string ab_binary;    ///< --ab: interleave the timing tests with this other build
+  int ab_rounds = 10;       ///< --rounds: A/B rounds (each runs both binaries once)
 };
 
 struct PromoteOptions {
