@@ -35,6 +35,10 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 /// The same for ML_SEED_TEST: the body runs once per seed (and variant).
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Seeds seeds) noexcept;
+/// The same for ML_TIMING_TEST.
+struct TimingTestTag {};
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, TimingTestTag) noexcept;
 const ParamValue& resolved_param(std::string_view key);
 }  // namespace internal
 
@@ -138,4 +142,18 @@ T MlTest::param(std::string_view key) {
           ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
           []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
           ::mlregress::seeds);                                                                \
+  void MLREGRESS_TEST_CLASS_(tier, name)::body()
+
+/// Declares a timing test: an ML_TEST whose metrics are timings (record_throughput). Apart from
+/// running with the others, it is what `run --ab OTHER_BINARY` interleaves with another build.
+#define ML_TIMING_TEST(tier, name, ...)                                                       \
+  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
+    void body() override;                                                                     \
+  };                                                                                          \
+  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
+      ::mlregress::internal::register_ml_test(                                                \
+          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
+          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
+          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
+          ::mlregress::internal::TimingTestTag{});                                            \
   void MLREGRESS_TEST_CLASS_(tier, name)::body()

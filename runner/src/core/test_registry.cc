@@ -49,8 +49,10 @@ void TestRegistry::add(RegisteredTest test) {
   tests_.push_back(std::move(test));
 }
 
-bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory) noexcept {
+namespace {
+
+bool register_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                   TestFactory factory, Seeds seeds, bool timing) noexcept {
   try {
     RegisteredTest test;
     test.tier = tier;
@@ -63,12 +65,37 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
     test.line = line;
     test.params = std::move(params);
     test.factory = factory;
+    test.seeds = std::move(seeds);
+    test.timing = timing;
     TestRegistry::instance().add(std::move(test));
     return true;
   } catch (...) {
     // Out of memory during static init; there is nobody to tell but the registry itself.
     return false;
   }
+}
+
+}  // namespace
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory) noexcept {
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, Seeds seeds) noexcept {
+  if (seeds.count() <= 0) {
+    TestRegistry::instance().add_error(fmt::format(
+        "{}:{}: seeded test '{}' declares Seeds({}); it needs at least 1", file, line, name,
+        seeds.count()));
+    return false;
+  }
+  return register_test(tier, name, file, line, std::move(params), factory, std::move(seeds), false);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, TimingTestTag) noexcept {
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), true);
 }
 
 }  // namespace mlregress::internal

@@ -17,6 +17,10 @@ struct RegisteredTest {
   int line = 0;
   ParamSpecs params;
   TestFactory factory = nullptr;
+  Seeds seeds{0};       ///< ML_SEED_TEST: count > 0; the body runs once per (variant, seed)
+  bool timing = false;  ///< ML_TIMING_TEST: records timings; `run --ab` interleaves it
+
+  bool seeded() const { return seeds.count() > 0; }
 
   /// GoogleTest's full name, "Fast.CnnOverfitsOneBatch".
   std::string full_name() const { return tier_token + "." + name; }
