@@ -12,13 +12,15 @@ LabeledPoints make_xor_quadrants(std::int64_t n) {
   return data;
 }
 
-nn::Sequential make_xor_mlp(std::int64_t width) {
+nn::Sequential make_xor_mlp(std::int64_t width, std::int64_t depth) {
   nn::Sequential model;
-  model->push_back(nn::Linear(2, width));
-  model->push_back(nn::ReLU());
-  model->push_back(nn::Linear(width, width));
-  model->push_back(nn::ReLU());
-  model->push_back(nn::Linear(width, 2));
+  std::int64_t in_features = 2;
+  for (std::int64_t layer = 0; layer < depth; ++layer) {
+    model->push_back(nn::Linear(in_features, width));
+    model->push_back(nn::ReLU());
+    in_features = width;
+  }
+  model->push_back(nn::Linear(in_features, 2));
   return model;
 }
 

@@ -1,6 +1,6 @@
 // The seeds' XOR-quadrant task: 2-D points, label 1 when both coordinates have the same sign,
 // noise added after labelling. A ReLU MLP must learn it with a hidden layer. Used by the
-// permuted-label leak test and the learning-rate sweep.
+// permuted-label leak test, the learning-rate sweep and the multi-seed studies (xor_experiment.h).
 #pragma once
 
 #include <torch/torch.h>
@@ -19,9 +19,10 @@ struct LabeledPoints {
 /// seed drew from NumPy, so the numbers differ; the conclusions must not).
 LabeledPoints make_xor_quadrants(std::int64_t n);
 
-/// Linear(2, width), ReLU, Linear(width, width), ReLU, Linear(width, 2), built in statement
-/// order so the weights are drawn in the same order as the seed's Python.
-torch::nn::Sequential make_xor_mlp(std::int64_t width);
+/// `depth` hidden layers of `width` ReLU units, then Linear(width, 2); depth 2 is
+/// Linear(2, width), ReLU, Linear(width, width), ReLU, Linear(width, 2). Built in statement order
+/// so the weights are drawn in the same order as the seed's Python.
+torch::nn::Sequential make_xor_mlp(std::int64_t width, std::int64_t depth = 2);
 
 /// `steps` minibatch steps (indices drawn with replacement from torch's RNG); returns the
 /// minibatch loss at each step. SGD when `adam` is false.

@@ -7,4 +7,5 @@
 #include "mlregress/ml_test.h"
 #include "mlregress/param.h"
 #include "mlregress/runner_hooks.h"
+#include "mlregress/throughput.h"
 #include "mlregress/tier.h"

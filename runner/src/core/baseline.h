@@ -3,12 +3,14 @@
 // <baselines>/<binary>/<source stem>.toml (format: runner/docs/baselines.md).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mlregress/metric.h"
+#include "policy_json.h"
 
 namespace mlregress::internal {
 
@@ -53,7 +55,10 @@ struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
   std::optional<double> value;              ///< portable value (band and default policies)
-  std::map<std::string, double> by_environment;  ///< profile id -> value (exact policies)
+  std::map<std::string, double> by_environment;  ///< profile id -> value (exact, timing)
+  std::map<std::string, double> cv_by_environment;  ///< timing: profile id -> cv at promotion
+  std::vector<double> samples;               ///< margin: one value per seed
+  std::vector<std::uint64_t> seeds;          ///< margin: the seed of each sample
   std::vector<HistoryEntry> history;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };
@@ -71,10 +76,5 @@ struct BaselineFile {
   std::map<std::string, BaselineTest> tests;
   friend bool operator==(const BaselineFile&, const BaselineFile&) = default;
 };
-
-/// Whether values under this policy belong to one environment profile.
-inline bool is_environment_bound(const TolerancePolicy& policy) {
-  return std::holds_alternative<Exact>(policy);
-}
 
 }  // namespace mlregress::internal

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <set>
 #include <sstream>
+
+#include "sample_summary.h"
 
 namespace mlregress::internal {
 namespace {
@@ -129,9 +132,49 @@ HistoryEntry read_history(const Reader& r, const toml::node& node, const std::st
   return h;
 }
 
+// A seeded metric keeps every per-seed sample; the summary is written for people and checked on
+// reading, so a hand edit of one side without the other is caught.
+void read_samples(const Reader& r, const toml::table& t, const std::string& what, BaselineMetric& m) {
+  const toml::node& seeds_node = r.required(t, "seeds", what);
+  const toml::node& samples_node = r.required(t, "samples", what);
+  const toml::array* seeds = seeds_node.as_array();
+  const toml::array* samples = samples_node.as_array();
+  if (seeds == nullptr) r.fail(seeds_node, what + ".seeds must be an array of integers");
+  if (samples == nullptr) r.fail(samples_node, what + ".samples must be an array of numbers");
+  std::set<std::int64_t> seen;
+  for (const toml::node& seed : *seeds) {
+    const auto* i = seed.as_integer();
+    if (i == nullptr || i->get() < 0) r.fail(seed, what + ".seeds must hold integers >= 0");
+    if (!seen.insert(i->get()).second) r.fail(seed, fmt::format("{}.seeds lists seed {} twice", what, i->get()));
+    m.seeds.push_back(static_cast<std::uint64_t>(i->get()));
+  }
+  for (const toml::node& sample : *samples) m.samples.push_back(r.number(sample, what + ".samples[]"));
+  if (m.samples.empty()) r.fail(samples_node, what + ".samples is empty");
+  if (m.samples.size() != m.seeds.size()) {
+    r.fail(samples_node, fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
+  }
+  if (const toml::node* summary_node = t.get("summary")) {
+    const toml::table& summary = r.table(*summary_node, what + ".summary");
+    r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
+    const SampleSummary expected = summarize_samples(m.samples);
+    const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
+    const double mean = r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
+    const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
+    const auto close = [](double a, double b) {
+      return (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+    };
+    if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) || !close(sd, expected.sd)) {
+      r.fail(*summary_node, fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
+                                        "(n={}, mean={}, sd={}); promote again instead of editing by hand",
+                                        what, n, mean, sd, expected.n, expected.mean, expected.sd));
+    }
+  }
+}
+
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
-  r.only_keys(t, what, {"direction", "policy", "rtol", "atol", "value", "values", "history"});
+  r.only_keys(t, what, {"direction", "policy", "rtol", "atol", "margin", "value", "values", "cv",
+                        "seeds", "samples", "summary", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -149,14 +192,26 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (const auto* n = t.get("rtol")) band.rtol = r.tolerance(*n, what + ".rtol");
     if (const auto* n = t.get("atol")) band.atol = r.tolerance(*n, what + ".atol");
     m.policy = band;
-  } else if (policy == "exact" || policy == "default") {
-    for (const char* key : {"rtol", "atol"}) {
-      if (const auto* n = t.get(key)) r.fail(*n, fmt::format("'{}' only applies to policy \"band\"", key));
-    }
+  } else if (policy == "margin") {
+    m.policy = Margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
+  } else if (policy == "exact" || policy == "default" || policy == "timing") {
     if (policy == "exact") m.policy = Exact{};
+    if (policy == "timing") m.policy = Timing{};
   } else {
-    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact or default)", policy));
+    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing or "
+                                     "default)", policy));
   }
+  // A key of another policy is a mistake, not something to ignore silently.
+  const auto only_for = [&](std::initializer_list<const char*> keys, std::string_view owner) {
+    for (const char* k : keys) {
+      if (const auto* n = t.get(k); n != nullptr && policy != owner) {
+        r.fail(*n, fmt::format("'{}' only applies to policy \"{}\"", k, owner));
+      }
+    }
+  };
+  only_for({"rtol", "atol"}, "band");
+  only_for({"margin", "seeds", "samples", "summary"}, "margin");
+  only_for({"cv"}, "timing");
 
   if (const auto* n = t.get("value")) m.value = r.number(*n, what + ".value");
   if (const auto* n = t.get("values")) {
@@ -169,7 +224,24 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
       m.by_environment[std::string(env.str())] = r.number(v, what + ".values." + std::string(env.str()));
     }
   }
-  if (!m.value && m.by_environment.empty()) r.fail(t, what + " has neither 'value' nor 'values'");
+  if (policy == "margin") {
+    read_samples(r, t, what, m);
+  } else if (!m.value && m.by_environment.empty()) {
+    r.fail(t, what + " has neither 'value' nor 'values'");
+  }
+  if (policy == "timing") {
+    if (m.value) r.fail(*t.get("value"), what + ": a timing is stored per environment ('values'), not as 'value'");
+    const toml::node& cv_node = r.required(t, "cv", what);
+    for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
+      if (m.by_environment.count(std::string(env.str())) == 0) {
+        r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what, env.str(), what));
+      }
+      m.cv_by_environment[std::string(env.str())] = r.tolerance(v, what + ".cv." + std::string(env.str()));
+    }
+    if (m.cv_by_environment.size() != m.by_environment.size()) {
+      r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
+    }
+  }
   if (const auto* n = t.get("history")) {
     const toml::array* history = n->as_array();
     if (history == nullptr) r.fail(*n, what + ".history must be an array of tables");
@@ -219,6 +291,16 @@ std::string number(double value) {
   std::string text = fmt::format("{}", value);
   if (text.find_first_of(".e") == std::string::npos) text += ".0";
   return text;
+}
+
+std::string inline_table(const std::map<std::string, double>& values) {
+  std::string out = "{ ";
+  bool first = true;
+  for (const auto& [env, v] : values) {
+    out += (first ? "" : ", ") + key(env) + " = " + number(v);
+    first = false;
+  }
+  return out + " }";
 }
 
 }  // namespace
@@ -299,18 +381,24 @@ std::string render_baseline(const BaselineFile& file) {
         out << "policy = \"band\"\nrtol = " << number(band->rtol) << "\natol = " << number(band->atol) << "\n";
       } else if (std::holds_alternative<Exact>(m.policy)) {
         out << "policy = \"exact\"\n";
+      } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
+        out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
+      } else if (std::holds_alternative<Timing>(m.policy)) {
+        out << "policy = \"timing\"\n";
       } else {
         out << "policy = \"default\"\n";
       }
       if (m.value) out << "value = " << number(*m.value) << "\n";
-      if (!m.by_environment.empty()) {
-        out << "values = { ";
-        bool first = true;
-        for (const auto& [env, v] : m.by_environment) {
-          out << (first ? "" : ", ") << key(env) << " = " << number(v);
-          first = false;
-        }
-        out << " }\n";
+      if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
+      if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
+      if (!m.samples.empty()) {
+        const SampleSummary summary = summarize_samples(m.samples);
+        out << "seeds = [";
+        for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
+        out << "]\nsamples = [";
+        for (std::size_t i = 0; i < m.samples.size(); ++i) out << (i ? ", " : "") << number(m.samples[i]);
+        out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
+            << ", sd = " << number(summary.sd) << " }\n";
       }
       for (const HistoryEntry& h : m.history) {
         out << "\n[[" << path << ".history]]\n"

@@ -66,6 +66,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
                   "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
                   "in alternating, randomised order and test the per-round log-ratio");
   run->add_option("--rounds", cl.run.ab_rounds, "A/B rounds (default 10)")->check(CLI::Range(2, 1000));
+  run->add_option("--ab-margin", cl.run.ab_margin,
+                  "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
+      ->check(CLI::Range(0.0, 10.0));
 
   CLI::App* promote = app.add_subcommand("promote", "Make a run's metrics the new baseline");
   promote->add_option("run", cl.promote.run, "Run folder (e.g. runs/latest)")->required();

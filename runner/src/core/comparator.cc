@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "test_report.h"
@@ -20,6 +21,15 @@ std::string_view verdict_name(Verdict verdict) {
   return "UNKNOWN";
 }
 
+std::string_view metric_kind_name(MetricKind kind) {
+  switch (kind) {
+    case MetricKind::kMetric: return "METRIC";
+    case MetricKind::kPerformance: return "PERFORMANCE";
+    case MetricKind::kDistribution: return "DISTRIBUTION";
+  }
+  return "METRIC";
+}
+
 MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
                                 const BaselineMetric* baseline, const std::string& profile_id) {
   MetricComparison c;
@@ -31,6 +41,12 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
     return c;
   }
 
+  if (std::holds_alternative<Margin>(baseline->policy)) {
+    c.kind = MetricKind::kDistribution;
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds per-seed samples and this run one value; promote to adopt";
+    return c;
+  }
   std::optional<double> base = baseline->value;
   if (auto it = baseline->by_environment.find(profile_id); it != baseline->by_environment.end()) {
     base = it->second;
@@ -71,6 +87,13 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
   if (const Band* band = std::get_if<Band>(&policy)) {
     allowed = band->atol + band->rtol * std::fabs(*base);
     c.tolerance = fmt::format("band ±{}", format_value(allowed));
+  } else if (std::holds_alternative<Timing>(policy)) {
+    c.kind = MetricKind::kPerformance;
+    const auto cv = baseline->cv_by_environment.find(profile_id);
+    const double spread = cv != baseline->cv_by_environment.end() ? cv->second : 0.0;
+    const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
+    allowed = rtol * std::fabs(*base);
+    c.tolerance = fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
   } else {
     c.tolerance = "exact";
   }

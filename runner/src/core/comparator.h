@@ -13,15 +13,22 @@
 #include <string_view>
 
 #include "baseline.h"
+#include "distribution_gate.h"
+#include "verdict.h"
 
 namespace mlregress::internal {
 
-enum class Verdict { kPass, kRegression, kImproved, kInconclusive, kNew, kNotComparable };
-
-/// "PASS", "REGRESSION", "IMPROVED", "INCONCLUSIVE", "NEW", "NOT_COMPARABLE".
-std::string_view verdict_name(Verdict verdict);
-
 inline constexpr Band kDefaultBand{.rtol = 0.05, .atol = 0.0};
+
+/// A timing's band: this many times the coefficient of variation measured at promotion, and
+/// never narrower than kTimingMinimumBand (relative). Repetitions inside one process vary less
+/// than separate processes do, so the floor keeps a quiet promotion from making a brittle gate.
+inline constexpr double kTimingBandSpreads = 3.0;
+inline constexpr double kTimingMinimumBand = 0.05;
+
+/// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
+enum class MetricKind { kMetric, kPerformance, kDistribution };
+std::string_view metric_kind_name(MetricKind kind);  ///< "METRIC", "PERFORMANCE", "DISTRIBUTION"
 
 struct MetricComparison {
   std::string metric;
@@ -32,6 +39,11 @@ struct MetricComparison {
   std::optional<double> relative_change;  ///< delta / |baseline|, when the baseline is not 0
   std::string tolerance;                  ///< "band ±0.0011", "exact", ...
   std::string note;                       ///< why NOT_COMPARABLE / INCONCLUSIVE, policy changes
+  MetricKind kind = MetricKind::kMetric;
+  /// Seeded metrics compared by the statistical gate (set when kind is kDistribution and both
+  /// sides have samples); the verdict comes from `decision`, decided once the run has ended.
+  std::optional<DistributionAnalysis> distribution;
+  std::optional<GateDecision> decision;
 };
 
 /// Compares one observed value with its baseline entry (nullptr: none). `profile_id` is the

@@ -50,25 +50,62 @@ void ConsoleReporter::on_run_start(const RunResult& run) {
   flush();
 }
 
+void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& /*run*/) {
+  const std::size_t done = test.seed_runs.size();
+  const std::size_t total = test.seed_runs_planned;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
+  const double eta = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+  const std::string label = seed_run.variant.empty()
+                                ? fmt::format("seed {}", seed_run.seed)
+                                : fmt::format("seed {} [{}]", seed_run.seed, xml_safe(seed_run.variant));
+  const bool ok = seed_run.status == TestStatus::kPassed || seed_run.status == TestStatus::kSkipped;
+  if (progress_in_place_ && ok) {
+    std::fprintf(out_, "\r\033[K[   SEEDS  ] %s %zu/%zu · %s · %.1f s elapsed · ETA %.0f s",
+                 xml_safe(test.name).c_str(), done, total, label.c_str(), elapsed, eta);
+    progress_line_open_ = true;
+    flush();
+    return;
+  }
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
+  if (!ok) tag(Color::kRed, "[   SEED   ] ");
+  else std::fputs("[   SEED   ] ", out_);
+  std::fprintf(out_, "%s %zu/%zu: %s %s in %.2f s (elapsed %.1f s, ETA %.0f s)\n", xml_safe(test.name).c_str(),
+               done, total, label.c_str(), std::string(test_status_name(seed_run.status)).c_str(),
+               seed_run.duration_s, elapsed, eta);
+  if (!seed_run.crash_message.empty()) std::fprintf(out_, "%s\n", xml_safe(seed_run.crash_message).c_str());
+  for (const TestFailure& failure : seed_run.failures) {
+    if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+    std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
+  }
+  flush();
+}
+
 void ConsoleReporter::on_test_start(const TestResult& test) {
+  test_start_ = std::chrono::steady_clock::now();
   tag(Color::kGreen, "[ RUN      ] ");
   std::fprintf(out_, "%s\n", xml_safe(test.full_name).c_str());
   flush();
 }
 
-void ConsoleReporter::on_failure(const TestResult& /*test*/, const TestFailure& failure) {
+void ConsoleReporter::on_failure(const TestResult& test, const TestFailure& failure) {
+  if (test.seeded) return;  // printed with its seed by on_seed_end
   if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
   std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
   flush();
 }
 
 void ConsoleReporter::on_metric(const TestResult& /*test*/, const MetricRecord& metric) {
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
   std::fputs("[   METRIC ] ", out_);
   std::fprintf(out_, "%s\n", xml_safe(format_metric(metric)).c_str());
   flush();
 }
 
 void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) {
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
   const std::string name = xml_safe(test.full_name);
   const long long ms = to_ms(test.duration_s);
   switch (test.status) {
@@ -100,6 +137,25 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
 }
 
 void ConsoleReporter::on_run_end(const RunResult& run) {
+  // Seeded metrics get their verdicts only now (Holm across the run), so they are listed here.
+  bool gate_header = false;
+  for (const TestResult& test : run.tests) {
+    for (const MetricComparison& c : test.comparisons) {
+      if (!c.distribution || !c.decision) continue;
+      if (!gate_header) {
+        tag(Color::kGreen, "[==========] ");
+        std::fprintf(out_, "Multi-seed gate (one-sided, Holm across the run's statistical checks)\n");
+        gate_header = true;
+      }
+      const bool bad = c.verdict == Verdict::kRegression;
+      const bool unsure = c.verdict == Verdict::kInconclusive;
+      tag(bad ? Color::kRed : unsure ? Color::kYellow : Color::kGreen,
+          fmt::format("[{:^10}] ", verdict_name(c.verdict).substr(0, 10)).c_str());
+      std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
+                   xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
+      std::fprintf(out_, "             %s\n", xml_safe(c.note).c_str());
+    }
+  }
   std::vector<const TestResult*> passed, skipped, failed;
   for (const TestResult& test : run.tests) {
     if (test.status == TestStatus::kPassed) passed.push_back(&test);

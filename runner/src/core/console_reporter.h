@@ -2,6 +2,7 @@
 // Colour only when writing to a terminal (or when forced).
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 
 #include "run_observer.h"
@@ -10,12 +11,16 @@ namespace mlregress::internal {
 
 class ConsoleReporter final : public RunObserver {
  public:
-  ConsoleReporter(std::FILE* out, bool color) : out_(out), color_(color) {}
+  /// `progress_in_place`: rewrite one progress line per seeded test (a terminal) instead of
+  /// printing a line per seed (CI logs).
+  ConsoleReporter(std::FILE* out, bool color, bool progress_in_place = false)
+      : out_(out), color_(color), progress_in_place_(progress_in_place) {}
 
   void on_run_start(const RunResult& run) override;
   void on_test_start(const TestResult& test) override;
   void on_failure(const TestResult& test, const TestFailure& failure) override;
   void on_metric(const TestResult& test, const MetricRecord& metric) override;
+  void on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& run) override;
   void on_test_end(const TestResult& test, const RunResult& run) override;
   void on_run_end(const RunResult& run) override;
 
@@ -26,6 +31,9 @@ class ConsoleReporter final : public RunObserver {
 
   std::FILE* out_;
   bool color_;
+  bool progress_in_place_;
+  bool progress_line_open_ = false;
+  std::chrono::steady_clock::time_point test_start_;
 };
 
 /// Whether `out` is a terminal that takes colour (not TERM=dumb, NO_COLOR unset).

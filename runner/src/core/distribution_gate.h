@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "comparator.h"
+#include "verdict.h"
 #include "mlregress/metric.h"
 
 namespace mlregress::internal {
@@ -58,10 +58,12 @@ struct DistributionAnalysis {
   std::string problem;  ///< non-empty when the samples cannot be tested; the verdict is INCONCLUSIVE
 };
 
-/// Analyses one metric. Never throws for bad samples (too few, non-finite, mismatched seeds):
+/// Analyses one metric. Never throws for bad samples (fewer than 2 seeds, non-finite values,
+/// values and seeds of different lengths, a seed twice in one arm, a negative or NaN margin):
 /// it fills `problem` instead. Identical constant samples (a deterministic metric rerun on the
-/// same seeds) give difference 0, CI [0, 0], p-values 1. MustEqual has no "worse" side and is
-/// reported as a problem.
+/// same seeds) give difference 0, CI [0, 0], p-values 1; a nonzero difference without any spread
+/// is known exactly: CI [d, d], p 0 on its side and 1 on the other. MustEqual has no "worse"
+/// side and is reported as a problem.
 DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
                                           double margin, const SeedSamples& candidate,
                                           const SeedSamples& baseline);
@@ -70,16 +72,21 @@ struct GateDecision {
   Verdict verdict = Verdict::kInconclusive;
   double p_worse_adjusted = 1.0;   ///< Holm-adjusted over the run
   double p_better_adjusted = 1.0;
-  std::string reason;  ///< one line: why this verdict ("p=0.002 < 0.01 and -0.013 beyond margin 0.01")
+  std::string reason;  ///< one line: why this verdict ("worse: p=0.0021 (Holm 0.0042) < 0.01 and
+                       ///< the estimated degradation 0.0131 exceeds the margin 0.01")
 };
 
-/// The verdicts of every statistical check of a run, in the order of `analyses`.
+/// The verdicts of every statistical check of a run, in the order of `analyses`. Analyses with
+/// a problem are INCONCLUSIVE and take no part in the Holm families. alpha outside (0, 1) is
+/// std::invalid_argument (a configuration error, not a property of the samples).
 std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
                                       double alpha = kDefaultGateAlpha);
 
-/// One report line, e.g.
-///   "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.0030] ·
-///    welch · g=-1.31 · P(improvement)=0.16 · p=0.0021 (Holm 0.0042) · margin 0.01"
+/// One report line, baseline → candidate, e.g.
+///   "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.003] ·
+///    welch · g=-1.31 · P(improvement)=0.16 · p(worse)=0.0021 (Holm 0.0042) · margin 0.01"
+/// The p-value shown is that of the side the difference leans to (worse when it is 0). With a
+/// problem: the two arms, then "not tested: <problem>".
 std::string format_distribution(const DistributionAnalysis& analysis, const GateDecision& decision);
 
 }  // namespace mlregress::internal

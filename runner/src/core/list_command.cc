@@ -21,7 +21,8 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
                     {"labels", {tier_name(test->tier)}},
                     {"file", test->file},
                     {"line", test->line},
-                    {"params", std::move(params)}});
+                    {"params", std::move(params)},
+                    {"timing", test->timing}});
   }
   const nlohmann::json document = {
       {"schema_version", kListSchemaVersion}, {"binary", binary}, {"tests", std::move(list)}};

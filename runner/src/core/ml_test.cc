@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "json_number.h"
+#include "policy_json.h"
 #include "test_context.h"
 
 namespace mlregress {
@@ -18,14 +19,6 @@ TestContext& require_context(std::string_view what) {
     throw std::logic_error(fmt::format("mlregress: {} called outside a running ML_TEST", what));
   }
   return *g_current_context;
-}
-
-nlohmann::json policy_json(const TolerancePolicy& policy) {
-  if (const Band* band = std::get_if<Band>(&policy)) {
-    return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
-  }
-  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
-  return {{"kind", "default"}};
 }
 
 }  // namespace
@@ -55,6 +48,25 @@ void throw_param_type_error(std::string_view key, const ParamValue& value, std::
 void MlTest::record(std::string_view name, double value, Direction direction,
                     TolerancePolicy policy) {
   internal::TestContext& context = internal::require_context("record()");
+  const bool margin = std::holds_alternative<Margin>(policy);
+  if (context.seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': a seeded test compares per-seed distributions; give Margin{{.delta = ...}} "
+        "or no policy, not a band, exact or timing policy", name));
+  }
+  if (context.seeded && direction == Direction::MustEqual) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': must_equal has no worse side to test across seeds; record it from an ML_TEST",
+        name));
+  }
+  if (!context.seeded && margin) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name));
+  }
+  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !(m->delta >= 0.0)) {
+    throw std::invalid_argument(fmt::format("metric '{}': the margin must be >= 0, not {}", name, m->delta));
+  }
+  if (context.seeded && !margin) policy = Margin{};
   if (const Band* band = std::get_if<Band>(&policy)) {
     // A negative or NaN tolerance would silently widen or disable the gate.
     if (!(band->rtol >= 0.0) || !(band->atol >= 0.0)) {
@@ -67,7 +79,7 @@ void MlTest::record(std::string_view name, double value, Direction direction,
                       {"name", name},
                       {"value", internal::json_number(value)},
                       {"direction", direction_name(direction)},
-                      {"policy", internal::policy_json(policy)}});
+                      {"policy", internal::policy_to_json(policy)}});
 }
 
 void MlTest::record_curve(std::string_view name, const std::vector<double>& values) {
@@ -91,5 +103,6 @@ void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>
 
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
 int MlTest::threads() { return internal::require_context("threads()").threads; }
+std::string MlTest::variant() { return internal::require_context("variant()").variant; }
 
 }  // namespace mlregress

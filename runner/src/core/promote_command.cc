@@ -28,6 +28,7 @@ ExitCode promote_command(const PromoteOptions& options) {
                 file.created ? "created" : "updated", file.before.provenance.version,
                 file.after.provenance.version, file.changed_metrics, file.new_metrics,
                 file.new_metrics == 1 ? "" : "s");
+    for (const std::string& line : file.detectable_effects) std::printf("  %s\n", line.c_str());
   }
   return ExitCode::kPassed;
 }

@@ -17,18 +17,11 @@
 #include "json_number.h"
 #include "name_filter.h"
 #include "output_error.h"
+#include "sample_summary.h"
+#include "statistics/power.h"
 
 namespace mlregress::internal {
 namespace {
-
-TolerancePolicy read_policy(const nlohmann::json& policy) {
-  const std::string kind = policy.at("kind").get<std::string>();
-  if (kind == "band") {
-    return Band{read_json_number(policy.at("rtol")).value(), read_json_number(policy.at("atol")).value()};
-  }
-  if (kind == "exact") return Exact{};
-  return std::monostate{};
-}
 
 void check_promotable(const RunRecord& run, const PromotionRequest& request) {
   std::vector<std::string> reasons;
@@ -57,9 +50,23 @@ BaselineMetric promoted_metric(const nlohmann::json& metric, const BaselineMetri
                                const std::string& profile_id) {
   BaselineMetric m;
   m.direction = parse_direction(metric.at("direction").get<std::string>()).value();
-  m.policy = read_policy(metric.at("policy"));
+  m.policy = policy_from_json(metric.at("policy"));
   const double value = read_json_number(metric.at("value")).value();
-  if (is_environment_bound(m.policy)) {
+  if (std::holds_alternative<Margin>(m.policy)) {
+    // A distribution is portable: seeds drive the randomness, not the machine.
+    for (const nlohmann::json& sample : metric.at("samples")) {
+      m.samples.push_back(read_json_number(sample).value());
+    }
+    m.seeds = metric.at("seeds").get<std::vector<std::uint64_t>>();
+  } else if (const Timing* timing = std::get_if<Timing>(&m.policy)) {
+    if (old != nullptr) {
+      m.by_environment = old->by_environment;
+      m.cv_by_environment = old->cv_by_environment;
+    }
+    m.by_environment[profile_id] = value;
+    m.cv_by_environment[profile_id] = timing->cv;
+    m.policy = Timing{};  // the measured spread is kept per environment, not in the policy
+  } else if (is_environment_bound(m.policy)) {
     if (old != nullptr) m.by_environment = old->by_environment;
     m.by_environment[profile_id] = value;
   } else {
@@ -70,6 +77,7 @@ BaselineMetric promoted_metric(const nlohmann::json& metric, const BaselineMetri
 }
 
 std::optional<double> value_for(const BaselineMetric& m, const std::string& profile_id) {
+  if (!m.samples.empty()) return summarize_samples(m.samples).mean;
   if (auto it = m.by_environment.find(profile_id); it != m.by_environment.end()) return it->second;
   return m.value;
 }
@@ -78,6 +86,19 @@ bool same_value(std::optional<double> a, std::optional<double> b) {
   if (a.has_value() != b.has_value()) return false;
   if (!a) return true;
   return *a == *b || (std::isnan(*a) && std::isnan(*b));
+}
+
+// What the stored seed budget can detect when a later run draws fresh seeds.
+std::string detectable_effect_note(const BaselineMetric& m) {
+  const SampleSummary summary = summarize_samples(m.samples);
+  if (summary.n < 2 || !std::isfinite(summary.sd) || summary.sd <= 0.0 ||
+      m.direction == Direction::MustEqual) {
+    return fmt::format("n={}, sd={}: too few or constant samples to state a detectable effect",
+                       summary.n, summary.sd);
+  }
+  return stats::detectable_effect_sentence(summary.n, summary.sd, kPromotionAlpha, kPromotionPower,
+                                           m.direction) +
+         " (fresh seeds, Welch)";
 }
 
 }  // namespace
@@ -138,6 +159,10 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet&
         ++planned.changed_metrics;  // direction or policy changed
       }
       if (is_environment_bound(updated.policy)) planned.after.environments[run.profile.id] = run.profile;
+      if (!updated.samples.empty()) {
+        planned.detectable_effects.push_back(fmt::format(
+            "{}.{}: {}", name, metric_name, detectable_effect_note(updated)));
+      }
       target.metrics[metric_name] = std::move(updated);
     }
   }

@@ -32,7 +32,14 @@ struct PlannedFile {
   int changed_metrics = 0;
   int new_metrics = 0;
   bool created = false;
+  /// One line per seeded metric: what its budget detects, e.g. "XorSeedStudy.accuracy: with
+  /// n=8 and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 ..."
+  std::vector<std::string> detectable_effects;
 };
+
+/// The level and power promote states the detectable effect at (the gate's default alpha).
+inline constexpr double kPromotionAlpha = 0.01;
+inline constexpr double kPromotionPower = 0.8;
 
 /// Throws PromotionRefused for a failed or incomplete run, or one from a dirty tree, unless
 /// request.force. Returns only the files whose content changes.

@@ -37,8 +37,17 @@ std::string format_regression_report(const std::string& run_id, const TestResult
   for (const MetricComparison& c : test.comparisons) {
     const std::string values = c.baseline ? fmt::format("{} → {}", format_value(*c.baseline), format_value(c.observed))
                                           : fmt::format("— → {}", format_value(c.observed));
-    out += fmt::format("METRIC        {:<20} {:<24} {:<22} {:<16} {}", c.metric, values, format_delta(c),
-                       c.tolerance, verdict_name(c.verdict));
+    const std::string kind(metric_kind_name(c.kind));
+    if (c.distribution && c.decision) {
+      out += fmt::format("{:<13} {:<20} {}  {}\n{:<13} {:<20} {}\n", kind, c.metric,
+                         format_distribution(*c.distribution, *c.decision), verdict_name(c.verdict), "", "",
+                         c.note);
+      continue;
+    }
+    // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).
+    const std::string_view verdict = c.distribution ? std::string_view("PENDING") : verdict_name(c.verdict);
+    out += fmt::format("{:<13} {:<20} {:<24} {:<22} {:<16} {}", kind, c.metric, values, format_delta(c),
+                       c.tolerance, verdict);
     out += c.note.empty() ? "\n" : fmt::format("  ({})\n", c.note);
   }
   if (!test.environment_note.empty()) out += "ENVIRONMENT   " + test.environment_note + "\n";

@@ -2,17 +2,33 @@
 
 #include "atomic_file.h"
 #include "json_number.h"
+#include "policy_json.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {
 namespace {
 
-nlohmann::json policy_json(const TolerancePolicy& policy) {
-  if (const Band* band = std::get_if<Band>(&policy)) {
-    return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
+nlohmann::json distribution_json(const DistributionAnalysis& a, const std::optional<GateDecision>& decision) {
+  nlohmann::json json = {{"design", gate_design_name(a.design)},
+                         {"margin", json_number(a.margin)},
+                         {"n_candidate", a.n_candidate},
+                         {"n_baseline", a.n_baseline},
+                         {"candidate_mean", json_number(a.candidate_mean)},
+                         {"candidate_sd", json_number(a.candidate_sd)},
+                         {"baseline_mean", json_number(a.baseline_mean)},
+                         {"baseline_sd", json_number(a.baseline_sd)},
+                         {"difference", json_number(a.difference)},
+                         {"ci95", {json_number(a.ci_lower), json_number(a.ci_upper)}},
+                         {"p_worse", json_number(a.p_worse)},
+                         {"p_better", json_number(a.p_better)},
+                         {"hedges_g", json_number(a.hedges_g)},
+                         {"probability_of_improvement", json_number(a.probability_of_improvement)}};
+  if (!a.problem.empty()) json["problem"] = a.problem;
+  if (decision) {
+    json["p_worse_holm"] = json_number(decision->p_worse_adjusted);
+    json["p_better_holm"] = json_number(decision->p_better_adjusted);
   }
-  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
-  return {{"kind", "default"}};
+  return json;
 }
 
 nlohmann::json test_json(const TestResult& test) {
@@ -26,7 +42,7 @@ nlohmann::json test_json(const TestResult& test) {
     nlohmann::json metric = {{"name", m.name},
                              {"value", json_number(m.value)},
                              {"direction", direction_name(m.direction)},
-                             {"policy", policy_json(m.policy)}};
+                             {"policy", policy_to_json(m.policy)}};
     if (i < test.comparisons.size()) {
       const MetricComparison& c = test.comparisons[i];
       metric["verdict"] = verdict_name(c.verdict);
@@ -34,7 +50,15 @@ nlohmann::json test_json(const TestResult& test) {
       metric["delta"] = c.delta ? json_number(*c.delta) : nlohmann::json();
       metric["relative_change"] = c.relative_change ? json_number(*c.relative_change) : nlohmann::json();
       metric["tolerance"] = c.tolerance;
+      metric["kind"] = metric_kind_name(c.kind);
       if (!c.note.empty()) metric["note"] = c.note;
+      if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
+    }
+    if (test.seeded) {
+      nlohmann::json samples = nlohmann::json::array();
+      for (double v : m.samples) samples.push_back(json_number(v));
+      metric["samples"] = std::move(samples);
+      metric["seeds"] = m.sample_seeds;
     }
     metrics.push_back(std::move(metric));
   }
@@ -56,6 +80,12 @@ nlohmann::json test_json(const TestResult& test) {
                          {"failures", std::move(failures)},
                          {"metrics", std::move(metrics)},
                          {"curves", std::move(curves)}};
+  if (test.seeded) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const SeedRun& run : test.seed_runs) runs.push_back(seed_run_json(run));
+    json["seed_runs"] = std::move(runs);
+    json["seed_runs_planned"] = test.seed_runs_planned;
+  }
   if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
   if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
   if (!test.baseline_file.empty()) {
@@ -69,6 +99,23 @@ nlohmann::json test_json(const TestResult& test) {
 }
 
 }  // namespace
+
+nlohmann::json seed_run_json(const SeedRun& run) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const MetricRecord& m : run.metrics) metrics[m.name] = json_number(m.value);
+  nlohmann::json json = {{"variant", run.variant},
+                         {"seed", run.seed},
+                         {"status", test_status_name(run.status)},
+                         {"duration_s", run.duration_s},
+                         {"metrics", std::move(metrics)}};
+  if (!run.failures.empty()) {
+    nlohmann::json failures = nlohmann::json::array();
+    for (const TestFailure& f : run.failures) failures.push_back(f.message);
+    json["failures"] = std::move(failures);
+  }
+  if (!run.crash_message.empty()) json["crash_message"] = run.crash_message;
+  return json;
+}
 
 nlohmann::json results_json(const RunResult& run) {
   nlohmann::json tests = nlohmann::json::array();

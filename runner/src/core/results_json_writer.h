@@ -28,4 +28,7 @@ class ResultsJsonWriter final : public RunObserver {
 /// The results document of a run. Exposed for golden-file tests.
 nlohmann::json results_json(const RunResult& run);
 
+/// One seed run of a seeded test: variant, seed, status, duration, metrics by name.
+nlohmann::json seed_run_json(const SeedRun& run);
+
 }  // namespace mlregress::internal

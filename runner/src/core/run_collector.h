@@ -29,6 +29,21 @@ class RunCollector {
   /// The test process died while a test ran: that test is recorded as crashed.
   void crash_running_test(const std::string& message);
   void add_runner_error(const std::string& message);
+
+  // Seeded tests. Their seeds run in parallel processes, so the supervisor collects each
+  // seed's events and hands them over whole when its process has ended.
+  void start_seeded_test(const PlannedTest& planned);
+  /// `death` is empty when the process ended normally, else why it did not ("killed by signal
+  /// 9", "timed out after 600 s"): a seed that did not finish is recorded as crashed.
+  void add_seed_run(const SeedJob& job, const std::vector<nlohmann::json>& events,
+                    const std::string& death, double duration_s);
+  /// Aggregates the per-seed metrics into samples and analyses them against the baseline.
+  void end_seeded_test(double duration_s);
+
+  /// Decides every seeded metric's verdict at once: Holm's correction needs all the run's
+  /// statistical checks. Call after the last test, before the exit code is decided.
+  void apply_statistical_gate(double alpha);
+
   void finish_run();
 
   /// Full name of the test that started and has not ended, or empty.
@@ -40,6 +55,8 @@ class RunCollector {
   TestResult& current();
   void end_current(TestStatus status_if_clean, double duration_s);
   void apply_baselines(TestResult& test) const;
+  void apply_distribution_baselines(TestResult& test) const;
+  const BaselineTest* find_baseline(TestResult& test) const;
   template <typename Call>
   void notify(Call&& call);
 

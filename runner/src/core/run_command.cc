@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <thread>
+#include <algorithm>
 
 #include "atomic_file.h"
 #include "clock.h"
@@ -20,6 +24,7 @@
 #include "results_json_writer.h"
 #include "run_collector.h"
 #include "run_folder.h"
+#include "seed_ledger_writer.h"
 #include "supervisor.h"
 #include "test_selection.h"
 
@@ -44,11 +49,20 @@ ExitCode decide_exit_code(const RunResult& run, const std::vector<std::string>& 
 nlohmann::json config_document(const RunPlan& plan, const RunOptions& options) {
   nlohmann::json tests = nlohmann::json::object();
   for (const PlannedTest& planned : plan.tests) {
-    tests[planned.test->name] = {{"tier", tier_name(planned.test->tier)},
-                                 {"params", params_json(planned.params)},
-                                 {"config_hash", planned.config_hash}};
+    nlohmann::json& entry = tests[planned.test->name];
+    entry = {{"tier", tier_name(planned.test->tier)},
+             {"params", params_json(planned.params)},
+             {"config_hash", planned.config_hash}};
+    if (planned.seeded()) {
+      entry["seeds"] = planned.seeds;
+      nlohmann::json variants = nlohmann::json::array();
+      for (const PlannedVariant& v : planned.variants) {
+        variants.push_back({{"name", v.name}, {"params", params_json(v.params)}, {"config_hash", v.config_hash}});
+      }
+      entry["variants"] = std::move(variants);
+    }
   }
-  return {{"schema_version", 1}, {"seed", plan.seed}, {"threads", plan.threads},
+  return {{"schema_version", 1}, {"seed", plan.seed}, {"threads", plan.threads}, {"jobs", plan.jobs},
           {"overrides", options.sets}, {"tests", std::move(tests)}};
 }
 
@@ -66,6 +80,35 @@ nlohmann::json ledger_entry(const RunResult& run) {
           {"summary", results["summary"]},
           {"exit_code", run.exit_code},
           {"exit_status", exit_code_name(static_cast<ExitCode>(run.exit_code))}};
+}
+
+// A seeded test's seeds and variants are fixed here, so that every worker agrees on them. Its
+// config hash leaves the seed out: a run on fresh seeds measures the same configuration.
+PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
+                      const RunPlan& plan) {
+  PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
+  if (!test.seeded()) {
+    planned.config_hash = config_hash(planned.params, plan.seed, plan.threads);
+    return planned;
+  }
+  planned.config_hash = config_hash(planned.params, 0, plan.threads);
+  for (int i = 0; i < test.seeds.count(); ++i) planned.seeds.push_back(plan.seed + static_cast<std::uint64_t>(i));
+  std::vector<Variant> variants = test.seeds.variant_list();
+  if (variants.empty()) variants.push_back(Variant{"", {}});
+  for (const Variant& variant : variants) {
+    PlannedVariant v{variant.name, planned.params, ""};
+    for (const ParamSpec& change : variant.overrides) {
+      const bool as_double = std::holds_alternative<double>(v.params.at(change.name));
+      if (const auto* i = std::get_if<std::int64_t>(&change.default_value); i != nullptr && as_double) {
+        v.params[change.name] = static_cast<double>(*i);
+      } else {
+        v.params[change.name] = change.default_value;
+      }
+    }
+    v.config_hash = config_hash(v.params, 0, plan.threads);
+    planned.variants.push_back(std::move(v));
+  }
+  return planned;
 }
 
 }  // namespace
@@ -88,11 +131,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   RunPlan plan;
   plan.seed = options.seed;
   plan.threads = options.threads;
-  for (const RegisteredTest* test : selected) {
-    PlannedTest planned{test, resolve_params(*test, overrides), ""};
-    planned.config_hash = config_hash(planned.params, plan.seed, plan.threads);
-    plan.tests.push_back(std::move(planned));
-  }
+  plan.jobs = options.jobs > 0 ? options.jobs
+                               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  plan.seed_timeout_s = options.seed_timeout_s;
+  for (const RegisteredTest* test : selected) plan.tests.push_back(plan_test(*test, overrides, plan));
 
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
@@ -130,12 +172,13 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   write_file_atomically(folder.path + "/config.json", config_document(plan, options).dump(2) + "\n");
 
   const bool color = options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout));
-  ConsoleReporter console(stdout, color);
+  ConsoleReporter console(stdout, color, ::isatty(::fileno(stdout)) != 0);
   JunitReporter junit(folder.path + "/junit.xml");
   JunitReporter junit_copy(options.junit);
   ResultsJsonWriter results(folder.path + "/results.json");
   CurveCsvWriter curves(folder.path);
-  std::vector<RunObserver*> observers = {&console, &junit, &results, &curves};
+  SeedLedgerWriter seed_ledger(folder.path + "/seeds.jsonl");
+  std::vector<RunObserver*> observers = {&console, &junit, &results, &curves, &seed_ledger};
   if (!options.junit.empty()) observers.push_back(&junit_copy);
 
   RunCollector collector(plan, run, observers);
@@ -147,6 +190,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   }
   run_tests_in_child_processes(plan, hooks, collector);
 
+  collector.apply_statistical_gate(options.alpha);
   run.info.finished_at = utc_now_iso8601();
   run.info.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();

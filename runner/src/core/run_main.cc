@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ab_command.h"
 #include "cli_options.h"
 #include "list_command.h"
 #include "mlregress/exit_code.h"
@@ -69,7 +70,9 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
     case internal::Command::kCompare: return internal::compare_command(cl.compare);
     case internal::Command::kBaselinesCheck:
       return internal::baselines_check_command(cl.baselines_check, hooks, binary);
-    default: return internal::run_command(cl.run, hooks, binary, gtest_filter);
+    default:
+      if (!cl.run.ab_binary.empty()) return internal::ab_command(cl.run, hooks, binary, gtest_filter);
+      return internal::run_command(cl.run, hooks, binary, gtest_filter);
   }
 }
 

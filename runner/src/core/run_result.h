@@ -38,6 +38,18 @@ struct RecordedCurve {
   std::string csv_file;  ///< relative to the run folder, e.g. "curves/CnnOverfitsOneBatch.loss.csv"
 };
 
+/// One run of a seeded test's body: a variant under one seed, in its own worker process.
+struct SeedRun {
+  std::string variant;  ///< "" when the test declares no variants
+  std::uint64_t seed = 0;
+  TestStatus status = TestStatus::kPassed;  ///< kCrashed also covers a seed killed for its timeout
+  double duration_s = 0.0;
+  std::vector<MetricRecord> metrics;
+  std::vector<TestFailure> failures;
+  std::string skip_message;
+  std::string crash_message;
+};
+
 struct TestResult {
   std::string name;       ///< "CnnOverfitsOneBatch"
   std::string full_name;  ///< "Fast.CnnOverfitsOneBatch"
@@ -56,6 +68,12 @@ struct TestResult {
   std::vector<MetricRecord> metrics;
   std::vector<RecordedCurve> curves;
   bool finished = false;  ///< false while the test runs
+
+  // Seeded tests: every (variant, seed) run in the order they finished, and how many were
+  // planned. `metrics` then holds one entry per (variant, metric) with the per-seed samples.
+  bool seeded = false;
+  std::vector<SeedRun> seed_runs;
+  std::size_t seed_runs_planned = 0;
 
   // Set when the run compares with baselines: one comparison per recorded metric, in order.
   std::vector<MetricComparison> comparisons;

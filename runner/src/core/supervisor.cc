@@ -1,11 +1,16 @@
 #include "supervisor.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <utility>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -101,11 +106,12 @@ nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& pro
   return result;
 }
 
-void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
-                                  RunCollector& collector) {
-  std::vector<std::string> remaining;
-  for (const PlannedTest& planned : plan.tests) remaining.push_back(planned.test->full_name());
+namespace {
 
+// Runs plain tests (not seeded) in one child process after another, as GoogleTest would in one
+// process, starting a fresh one after a crash.
+void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector& collector,
+                     std::vector<std::string> remaining) {
   while (!remaining.empty()) {
     const Child child = fork_child([&](EventSink& sink) {
       return run_worker(plan, hooks, sink, remaining) == 0 ? 0 : 1;
@@ -139,6 +145,121 @@ void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
     if ((clean_exit && !died_in_test) || not_started.size() == remaining.size()) break;
     remaining = std::move(not_started);
   }
+}
+
+// One seed of a seeded test running in its own process.
+struct SeedWorker {
+  SeedJob job;
+  Child child;
+  std::chrono::steady_clock::time_point started;
+  std::string pending;  ///< bytes after the last newline
+  std::vector<nlohmann::json> events;
+};
+
+void take_lines(SeedWorker& worker, RunCollector& collector) {
+  std::size_t newline;
+  while ((newline = worker.pending.find('\n')) != std::string::npos) {
+    const std::string line = worker.pending.substr(0, newline);
+    worker.pending.erase(0, newline + 1);
+    nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (event.is_discarded()) {
+      collector.add_runner_error("unreadable event from a seed's test process: " + line);
+    } else {
+      worker.events.push_back(std::move(event));
+    }
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs every (variant, seed) of a seeded test in its own single-threaded process, up to
+// plan.jobs at once. A seed that outlives plan.seed_timeout_s is killed; like a crash, that
+// is an error of that seed alone.
+void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
+                     RunCollector& collector) {
+  std::vector<SeedJob> jobs;
+  for (const PlannedVariant& variant : planned.variants) {
+    for (std::uint64_t seed : planned.seeds) jobs.push_back({&planned, &variant, seed});
+  }
+  collector.start_seeded_test(planned);
+  const auto test_start = std::chrono::steady_clock::now();
+  const std::vector<std::string> names = {planned.test->full_name()};
+  std::vector<SeedWorker> running;
+  std::size_t next = 0;
+
+  const auto finish = [&](std::size_t index, const std::string& death) {
+    SeedWorker worker = std::move(running[index]);
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(index));
+    ::close(worker.child.events_fd);
+    take_lines(worker, collector);
+    collector.add_seed_run(worker.job, worker.events, death, seconds_since(worker.started));
+  };
+
+  while (next < jobs.size() || !running.empty()) {
+    while (running.size() < static_cast<std::size_t>(std::max(plan.jobs, 1)) && next < jobs.size()) {
+      const SeedJob& job = jobs[next++];
+      SeedWorker worker{job, {}, std::chrono::steady_clock::now(), {}, {}};
+      worker.child = fork_child([&](EventSink& sink) {
+        return run_worker(plan, hooks, sink, names, &job) == 0 ? 0 : 1;
+      });
+      running.push_back(std::move(worker));
+    }
+
+    std::vector<pollfd> fds;
+    for (const SeedWorker& worker : running) fds.push_back({worker.child.events_fd, POLLIN, 0});
+    double wait_s = 1.0;
+    for (const SeedWorker& worker : running) {
+      wait_s = std::min(wait_s, plan.seed_timeout_s - seconds_since(worker.started));
+    }
+    const int timeout_ms = std::max(0, static_cast<int>(wait_s * 1000.0) + 1);
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+
+    // Walk backwards so that finishing (erasing) a worker keeps the other indices valid.
+    for (std::size_t i = running.size(); i-- > 0;) {
+      SeedWorker& worker = running[i];
+      if (fds[i].revents != 0) {
+        char chunk[65536];
+        const ssize_t n = ::read(worker.child.events_fd, chunk, sizeof chunk);
+        if (n > 0) {
+          worker.pending.append(chunk, static_cast<std::size_t>(n));
+          take_lines(worker, collector);
+          continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        const int status = wait_for(worker.child.pid);  // end of file: the process is ending
+        const bool clean = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
+        finish(i, clean ? "" : describe_exit(status));
+        continue;
+      }
+      if (seconds_since(worker.started) >= plan.seed_timeout_s) {
+        ::kill(worker.child.pid, SIGKILL);
+        wait_for(worker.child.pid);
+        finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)", plan.seed_timeout_s));
+      }
+    }
+  }
+  collector.end_seeded_test(seconds_since(test_start));
+}
+
+}  // namespace
+
+void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
+                                  RunCollector& collector) {
+  // In plan order: consecutive plain tests share child processes, each seeded test gets a pool.
+  std::vector<std::string> plain;
+  for (const PlannedTest& planned : plan.tests) {
+    if (!planned.seeded()) {
+      plain.push_back(planned.test->full_name());
+      continue;
+    }
+    if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::exchange(plain, {}));
+    run_seeded_test(plan, planned, hooks, collector);
+  }
+  if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::move(plain));
 }
 
 }  // namespace mlregress::internal

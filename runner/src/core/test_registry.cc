@@ -46,6 +46,36 @@ void TestRegistry::add(RegisteredTest test) {
       return;
     }
   }
+  std::set<std::string> variant_names;
+  for (const Variant& variant : test.seeds.variant_list()) {
+    if (variant.name.empty() || variant.name.find_first_not_of(
+                                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                                    std::string::npos) {
+      add_error(fmt::format("{}: variant name '{}' of test '{}' must be non-empty and use only "
+                            "letters, digits, '_' and '-'", where, variant.name, test.name));
+      return;
+    }
+    if (!variant_names.insert(variant.name).second) {
+      add_error(fmt::format("{}: variant '{}' of test '{}' is declared twice", where, variant.name, test.name));
+      return;
+    }
+    for (const ParamSpec& change : variant.overrides) {
+      const ParamSpec* declared = test.find_param(change.name);
+      if (declared == nullptr) {
+        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}', which the test does not declare",
+                              where, variant.name, test.name, change.name));
+        return;
+      }
+      const bool int_for_double = std::holds_alternative<double>(declared->default_value) &&
+                                  std::holds_alternative<std::int64_t>(change.default_value);
+      if (declared->default_value.index() != change.default_value.index() && !int_for_double) {
+        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}' to a {}, but it is declared as {}",
+                              where, variant.name, test.name, change.name,
+                              param_type_name(change.default_value), param_type_name(declared->default_value)));
+        return;
+      }
+    }
+  }
   tests_.push_back(std::move(test));
 }
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "sample_summary.h"
+
 namespace mlregress::internal {
 
 std::string format_value(double value) {
@@ -20,6 +22,15 @@ std::string format_metric(const MetricRecord& metric) {
     policy = fmt::format("; band rtol={} atol={}", format_value(band->rtol), format_value(band->atol));
   } else if (std::holds_alternative<Exact>(metric.policy)) {
     policy = "; exact";
+  } else if (const Margin* margin = std::get_if<Margin>(&metric.policy)) {
+    policy = fmt::format("; margin {}", format_value(margin->delta));
+  } else if (const Timing* timing = std::get_if<Timing>(&metric.policy)) {
+    policy = fmt::format("; timing, cv {:.1f}%", timing->cv * 100.0);
+  }
+  if (!metric.samples.empty() || !metric.sample_seeds.empty()) {
+    const SampleSummary s = summarize_samples(metric.samples);
+    return fmt::format("{} = mean {}, sd {}, n {} ({}{})", metric.name, format_value(s.mean),
+                       format_value(s.sd), s.n, direction, policy);
   }
   return fmt::format("{} = {} ({}{})", metric.name, format_value(metric.value), direction, policy);
 }

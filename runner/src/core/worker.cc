@@ -14,16 +14,23 @@ namespace {
 
 class EventEmittingListener final : public ::testing::EmptyTestEventListener {
  public:
-  EventEmittingListener(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink)
-      : plan_(plan), hooks_(hooks), sink_(sink) {}
+  EventEmittingListener(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
+                        const SeedJob* job)
+      : plan_(plan), hooks_(hooks), sink_(sink), job_(job) {}
 
   void OnTestStart(const ::testing::TestInfo& info) override {
     const std::string full_name = std::string(info.test_suite_name()) + "." + info.name();
     const PlannedTest* planned = plan_.find(full_name);
     if (planned == nullptr) return;  // not an ML test; the filter should have excluded it
     context_ = TestContext{planned->test, &planned->params, plan_.seed, plan_.threads, &sink_};
+    if (job_ != nullptr && job_->test == planned) {
+      context_.params = &job_->variant->params;
+      context_.seed = job_->seed;
+      context_.seeded = true;
+      context_.variant = job_->variant->name;
+    }
     sink_.emit({{"event", "start"}, {"test", full_name}, {"started_at", utc_now_iso8601()}});
-    if (hooks_.before_each_test) hooks_.before_each_test(plan_.seed, plan_.threads);
+    if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, plan_.threads);
     set_current_test_context(&context_);
     start_ = std::chrono::steady_clock::now();
   }
@@ -62,6 +69,7 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
   const RunPlan& plan_;
   const RunnerHooks& hooks_;
   EventSink& sink_;
+  const SeedJob* job_;
   TestContext context_;
   std::chrono::steady_clock::time_point start_;
 };
@@ -69,7 +77,7 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int run_worker(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
-               const std::vector<std::string>& full_names) {
+               const std::vector<std::string>& full_names, const SeedJob* job) {
   std::string filter;
   for (const std::string& name : full_names) {
     if (!filter.empty()) filter += ':';
@@ -79,7 +87,7 @@ int run_worker(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
 
   ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
   delete listeners.Release(listeners.default_result_printer());
-  listeners.Append(new EventEmittingListener(plan, hooks, sink));
+  listeners.Append(new EventEmittingListener(plan, hooks, sink, job));
   return RUN_ALL_TESTS();
 }
 

@@ -12,7 +12,8 @@
 namespace mlregress::internal {
 
 /// Runs the tests named in `full_names` (GoogleTest full names). Returns RUN_ALL_TESTS's code.
+/// With `job`, runs that one seed of a seeded test: its seed and its variant's parameters.
 int run_worker(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
-               const std::vector<std::string>& full_names);
+               const std::vector<std::string>& full_names, const SeedJob* job = nullptr);
 
 }  // namespace mlregress::internal

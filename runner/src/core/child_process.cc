@@ -1,0 +1,84 @@
+#include "child_process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "output_error.h"
+
+extern char** environ;
+
+namespace mlregress::internal {
+
+std::string ChildExit::describe() const {
+  if (signal != 0) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
+  return fmt::format("exit code {}", exit_code);
+}
+
+namespace {
+
+int open_for_writing(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  return fd;
+}
+
+}  // namespace
+
+ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
+                            const std::string& error_path) {
+  if (argv.empty()) throw std::invalid_argument("run_child_process: empty argv");
+  const int fd = open_for_writing(output_path);
+  int error_fd = fd;
+  if (!error_path.empty() && error_path != output_path) {
+    try {
+      error_fd = open_for_writing(error_path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, error_fd, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawn_error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fd);
+  if (error_fd != fd) ::close(error_fd);
+  if (spawn_error != 0) {
+    throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(spawn_error)));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
+  }
+  ChildExit result;
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+std::string why_not_executable(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return fmt::format("{}: {}", path, std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) return fmt::format("{}: not a regular file", path);
+  if (::access(path.c_str(), X_OK) != 0) return fmt::format("{}: not executable ({})", path, std::strerror(errno));
+  return "";
+}
+
+}  // namespace mlregress::internal

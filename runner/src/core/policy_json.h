@@ -1,0 +1,23 @@
+// Tolerance policies as they travel in JSON: in test events, results.json and promotion input.
+// One place, so the event a test emits and the file promote reads can never disagree.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "mlregress/metric.h"
+
+namespace mlregress::internal {
+
+/// {"kind": "band", "rtol": .., "atol": ..}, {"kind": "exact"}, {"kind": "margin", "delta": ..},
+/// {"kind": "timing", "cv": ..} or {"kind": "default"}.
+nlohmann::json policy_to_json(const TolerancePolicy& policy);
+
+/// The inverse; throws std::invalid_argument (or a json exception) for anything else.
+TolerancePolicy policy_from_json(const nlohmann::json& json);
+
+/// Whether values under this policy belong to one environment profile (exact values, timings).
+inline bool is_environment_bound(const TolerancePolicy& policy) {
+  return std::holds_alternative<Exact>(policy) || std::holds_alternative<Timing>(policy);
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,27 @@
+#include "xor_experiment.h"
+
+#include "xor_task.h"
+
+namespace mlregress::examples {
+
+XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::uint64_t seed) {
+  torch::manual_seed(seed);
+  // Same draw order as the seed's script: both data sets before the model (the seed drew the
+  // data from its own NumPy generator, so here the weights come from a later point of the stream).
+  const LabeledPoints train = make_xor_quadrants(config.train_size);
+  const LabeledPoints test = make_xor_quadrants(config.test_size);
+  torch::nn::Sequential model = make_xor_mlp(config.width, config.depth);
+  train_minibatches(model, train, config.lr, config.steps, config.batch_size, /*adam=*/true);
+
+  XorExperimentResult result;
+  result.test_accuracy =
+      predict_classes(model, test.inputs).eq(test.labels).to(torch::kDouble).mean().item<double>();
+  torch::NoGradGuard no_grad;
+  // The whole training set rather than the last minibatch: a minibatch loss is one noisy draw.
+  result.train_loss =
+      torch::nn::functional::cross_entropy(model->forward(train.inputs), train.labels)
+          .item<double>();
+  return result;
+}
+
+}  // namespace mlregress::examples

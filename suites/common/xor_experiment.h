@@ -1,0 +1,30 @@
+// The seed's run_experiment(config, seed): one complete training run on the XOR-quadrant task
+// under one seed (data, initialisation and minibatch order all drawn from it). The multi-seed
+// studies run it once per seed and compare the distributions of its results.
+#pragma once
+
+#include <cstdint>
+
+namespace mlregress::examples {
+
+/// Every choice of the run; the defaults are the seed's baseline config.
+struct XorExperimentConfig {
+  double lr = 1e-3;             ///< Adam
+  std::int64_t width = 32;      ///< hidden units per layer
+  std::int64_t depth = 2;       ///< hidden layers
+  std::int64_t steps = 400;     ///< minibatch steps
+  std::int64_t batch_size = 64;  ///< drawn with replacement from the training set
+  std::int64_t train_size = 256;
+  std::int64_t test_size = 2000;
+};
+
+struct XorExperimentResult {
+  double test_accuracy = 0.0;  ///< on the held-out set, drawn after the training set
+  double train_loss = 0.0;     ///< cross-entropy on the whole training set after training
+};
+
+/// Seeds torch's RNG with `seed` itself, so the result is a function of (config, seed) whoever
+/// calls it. Draws the training set, then the test set, then the weights, then the minibatches.
+XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::uint64_t seed);
+
+}  // namespace mlregress::examples

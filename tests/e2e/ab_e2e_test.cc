@@ -1,0 +1,128 @@
+// `run --ab OTHER_BINARY`, end to end, on the torch-free timing fixture (tests/fixture/
+// timing_fixture.cc: a busy loop whose length --set BusyLoopThroughput.extra_work scales).
+// Planted: a 3x slowdown of the candidate (must be a REGRESSION, exit 2), the same slowdown in
+// the other build instead (must be IMPROVED, and shows --set reaches the candidate only), no
+// change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable
+// or not an mlregress binary (usage errors naming the path).
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "fixture_runner.h"
+#include "process.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+
+const std::string kFixture = MLREGRESS_TIMING_FIXTURE_BINARY;
+
+class AbE2eTest : public ::testing::Test {
+ protected:
+  // 8 rounds: the smallest one-sided p-value is 1/256, below alpha = 0.01 even if one round
+  // (the one with the smallest difference) goes the other way.
+  ProcessResult ab(const std::string& other, const std::string& args = "") {
+    return run_command(kFixture + " run --ab " + other + " --rounds 8 --color never --out " + runs() +
+                       " --filter BusyLoopThroughput:NotATimingTest " + args);
+  }
+  std::string runs() const { return temp_.path() + "/runs"; }
+  json ab_json() const { return json::parse(read_file(runs() + "/latest/ab.json")); }
+  // A script that runs the fixture with a planted slowdown in `run`, and plainly otherwise.
+  std::string slow_other() const {
+    const std::string path = temp_.path() + "/slow_other.sh";
+    std::ofstream(path) << "#!/bin/sh\nif [ \"$1\" = run ]; then exec " << kFixture
+                        << " \"$@\" --set BusyLoopThroughput.extra_work=2.0; fi\nexec " << kFixture
+                        << " \"$@\"\n";
+    ::chmod(path.c_str(), 0755);
+    return path;
+  }
+
+  TempDir temp_;
+};
+
+TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
+  const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.extra_work=2.0");
+  EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;
+  const json document = ab_json();
+  EXPECT_EQ(document.at("tests"), json::array({"BusyLoopThroughput"})) << "only timing tests take part";
+  ASSERT_EQ(document.at("metrics").size(), 2u);  // steps/s and examples/s
+  for (const json& metric : document.at("metrics")) {
+    EXPECT_EQ(metric.at("verdict"), "REGRESSION") << metric.dump(2);
+    const double ratio = metric.at("median_cost_ratio");
+    EXPECT_GT(ratio, 2.0) << "the planted slowdown is 3x";
+    EXPECT_LT(ratio, 4.5);
+    EXPECT_LE(metric.at("interval").at("low").get<double>(), ratio);
+    EXPECT_GE(metric.at("interval").at("high").get<double>(), ratio);
+    EXPECT_LT(metric.at("wilcoxon").at("p_slower_holm").get<double>(), 0.01);
+    EXPECT_EQ(metric.at("candidate").size(), 8u);
+  }
+  EXPECT_NE(result.out.find("REGRESSION"), std::string::npos) << result.out;
+  EXPECT_EQ(document.at("run").at("exit_status"), "regression");
+}
+
+TEST_F(AbE2eTest, ThreefoldSlowerOtherBuildIsAnImprovementAndSetReachesOnlyTheCandidate) {
+  const ProcessResult result = ab(slow_other());
+  EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  for (const json& metric : ab_json().at("metrics")) {
+    EXPECT_EQ(metric.at("verdict"), "IMPROVED") << metric.dump(2);
+    EXPECT_LT(metric.at("median_cost_ratio").get<double>(), 0.5);
+  }
+}
+
+TEST_F(AbE2eTest, SameBinaryAgainstItselfIsNotARegressionAndRoundsAreBalanced) {
+  const ProcessResult result = ab(kFixture);
+  EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  const json document = ab_json();
+  for (const json& metric : document.at("metrics")) {
+    EXPECT_NE(metric.at("verdict"), "REGRESSION") << metric.dump(2);
+  }
+  int candidate_first = 0;
+  for (const json& round : document.at("rounds")) {
+    candidate_first += round.at("order").at(0) == "candidate";
+    // Each child's own run folder is kept for explaining the numbers later.
+    EXPECT_TRUE(file_exists(round.at("candidate").at("folder").get<std::string>() + "/latest/results.json"));
+  }
+  EXPECT_EQ(candidate_first, 4) << "each pair of rounds has one candidate-first round";
+  EXPECT_TRUE(file_exists(runs() + "/latest/environment.json"));
+}
+
+TEST_F(AbE2eTest, AMissingOtherBinaryIsAUsageErrorNamingThePath) {
+  const ProcessResult result = ab(temp_.path() + "/no-such-binary");
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_NE(result.err.find(temp_.path() + "/no-such-binary"), std::string::npos) << result.err;
+}
+
+TEST_F(AbE2eTest, ANonExecutableOtherBinaryIsAUsageError) {
+  const std::string path = temp_.path() + "/not-executable";
+  std::ofstream(path) << "text\n";
+  const ProcessResult result = ab(path);
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_NE(result.err.find("not executable"), std::string::npos) << result.err;
+}
+
+TEST_F(AbE2eTest, AnOtherBinaryThatListsNoTestsIsAUsageError) {
+  const ProcessResult result = ab("/bin/true");
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_NE(result.err.find("/bin/true list --format json"), std::string::npos) << result.err;
+}
+
+TEST_F(AbE2eTest, ASelectionWithoutTimingTestsMatchesNothing) {
+  const ProcessResult result =
+      run_command(kFixture + " run --ab " + kFixture + " --filter NotATimingTest --out " + runs());
+  EXPECT_EQ(result.exit_code, kNoTestsMatched);
+  EXPECT_NE(result.err.find("no timing tests"), std::string::npos) << result.err;
+}
+
+TEST_F(AbE2eTest, AMistypedSetFailsBeforeAnythingRuns) {
+  const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.extra_wrok=2");
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_FALSE(file_exists(runs() + "/latest"));
+}
+
+}  // namespace
+}  // namespace mlregress::e2e

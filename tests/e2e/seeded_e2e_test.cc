@@ -1,0 +1,208 @@
+// Seeded tests end to end, through tests/fixture/seed_fixture.cc: seeds in worker processes
+// (--jobs, --seed), a crashing or hanging seed reported alone, distribution baselines, and the
+// multi-seed gate's verdicts on planted shifts.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixture_runner.h"
+#include "process.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+
+class SeededE2eTest : public ::testing::Test {
+ protected:
+  ProcessResult fixture(const std::string& args) {
+    return run_command("cd " + temp_.path() + " && " + std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
+  }
+  ProcessResult run(const std::string& args) {
+    return fixture("run --color never --out " + temp_.path() + "/runs " + args);
+  }
+  ProcessResult run_against_baseline(const std::string& args) {
+    return run("--baselines " + baselines() + " " + args);
+  }
+  ProcessResult promote() {
+    return fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
+  }
+  std::string latest() const { return temp_.path() + "/runs/latest"; }
+  std::string baselines() const { return temp_.path() + "/baselines"; }
+  json test_named(const std::string& name) const {
+    const json results = json::parse(read_file(latest() + "/results.json"));
+    for (const json& test : results.at("tests")) {
+      if (test.at("name") == name) return test;
+    }
+    throw std::runtime_error("no test " + name + " in results.json");
+  }
+  json metric_named(const json& test, const std::string& name) const {
+    for (const json& metric : test.at("metrics")) {
+      if (metric.at("name") == name) return metric;
+    }
+    throw std::runtime_error("no metric " + name);
+  }
+  std::string verdict(const std::string& test, const std::string& metric) const {
+    return metric_named(test_named(test), metric).at("verdict").get<std::string>();
+  }
+  // Promotes a clean run of NoisyAccuracy on seeds 0..7.
+  void promote_baseline() {
+    ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
+    const ProcessResult promoted = promote();
+    ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  }
+
+  TempDir temp_;
+};
+
+TEST_F(SeededE2eTest, EverySeedRunsOnceAndSamplesDoNotDependOnJobs) {
+  ASSERT_EQ(run("--filter NoisyAccuracy --jobs 1").exit_code, kPassed);
+  const json one = metric_named(test_named("NoisyAccuracy"), "accuracy");
+  ASSERT_EQ(run("--filter NoisyAccuracy --jobs 3").exit_code, kPassed);
+  const json three = metric_named(test_named("NoisyAccuracy"), "accuracy");
+  EXPECT_EQ(one.at("seeds"), json({0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(one.at("samples"), three.at("samples"));
+  EXPECT_EQ(one.at("seeds"), three.at("seeds"));
+  EXPECT_EQ(test_named("NoisyAccuracy").at("seed_runs").size(), 8u);
+}
+
+TEST_F(SeededE2eTest, SeedFlagMovesTheSeedList) {
+  ASSERT_EQ(run("--filter NoisyAccuracy --seed 100").exit_code, kPassed);
+  EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "accuracy").at("seeds"),
+            json({100, 101, 102, 103, 104, 105, 106, 107}));
+}
+
+TEST_F(SeededE2eTest, ACrashingSeedIsAnErrorOfThatSeedAndTheOthersAreKept) {
+  const ProcessResult result = run("--filter NoisyAccuracy --set NoisyAccuracy.crash_seed=3");
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out;
+  const json test = test_named("NoisyAccuracy");
+  EXPECT_EQ(test.at("status"), "crashed");
+  const json accuracy = metric_named(test, "accuracy");
+  EXPECT_EQ(accuracy.at("seeds"), json({0, 1, 2, 4, 5, 6, 7}));
+  const json crashed = test.at("seed_runs").at(3);
+  EXPECT_EQ(crashed.at("seed"), 3);
+  EXPECT_EQ(crashed.at("status"), "crashed");
+  EXPECT_NE(crashed.at("crash_message").get<std::string>().find("signal 6"), std::string::npos);
+  EXPECT_NE(result.out.find("seed 3 crashed"), std::string::npos) << result.out;
+  // Every seed that finished is in the seed ledger too.
+  std::istringstream ledger(read_file(latest() + "/seeds.jsonl"));
+  int lines = 0;
+  for (std::string line; std::getline(ledger, line);) ++lines;
+  EXPECT_EQ(lines, 8);
+}
+
+TEST_F(SeededE2eTest, AHangingSeedIsKilledAtTheTimeoutAndTheOthersAreKept) {
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult result =
+      run("--filter NoisyAccuracy --jobs 2 --seed-timeout 1 --set NoisyAccuracy.hang_seed=5");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out;
+  EXPECT_LT(seconds, 30.0);
+  const json test = test_named("NoisyAccuracy");
+  EXPECT_EQ(metric_named(test, "accuracy").at("samples").size(), 7u);
+  EXPECT_NE(test.at("seed_runs").at(5).at("crash_message").get<std::string>().find("timed out"),
+            std::string::npos);
+}
+
+TEST_F(SeededE2eTest, AFailingSeedFailsTheTestNamingTheSeed) {
+  const ProcessResult result = run("--filter NoisyAccuracy --set NoisyAccuracy.fail_seed=2");
+  EXPECT_EQ(result.exit_code, kTestFailed);
+  const json test = test_named("NoisyAccuracy");
+  EXPECT_EQ(test.at("status"), "failed");
+  EXPECT_NE(test.at("failures").at(0).at("message").get<std::string>().find("seed 2: "), std::string::npos);
+}
+
+TEST_F(SeededE2eTest, ABandPolicyInASeededTestIsRefusedWithAClearMessage) {
+  const ProcessResult result = run("--filter NoisyAccuracy --set NoisyAccuracy.band_policy=true");
+  EXPECT_EQ(result.exit_code, kTestFailed);
+  EXPECT_NE(result.out.find("a seeded test compares per-seed distributions"), std::string::npos) << result.out;
+}
+
+TEST_F(SeededE2eTest, PromotionStoresSamplesAndStatesWhatTheBudgetCanDetect) {
+  ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
+  const ProcessResult promoted = promote();
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.err;
+  EXPECT_NE(promoted.out.find("NoisyAccuracy.accuracy: with n=8 and sd="), std::string::npos) << promoted.out;
+  EXPECT_NE(promoted.out.find("power at alpha=0.01"), std::string::npos) << promoted.out;
+  const std::string toml = read_file(baselines() + "/mlregress_seed_fixture/seed_fixture.toml");
+  EXPECT_NE(toml.find("policy = \"margin\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("seeds = [0, 1, 2, 3, 4, 5, 6, 7]"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("summary = { n = 8, mean = "), std::string::npos) << toml;
+}
+
+TEST_F(SeededE2eTest, RerunOnTheSameSeedsIsPairedAndPasses) {
+  promote_baseline();
+  ASSERT_EQ(run_against_baseline("--filter NoisyAccuracy").exit_code, kPassed);
+  const json accuracy = metric_named(test_named("NoisyAccuracy"), "accuracy");
+  EXPECT_EQ(accuracy.at("verdict"), "PASS");
+  EXPECT_EQ(accuracy.at("distribution").at("design"), "paired");
+  EXPECT_EQ(accuracy.at("distribution").at("difference"), 0.0);
+}
+
+TEST_F(SeededE2eTest, FreshSeedsOfTheSameCodeAreNotARegression) {
+  promote_baseline();
+  for (const char* seed : {"100", "200", "300"}) {
+    const ProcessResult result = run_against_baseline(std::string("--filter NoisyAccuracy --seed ") + seed);
+    EXPECT_NE(result.exit_code, kRegression) << result.out;
+    EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "accuracy").at("distribution").at("design"), "welch");
+    EXPECT_NE(verdict("NoisyAccuracy", "accuracy"), "REGRESSION");
+  }
+}
+
+TEST_F(SeededE2eTest, APlantedDropBeyondTheMarginIsARegressionWithItsStatistics) {
+  promote_baseline();
+  const ProcessResult result =
+      run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=-0.05");
+  EXPECT_EQ(result.exit_code, kRegression) << result.out;
+  EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "REGRESSION");
+  EXPECT_EQ(verdict("NoisyAccuracy", "loss"), "REGRESSION");  // loss rises by the same shift
+  const json d = metric_named(test_named("NoisyAccuracy"), "accuracy").at("distribution");
+  EXPECT_LT(d.at("ci95").at(1).get<double>(), -0.01);
+  EXPECT_LT(d.at("hedges_g").get<double>(), -2.0);
+  EXPECT_LT(d.at("probability_of_improvement").get<double>(), 0.1);
+  EXPECT_LT(d.at("p_worse_holm").get<double>(), 0.01);
+  EXPECT_NE(result.out.find("Multi-seed gate"), std::string::npos);
+  const std::string junit = read_file(latest() + "/junit.xml");
+  EXPECT_NE(junit.find("DISTRIBUTION"), std::string::npos);
+}
+
+TEST_F(SeededE2eTest, ASmallDropWithinTheNoiseIsNeverAConfidentPassOrImproved) {
+  promote_baseline();
+  run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=-0.006");
+  const std::string v = verdict("NoisyAccuracy", "accuracy");
+  EXPECT_TRUE(v == "INCONCLUSIVE" || v == "REGRESSION") << v;
+}
+
+TEST_F(SeededE2eTest, APlantedGainBeyondTheMarginIsImprovedAndPasses) {
+  promote_baseline();
+  const ProcessResult result =
+      run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=0.05");
+  EXPECT_EQ(result.exit_code, kPassed) << result.out;
+  EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "IMPROVED");
+}
+
+TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
+  ASSERT_EQ(run("--filter WidthAblation").exit_code, kPassed);
+  const json test = test_named("WidthAblation");
+  const json base = metric_named(test, "accuracy[baseline]");
+  const json half = metric_named(test, "accuracy[half_width]");
+  EXPECT_EQ(base.at("seeds"), half.at("seeds"));
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_NEAR(half.at("samples").at(i).get<double>() - base.at("samples").at(i).get<double>(), -0.02, 1e-12);
+  }
+  EXPECT_EQ(test.at("seed_runs").size(), 12u);
+}
+
+TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {
+  const ProcessResult result = run("--filter NoisyAccuracy --jobs 1");
+  EXPECT_NE(result.out.find("NoisyAccuracy 8/8: seed 7 passed"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("\r"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlregress::e2e
