@@ -1,0 +1,134 @@
+// Baseline entries of seeded metrics (per-seed samples with a checked summary) and of timings
+// (a value and the spread measured at promotion, per environment): they survive a write and a
+// read unchanged, a hand edit that breaks them is refused with its line, and a timing is judged
+// only against its own environment, inside the band its promoted spread allows.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "baseline_toml.h"
+#include "comparator.h"
+
+namespace mlregress::internal {
+namespace {
+
+BaselineFile file_with(const BaselineMetric& metric) {
+  BaselineFile file;
+  file.provenance.version = 1;
+  file.provenance.environment = "cpu-aaaa";
+  EnvironmentProfile env;
+  env.id = "cpu-aaaa";
+  file.environments[env.id] = env;
+  file.tests["Study"].config_hash = "0123456789abcdef";
+  file.tests["Study"].metrics["accuracy"] = metric;
+  return file;
+}
+
+BaselineMetric seeded_metric() {
+  BaselineMetric m;
+  m.direction = Direction::HigherIsBetter;
+  m.policy = Margin{0.01};
+  m.samples = {0.87, 0.88, 0.865, 0.871};
+  m.seeds = {0, 1, 2, 3};
+  return m;
+}
+
+BaselineMetric timing_metric(double steps_per_s, double cv) {
+  BaselineMetric m;
+  m.direction = Direction::HigherIsBetter;
+  m.policy = Timing{};
+  m.by_environment["cpu-aaaa"] = steps_per_s;
+  m.cv_by_environment["cpu-aaaa"] = cv;
+  return m;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_baseline(text, "b.toml");
+  } catch (const BaselineError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(SeededBaselineTest, SamplesSeedsAndSummaryRoundTrip) {
+  const BaselineFile file = file_with(seeded_metric());
+  const std::string text = render_baseline(file);
+  EXPECT_NE(text.find("policy = \"margin\"\nmargin = 0.01\nseeds = [0, 1, 2, 3]"), std::string::npos) << text;
+  EXPECT_NE(text.find("summary = { n = 4, mean = "), std::string::npos) << text;
+  EXPECT_EQ(parse_baseline(text, "b.toml"), file);
+}
+
+TEST(SeededBaselineTest, AHandEditedSampleThatNoLongerMatchesTheSummaryIsRefused) {
+  const std::string text = render_baseline(file_with(seeded_metric()));
+  const std::string error = error_of(replace(text, "0.88,", "0.98,"));
+  EXPECT_NE(error.find("does not match its samples"), std::string::npos) << error;
+  EXPECT_EQ(error.rfind("b.toml:", 0), 0u) << error;
+}
+
+TEST(SeededBaselineTest, SamplesAndSeedsMustPairUpAndSeedsMustBeDistinct) {
+  const std::string text = render_baseline(file_with(seeded_metric()));
+  EXPECT_NE(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 2]")).find("4 samples but 3 seeds"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 1, 3]")).find("lists seed 1 twice"),
+            std::string::npos);
+}
+
+TEST(SeededBaselineTest, AMarginKeyUnderAnotherPolicyIsRefused) {
+  const std::string text = render_baseline(file_with(seeded_metric()));
+  const std::string error = error_of(replace(text, "policy = \"margin\"", "policy = \"band\""));
+  EXPECT_NE(error.find("only applies to policy \"margin\""), std::string::npos) << error;
+}
+
+TEST(TimingBaselineTest, ValueAndPromotedSpreadRoundTripPerEnvironment) {
+  const BaselineFile file = file_with(timing_metric(120.0, 0.02));
+  const std::string text = render_baseline(file);
+  EXPECT_NE(text.find("policy = \"timing\"\nvalues = { cpu-aaaa = 120.0 }\ncv = { cpu-aaaa = 0.02 }"),
+            std::string::npos) << text;
+  EXPECT_EQ(parse_baseline(text, "b.toml"), file);
+}
+
+TEST(TimingBaselineTest, ASpreadForAnEnvironmentWithoutAValueIsRefused) {
+  const std::string text = render_baseline(file_with(timing_metric(120.0, 0.02)));
+  const std::string error = error_of(replace(text, "cv = { cpu-aaaa", "cv = { cpu-bbbb"));
+  EXPECT_NE(error.find("names environment 'cpu-bbbb'"), std::string::npos) << error;
+  EXPECT_NE(error_of(replace(text, "cv = { cpu-aaaa = 0.02 }\n", "")).find("missing 'cv'"), std::string::npos);
+}
+
+TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
+  const BaselineMetric noisy = timing_metric(100.0, 0.04);  // band 12%
+  EXPECT_EQ(compare_metric("steps", 89.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict, Verdict::kPass);
+  EXPECT_EQ(compare_metric("steps", 87.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
+            Verdict::kRegression);
+  EXPECT_EQ(compare_metric("steps", 113.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
+            Verdict::kImproved);
+  const BaselineMetric quiet = timing_metric(100.0, 0.001);  // 0.3% would cry wolf: floor 5%
+  const MetricComparison c = compare_metric("steps", 96.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa");
+  EXPECT_EQ(c.verdict, Verdict::kPass);
+  EXPECT_EQ(c.kind, MetricKind::kPerformance);
+  EXPECT_EQ(compare_metric("steps", 94.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa").verdict,
+            Verdict::kRegression);
+}
+
+TEST(TimingComparisonTest, ATimingFromAnotherEnvironmentIsNeverCompared) {
+  const BaselineMetric timing = timing_metric(100.0, 0.02);
+  // Even a tenfold slowdown: a time measured on other hardware says nothing about this one.
+  EXPECT_EQ(compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb").verdict,
+            Verdict::kNotComparable);
+}
+
+TEST(SeededComparisonTest, ASingleValueAgainstAStoredDistributionIsNotComparable) {
+  const BaselineMetric seeded = seeded_metric();
+  EXPECT_EQ(compare_metric("accuracy", 0.5, Direction::HigherIsBetter, &seeded, "cpu-aaaa").verdict,
+            Verdict::kNotComparable);
+}
+
+}  // namespace
+}  // namespace mlregress::internal
