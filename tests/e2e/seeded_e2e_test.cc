@@ -186,6 +186,18 @@ TEST_F(SeededE2eTest, APlantedGainBeyondTheMarginIsImprovedAndPasses) {
   EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "IMPROVED");
 }
 
+TEST_F(SeededE2eTest, CompareJudgesSeededMetricsWithTheSameGate) {
+  ASSERT_EQ(fixture("run --filter NoisyAccuracy --out " + temp_.path() + "/a").exit_code, kPassed);
+  ASSERT_EQ(fixture("run --filter NoisyAccuracy --seed 50 --out " + temp_.path() +
+                    "/b --set NoisyAccuracy.shift=-0.03").exit_code,
+            kPassed);
+  const ProcessResult same = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/a/latest");
+  EXPECT_EQ(same.exit_code, kPassed) << same.out;
+  const ProcessResult worse = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/b/latest");
+  EXPECT_EQ(worse.exit_code, kRegression) << worse.out;
+  EXPECT_NE(worse.out.find("welch"), std::string::npos) << worse.out;
+}
+
 TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
   ASSERT_EQ(run("--filter WidthAblation").exit_code, kPassed);
   const json test = test_named("WidthAblation");

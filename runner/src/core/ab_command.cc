@@ -207,10 +207,11 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
 
   const std::string candidate = this_executable();
   const AbSettings settings{.alpha = options.alpha, .margin = options.ab_margin};
+  std::string sets;
+  for (const std::string& set : options.sets) sets += " --set " + set;
   std::printf("A/B timing: %zu test%s, %d rounds\n  candidate: %s (this binary)%s\n  other:     %s\n",
               compared.size(), compared.size() == 1 ? "" : "s", options.ab_rounds, candidate.c_str(),
-              options.sets.empty() ? "" : fmt::format(" with {} --set", options.sets.size()).c_str(),
-              options.ab_binary.c_str());
+              sets.c_str(), options.ab_binary.c_str());
   for (const std::string& name : only_candidate) std::printf("  not in the other binary: %s\n", name.c_str());
   if (std::pow(0.5, options.ab_rounds) >= settings.alpha) {
     std::printf("  warning: with %d rounds the smallest possible p-value is %.3g, not below alpha %g: "

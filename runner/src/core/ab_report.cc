@@ -45,9 +45,9 @@ std::string render_ab_table(const std::vector<AbMetricResult>& results, const Ab
     if (!r.cost_ratios.empty()) coverage = std::min(coverage, r.ci_coverage);
   }
   out += fmt::format(
-      "time: median of candidate time / other time per round - 1 (+ = candidate slower); interval: "
-      "order statistics, {:.1f}% coverage; p slower: one-sided Wilcoxon signed-rank on the log "
-      "ratios, Holm-adjusted; REGRESSION needs p < {} and a median beyond +{:.1f}%\n",
+      "time: median over the rounds of candidate time / other time - 1 (+ = candidate slower);\n"
+      "interval: order statistics, {:.1f}% coverage; p slower: one-sided Wilcoxon signed-rank on\n"
+      "the log ratios, Holm-adjusted. REGRESSION needs p < {} and a median beyond +{:.1f}%.\n",
       100.0 * coverage, settings.alpha, 100.0 * settings.margin);
   for (const AbMetricResult& r : results) {
     if (!r.note.empty()) out += fmt::format("  {}.{}: {}\n", r.series.test, r.series.metric, r.note);

@@ -80,6 +80,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   CLI::App* compare = app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
   compare->add_option("run_a", cl.compare.run_a, "Baseline run folder")->required();
   compare->add_option("run_b", cl.compare.run_b, "Candidate run folder")->required();
+  compare->add_option("--alpha", cl.compare.alpha, "Family-wise level of the multi-seed gate (default 0.01)")
+      ->check(CLI::Range(1e-9, 0.5));
 
   CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
   CLI::App* check = baselines->add_subcommand("check", "List stale baselines, tests without one, "

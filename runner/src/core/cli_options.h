@@ -37,6 +37,7 @@ struct PromoteOptions {
 struct CompareOptions {
   std::string run_a;
   std::string run_b;
+  double alpha = 0.01;  ///< the multi-seed gate's family-wise level
 };
 
 struct BaselinesCheckOptions {

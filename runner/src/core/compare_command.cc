@@ -1,9 +1,13 @@
 #include "compare_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <set>
 
 #include "baseline_store.h"
+#include "distribution_gate.h"
+#include "policy_json.h"
 #include "environment_profile.h"
 #include "json_number.h"
 #include "promotion.h"
@@ -27,8 +31,9 @@ ExitCode compare_command(const CompareOptions& options) {
 
   std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n", a.run_id.c_str(), b.run_id.c_str());
   std::printf("ENVIRONMENT   %s\n\n", describe_environment_change(a.profile, b.profile).c_str());
-  bool regressed = false;
   std::set<std::string> seen;
+  std::vector<TestResult> tests;
+  std::vector<std::string> headers;
   for (const nlohmann::json& test_json : b.results.at("tests")) {
     TestResult test;
     test.name = test_json.at("name");
@@ -45,19 +50,55 @@ ExitCode compare_command(const CompareOptions& options) {
     }
     for (const nlohmann::json& metric : test_json.at("metrics")) {
       const std::string name = metric.at("name");
+      const Direction direction = parse_direction(metric.at("direction").get<std::string>()).value();
       const BaselineMetric* entry = nullptr;
       if (base != nullptr) {
         auto it = base->metrics.find(name);
         if (it != base->metrics.end()) entry = &it->second;
       }
-      test.comparisons.push_back(compare_metric(name, read_json_number(metric.at("value")).value(),
-                                                parse_direction(metric.at("direction").get<std::string>()).value(),
-                                                entry, b.profile.id));
-      regressed = regressed || test.comparisons.back().verdict == Verdict::kRegression;
+      const double value = read_json_number(metric.at("value")).value();
+      if (metric.contains("samples") && entry != nullptr && !entry->samples.empty()) {
+        // Seeded metrics: the same gate as `run --baselines`, decided below across all of them.
+        SeedSamples candidate;
+        for (const nlohmann::json& v : metric.at("samples")) candidate.values.push_back(read_json_number(v).value());
+        candidate.seeds = metric.at("seeds").get<std::vector<std::uint64_t>>();
+        const TolerancePolicy policy = policy_from_json(metric.at("policy"));
+        const Margin* margin = std::get_if<Margin>(&policy);
+        MetricComparison c;
+        c.metric = name;
+        c.kind = MetricKind::kDistribution;
+        c.observed = value;
+        c.distribution = analyse_distribution(name, direction, margin ? margin->delta : 0.0, candidate,
+                                              SeedSamples{entry->samples, entry->seeds});
+        test.comparisons.push_back(std::move(c));
+        continue;
+      }
+      test.comparisons.push_back(compare_metric(name, value, direction, entry, b.profile.id));
     }
-    std::printf("%s [%s in B]\n%s\n", test_json.value("full_name", test.name).c_str(),
-                test_json.at("status").get<std::string>().c_str(),
-                format_regression_report(b.run_id, test).c_str());
+    tests.push_back(std::move(test));
+    headers.push_back(fmt::format("{} [{} in B]", test_json.value("full_name", test.name),
+                                  test_json.at("status").get<std::string>()));
+  }
+
+  std::vector<DistributionAnalysis> analyses;
+  for (const TestResult& test : tests) {
+    for (const MetricComparison& c : test.comparisons) {
+      if (c.distribution) analyses.push_back(*c.distribution);
+    }
+  }
+  const std::vector<GateDecision> decisions = decide_gate(analyses, options.alpha);
+  std::size_t next = 0;
+  bool regressed = false;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    for (MetricComparison& c : tests[i].comparisons) {
+      if (c.distribution) {
+        c.decision = decisions[next++];
+        c.verdict = c.decision->verdict;
+        c.note = c.decision->reason;
+      }
+      regressed = regressed || c.verdict == Verdict::kRegression;
+    }
+    std::printf("%s\n%s\n", headers[i].c_str(), format_regression_report(b.run_id, tests[i]).c_str());
   }
   for (const nlohmann::json& test_json : a.results.at("tests")) {
     if (seen.count(test_json.at("name")) == 0) {
