@@ -210,6 +210,20 @@ TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
   EXPECT_EQ(test.at("seed_runs").size(), 12u);
 }
 
+TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparisons) {
+  const ProcessResult result = run("--filter WidthAblation");
+  ASSERT_EQ(result.exit_code, kPassed);
+  EXPECT_NE(result.out.find("ABLATION WidthAblation (2 variants"), std::string::npos) << result.out;
+  const ProcessResult table = fixture("ablation " + latest());
+  EXPECT_EQ(table.exit_code, kPassed);
+  EXPECT_NE(table.out.find("half_width       accuracy     diff -0.0200 [95% CI -0.0200, -0.0200] · 6 pairs"),
+            std::string::npos) << table.out;
+  // The table is regenerated from seeds.jsonl: a ledger without variants has no table.
+  ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
+  EXPECT_EQ(fixture("ablation " + latest()).exit_code, kNoTestsMatched);
+  EXPECT_EQ(fixture("ablation " + temp_.path() + "/no-such-run").exit_code, kRunFolderError);
+}
+
 TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {
   const ProcessResult result = run("--filter NoisyAccuracy --jobs 1");
   EXPECT_NE(result.out.find("NoisyAccuracy 8/8: seed 7 passed"), std::string::npos) << result.out;

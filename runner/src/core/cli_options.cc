@@ -83,6 +83,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   compare->add_option("--alpha", cl.compare.alpha, "Family-wise level of the multi-seed gate (default 0.01)")
       ->check(CLI::Range(1e-9, 0.5));
 
+  CLI::App* ablation = app.add_subcommand(
+      "ablation", "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
+  ablation->add_option("run", cl.ablation.run, "Run folder (e.g. runs/latest)")->required();
+  ablation->add_option("--test", cl.ablation.test, "Only this test");
+
   CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
   CLI::App* check = baselines->add_subcommand("check", "List stale baselines, tests without one, "
                                                        "and entries from other environments");
@@ -100,9 +105,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   const bool wants_help = !args.empty() && (args[0] == "-h" || args[0] == "--help");
   if (args.empty() || (!wants_help && args[0].rfind("-", 0) == 0)) args.insert(args.begin(), "run");
   const bool known = args[0] == "run" || args[0] == "list" || args[0] == "promote" ||
-                     args[0] == "compare" || args[0] == "baselines";
+                     args[0] == "compare" || args[0] == "baselines" || args[0] == "ablation";
   if (!known && !wants_help) {
-    std::fprintf(stderr, "%s: error: unknown command '%s' (expected run, list, promote, compare or baselines)\n",
+    std::fprintf(stderr, "%s: error: unknown command '%s' (expected run, list, promote, compare, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     parsed.exit_now = true;
     parsed.exit_code = static_cast<int>(ExitCode::kUsageError);
@@ -128,6 +133,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
                 : promote->parsed() ? Command::kPromote
                 : compare->parsed() ? Command::kCompare
                 : check->parsed()   ? Command::kBaselinesCheck
+                : ablation->parsed() ? Command::kAblation
                                     : Command::kRun;
   return parsed;
 }

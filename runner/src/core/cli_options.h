@@ -40,6 +40,11 @@ struct CompareOptions {
   double alpha = 0.01;  ///< the multi-seed gate's family-wise level
 };
 
+struct AblationOptions {
+  std::string run;
+  std::string test;  ///< empty: every test with variants
+};
+
 struct BaselinesCheckOptions {
   std::string baselines = "baselines";
 };
@@ -50,7 +55,7 @@ struct ListOptions {
   std::string format = "text";
 };
 
-enum class Command { kRun, kList, kPromote, kCompare, kBaselinesCheck };
+enum class Command { kRun, kList, kPromote, kCompare, kBaselinesCheck, kAblation };
 
 struct CommandLine {
   Command command = Command::kRun;
@@ -59,6 +64,7 @@ struct CommandLine {
   PromoteOptions promote;
   CompareOptions compare;
   BaselinesCheckOptions baselines_check;
+  AblationOptions ablation;
 };
 
 /// Outcome of parsing: either a command to execute, or an exit code to return at once (after

@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
+#include "ablation_table.h"
 #include "regression_report.h"
 #include "test_report.h"
 #include "text_sanitize.h"  // xml_safe also keeps terminal escapes out of the console
@@ -137,6 +139,18 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
 }
 
 void ConsoleReporter::on_run_end(const RunResult& run) {
+  const bool has_variants = std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
+    return t.seeded && !t.seed_runs.empty() &&
+           std::any_of(t.seed_runs.begin(), t.seed_runs.end(),
+                       [&](const SeedRun& r) { return r.variant != t.seed_runs.front().variant; });
+  });
+  if (has_variants && !seed_ledger_.empty()) {
+    try {
+      std::fputs(xml_safe(render_ablation_tables(read_seed_ledger(seed_ledger_))).c_str(), out_);
+    } catch (const std::exception& error) {
+      std::fprintf(out_, "ablation table unavailable: %s\n", xml_safe(error.what()).c_str());
+    }
+  }
   // Seeded metrics get their verdicts only now (Holm across the run), so they are listed here.
   bool gate_header = false;
   for (const TestResult& test : run.tests) {

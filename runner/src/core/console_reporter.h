@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "run_observer.h"
 
@@ -15,6 +16,10 @@ class ConsoleReporter final : public RunObserver {
   /// printing a line per seed (CI logs).
   ConsoleReporter(std::FILE* out, bool color, bool progress_in_place = false)
       : out_(out), color_(color), progress_in_place_(progress_in_place) {}
+
+  /// At the end of the run, print the ablation table of every seeded test with variants,
+  /// built from this seed ledger (seeds.jsonl).
+  void show_ablations_from(std::string seed_ledger) { seed_ledger_ = std::move(seed_ledger); }
 
   void on_run_start(const RunResult& run) override;
   void on_test_start(const TestResult& test) override;
@@ -33,6 +38,7 @@ class ConsoleReporter final : public RunObserver {
   bool color_;
   bool progress_in_place_;
   bool progress_line_open_ = false;
+  std::string seed_ledger_;
   std::chrono::steady_clock::time_point test_start_;
 };
 

@@ -15,14 +15,21 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       std::visit([&](const auto& v) { param["default"] = v; }, spec.default_value);
       params.push_back(std::move(param));
     }
-    list.push_back({{"name", test->name},
+    nlohmann::json entry = {{"name", test->name},
                     {"full_name", test->full_name()},
                     {"tier", tier_name(test->tier)},
                     {"labels", {tier_name(test->tier)}},
                     {"file", test->file},
                     {"line", test->line},
                     {"params", std::move(params)},
-                    {"timing", test->timing}});
+                    {"timing", test->timing}};
+    if (test->seeded()) {
+      nlohmann::json variants = nlohmann::json::array();
+      for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
+      entry["seeds"] = test->seeds.count();
+      entry["variants"] = std::move(variants);
+    }
+    list.push_back(std::move(entry));
   }
   const nlohmann::json document = {
       {"schema_version", kListSchemaVersion}, {"binary", binary}, {"tests", std::move(list)}};
@@ -32,7 +39,14 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
 std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
   std::string out;
   for (const RegisteredTest* test : tests) {
-    out += fmt::format("{:<8}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), test->file,
+    std::string kind;
+    if (test->seeded()) {
+      kind = fmt::format("  [{} seeds", test->seeds.count());
+      for (const Variant& v : test->seeds.variant_list()) kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
+      kind += "]";
+    }
+    if (test->timing) kind = "  [timing]";
+    out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind, test->file,
                        test->line);
     for (const ParamSpec& spec : test->params) {
       out += fmt::format("          --set {}.{}={}  ({})\n", test->name, spec.name,

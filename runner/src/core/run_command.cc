@@ -173,6 +173,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
 
   const bool color = options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout));
   ConsoleReporter console(stdout, color, ::isatty(::fileno(stdout)) != 0);
+  console.show_ablations_from(folder.path + "/seeds.jsonl");
   JunitReporter junit(folder.path + "/junit.xml");
   JunitReporter junit_copy(options.junit);
   ResultsJsonWriter results(folder.path + "/results.json");

@@ -11,6 +11,7 @@
 #include "list_command.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/runner_hooks.h"
+#include "ablation_table.h"
 #include "baseline_toml.h"
 #include "output_error.h"
 #include "baselines_check_command.h"
@@ -68,6 +69,17 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
   switch (cl.command) {
     case internal::Command::kPromote: return internal::promote_command(cl.promote);
     case internal::Command::kCompare: return internal::compare_command(cl.compare);
+    case internal::Command::kAblation: {
+      const std::string ledger = cl.ablation.run + "/seeds.jsonl";
+      const std::string table = internal::render_ablation_tables(internal::read_seed_ledger(ledger), cl.ablation.test);
+      if (table.empty()) {
+        std::fprintf(stderr, "%s: error: %s has no seeded test with variants%s\n", binary.c_str(), ledger.c_str(),
+                     cl.ablation.test.empty() ? "" : (" named " + cl.ablation.test).c_str());
+        return ExitCode::kNoTestsMatched;
+      }
+      std::fputs(table.c_str(), stdout);
+      return ExitCode::kPassed;
+    }
     case internal::Command::kBaselinesCheck:
       return internal::baselines_check_command(cl.baselines_check, hooks, binary);
     default:
