@@ -9,10 +9,10 @@ namespace mlregress::examples {
 
 /// Every choice of the run; the defaults are the seed's baseline config.
 struct XorExperimentConfig {
-  double lr = 1e-3;             ///< Adam
-  std::int64_t width = 32;      ///< hidden units per layer
-  std::int64_t depth = 2;       ///< hidden layers
-  std::int64_t steps = 400;     ///< minibatch steps
+  double lr = 1e-3;              ///< Adam
+  std::int64_t width = 32;       ///< hidden units per layer
+  std::int64_t depth = 2;        ///< hidden layers
+  std::int64_t steps = 400;      ///< minibatch steps
   std::int64_t batch_size = 64;  ///< drawn with replacement from the training set
   std::int64_t train_size = 256;
   std::int64_t test_size = 2000;

@@ -1,8 +1,8 @@
 // The seed's multi-seed studies on the XOR-quadrant task, as seeded tests: the 20-seed study, the
 // width/depth ablation over shared seeds, and the learning-rate sweep across seeds. Each body is
 // one complete training run under seed() (the seed's run_experiment); the runner compares the
-// per-seed distributions, because a single seed lies: the seed measured a 3.1-point spread over
-// 20 seeds (mean 0.8743, sd 0.0089) with nothing but the seed changing.
+// per-seed distributions, because a single seed lies: the seed's 20-seed study measured a
+// 3.1-point accuracy spread (mean 0.8743, sd 0.0089) with nothing but the seed changing.
 #include <cmath>
 
 #include "mlregress/mlregress.h"
@@ -13,10 +13,10 @@ namespace {
 namespace examples = mlregress::examples;
 using mlregress::MlTest;
 
-// Practical margins, in each metric's units, about one seed-sd: smaller drops are not worth
-// failing a build for, and 8-20 seeds could not pin them down anyway. The training loss varies
-// more from seed to seed (sd ~0.03) than the accuracy (sd ~0.009): each seed draws its own 256
-// training points.
+// Practical margins, in each metric's units, of the order of one seed-sd: smaller drops are not
+// worth failing a build for, and 8-20 seeds could not pin them down anyway. The training loss
+// varies more from seed to seed (sd ~0.03) than the accuracy (sd ~0.009): each seed draws its own
+// 256 training points.
 constexpr double kAccuracyMargin = 0.01;
 constexpr double kTrainLossMargin = 0.05;
 

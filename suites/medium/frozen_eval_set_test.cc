@@ -21,13 +21,12 @@ using mlregress::examples::kSmallCnnClasses;
 constexpr std::uint64_t kTaskSeed = 20240501;  // the class templates: what there is to learn
 constexpr std::uint64_t kEvalSeed = 77;        // the frozen evaluation examples
 constexpr std::int64_t kSide = 16;
-constexpr double kSignal = 0.12;  // template scale against unit noise: learnable, not trivial
 
-// n noisy copies of random class templates, drawn from `generator` only.
-Batch sample(const torch::Tensor& templates, std::int64_t n, at::Generator& generator) {
+// n copies of random class templates scaled by `signal`, in unit noise, drawn from `generator` only.
+Batch sample(const torch::Tensor& templates, double signal, std::int64_t n, at::Generator& generator) {
   Batch batch;
   batch.labels = torch::randint(0, kSmallCnnClasses, {n}, generator);
-  batch.images = kSignal * templates.index_select(0, batch.labels) +
+  batch.images = signal * templates.index_select(0, batch.labels) +
                  torch::randn({n, 1, kSide, kSide}, generator);
   return batch;
 }
@@ -49,14 +48,17 @@ Evaluation evaluate(torch::nn::Sequential& model, const Batch& eval) {
 
 }  // namespace
 
-ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 120}, {"lr", 2e-3}, {"permute_labels", false}) {
+// `signal`: the template's scale against unit noise (learnable in a short run, not trivially).
+ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 120}, {"lr", 2e-3}, {"signal", 0.25},
+        {"permute_labels", false}) {
+  const double signal = param<double>("signal");
   at::Generator task_generator = at::detail::createCPUGenerator(kTaskSeed);
   at::Generator eval_generator = at::detail::createCPUGenerator(kEvalSeed);
   const torch::Tensor templates = torch::randn({kSmallCnnClasses, 1, kSide, kSide}, task_generator);
-  const Batch eval = sample(templates, 512, eval_generator);
+  const Batch eval = sample(templates, signal, 512, eval_generator);
 
   at::Generator train_generator = at::detail::createCPUGenerator(seed());
-  Batch train = sample(templates, 1024, train_generator);
+  Batch train = sample(templates, signal, 1024, train_generator);
   if (param<bool>("permute_labels")) train.labels = train.labels.index_select(0, torch::randperm(1024));
 
   auto model = mlregress::examples::make_small_cnn();

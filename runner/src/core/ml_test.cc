@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "json_number.h"
@@ -65,6 +66,9 @@ void MlTest::record(std::string_view name, double value, Direction direction,
   }
   if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !(m->delta >= 0.0)) {
     throw std::invalid_argument(fmt::format("metric '{}': the margin must be >= 0, not {}", name, m->delta));
+  }
+  if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !(t->cv >= 0.0 && std::isfinite(t->cv))) {
+    throw std::invalid_argument(fmt::format("metric '{}': a timing's cv must be finite and >= 0, not {}", name, t->cv));
   }
   if (context.seeded && !margin) policy = Margin{};
   if (const Band* band = std::get_if<Band>(&policy)) {
