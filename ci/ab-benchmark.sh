@@ -12,14 +12,14 @@
 # (exit codes other than 0 and 2), never on a rate.
 #
 # Usage: ci/ab-benchmark.sh PATH_TO_mlregress_suites
-#   environment: TEST (CnnStepThroughput), EXTRA_WORK (0.3), ROUNDS (10),
+#   environment: TEST (CnnStepThroughput), EXTRA_WORK (0.2), ROUNDS (10),
 #                COMPARISONS_AA (20), COMPARISONS_DETECT (10), OUT (a temporary folder)
 set -euo pipefail
 export LC_ALL=C
 
 suites=${1:?usage: ci/ab-benchmark.sh PATH_TO_mlregress_suites}
 test_name=${TEST:-CnnStepThroughput}
-extra_work=${EXTRA_WORK:-0.3}
+extra_work=${EXTRA_WORK:-0.2}
 rounds=${ROUNDS:-10}
 comparisons_aa=${COMPARISONS_AA:-20}
 comparisons_detect=${COMPARISONS_DETECT:-10}

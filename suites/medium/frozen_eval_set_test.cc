@@ -49,7 +49,7 @@ Evaluation evaluate(torch::nn::Sequential& model, const Batch& eval) {
 }  // namespace
 
 // `signal`: the template's scale against unit noise (learnable in a short run, not trivially).
-ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 120}, {"lr", 2e-3}, {"signal", 0.25},
+ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
         {"permute_labels", false}) {
   const double signal = param<double>("signal");
   at::Generator task_generator = at::detail::createCPUGenerator(kTaskSeed);

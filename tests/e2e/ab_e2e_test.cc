@@ -85,7 +85,7 @@ TEST_F(AbE2eTest, SameBinaryAgainstItselfIsNotARegressionAndRoundsAreBalanced) {
   for (const json& round : document.at("rounds")) {
     candidate_first += round.at("order").at(0) == "candidate";
     // Each child's own run folder is kept for explaining the numbers later.
-    EXPECT_TRUE(file_exists(round.at("candidate").at("folder").get<std::string>() + "/latest/results.json"));
+    EXPECT_TRUE(file_exists(round.at("candidate").at("folder").get<std::string>() + "/results.json"));
   }
   EXPECT_EQ(candidate_first, 4) << "each pair of rounds has one candidate-first round";
   EXPECT_TRUE(file_exists(runs() + "/latest/environment.json"));

@@ -186,6 +186,27 @@ TEST_F(SeededE2eTest, APlantedGainBeyondTheMarginIsImprovedAndPasses) {
   EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "IMPROVED");
 }
 
+TEST_F(SeededE2eTest, BaselinesCheckDoesNotCallPortableSamplesAnotherEnvironments) {
+  promote_baseline();
+  const ProcessResult check = fixture("baselines check --baselines " + baselines());
+  EXPECT_EQ(check.out.find("other-env"), std::string::npos) << check.out;
+}
+
+TEST_F(SeededE2eTest, StrictEnvFailsASeededMetricWhoseBaselineIsASingleValue) {
+  promote_baseline();
+  const std::string file = baselines() + "/mlregress_seed_fixture/seed_fixture.toml";
+  std::string toml = read_file(file);
+  // Hand-made: the accuracy entry as a plain banded value, as an old ML_TEST would have stored it.
+  const std::size_t from = toml.find("policy = \"margin\"\nmargin = 0.01\nseeds");
+  const std::size_t to = toml.find("\n\n", from);
+  ASSERT_NE(from, std::string::npos);
+  toml.replace(from, to - from, "policy = \"band\"\nrtol = 0.1\natol = 0.0\nvalue = 0.87");
+  std::ofstream(file) << toml;
+  EXPECT_EQ(run_against_baseline("--filter NoisyAccuracy").exit_code, kPassed);
+  EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "NOT_COMPARABLE");
+  EXPECT_EQ(run_against_baseline("--filter NoisyAccuracy --strict-env").exit_code, kRegression);
+}
+
 TEST_F(SeededE2eTest, CompareJudgesSeededMetricsWithTheSameGate) {
   ASSERT_EQ(fixture("run --filter NoisyAccuracy --out " + temp_.path() + "/a").exit_code, kPassed);
   ASSERT_EQ(fixture("run --filter NoisyAccuracy --seed 50 --out " + temp_.path() +
@@ -214,7 +235,10 @@ TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparison
   const ProcessResult result = run("--filter WidthAblation");
   ASSERT_EQ(result.exit_code, kPassed);
   EXPECT_NE(result.out.find("ABLATION WidthAblation (2 variants"), std::string::npos) << result.out;
+  // The reference is the first declared variant, whichever seed finished first (--jobs 4).
+  ASSERT_EQ(run("--filter WidthAblation --jobs 4").exit_code, kPassed);
   const ProcessResult table = fixture("ablation " + latest());
+  EXPECT_NE(table.out.find("vs baseline (paired t"), std::string::npos) << table.out;
   EXPECT_EQ(table.exit_code, kPassed);
   EXPECT_NE(table.out.find("half_width       accuracy     diff -0.0200 [95% CI -0.0200, -0.0200] · 6 pairs"),
             std::string::npos) << table.out;

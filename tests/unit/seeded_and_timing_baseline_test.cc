@@ -81,6 +81,12 @@ TEST(SeededBaselineTest, SamplesAndSeedsMustPairUpAndSeedsMustBeDistinct) {
             std::string::npos);
 }
 
+TEST(SeededBaselineTest, ASingleValueUnderPolicyMarginIsRefused) {
+  const std::string text = render_baseline(file_with(seeded_metric()));
+  const std::string error = error_of(replace(text, "margin = 0.01\n", "margin = 0.01\nvalue = 0.87\n"));
+  EXPECT_NE(error.find("'value' does not apply to policy \"margin\""), std::string::npos) << error;
+}
+
 TEST(SeededBaselineTest, AMarginKeyUnderAnotherPolicyIsRefused) {
   const std::string text = render_baseline(file_with(seeded_metric()));
   const std::string error = error_of(replace(text, "policy = \"margin\"", "policy = \"band\""));
@@ -117,11 +123,19 @@ TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
             Verdict::kRegression);
 }
 
+TEST(TimingComparisonTest, APromotedSpreadTooWideToGateIsInconclusiveNotAPass) {
+  const BaselineMetric noisy = timing_metric(100.0, 0.36);  // band would be ±108%: nothing could fail
+  const MetricComparison c = compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa");
+  EXPECT_EQ(c.verdict, Verdict::kInconclusive);
+  EXPECT_NE(c.note.find("too wide to gate on"), std::string::npos) << c.note;
+}
+
 TEST(TimingComparisonTest, ATimingFromAnotherEnvironmentIsNeverCompared) {
   const BaselineMetric timing = timing_metric(100.0, 0.02);
   // Even a tenfold slowdown: a time measured on other hardware says nothing about this one.
-  EXPECT_EQ(compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb").verdict,
-            Verdict::kNotComparable);
+  const MetricComparison c = compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb");
+  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
+  EXPECT_EQ(c.kind, MetricKind::kPerformance);
 }
 
 TEST(SeededComparisonTest, ASingleValueAgainstAStoredDistributionIsNotComparable) {

@@ -71,12 +71,16 @@ TEST(Throughput, AggregatesAreThoseOfTheRepetitions) {
   EXPECT_DOUBLE_EQ(result.ci_coverage, 0.9375);
 }
 
-TEST(Throughput, RatesComeFromWallTimeNotCpuTime) {
+TEST(Throughput, RatesAndRepetitionLengthsComeFromWallTimeNotCpuTime) {
   // Sleeping costs no CPU time; a step that sleeps 2 ms cannot exceed 500 steps/s of wall time.
   const auto sleep = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
   const ThroughputResult result = measure_throughput("sleep", sleep, quick(2));
   for (const double rate : result.steps_per_s) EXPECT_LE(rate, 500.0);
   EXPECT_LE(result.median_steps_per_s, 500.0);
+  // A 10 ms repetition of 2 ms steps needs about 7 of them. Measured in CPU time (of which a
+  // sleep has next to none) Benchmark keeps multiplying the count by 10 until its fallback, 5x
+  // min_time of wall time, stops it: 100 steps.
+  for (const std::int64_t steps : result.steps_timed) EXPECT_LE(steps, 30);
 }
 
 TEST(Throughput, AStepThatThrowsStopsTheMeasurementWithItsMessage) {

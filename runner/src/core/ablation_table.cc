@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <utility>
 
 #include "json_number.h"
 #include "run_record.h"
@@ -79,6 +80,7 @@ std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
       SeedLedgerLine line;
       line.test = json.at("test").get<std::string>();
       line.variant = json.at("variant").get<std::string>();
+      line.variant_index = json.at("variant_index").get<std::size_t>();
       line.seed = json.at("seed").get<std::uint64_t>();
       line.status = json.at("status").get<std::string>();
       for (const auto& [name, value] : json.at("metrics").items()) {
@@ -92,7 +94,11 @@ std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
   return lines;
 }
 
-std::string render_ablation_tables(const std::vector<SeedLedgerLine>& lines, const std::string& only_test) {
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& only_test) {
+  // The ledger is in finishing order, which depends on --jobs; the table follows the declared one.
+  std::stable_sort(lines.begin(), lines.end(), [](const SeedLedgerLine& a, const SeedLedgerLine& b) {
+    return a.variant_index < b.variant_index;
+  });
   // test -> variant order, and (variant, metric) -> values by seed; metrics in first-seen order.
   std::vector<std::string> tests;
   std::map<std::string, std::vector<std::string>> variants, metrics;

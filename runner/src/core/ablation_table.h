@@ -18,6 +18,7 @@ namespace mlregress::internal {
 struct SeedLedgerLine {
   std::string test;
   std::string variant;
+  std::size_t variant_index = 0;  ///< declared order: the first variant is the reference
   std::uint64_t seed = 0;
   std::string status;
   std::vector<std::pair<std::string, double>> metrics;  ///< in recorded order
@@ -28,6 +29,6 @@ std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path);
 
 /// The tables of every test in `lines` that has at least two variants (only `test` when it is
 /// not empty), from the seeds that passed. Empty when there is no such test.
-std::string render_ablation_tables(const std::vector<SeedLedgerLine>& lines, const std::string& test = "");
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& test = "");
 
 }  // namespace mlregress::internal

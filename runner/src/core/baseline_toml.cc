@@ -225,6 +225,9 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     }
   }
   if (policy == "margin") {
+    for (const char* k : {"value", "values"}) {
+      if (const auto* n = t.get(k)) r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
+    }
     read_samples(r, t, what, m);
   } else if (!m.value && m.by_environment.empty()) {
     r.fail(t, what + " has neither 'value' nor 'values'");

@@ -31,7 +31,8 @@ ExitCode baselines_check_command(const BaselinesCheckOptions& options, const Run
         ++findings;
       }
       for (const auto& [metric, entry] : test.metrics) {
-        if (!entry.value && entry.by_environment.count(profile.id) == 0) {
+        // Per-seed samples are portable: seeds, not the machine, drive their randomness.
+        if (entry.samples.empty() && !entry.value && entry.by_environment.count(profile.id) == 0) {
           std::string profiles;
           for (const auto& [id, v] : entry.by_environment) profiles += (profiles.empty() ? "" : ", ") + id;
           std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(), name.c_str(),

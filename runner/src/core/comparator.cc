@@ -47,6 +47,7 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
     c.note = "the baseline holds per-seed samples and this run one value; promote to adopt";
     return c;
   }
+  if (std::holds_alternative<Timing>(baseline->policy)) c.kind = MetricKind::kPerformance;
   std::optional<double> base = baseline->value;
   if (auto it = baseline->by_environment.find(profile_id); it != baseline->by_environment.end()) {
     base = it->second;
@@ -94,6 +95,13 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
     const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
     allowed = rtol * std::fabs(*base);
     c.tolerance = fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
+    if (rtol > kTimingMaximumBand) {
+      // A band that wide could never fail: say so instead of passing everything.
+      c.verdict = Verdict::kInconclusive;
+      c.note = fmt::format("the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
+                           "machine, or gate with run --ab", spread * 100.0);
+      return c;
+    }
   } else {
     c.tolerance = "exact";
   }

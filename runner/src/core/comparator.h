@@ -25,6 +25,8 @@ inline constexpr Band kDefaultBand{.rtol = 0.05, .atol = 0.0};
 /// than separate processes do, so the floor keeps a quiet promotion from making a brittle gate.
 inline constexpr double kTimingBandSpreads = 3.0;
 inline constexpr double kTimingMinimumBand = 0.05;
+/// Beyond this band (relative) a timing says nothing: the comparison is INCONCLUSIVE.
+inline constexpr double kTimingMaximumBand = 0.5;
 
 /// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
 enum class MetricKind { kMetric, kPerformance, kDistribution };

@@ -111,10 +111,14 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
   const std::string name = xml_safe(test.full_name);
   const long long ms = to_ms(test.duration_s);
   switch (test.status) {
-    case TestStatus::kPassed:
+    case TestStatus::kPassed: {
       tag(Color::kGreen, "[       OK ] ");
-      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      const bool pending = std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                                       [](const MetricComparison& c) { return c.distribution && !c.decision; });
+      std::fprintf(out_, "%s (%lld ms)%s\n", name.c_str(), ms,
+                   pending ? "; its multi-seed verdicts follow at the end of the run" : "");
       break;
+    }
     case TestStatus::kSkipped:
       tag(Color::kYellow, "[  SKIPPED ] ");
       std::fprintf(out_, "%s (%lld ms)%s%s\n", name.c_str(), ms,
@@ -164,10 +168,10 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       const bool bad = c.verdict == Verdict::kRegression;
       const bool unsure = c.verdict == Verdict::kInconclusive;
       tag(bad ? Color::kRed : unsure ? Color::kYellow : Color::kGreen,
-          fmt::format("[{:^10}] ", verdict_name(c.verdict).substr(0, 10)).c_str());
+          fmt::format("[{:^14}] ", verdict_name(c.verdict)).c_str());
       std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
                    xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
-      std::fprintf(out_, "             %s\n", xml_safe(c.note).c_str());
+      std::fprintf(out_, "                 %s\n", xml_safe(c.note).c_str());
     }
   }
   std::vector<const TestResult*> passed, skipped, failed;

@@ -104,6 +104,7 @@ nlohmann::json seed_run_json(const SeedRun& run) {
   nlohmann::json metrics = nlohmann::json::object();
   for (const MetricRecord& m : run.metrics) metrics[m.name] = json_number(m.value);
   nlohmann::json json = {{"variant", run.variant},
+                         {"variant_index", run.variant_index},
                          {"seed", run.seed},
                          {"status", test_status_name(run.status)},
                          {"duration_s", run.duration_s},
@@ -114,6 +115,7 @@ nlohmann::json seed_run_json(const SeedRun& run) {
     json["failures"] = std::move(failures);
   }
   if (!run.crash_message.empty()) json["crash_message"] = run.crash_message;
+  if (!run.skip_message.empty()) json["skip_message"] = run.skip_message;
   return json;
 }
 

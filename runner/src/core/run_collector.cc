@@ -225,7 +225,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.line = planned.test->line;
   result.config_hash = planned.config_hash;
   result.seed = planned.seeds.front();
-  result.threads = plan_.threads;
+  result.threads = 1;
   result.started_at = utc_now_iso8601();
   result.seeded = true;
   result.seed_runs_planned = planned.seeds.size() * planned.variants.size();
@@ -240,6 +240,7 @@ void RunCollector::add_seed_run(const SeedJob& job, const std::vector<nlohmann::
   TestResult& test = current();
   SeedRun run;
   run.variant = job.variant->name;
+  run.variant_index = static_cast<std::size_t>(job.variant - job.test->variants.data());
   run.seed = job.seed;
   run.duration_s = duration_s;
   bool ended = false;
@@ -279,12 +280,7 @@ void RunCollector::add_seed_run(const SeedJob& job, const std::vector<nlohmann::
   }
   // Keep seed runs in plan order (variant, then seed), whatever order the workers finished in:
   // results must not depend on --jobs.
-  const auto rank = [&](const SeedRun& r) {
-    std::size_t variant = 0;
-    const PlannedTest& planned = *job.test;
-    while (variant < planned.variants.size() && planned.variants[variant].name != r.variant) ++variant;
-    return std::pair{variant, r.seed};
-  };
+  const auto rank = [](const SeedRun& r) { return std::pair{r.variant_index, r.seed}; };
   auto at = test.seed_runs.begin();
   while (at != test.seed_runs.end() && rank(*at) < rank(run)) ++at;
   at = test.seed_runs.insert(at, std::move(run));
@@ -352,6 +348,7 @@ void RunCollector::end_seeded_test(double duration_s) {
 
 void RunCollector::apply_distribution_baselines(TestResult& test) const {
   const BaselineTest* baseline = find_baseline(test);
+  bool not_comparable = false;
   for (const MetricRecord& metric : test.metrics) {
     MetricComparison c;
     c.metric = metric.name;
@@ -371,6 +368,7 @@ void RunCollector::apply_distribution_baselines(TestResult& test) const {
     } else if (entry->samples.empty()) {
       c.verdict = Verdict::kNotComparable;
       c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
+      not_comparable = true;
     } else {
       const SeedSamples candidate{metric.samples, metric.sample_seeds};
       const SeedSamples stored{entry->samples, entry->seeds};
@@ -379,9 +377,15 @@ void RunCollector::apply_distribution_baselines(TestResult& test) const {
       c.delta = c.distribution->difference;
       c.verdict = Verdict::kInconclusive;
       c.note = "decided when the run ends, with Holm's correction across the run's statistical checks";
+      if (entry->direction != metric.direction) {
+        // The gate follows the test as it is now; the stored direction is only history.
+        c.note += fmt::format("; the test now says {}, the baseline {}: promote to adopt",
+                              direction_name(metric.direction), direction_name(entry->direction));
+      }
     }
     test.comparisons.push_back(std::move(c));
   }
+  if (strict_env_ && not_comparable && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }
 
 void RunCollector::apply_statistical_gate(double alpha) {
@@ -400,7 +404,8 @@ void RunCollector::apply_statistical_gate(double alpha) {
     auto [test, c] = owners[i];
     c->decision = decisions[i];
     c->verdict = decisions[i].verdict;
-    c->note = decisions[i].reason;
+    const std::size_t direction_note = c->note.find("; the test now says");
+    c->note = decisions[i].reason + (direction_note == std::string::npos ? "" : c->note.substr(direction_note));
     if (c->verdict == Verdict::kRegression && test->status == TestStatus::kPassed) {
       test->status = TestStatus::kRegressed;
     }

@@ -83,7 +83,8 @@ nlohmann::json ledger_entry(const RunResult& run) {
 }
 
 // A seeded test's seeds and variants are fixed here, so that every worker agrees on them. Its
-// config hash leaves the seed out: a run on fresh seeds measures the same configuration.
+// config hash leaves the seed out (a run on fresh seeds measures the same configuration) and
+// counts one thread: each seed runs single-threaded whatever --threads says.
 PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
                       const RunPlan& plan) {
   PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
@@ -91,7 +92,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     planned.config_hash = config_hash(planned.params, plan.seed, plan.threads);
     return planned;
   }
-  planned.config_hash = config_hash(planned.params, 0, plan.threads);
+  planned.config_hash = config_hash(planned.params, 0, 1);
   for (int i = 0; i < test.seeds.count(); ++i) planned.seeds.push_back(plan.seed + static_cast<std::uint64_t>(i));
   std::vector<Variant> variants = test.seeds.variant_list();
   if (variants.empty()) variants.push_back(Variant{"", {}});
@@ -105,7 +106,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
         v.params[change.name] = change.default_value;
       }
     }
-    v.config_hash = config_hash(v.params, 0, plan.threads);
+    v.config_hash = config_hash(v.params, 0, 1);
     planned.variants.push_back(std::move(v));
   }
   return planned;

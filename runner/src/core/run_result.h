@@ -23,7 +23,7 @@ enum class TestStatus {
   kRegressed,  ///< the body passed, but a metric is worse than its baseline allows
 };
 
-/// "passed", "failed", "skipped", "crashed".
+/// "passed", "failed", "skipped", "crashed", "regressed".
 std::string_view test_status_name(TestStatus status);
 
 struct TestFailure {
@@ -41,6 +41,7 @@ struct RecordedCurve {
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.
 struct SeedRun {
   std::string variant;  ///< "" when the test declares no variants
+  std::size_t variant_index = 0;  ///< its position in the declared variants
   std::uint64_t seed = 0;
   TestStatus status = TestStatus::kPassed;  ///< kCrashed also covers a seed killed for its timeout
   double duration_s = 0.0;
@@ -69,7 +70,7 @@ struct TestResult {
   std::vector<RecordedCurve> curves;
   bool finished = false;  ///< false while the test runs
 
-  // Seeded tests: every (variant, seed) run in the order they finished, and how many were
+  // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were
   // planned. `metrics` then holds one entry per (variant, metric) with the per-seed samples.
   bool seeded = false;
   std::vector<SeedRun> seed_runs;

@@ -28,9 +28,10 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
       context_.seed = job_->seed;
       context_.seeded = true;
       context_.variant = job_->variant->name;
+      context_.threads = 1;  // seeds run side by side in --jobs processes, one core each
     }
     sink_.emit({{"event", "start"}, {"test", full_name}, {"started_at", utc_now_iso8601()}});
-    if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, plan_.threads);
+    if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, context_.threads);
     set_current_test_context(&context_);
     start_ = std::chrono::steady_clock::now();
   }
