@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Full-tier gate benchmark: does the multi-seed gate neither cry wolf nor miss real regressions?
-# Measured on Full.XorSeedStudy (20 seeds, test_accuracy with Margin{.delta = 0.01}):
+# Measured on Full.XorSeedStudy (20 seeds, test_accuracy with Margin{.delta = 0.005}):
 #
 #   A/A          AA_PAIRS comparisons of the unchanged test with itself on fresh seeds. Each pair
 #                promotes its own baseline from one block of 20 seeds and runs the candidate on
@@ -201,7 +201,7 @@ print(f"  runs flagging a REGRESSION: {alarms}/{len(aa_rows)} = {alarms / len(aa
       f"target rate <= 0.01 met: {yes(alarms / len(aa_rows) <= 0.01)}")
 
 # Injected changes
-print(f"\nInjected changes against the baseline of seeds 0-19 ({METRIC}, margin 0.01)")
+print(f"\nInjected changes against the baseline of seeds 0-19 ({METRIC}, margin 0.005)")
 print(f"  {'change':<10} {'seeds':<9} {'verdict':<13} {'difference':>10} {'95% CI':>19} "
       f"{'p (Holm)':>9}  {'exit':>4}  target met")
 large = {"lr-10", "width-4", "steps-100"}

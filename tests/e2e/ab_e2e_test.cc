@@ -68,7 +68,8 @@ TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
 TEST_F(AbE2eTest, ThreefoldSlowerOtherBuildIsAnImprovementAndSetReachesOnlyTheCandidate) {
   const ProcessResult result = ab(slow_other());
   EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
-  for (const json& metric : ab_json().at("metrics")) {
+  const json document = ab_json();  // named: a range-for over a temporary's member dangles
+  for (const json& metric : document.at("metrics")) {
     EXPECT_EQ(metric.at("verdict"), "IMPROVED") << metric.dump(2);
     EXPECT_LT(metric.at("median_cost_ratio").get<double>(), 0.5);
   }
