@@ -30,8 +30,9 @@ namespace internal {
 using TestFactory = MlTest* (*)();
 /// Called by ML_TEST during static initialisation. Never throws: problems (duplicate names,
 /// invalid parameters) are collected and reported when the binary starts.
+struct PlainTestTag {};
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory) noexcept;
+                      TestFactory factory, PlainTestTag) noexcept;
 /// The same for ML_SEED_TEST: the body runs once per seed (and variant).
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Seeds seeds) noexcept;
@@ -116,9 +117,9 @@ T MlTest::param(std::string_view key) {
 
 #define MLREGRESS_TEST_CLASS_(tier, name) MlregressTest_##tier##_##name
 
-/// Declares an ML test in a tier (Fast, Medium or Full) with optional parameters given as
-/// {"name", default} pairs. The body follows as a block, as with TEST.
-#define ML_TEST(tier, name, ...)                                                              \
+// One definition behind the three macros: the test class, its registration (whose last argument
+// says what kind of test it is) and the start of the body.
+#define MLREGRESS_DEFINE_TEST_(tier, name, kind, ...)                                         \
   class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
     void body() override;                                                                     \
   };                                                                                          \
@@ -126,34 +127,22 @@ T MlTest::param(std::string_view key) {
       ::mlregress::internal::register_ml_test(                                                \
           ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
           ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
-          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); });    \
+          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
+          kind);                                                                              \
   void MLREGRESS_TEST_CLASS_(tier, name)::body()
+
+/// Declares an ML test in a tier (Fast, Medium or Full) with optional parameters given as
+/// {"name", default} pairs. The body follows as a block, as with TEST.
+#define ML_TEST(tier, name, ...) \
+  MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::internal::PlainTestTag{}, __VA_ARGS__)
 
 /// Declares a seeded ML test: `seeds` is a Seeds(n) expression, optionally with .variants(...);
 /// parameters follow as in ML_TEST. The body runs once per seed in worker processes
 /// (`run --jobs N`) and its metrics are compared as distributions (see mlregress/seeds.h).
-#define ML_SEED_TEST(tier, name, seeds, ...)                                                  \
-  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
-    void body() override;                                                                     \
-  };                                                                                          \
-  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
-      ::mlregress::internal::register_ml_test(                                                \
-          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
-          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
-          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
-          ::mlregress::seeds);                                                                \
-  void MLREGRESS_TEST_CLASS_(tier, name)::body()
+#define ML_SEED_TEST(tier, name, seeds, ...) \
+  MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::seeds, __VA_ARGS__)
 
 /// Declares a timing test: an ML_TEST whose metrics are timings (record_throughput). Apart from
 /// running with the others, it is what `run --ab OTHER_BINARY` interleaves with another build.
-#define ML_TIMING_TEST(tier, name, ...)                                                       \
-  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
-    void body() override;                                                                     \
-  };                                                                                          \
-  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
-      ::mlregress::internal::register_ml_test(                                                \
-          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
-          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
-          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
-          ::mlregress::internal::TimingTestTag{});                                            \
-  void MLREGRESS_TEST_CLASS_(tier, name)::body()
+#define ML_TIMING_TEST(tier, name, ...) \
+  MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::internal::TimingTestTag{}, __VA_ARGS__)

@@ -338,12 +338,7 @@ void RunCollector::end_seeded_test(double duration_s) {
     status = TestStatus::kSkipped;
     test.skip_message = test.seed_runs.front().skip_message;
   }
-  test.status = status;
-  test.duration_s = duration_s;
-  apply_baselines(test);
-  test.finished = true;
-  running_.clear();
-  notify([&](RunObserver& o) { o.on_test_end(test, run_); });
+  end_current(status, duration_s);
 }
 
 void RunCollector::apply_distribution_baselines(TestResult& test) const {

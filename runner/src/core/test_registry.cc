@@ -108,7 +108,7 @@ bool register_test(Tier tier, const char* name, const char* file, int line, Para
 }  // namespace
 
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory) noexcept {
+                      TestFactory factory, PlainTestTag) noexcept {
   return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false);
 }
 
