@@ -45,6 +45,13 @@ class AbE2eTest : public ::testing::Test {
   TempDir temp_;
 };
 
+TEST_F(AbE2eTest, AHungChildIsKilledAtTheTimeoutAndTheComparisonStopsWithTheReason) {
+  const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.hang=true --ab-timeout 1");
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
+  EXPECT_NE((result.out + result.err).find("a timeout: killed after 1 s"), std::string::npos)
+      << result.out << result.err;
+}
+
 TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
   const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.extra_work=2.0");
   EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;

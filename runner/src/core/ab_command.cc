@@ -125,7 +125,7 @@ ChildRun run_side(Side side, int round, const std::string& program, const std::s
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  const ChildExit exit = run_child_process(argv, log);
+  const ChildExit exit = run_child_process(argv, log, "", options.ab_timeout_s);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // The children run one at a time, so `latest` is the run folder this child just made.
   std::error_code no_link;

@@ -8,7 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <signal.h>
+
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <stdexcept>
 
@@ -19,6 +23,7 @@ extern char** environ;
 namespace mlregress::internal {
 
 std::string ChildExit::describe() const {
+  if (timed_out_after_s > 0.0) return fmt::format("a timeout: killed after {:g} s", timed_out_after_s);
   if (signal != 0) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exit code {}", exit_code);
 }
@@ -34,7 +39,7 @@ int open_for_writing(const std::string& path) {
 }  // namespace
 
 ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
-                            const std::string& error_path) {
+                            const std::string& error_path, double timeout_s) {
   if (argv.empty()) throw std::invalid_argument("run_child_process: empty argv");
   const int fd = open_for_writing(output_path);
   int error_fd = fd;
@@ -63,11 +68,25 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
   if (spawn_error != 0) {
     throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(spawn_error)));
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
-  }
   ChildExit result;
+  int status = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    // Without a timeout, block; with one, look every 10 ms (a hung child must not hang us).
+    const pid_t done = ::waitpid(pid, &status, timeout_s > 0.0 ? WNOHANG : 0);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
+    if (done == 0) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= timeout_s) {
+        ::kill(pid, SIGKILL);
+        result.timed_out_after_s = timeout_s;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;

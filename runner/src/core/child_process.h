@@ -11,15 +11,17 @@ namespace mlregress::internal {
 struct ChildExit {
   int exit_code = -1;   ///< the program's exit status; -1 when it did not exit normally
   int signal = 0;       ///< the signal that ended it, if one did
+  double timed_out_after_s = 0.0;  ///< > 0 when it outlived its timeout and was killed
   std::string describe() const;  ///< "exit code 1", "killed by signal 9 (Killed)"
 };
 
 /// Runs argv[0] (a path; PATH is not searched) with stdout written to `output_path` and stderr
 /// to `error_path` (both created or truncated; an empty `error_path` means the same file as
-/// stdout), and waits for it. Throws OutputError when a file cannot be opened,
-/// std::runtime_error when the program cannot be started.
+/// stdout), and waits for it, at most `timeout_s` seconds when that is > 0 (then it is killed).
+/// Throws OutputError when a file cannot be opened, std::runtime_error when the program cannot
+/// be started.
 ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
-                            const std::string& error_path = "");
+                            const std::string& error_path = "", double timeout_s = 0.0);
 
 /// Why `path` cannot be run as a program, or "" when it can: missing, not a regular file, or
 /// not executable by this user.

@@ -66,6 +66,10 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
                   "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
                   "in alternating, randomised order and test the per-round log-ratio");
   run->add_option("--rounds", cl.run.ab_rounds, "A/B rounds (default 10)")->check(CLI::Range(2, 1000));
+  run->add_option("--ab-timeout", cl.run.ab_timeout_s,
+                  "Seconds one child run of --ab may take before it is killed and the comparison stops "
+                  "(default 600)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--ab-margin", cl.run.ab_margin,
                   "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
       ->check(CLI::Range(0.0, 10.0));

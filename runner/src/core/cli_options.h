@@ -23,6 +23,7 @@ struct RunOptions {
   double alpha = 0.01;      ///< family-wise level of the statistical gate (Holm across the run)
   std::string ab_binary;    ///< --ab: interleave the timing tests with this other build
   int ab_rounds = 10;       ///< --rounds: A/B rounds (each runs both binaries once)
+  double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed
   double ab_margin = 0.05;  ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
 };
 
