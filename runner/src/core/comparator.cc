@@ -118,4 +118,37 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
   return c;
 }
 
+MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline) {
+  MetricComparison c;
+  c.metric = metric.name;
+  c.kind = MetricKind::kDistribution;
+  c.observed = metric.value;
+  const Margin* margin = std::get_if<Margin>(&metric.policy);
+  const double delta = margin != nullptr ? margin->delta : 0.0;
+  c.tolerance = fmt::format("margin {}", format_value(delta));
+  if (baseline == nullptr) {
+    c.verdict = Verdict::kNew;
+    c.note = "no baseline yet";
+    return c;
+  }
+  if (baseline->samples.empty()) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
+    return c;
+  }
+  c.distribution = analyse_distribution(metric.name, metric.direction, delta,
+                                        SeedSamples{metric.samples, metric.sample_seeds},
+                                        SeedSamples{baseline->samples, baseline->seeds});
+  c.baseline = c.distribution->baseline_mean;
+  c.delta = c.distribution->difference;
+  c.verdict = Verdict::kInconclusive;
+  c.note = "decided when the run ends, with Holm's correction across the run's statistical checks";
+  if (baseline->direction != metric.direction) {
+    // The gate follows the test as it is now; the stored direction is only history.
+    c.note += fmt::format("{}{}, the baseline {}: promote to adopt", kDirectionChangedNote,
+                          direction_name(metric.direction), direction_name(baseline->direction));
+  }
+  return c;
+}
+
 }  // namespace mlregress::internal

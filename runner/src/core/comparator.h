@@ -53,4 +53,13 @@ struct MetricComparison {
 MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
                                 const BaselineMetric* baseline, const std::string& profile_id);
 
+/// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
+/// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays
+/// INCONCLUSIVE ("pending") until decide_gate has seen every statistical check of the run.
+MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline);
+
+/// Starts the note of a distribution comparison whose direction changed since promotion; the
+/// gate keeps it when it replaces the note with its reason.
+inline constexpr std::string_view kDirectionChangedNote = "; the test now says ";
+
 }  // namespace mlregress::internal

@@ -57,20 +57,16 @@ ExitCode compare_command(const CompareOptions& options) {
         if (it != base->metrics.end()) entry = &it->second;
       }
       const double value = read_json_number(metric.at("value")).value();
-      if (metric.contains("samples") && entry != nullptr && !entry->samples.empty()) {
-        // Seeded metrics: the same gate as `run --baselines`, decided below across all of them.
-        SeedSamples candidate;
-        for (const nlohmann::json& v : metric.at("samples")) candidate.values.push_back(read_json_number(v).value());
-        candidate.seeds = metric.at("seeds").get<std::vector<std::uint64_t>>();
-        const TolerancePolicy policy = policy_from_json(metric.at("policy"));
-        const Margin* margin = std::get_if<Margin>(&policy);
-        MetricComparison c;
-        c.metric = name;
-        c.kind = MetricKind::kDistribution;
-        c.observed = value;
-        c.distribution = analyse_distribution(name, direction, margin ? margin->delta : 0.0, candidate,
-                                              SeedSamples{entry->samples, entry->seeds});
-        test.comparisons.push_back(std::move(c));
+      if (metric.contains("samples")) {
+        // Seeded metrics: the same comparison as `run --baselines`, gated below across all of them.
+        MetricRecord record;
+        record.name = name;
+        record.value = value;
+        record.direction = direction;
+        record.policy = policy_from_json(metric.at("policy"));
+        for (const nlohmann::json& v : metric.at("samples")) record.samples.push_back(read_json_number(v).value());
+        record.sample_seeds = metric.at("seeds").get<std::vector<std::uint64_t>>();
+        test.comparisons.push_back(compare_distribution(record, entry));
         continue;
       }
       test.comparisons.push_back(compare_metric(name, value, direction, entry, b.profile.id));

@@ -102,10 +102,6 @@ const BaselineTest* RunCollector::find_baseline(TestResult& test) const {
 
 void RunCollector::apply_baselines(TestResult& test) const {
   if (baselines_ == nullptr) return;
-  if (test.seeded) {
-    apply_distribution_baselines(test);
-    return;
-  }
   const BaselineTest* baseline = find_baseline(test);
   bool regressed = false;
   for (const MetricRecord& metric : test.metrics) {
@@ -114,7 +110,9 @@ void RunCollector::apply_baselines(TestResult& test) const {
       auto it = baseline->metrics.find(metric.name);
       if (it != baseline->metrics.end()) entry = &it->second;
     }
-    MetricComparison c = compare_metric(metric.name, metric.value, metric.direction, entry, profile_.id);
+    // A seeded metric's REGRESSION comes later, from apply_statistical_gate.
+    MetricComparison c = test.seeded ? compare_distribution(metric, entry)
+                                     : compare_metric(metric.name, metric.value, metric.direction, entry, profile_.id);
     regressed = regressed || c.verdict == Verdict::kRegression ||
                 (strict_env_ && c.verdict == Verdict::kNotComparable);
     test.comparisons.push_back(std::move(c));
@@ -341,48 +339,6 @@ void RunCollector::end_seeded_test(double duration_s) {
   end_current(status, duration_s);
 }
 
-void RunCollector::apply_distribution_baselines(TestResult& test) const {
-  const BaselineTest* baseline = find_baseline(test);
-  bool not_comparable = false;
-  for (const MetricRecord& metric : test.metrics) {
-    MetricComparison c;
-    c.metric = metric.name;
-    c.kind = MetricKind::kDistribution;
-    c.observed = metric.value;
-    const Margin* margin = std::get_if<Margin>(&metric.policy);
-    const double delta = margin != nullptr ? margin->delta : 0.0;
-    c.tolerance = fmt::format("margin {}", format_value(delta));
-    const BaselineMetric* entry = nullptr;
-    if (baseline != nullptr) {
-      auto it = baseline->metrics.find(metric.name);
-      if (it != baseline->metrics.end()) entry = &it->second;
-    }
-    if (entry == nullptr) {
-      c.verdict = Verdict::kNew;
-      c.note = "no baseline yet";
-    } else if (entry->samples.empty()) {
-      c.verdict = Verdict::kNotComparable;
-      c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
-      not_comparable = true;
-    } else {
-      const SeedSamples candidate{metric.samples, metric.sample_seeds};
-      const SeedSamples stored{entry->samples, entry->seeds};
-      c.distribution = analyse_distribution(metric.name, metric.direction, delta, candidate, stored);
-      c.baseline = c.distribution->baseline_mean;
-      c.delta = c.distribution->difference;
-      c.verdict = Verdict::kInconclusive;
-      c.note = "decided when the run ends, with Holm's correction across the run's statistical checks";
-      if (entry->direction != metric.direction) {
-        // The gate follows the test as it is now; the stored direction is only history.
-        c.note += fmt::format("; the test now says {}, the baseline {}: promote to adopt",
-                              direction_name(metric.direction), direction_name(entry->direction));
-      }
-    }
-    test.comparisons.push_back(std::move(c));
-  }
-  if (strict_env_ && not_comparable && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
-}
-
 void RunCollector::apply_statistical_gate(double alpha) {
   std::vector<DistributionAnalysis> analyses;
   std::vector<std::pair<TestResult*, MetricComparison*>> owners;
@@ -399,7 +355,7 @@ void RunCollector::apply_statistical_gate(double alpha) {
     auto [test, c] = owners[i];
     c->decision = decisions[i];
     c->verdict = decisions[i].verdict;
-    const std::size_t direction_note = c->note.find("; the test now says");
+    const std::size_t direction_note = c->note.find(kDirectionChangedNote);
     c->note = decisions[i].reason + (direction_note == std::string::npos ? "" : c->note.substr(direction_note));
     if (c->verdict == Verdict::kRegression && test->status == TestStatus::kPassed) {
       test->status = TestStatus::kRegressed;

@@ -55,7 +55,6 @@ class RunCollector {
   TestResult& current();
   void end_current(TestStatus status_if_clean, double duration_s);
   void apply_baselines(TestResult& test) const;
-  void apply_distribution_baselines(TestResult& test) const;
   const BaselineTest* find_baseline(TestResult& test) const;
   template <typename Call>
   void notify(Call&& call);
