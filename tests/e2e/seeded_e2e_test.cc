@@ -246,6 +246,11 @@ TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparison
   ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
   EXPECT_EQ(fixture("ablation " + latest()).exit_code, kNoTestsMatched);
   EXPECT_EQ(fixture("ablation " + temp_.path() + "/no-such-run").exit_code, kRunFolderError);
+  // A damaged ledger line is named by file and line, never skipped silently.
+  std::ofstream(latest() + "/seeds.jsonl", std::ios::app) << "{\"test\": \"Trunc\n";
+  const ProcessResult damaged = fixture("ablation " + latest());
+  EXPECT_EQ(damaged.exit_code, kRunFolderError);
+  EXPECT_NE(damaged.err.find("seeds.jsonl:9: not a seed ledger line"), std::string::npos) << damaged.err;
 }
 
 TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {

@@ -1,0 +1,57 @@
+// Registration of seeded tests: a variant that names an undeclared parameter, gives it the
+// wrong type, repeats a name or uses a name the metric suffix cannot carry is refused when the
+// binary starts (exit code usage_error), not discovered half-way through a 20-seed run.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_registry.h"
+
+namespace mlregress::internal {
+namespace {
+
+RegisteredTest seeded_test(std::vector<Variant> variants) {
+  RegisteredTest test;
+  test.tier = Tier::Full;
+  test.tier_token = "Full";
+  test.name = "Study";
+  test.file = "study_test.cc";
+  test.line = 7;
+  test.params = {{"width", 32}, {"lr", 1e-3}};
+  test.seeds = Seeds(8).variants(std::move(variants));
+  return test;
+}
+
+std::string error_of(std::vector<Variant> variants) {
+  TestRegistry registry;
+  registry.add(seeded_test(std::move(variants)));
+  if (registry.errors().empty()) {
+    EXPECT_EQ(registry.tests().size(), 1u);
+    return "";
+  }
+  EXPECT_TRUE(registry.tests().empty()) << "a refused test must not be registered";
+  return registry.errors().front();
+}
+
+TEST(SeedRegistrationTest, WellFormedVariantsAreAcceptedAndAnIntegerMayStandForADouble) {
+  EXPECT_EQ(error_of({{"baseline", {}}, {"half_width", {{"width", 16}}}, {"lr_1e-2", {{"lr", 1}}}}), "");
+}
+
+TEST(SeedRegistrationTest, AVariantThatSetsAnUndeclaredParameterIsRefused) {
+  const std::string error = error_of({{"baseline", {}}, {"deep", {{"depth", 3}}}});
+  EXPECT_NE(error.find("study_test.cc:7: variant 'deep' of test 'Study' sets 'depth'"), std::string::npos) << error;
+}
+
+TEST(SeedRegistrationTest, AVariantThatChangesAParameterTypeIsRefused) {
+  const std::string error = error_of({{"baseline", {}}, {"narrow", {{"width", "sixteen"}}}});
+  EXPECT_NE(error.find("sets 'width' to a string, but it is declared as int"), std::string::npos) << error;
+}
+
+TEST(SeedRegistrationTest, RepeatedOrUnusableVariantNamesAreRefused) {
+  EXPECT_NE(error_of({{"a", {}}, {"a", {{"width", 16}}}}).find("declared twice"), std::string::npos);
+  EXPECT_NE(error_of({{"half width", {}}}).find("must be non-empty"), std::string::npos);
+  EXPECT_NE(error_of({{"", {}}}).find("must be non-empty"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlregress::internal
