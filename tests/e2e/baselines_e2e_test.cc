@@ -172,15 +172,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadBaseline{"UnknownKey", "policy = \"band\"", "policy = \"band\"\nrtoll = 0.5", "unknown key 'rtoll'"}),
     [](const auto& info) { return info.param.name; });
 
-TEST_F(BaselinesE2eTest, MissingOrEmptyBaselineFolderIsABaselineError) {
+TEST_F(BaselinesE2eTest, AMissingBaselineFolderIsABaselineError) {
+  // A typo in --baselines must not pass every test as "no baseline yet".
   ProcessResult missing = run("--filter Passes --baselines " + baselines());
   EXPECT_EQ(missing.exit_code, kBaselineError);
   EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
-  fs::create_directories(baselines());
-  ProcessResult empty = run("--filter Passes --baselines " + baselines());
-  EXPECT_EQ(empty.exit_code, kBaselineError);
-  EXPECT_NE(empty.err.find("has no baselines for mlregress_fixture_suite"), std::string::npos) << empty.err;
   EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
+}
+
+TEST_F(BaselinesE2eTest, AnEmptyBaselineFolderGivesNewAndSaysHowToPromote) {
+  // The first run of a new project: the folder exists, nothing has been promoted yet.
+  fs::create_directories(baselines());
+  const ProcessResult first = run("--filter Passes --baselines " + baselines());
+  EXPECT_EQ(first.exit_code, kPassed) << first.out << first.err;
+  EXPECT_EQ(test_named(results(), "Passes").at("metrics").at(0).at("verdict"), "NEW");
+  const std::string hint = "mlregress_fixture_suite promote " + runs() + "/" +
+                           fs::read_symlink(latest()).string() + " --baselines " + baselines();
+  EXPECT_NE(first.out.find(hint), std::string::npos) << first.out;
+  // Following the hint gives the test its baseline.
+  ASSERT_EQ(promote(latest()).exit_code, kPassed);
+  const ProcessResult second = run("--filter Passes --baselines " + baselines());
+  EXPECT_EQ(second.exit_code, kPassed);
+  EXPECT_EQ(test_named(results(), "Passes").at("metrics").at(0).at("verdict"), "PASS");
+  EXPECT_EQ(second.out.find("no baseline yet"), std::string::npos) << second.out;
 }
 
 TEST_F(BaselinesE2eTest, PromotingTheSameRunTwiceChangesNothing) {

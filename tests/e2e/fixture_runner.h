@@ -18,10 +18,12 @@ inline constexpr int kPassed = 0, kTestFailed = 1, kNoTestsMatched = 3, kUsageEr
 
 class FixtureRunnerTest : public ::testing::Test {
  protected:
-  // Runs in the temporary folder, outside any git work tree: the developer's uncommitted
-  // changes must not make promote refuse the runs these tests make.
+  // Runs in the temporary folder and records its git state (MLREGRESS_REPO), which is no git work
+  // tree: the developer's uncommitted changes must not make promote refuse the runs these tests
+  // make.
   ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && " + std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
   }
   // `run` with the given arguments, writing under this test's temporary runs folder.
   ProcessResult run(const std::string& args) {

@@ -31,6 +31,8 @@ std::string normalise_volatile(std::string text, const std::string& temp_dir) {
       {R"re((name="git\.dirty" value=)"[^"]*")re", "$1\"DIRTY\""},
       {R"re( in \d+\.\d{3} s)re", " in T s"},
       {R"re("(duration_s|started_at|finished_at)": [^,\n]+)re", "\"$1\": \"<volatile>\""},
+      // The profile id hashes the CPU model and the framework: the machine decides it.
+      {R"re("environment_profile": "[^"]*")re", "\"environment_profile\": \"<profile>\""},
   };
   for (const auto& [pattern, replacement] : rules) {
     text = std::regex_replace(text, std::regex(pattern), replacement);

@@ -9,7 +9,8 @@
 
 namespace mlregress::e2e {
 
-/// Replaces times, run ids, source and temp paths, host names and commits with placeholders.
+/// Replaces times, run ids, source and temp paths, host names, commits and environment profile
+/// ids with placeholders.
 std::string normalise_volatile(std::string text, const std::string& temp_dir);
 
 ::testing::AssertionResult matches_golden(const std::string& actual, const std::string& golden_name);

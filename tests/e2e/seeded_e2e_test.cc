@@ -21,7 +21,8 @@ using nlohmann::json;
 class SeededE2eTest : public ::testing::Test {
  protected:
   ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && " + std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
   }
   ProcessResult run(const std::string& args) {
     return fixture("run --color never --out " + temp_.path() + "/runs " + args);

@@ -6,7 +6,10 @@ set -euo pipefail
 suites=${1:?usage: $0 PATH_TO_mlregress_suites}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cd "$work"   # outside any git tree: a developer's uncommitted changes must not block promote
+cd "$work"
+# Record the git state of this folder, outside any git tree: a developer's uncommitted changes
+# must not block promote.
+export MLREGRESS_REPO="$work"
 
 "$suites" run --tier fast --out runs --color never >/dev/null
 "$suites" promote runs/latest --baselines baselines --reason "round trip" >/dev/null

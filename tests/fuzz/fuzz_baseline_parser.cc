@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "baseline_toml.h"
+#include "baselines/baseline_toml.h"
 
 namespace {
 

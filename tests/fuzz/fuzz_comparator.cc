@@ -35,7 +35,7 @@
 #include <string>
 #include <variant>
 
-#include "comparator.h"
+#include "comparison/comparator.h"
 
 namespace {
 

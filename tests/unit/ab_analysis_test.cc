@@ -2,7 +2,7 @@
 // wrong way for rates or for durations, a significant but negligible difference called a
 // REGRESSION, a large but unproven one called a PASS, Holm counting examples/s and steps/s (the
 // same measurement) as two hypotheses, and a zero or NaN timing turned into a ratio.
-#include "ab_analysis.h"
+#include "timing/ab_analysis.h"
 
 #include <gtest/gtest.h>
 

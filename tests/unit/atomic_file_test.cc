@@ -1,7 +1,7 @@
 // Files are replaced whole and ledger lines appended whole. Planted failures: a missing folder,
 // a rename that cannot happen, a write that runs out of room, concurrent appenders; in each case
 // the error must name the path and no temporary file may be left behind.
-#include "atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "output_error.h"
+#include "support/errors.h"
 #include "temp_dir.h"
 
 namespace mlregress::internal {

@@ -1,7 +1,7 @@
 // config_hash: equal hashes must mean comparable configurations. Planted: each ingredient
 // (a parameter's value, name or type, the seed, the thread count) changed alone must change the
 // hash, and the value must not drift between versions (it is pinned).
-#include "config_hash.h"
+#include "registry/config_hash.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // JUnit XML that CI parsers accept. Planted: a comma-decimal locale, markup and control
 // characters in failure messages, invalid UTF-8, and one test of each status; the document must
 // parse, count correctly, map each status to the element Jenkins expects and write times with '.'.
-#include "junit_reporter.h"
+#include "reporting/junit_reporter.h"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +13,11 @@
 #include <string>
 
 #include "comma_locale.h"
-#include "comparator.h"
-#include "output_error.h"
-#include "run_result.h"
+#include "comparison/comparator.h"
+#include "support/errors.h"
+#include "execution/run_result.h"
 #include "temp_dir.h"
-#include "text_sanitize.h"
+#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {

@@ -2,7 +2,7 @@
 // matching any run like '*', a pattern matching only a prefix, negative patterns ignored, and
 // a name-only pattern tried against the full name (which would let "Fast*" select every test of
 // the fast tier).
-#include "name_filter.h"
+#include "registry/name_filter.h"
 
 #include <gtest/gtest.h>
 

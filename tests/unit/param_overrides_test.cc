@@ -1,6 +1,6 @@
 // `--set Test.key=value`: every mistake a user can type must stop the run with a message that
 // names the item, instead of silently running the default. Each test plants one such mistake.
-#include "param_overrides.h"
+#include "registry/param_overrides.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "param_value.h"
+#include "registry/param_value.h"
 
 namespace mlregress::internal {
 namespace {

@@ -1,6 +1,6 @@
 // Run folders: one per run, never shared, with runs/latest and the ledger kept right. Planted:
 // two runs in the same second, a runs path that is a regular file, a stale `latest`.
-#include "run_folder.h"
+#include "storage/run_folder.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "output_error.h"
+#include "support/errors.h"
 #include "temp_dir.h"
 
 namespace mlregress::internal {
@@ -107,11 +107,17 @@ TEST(CreateRunFolder, RootBelowARegularFileThrowsOutputError) {
   EXPECT_NE(message.find(root), std::string::npos) << message;
 }
 
+LedgerEntry entry_for(const RunFolder& folder) {
+  LedgerEntry entry;
+  entry.run_id = folder.run_id;
+  return entry;
+}
+
 TEST(FinishRunFolder, LatestIsARelativeSymlinkToTheRun) {
   TempDir dir;
   const std::string root = dir / "runs";
   const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
-  finish_run_folder(folder, {{"run_id", folder.run_id}});
+  finish_run_folder(folder, entry_for(folder));
   const std::string latest = root + "/latest";
   ASSERT_TRUE(fs::is_symlink(latest));
   // Relative, so the runs folder can be moved or mounted elsewhere.
@@ -123,10 +129,10 @@ TEST(FinishRunFolder, AppendsOneParseableLedgerLine) {
   TempDir dir;
   const std::string root = dir / "runs";
   const RunFolder folder = create_run_folder(root, fixed_start(), "a1b2c3d");
-  const nlohmann::json entry = {{"run_id", folder.run_id},
-                                {"exit_code", 1},
-                                {"message", "line one\nline two"},
-                                {"final_loss", "NaN"}};
+  LedgerEntry entry = entry_for(folder);
+  entry.exit_code = ExitCode::kTestFailed;
+  entry.filter = "line one\nline two";
+  entry.duration_s = 1.5;
   finish_run_folder(folder, entry);
   const std::string text = read_file(root + "/ledger.jsonl");
   ASSERT_FALSE(text.empty());
@@ -134,17 +140,18 @@ TEST(FinishRunFolder, AppendsOneParseableLedgerLine) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);  // the embedded newline is escaped
   const auto entries = ledger_lines(root);
   ASSERT_EQ(entries.size(), 1u);
-  EXPECT_EQ(entries[0], entry);
+  EXPECT_EQ(entries[0], nlohmann::json(entry));
+  EXPECT_EQ(entries[0].at("exit_status"), "test_failed");
 }
 
 TEST(FinishRunFolder, TheNextRunMovesLatestAndAddsALine) {
   TempDir dir;
   const std::string root = dir / "runs";
   const RunFolder first = create_run_folder(root, fixed_start(), "a1b2c3d");
-  finish_run_folder(first, {{"run_id", first.run_id}});
+  finish_run_folder(first, entry_for(first));
   const RunFolder second =
       create_run_folder(root, fixed_start() + std::chrono::seconds(1), "e4f5a6b");
-  finish_run_folder(second, {{"run_id", second.run_id}});
+  finish_run_folder(second, entry_for(second));
 
   EXPECT_EQ(second.run_id, "20261202T134513Z-e4f5a6b");
   EXPECT_EQ(fs::read_symlink(root + "/latest").string(), second.run_id);
@@ -165,7 +172,7 @@ TEST(FinishRunFolder, LatestThatIsARealFolderThrowsAndLeavesNoTempLink) {
   fs::create_directories(root + "/latest/something");
   std::string message;
   try {
-    finish_run_folder(folder, {{"run_id", folder.run_id}});
+    finish_run_folder(folder, entry_for(folder));
   } catch (const OutputError& error) {
     message = error.what();
   }

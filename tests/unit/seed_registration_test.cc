@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "test_registry.h"
+#include "registry/test_registry.h"
 
 namespace mlregress::internal {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "baseline_toml.h"
-#include "comparator.h"
+#include "baselines/baseline_toml.h"
+#include "comparison/comparator.h"
 
 namespace mlregress::internal {
 namespace {

@@ -1,7 +1,7 @@
 // Untrusted text made safe for each output. Planted inputs: every class of invalid UTF-8
 // (stray bytes, truncation, overlong forms, surrogates, past U+10FFFF), the control characters
 // XML 1.0 forbids, and file names that try to escape the run folder or collide.
-#include "text_sanitize.h"
+#include "support/text_sanitize.h"
 
 #include <gtest/gtest.h>
 

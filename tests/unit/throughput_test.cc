@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "test_context.h"
+#include "execution/test_context.h"
 
 namespace mlregress {
 namespace {
@@ -136,7 +136,7 @@ TEST(Throughput, RejectsUnusableOptionsByName) {
 
 class CapturingSink final : public internal::EventSink {
  public:
-  void emit(const nlohmann::json& event) override { events.push_back(event); }
+  void emit(const internal::TestEvent& event) override { events.push_back(nlohmann::json(event)); }
   std::vector<nlohmann::json> events;
 };
 

@@ -2,6 +2,8 @@
 // numbers, so they never change meaning; new codes are only ever added.
 #pragma once
 
+#include <span>
+
 namespace mlregress {
 
 enum class ExitCode : int {
@@ -20,5 +22,15 @@ enum class ExitCode : int {
 
 /// Short stable name of an exit code, e.g. "test_failed", as used in results.json and the ledger.
 const char* exit_code_name(ExitCode code);
+
+struct ExitCodeDescription {
+  ExitCode code;
+  const char* name;     ///< "test_failed"
+  const char* meaning;  ///< one line, as the README's exit-code table and --help show it
+};
+
+/// Every exit code in numeric order: the one table behind exit_code_name, the --help footer and
+/// the README's table (a test keeps the README in step).
+std::span<const ExitCodeDescription> exit_code_descriptions();
 
 }  // namespace mlregress

@@ -1,0 +1,69 @@
+// A baseline file: what a suite's metrics were when they were last promoted, under which
+// conditions, and what each promotion replaced. One file per test source file, under
+// <baselines>/<binary>/<source stem>.toml (format: runner/docs/baselines.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlregress/metric.h"
+#include "environment/environment_profile.h"
+#include "storage/policy_json.h"
+
+namespace mlregress::internal {
+
+inline constexpr int kBaselineSchemaVersion = 1;
+
+struct Provenance {
+  int version = 0;  ///< bumped by every promotion that changes the file
+  std::string promoted_at;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string reason;
+  std::string source_run;
+  std::string environment;  ///< profile id of the promoted run (described in [environments])
+  friend bool operator==(const Provenance&, const Provenance&) = default;
+};
+
+/// What one promotion replaced.
+struct HistoryEntry {
+  int version = 0;           ///< the file version that introduced the replacement
+  std::string replaced_at;   ///< UTC
+  std::string reason;
+  std::string source_run;
+  std::string environment;   ///< profile id for environment-bound values, else empty
+  std::optional<double> old_value;  ///< empty when the metric was new
+  double new_value = 0.0;
+  friend bool operator==(const HistoryEntry&, const HistoryEntry&) = default;
+};
+
+struct BaselineMetric {
+  Direction direction = Direction::LowerIsBetter;
+  TolerancePolicy policy;
+  std::optional<double> value;              ///< portable value (band and default policies)
+  std::map<std::string, double> by_environment;  ///< profile id -> value (exact, timing)
+  std::map<std::string, double> cv_by_environment;  ///< timing: profile id -> cv at promotion
+  std::vector<double> samples;               ///< margin: one value per seed
+  std::vector<std::uint64_t> seeds;          ///< margin: the seed of each sample
+  std::vector<HistoryEntry> history;
+  friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
+};
+
+struct BaselineTest {
+  std::string config_hash;
+  std::map<std::string, BaselineMetric> metrics;
+  friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
+};
+
+struct BaselineFile {
+  int schema_version = kBaselineSchemaVersion;
+  Provenance provenance;
+  std::map<std::string, EnvironmentProfile> environments;
+  std::map<std::string, BaselineTest> tests;
+  friend bool operator==(const BaselineFile&, const BaselineFile&) = default;
+};
+
+}  // namespace mlregress::internal

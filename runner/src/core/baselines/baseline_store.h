@@ -1,0 +1,41 @@
+// The baselines of one test binary: <dir>/<binary>/<source stem>.toml, one file per test source
+// file. Loading is all-or-nothing: one bad file stops the run before any test starts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "baselines/baseline.h"
+#include "baselines/baseline_toml.h"
+
+namespace mlregress::internal {
+
+struct LoadedBaselineFile {
+  std::string path;
+  BaselineFile file;
+};
+
+class BaselineSet {
+ public:
+  /// Throws BaselineError for any invalid file, and for a folder `dir` that does not exist (a
+  /// typo must not pass as "no baselines yet") unless `allow_missing`. A folder without files
+  /// for `binary` gives an empty set: every test is NEW until its first promotion.
+  static BaselineSet load(const std::string& dir, const std::string& binary, bool allow_missing);
+
+  /// A set made in memory (compare builds one from a run folder).
+  static BaselineSet from_files(std::vector<LoadedBaselineFile> files);
+
+  /// The file that holds `test`, or nullptr.
+  const LoadedBaselineFile* find(const std::string& test) const;
+  const std::vector<LoadedBaselineFile>& files() const { return files_; }
+
+ private:
+  std::vector<LoadedBaselineFile> files_;
+};
+
+/// Folder of a binary's baseline files.
+std::string baseline_folder(const std::string& dir, const std::string& binary);
+/// File stem for a test source file: "suites/fast/overfit_test.cc" -> "overfit_test".
+std::string baseline_stem(const std::string& source_file);
+
+}  // namespace mlregress::internal

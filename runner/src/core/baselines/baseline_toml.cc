@@ -1,0 +1,421 @@
+#include "baselines/baseline_toml.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "statistics/sample_summary.h"
+
+namespace mlregress::internal {
+namespace {
+
+// ---------------------------------------------------------------- reading
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const toml::node& node, const std::string& message) const {
+    const toml::source_position at = node.source().begin;
+    throw BaselineError(fmt::format("{}:{}:{}: {}", source_, at.line, at.column, message));
+  }
+
+  const toml::table& table(const toml::node& node, std::string_view what) const {
+    if (const toml::table* t = node.as_table()) return *t;
+    fail(node, fmt::format("{} must be a table", what));
+  }
+
+  // Rejects keys outside `allowed`: a typo must not silently drop a tolerance.
+  void only_keys(const toml::table& t, std::string_view what,
+                 std::initializer_list<std::string_view> allowed) const {
+    for (const auto& [key, node] : t) {
+      bool known = false;
+      for (std::string_view a : allowed) known = known || key.str() == a;
+      if (!known) {
+        std::string list;
+        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(node, fmt::format("unknown key '{}' in {} (expected one of: {})", key.str(), what, list));
+      }
+    }
+  }
+
+  const toml::node& required(const toml::table& t, std::string_view key, std::string_view what) const {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) fail(t, fmt::format("{} is missing '{}'", what, key));
+    return *node;
+  }
+
+  std::string string(const toml::node& node, std::string_view what) const {
+    if (const auto* s = node.as_string()) return s->get();
+    fail(node, fmt::format("{} must be a string", what));
+  }
+
+  // Bounded, so that a huge value cannot wrap into a valid one when narrowed to int.
+  int integer(const toml::node& node, std::string_view what, std::int64_t min = 0,
+              std::int64_t max = 1'000'000'000) const {
+    const auto* i = node.as_integer();
+    if (i == nullptr) fail(node, fmt::format("{} must be an integer", what));
+    if (i->get() < min || i->get() > max) {
+      fail(node, fmt::format("{} must be between {} and {}, not {}", what, min, max, i->get()));
+    }
+    return static_cast<int>(i->get());
+  }
+
+  bool boolean(const toml::node& node, std::string_view what) const {
+    if (const auto* b = node.as_boolean()) return b->get();
+    fail(node, fmt::format("{} must be true or false", what));
+  }
+
+  double number(const toml::node& node, std::string_view what) const {
+    if (const auto* f = node.as_floating_point()) return f->get();
+    if (const auto* i = node.as_integer()) return static_cast<double>(i->get());
+    fail(node, fmt::format("{} must be a number", what));
+  }
+
+  double tolerance(const toml::node& node, std::string_view what) const {
+    const double value = number(node, what);
+    if (!std::isfinite(value) || value < 0) {
+      fail(node, fmt::format("{} must be a finite number >= 0, not {}", what, value));
+    }
+    return value;
+  }
+
+ private:
+  std::string source_;
+};
+
+Provenance read_provenance(const Reader& r, const toml::table& t) {
+  r.only_keys(t, "[provenance]",
+              {"version", "promoted_at", "git_commit", "git_dirty", "reason", "source_run",
+               "environment"});
+  Provenance p;
+  p.version = r.integer(r.required(t, "version", "[provenance]"), "provenance.version");
+  if (const auto* n = t.get("promoted_at")) p.promoted_at = r.string(*n, "provenance.promoted_at");
+  if (const auto* n = t.get("git_commit")) p.git_commit = r.string(*n, "provenance.git_commit");
+  if (const auto* n = t.get("git_dirty")) p.git_dirty = r.boolean(*n, "provenance.git_dirty");
+  if (const auto* n = t.get("reason")) p.reason = r.string(*n, "provenance.reason");
+  if (const auto* n = t.get("source_run")) p.source_run = r.string(*n, "provenance.source_run");
+  if (const auto* n = t.get("environment")) p.environment = r.string(*n, "provenance.environment");
+  return p;
+}
+
+EnvironmentProfile read_environment(const Reader& r, const std::string& id, const toml::table& t) {
+  const std::string what = fmt::format("[environments.{}]", id);
+  r.only_keys(t, what, {"framework", "build", "cpu", "machine", "threads"});
+  EnvironmentProfile e;
+  e.id = id;
+  if (const auto* n = t.get("framework")) e.framework = r.string(*n, what + ".framework");
+  if (const auto* n = t.get("build")) e.build = r.string(*n, what + ".build");
+  if (const auto* n = t.get("cpu")) e.cpu = r.string(*n, what + ".cpu");
+  if (const auto* n = t.get("machine")) e.machine = r.string(*n, what + ".machine");
+  if (const auto* n = t.get("threads")) e.threads = r.integer(*n, what + ".threads", 1, 1024);
+  return e;
+}
+
+HistoryEntry read_history(const Reader& r, const toml::node& node, const std::string& what) {
+  const toml::table& t = r.table(node, what);
+  r.only_keys(t, what, {"version", "replaced_at", "reason", "source_run", "environment", "old_value",
+                        "new_value"});
+  HistoryEntry h;
+  h.version = r.integer(r.required(t, "version", what), what + ".version", 1);
+  if (const auto* n = t.get("replaced_at")) h.replaced_at = r.string(*n, what + ".replaced_at");
+  if (const auto* n = t.get("reason")) h.reason = r.string(*n, what + ".reason");
+  if (const auto* n = t.get("source_run")) h.source_run = r.string(*n, what + ".source_run");
+  if (const auto* n = t.get("environment")) h.environment = r.string(*n, what + ".environment");
+  if (const auto* n = t.get("old_value")) h.old_value = r.number(*n, what + ".old_value");
+  h.new_value = r.number(r.required(t, "new_value", what), what + ".new_value");
+  return h;
+}
+
+// A seeded metric keeps every per-seed sample; the summary is written for people and checked on
+// reading, so a hand edit of one side without the other is caught.
+void read_samples(const Reader& r, const toml::table& t, const std::string& what, BaselineMetric& m) {
+  const toml::node& seeds_node = r.required(t, "seeds", what);
+  const toml::node& samples_node = r.required(t, "samples", what);
+  const toml::array* seeds = seeds_node.as_array();
+  const toml::array* samples = samples_node.as_array();
+  if (seeds == nullptr) r.fail(seeds_node, what + ".seeds must be an array of integers");
+  if (samples == nullptr) r.fail(samples_node, what + ".samples must be an array of numbers");
+  std::set<std::int64_t> seen;
+  for (const toml::node& seed : *seeds) {
+    const auto* i = seed.as_integer();
+    if (i == nullptr || i->get() < 0) r.fail(seed, what + ".seeds must hold integers >= 0");
+    if (!seen.insert(i->get()).second) r.fail(seed, fmt::format("{}.seeds lists seed {} twice", what, i->get()));
+    m.seeds.push_back(static_cast<std::uint64_t>(i->get()));
+  }
+  for (const toml::node& sample : *samples) m.samples.push_back(r.number(sample, what + ".samples[]"));
+  if (m.samples.empty()) r.fail(samples_node, what + ".samples is empty");
+  if (m.samples.size() != m.seeds.size()) {
+    r.fail(samples_node, fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
+  }
+  if (const toml::node* summary_node = t.get("summary")) {
+    const toml::table& summary = r.table(*summary_node, what + ".summary");
+    r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
+    const SampleSummary expected = summarize_samples(m.samples);
+    const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
+    const double mean = r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
+    const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
+    const auto close = [](double a, double b) {
+      return (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+    };
+    if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) || !close(sd, expected.sd)) {
+      r.fail(*summary_node, fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
+                                        "(n={}, mean={}, sd={}); promote again instead of editing by hand",
+                                        what, n, mean, sd, expected.n, expected.mean, expected.sd));
+    }
+  }
+}
+
+BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
+                           const BaselineFile& file) {
+  r.only_keys(t, what, {"direction", "policy", "rtol", "atol", "margin", "value", "values", "cv",
+                        "seeds", "samples", "summary", "history"});
+  BaselineMetric m;
+  const toml::node& direction_node = r.required(t, "direction", what);
+  const std::string direction = r.string(direction_node, what + ".direction");
+  const std::optional<Direction> parsed = parse_direction(direction);
+  if (!parsed) {
+    r.fail(direction_node, fmt::format("unknown direction '{}' (expected lower_is_better, "
+                                       "higher_is_better or must_equal)", direction));
+  }
+  m.direction = *parsed;
+
+  const toml::node* policy_node = t.get("policy");
+  const std::string policy = policy_node ? r.string(*policy_node, what + ".policy") : "default";
+  if (policy == "band") {
+    Band band;
+    if (const auto* n = t.get("rtol")) band.rtol = r.tolerance(*n, what + ".rtol");
+    if (const auto* n = t.get("atol")) band.atol = r.tolerance(*n, what + ".atol");
+    m.policy = band;
+  } else if (policy == "margin") {
+    m.policy = Margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
+  } else if (policy == "exact" || policy == "default" || policy == "timing") {
+    if (policy == "exact") m.policy = Exact{};
+    if (policy == "timing") m.policy = Timing{};
+  } else {
+    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing or "
+                                     "default)", policy));
+  }
+  // A key of another policy is a mistake, not something to ignore silently.
+  const auto only_for = [&](std::initializer_list<const char*> keys, std::string_view owner) {
+    for (const char* k : keys) {
+      if (const auto* n = t.get(k); n != nullptr && policy != owner) {
+        r.fail(*n, fmt::format("'{}' only applies to policy \"{}\"", k, owner));
+      }
+    }
+  };
+  only_for({"rtol", "atol"}, "band");
+  only_for({"margin", "seeds", "samples", "summary"}, "margin");
+  only_for({"cv"}, "timing");
+
+  if (const auto* n = t.get("value")) m.value = r.number(*n, what + ".value");
+  if (const auto* n = t.get("values")) {
+    const toml::table& values = r.table(*n, what + ".values");
+    for (const auto& [env, v] : values) {
+      if (file.environments.count(std::string(env.str())) == 0) {
+        r.fail(v, fmt::format("{}.values names environment '{}', which [environments] does not "
+                              "define", what, env.str()));
+      }
+      m.by_environment[std::string(env.str())] = r.number(v, what + ".values." + std::string(env.str()));
+    }
+  }
+  if (policy == "margin") {
+    for (const char* k : {"value", "values"}) {
+      if (const auto* n = t.get(k)) r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
+    }
+    read_samples(r, t, what, m);
+  } else if (!m.value && m.by_environment.empty()) {
+    r.fail(t, what + " has neither 'value' nor 'values'");
+  }
+  if (policy == "timing") {
+    if (m.value) r.fail(*t.get("value"), what + ": a timing is stored per environment ('values'), not as 'value'");
+    const toml::node& cv_node = r.required(t, "cv", what);
+    for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
+      if (m.by_environment.count(std::string(env.str())) == 0) {
+        r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what, env.str(), what));
+      }
+      m.cv_by_environment[std::string(env.str())] = r.tolerance(v, what + ".cv." + std::string(env.str()));
+    }
+    if (m.cv_by_environment.size() != m.by_environment.size()) {
+      r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
+    }
+  }
+  if (const auto* n = t.get("history")) {
+    const toml::array* history = n->as_array();
+    if (history == nullptr) r.fail(*n, what + ".history must be an array of tables");
+    for (const toml::node& entry : *history) m.history.push_back(read_history(r, entry, what + ".history"));
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------- writing
+
+bool is_bare_key(std::string_view key) {
+  if (key.empty()) return false;
+  for (char c : key) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          out += fmt::format("\\u{:04X}", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string key(std::string_view k) { return is_bare_key(k) ? std::string(k) : quoted(k); }
+
+// Shortest text that reads back as the same double, always a TOML float ("1.0", not "1").
+std::string number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string inline_table(const std::map<std::string, double>& values) {
+  std::string out = "{ ";
+  bool first = true;
+  for (const auto& [env, v] : values) {
+    out += (first ? "" : ", ") + key(env) + " = " + number(v);
+    first = false;
+  }
+  return out + " }";
+}
+
+}  // namespace
+
+BaselineFile parse_baseline(std::string_view text, const std::string& source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& error) {
+    const toml::source_position at = error.source().begin;
+    throw BaselineError(fmt::format("{}:{}:{}: {}", source_name, at.line, at.column, error.description()));
+  }
+  const Reader r(source_name);
+  BaselineFile file;
+  r.only_keys(root, "the baseline file", {"schema_version", "provenance", "environments", "tests"});
+  const toml::node& version_node = r.required(root, "schema_version", "the baseline file");
+  file.schema_version = r.integer(version_node, "schema_version", 1, 1'000'000);
+  if (file.schema_version > kBaselineSchemaVersion) {
+    r.fail(version_node, fmt::format("schema_version {} was written by a newer mlregress; this one "
+                                     "reads up to {}", file.schema_version, kBaselineSchemaVersion));
+  }
+  file.provenance = read_provenance(r, r.table(r.required(root, "provenance", "the baseline file"), "provenance"));
+  if (const toml::node* envs = root.get("environments")) {
+    for (const auto& [id, node] : r.table(*envs, "environments")) {
+      file.environments[std::string(id.str())] =
+          read_environment(r, std::string(id.str()), r.table(node, "environment"));
+    }
+  }
+  if (const toml::node* tests = root.get("tests")) {
+    for (const auto& [name, node] : r.table(*tests, "tests")) {
+      const std::string what = fmt::format("[tests.{}]", name.str());
+      const toml::table& t = r.table(node, what);
+      r.only_keys(t, what, {"config_hash", "metrics"});
+      BaselineTest test;
+      if (const auto* n = t.get("config_hash")) test.config_hash = r.string(*n, what + ".config_hash");
+      if (const auto* metrics = t.get("metrics")) {
+        for (const auto& [metric_name, metric_node] : r.table(*metrics, what + ".metrics")) {
+          const std::string metric_what = fmt::format("[tests.{}.metrics.{}]", name.str(), metric_name.str());
+          test.metrics[std::string(metric_name.str())] =
+              read_metric(r, metric_what, r.table(metric_node, metric_what), file);
+        }
+      }
+      file.tests[std::string(name.str())] = std::move(test);
+    }
+  }
+  return file;
+}
+
+std::string render_baseline(const BaselineFile& file) {
+  std::ostringstream out;
+  out << "# mlregress baseline, written by `promote`. Review changes like code.\n";
+  out << "schema_version = " << file.schema_version << "\n\n";
+  const Provenance& p = file.provenance;
+  out << "[provenance]\n"
+      << "version = " << p.version << "\n"
+      << "promoted_at = " << quoted(p.promoted_at) << "\n"
+      << "git_commit = " << quoted(p.git_commit) << "\n"
+      << "git_dirty = " << (p.git_dirty ? "true" : "false") << "\n"
+      << "reason = " << quoted(p.reason) << "\n"
+      << "source_run = " << quoted(p.source_run) << "\n"
+      << "environment = " << quoted(p.environment) << "\n";
+  for (const auto& [id, e] : file.environments) {
+    out << "\n[environments." << key(id) << "]\n"
+        << "framework = " << quoted(e.framework) << "\n"
+        << "build = " << quoted(e.build) << "\n"
+        << "cpu = " << quoted(e.cpu) << "\n"
+        << "machine = " << quoted(e.machine) << "\n"
+        << "threads = " << e.threads << "\n";
+  }
+  for (const auto& [name, test] : file.tests) {
+    out << "\n[tests." << key(name) << "]\n";
+    out << "config_hash = " << quoted(test.config_hash) << "\n";
+    for (const auto& [metric_name, m] : test.metrics) {
+      const std::string path = "tests." + key(name) + ".metrics." + key(metric_name);
+      out << "\n[" << path << "]\n";
+      out << "direction = " << quoted(direction_name(m.direction)) << "\n";
+      if (const Band* band = std::get_if<Band>(&m.policy)) {
+        out << "policy = \"band\"\nrtol = " << number(band->rtol) << "\natol = " << number(band->atol) << "\n";
+      } else if (std::holds_alternative<Exact>(m.policy)) {
+        out << "policy = \"exact\"\n";
+      } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
+        out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
+      } else if (std::holds_alternative<Timing>(m.policy)) {
+        out << "policy = \"timing\"\n";
+      } else {
+        out << "policy = \"default\"\n";
+      }
+      if (m.value) out << "value = " << number(*m.value) << "\n";
+      if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
+      if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
+      if (!m.samples.empty()) {
+        const SampleSummary summary = summarize_samples(m.samples);
+        out << "seeds = [";
+        for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
+        out << "]\nsamples = [";
+        for (std::size_t i = 0; i < m.samples.size(); ++i) out << (i ? ", " : "") << number(m.samples[i]);
+        out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
+            << ", sd = " << number(summary.sd) << " }\n";
+      }
+      for (const HistoryEntry& h : m.history) {
+        out << "\n[[" << path << ".history]]\n"
+            << "version = " << h.version << "\n"
+            << "replaced_at = " << quoted(h.replaced_at) << "\n"
+            << "reason = " << quoted(h.reason) << "\n"
+            << "source_run = " << quoted(h.source_run) << "\n";
+        if (!h.environment.empty()) out << "environment = " << quoted(h.environment) << "\n";
+        if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
+        out << "new_value = " << number(h.new_value) << "\n";
+      }
+    }
+  }
+  return out.str();
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,218 @@
+#include "baselines/promotion.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "environment/git_info.h"
+#include "support/atomic_file.h"
+#include "registry/name_filter.h"
+#include "support/errors.h"
+#include "statistics/sample_summary.h"
+#include "statistics/power.h"
+
+namespace mlregress::internal {
+namespace {
+
+void check_promotable(const RunRecord& record, const PromotionRequest& request) {
+  const RunResult& run = record.run;
+  std::vector<std::string> reasons;
+  if (run.info.finished_at.empty()) {
+    reasons.push_back("the run is incomplete (it was killed or is still running)");
+  }
+  for (const TestResult& test : run.tests) {
+    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed) {
+      reasons.push_back(fmt::format("test {} {}", test.name, test_status_name(test.status)));
+    }
+  }
+  if (recorded_git(run.info.environment).dirty) {
+    reasons.push_back("it was built from a git tree with uncommitted changes");
+  }
+  if (reasons.empty() || request.force) return;
+  std::string message = fmt::format("promote refuses run {}:", run.info.run_id);
+  for (const std::string& reason : reasons) message += "\n  - " + reason;
+  message += "\n(--force promotes it anyway)";
+  throw PromotionRefused(message);
+}
+
+// The metric as this run would store it, keeping what the old entry knew about other profiles.
+BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
+                               const std::string& profile_id) {
+  BaselineMetric m;
+  m.direction = metric.direction;
+  m.policy = metric.policy;
+  if (std::holds_alternative<Margin>(m.policy)) {
+    // A distribution is portable: seeds drive the randomness, not the machine.
+    m.samples = metric.samples;
+    m.seeds = metric.sample_seeds;
+  } else if (const Timing* timing = std::get_if<Timing>(&m.policy)) {
+    if (old != nullptr) {
+      m.by_environment = old->by_environment;
+      m.cv_by_environment = old->cv_by_environment;
+    }
+    m.by_environment[profile_id] = metric.value;
+    m.cv_by_environment[profile_id] = timing->cv;
+    m.policy = Timing{};  // the measured spread is kept per environment, not in the policy
+  } else if (is_environment_bound(m.policy)) {
+    if (old != nullptr) m.by_environment = old->by_environment;
+    m.by_environment[profile_id] = metric.value;
+  } else {
+    m.value = metric.value;
+  }
+  if (old != nullptr) m.history = old->history;
+  return m;
+}
+
+std::optional<double> value_for(const BaselineMetric& m, const std::string& profile_id) {
+  if (!m.samples.empty()) return summarize_samples(m.samples).mean;
+  if (auto it = m.by_environment.find(profile_id); it != m.by_environment.end()) return it->second;
+  return m.value;
+}
+
+bool same_value(std::optional<double> a, std::optional<double> b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  return *a == *b || (std::isnan(*a) && std::isnan(*b));
+}
+
+// What the stored seed budget can detect when a later run draws fresh seeds.
+std::string detectable_effect_note(const BaselineMetric& m) {
+  const SampleSummary summary = summarize_samples(m.samples);
+  if (summary.n < 2 || !std::isfinite(summary.sd) || summary.sd <= 0.0 ||
+      m.direction == Direction::MustEqual) {
+    return fmt::format("n={}, sd={}: too few or constant samples to state a detectable effect",
+                       summary.n, summary.sd);
+  }
+  return stats::detectable_effect_sentence(summary.n, summary.sd, kPromotionAlpha, kPromotionPower,
+                                           m.direction) +
+         " (fresh seeds, Welch)";
+}
+
+}  // namespace
+
+std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
+                                        const PromotionRequest& request) {
+  check_promotable(record, request);
+  const RunResult& run = record.run;
+  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
+  const NameFilter filter(request.filter);
+  const std::string& profile_id = record.profile.id;
+
+  std::map<std::string, PlannedFile> files;  // by path
+  auto file_for = [&](const std::string& test, const std::string& source) -> PlannedFile& {
+    const LoadedBaselineFile* loaded = existing.find(test);
+    const std::string path = loaded ? loaded->path : folder + "/" + baseline_stem(source) + ".toml";
+    auto [it, inserted] = files.try_emplace(path);
+    if (inserted) {
+      it->second.path = path;
+      for (const LoadedBaselineFile& f : existing.files()) {
+        if (f.path == path) it->second.before = f.file;
+      }
+      it->second.created = it->second.before.provenance.version == 0 && it->second.before.tests.empty();
+      it->second.after = it->second.before;
+    }
+    return it->second;
+  };
+
+  for (const TestResult& test : run.tests) {
+    if (!filter.matches(test.name, test.full_name)) continue;
+    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
+    const bool failed = test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed;
+    if (failed && !request.force) continue;
+    PlannedFile& planned = file_for(test.name, test.file);
+    BaselineTest& target = planned.after.tests[test.name];
+    target.config_hash = test.config_hash;
+    for (const MetricRecord& metric : test.metrics) {
+      const auto old_it = target.metrics.find(metric.name);
+      const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
+      BaselineMetric updated = promoted_metric(metric, old, profile_id);
+      const std::optional<double> old_value = old ? value_for(*old, profile_id) : std::nullopt;
+      const std::optional<double> new_value = value_for(updated, profile_id);
+      if (!old_value) {
+        ++planned.new_metrics;  // nothing was replaced, so there is no history to keep
+      } else if (!same_value(old_value, new_value)) {
+        HistoryEntry entry;
+        entry.replaced_at = request.now;
+        entry.reason = request.reason;
+        entry.source_run = run.info.run_id;
+        entry.environment = is_environment_bound(updated.policy) ? profile_id : "";
+        entry.old_value = old_value;
+        entry.new_value = *new_value;
+        updated.history.push_back(entry);  // version filled in below, once it is known
+        ++planned.changed_metrics;
+      } else if (old != nullptr && !(updated == *old)) {
+        ++planned.changed_metrics;  // direction or policy changed
+      }
+      if (is_environment_bound(updated.policy)) planned.after.environments[profile_id] = record.profile;
+      if (!updated.samples.empty()) {
+        planned.detectable_effects.push_back(fmt::format(
+            "{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
+      }
+      target.metrics[metric.name] = std::move(updated);
+    }
+  }
+
+  std::vector<PlannedFile> changed;
+  for (auto& [path, planned] : files) {
+    if (planned.after == planned.before) continue;  // promoting the same run twice changes nothing
+    Provenance& p = planned.after.provenance;
+    p.version = planned.before.provenance.version + 1;
+    p.promoted_at = request.now;
+    const GitInfo git = recorded_git(run.info.environment);
+    p.git_commit = git.commit;
+    p.git_dirty = git.dirty;
+    p.reason = request.reason;
+    p.source_run = run.info.run_id;
+    p.environment = profile_id;
+    planned.after.environments[profile_id] = record.profile;
+    for (auto& [test_name, test] : planned.after.tests) {
+      for (auto& [metric_name, metric] : test.metrics) {
+        for (HistoryEntry& entry : metric.history) {
+          if (entry.version == 0) entry.version = p.version;
+        }
+      }
+    }
+    changed.push_back(std::move(planned));
+  }
+  return changed;
+}
+
+std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request) {
+  const std::string& binary = record.run.info.binary;
+  const std::string folder = baseline_folder(request.baselines_dir, binary);
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
+
+  // One promotion at a time per binary: the second waits, then plans against the first's result.
+  // The lock is on the folder itself, so no lock file ends up in the repository.
+  const int lock = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock < 0) throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
+  while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
+  }
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // closing releases the lock
+  } unlock{lock};
+
+  const BaselineSet existing = BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/true);
+  std::vector<PlannedFile> plan = plan_promotion(record, existing, request);
+  // Test hook: widens the window in which kill -9 can land, so the atomicity test can aim at it.
+  const char* pause = std::getenv("MLREGRESS_TEST_PROMOTE_PAUSE_MS");
+  for (const PlannedFile& file : plan) {
+    if (pause != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
+    write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
+  }
+  return plan;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,48 @@
+// Promotion: a run's metrics become the new baseline. Planned as a pure function (what would
+// each file become?) and then written file by file, each atomically, under a lock.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "baselines/baseline_store.h"
+#include "storage/run_record.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+
+struct PromotionRequest {
+  std::string baselines_dir = "baselines";
+  std::string reason;
+  std::string filter;  ///< NameFilter syntax over test names; empty: every test
+  bool force = false;
+  std::string now;     ///< UTC time recorded as promoted_at
+};
+
+struct PlannedFile {
+  std::string path;
+  BaselineFile before;  ///< empty (version 0) for a new file
+  BaselineFile after;
+  int changed_metrics = 0;
+  int new_metrics = 0;
+  bool created = false;
+  /// One line per seeded metric: what its budget detects, e.g. "XorSeedStudy.accuracy: with
+  /// n=8 and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 ..."
+  std::vector<std::string> detectable_effects;
+};
+
+/// The level and power promote states the detectable effect at (the gate's default alpha).
+inline constexpr double kPromotionAlpha = 0.01;
+inline constexpr double kPromotionPower = 0.8;
+
+/// Throws PromotionRefused for a failed or incomplete run, or one from a dirty tree, unless
+/// request.force. Returns only the files whose content changes.
+std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet& existing,
+                                        const PromotionRequest& request);
+
+/// Runs plan_promotion holding an exclusive flock on <dir>/<binary>/ and writes each changed file
+/// atomically. Returns the plan that was written.
+std::vector<PlannedFile> promote_run(const RunRecord& run, const PromotionRequest& request);
+
+}  // namespace mlregress::internal

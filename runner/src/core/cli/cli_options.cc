@@ -1,0 +1,182 @@
+#include "cli/cli_options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "mlregress/exit_code.h"
+
+namespace mlregress::internal {
+namespace {
+
+const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
+
+constexpr std::array<std::string_view, 6> kCommandNames = {"run",     "list",     "promote",
+                                                           "compare", "ablation", "baselines"};
+
+// One line per exit code, from the table the README is checked against.
+std::string exit_code_footer() {
+  std::string footer = "Exit codes:";
+  for (const ExitCodeDescription& d : exit_code_descriptions()) {
+    footer += fmt::format("\n  {:>2}  {:<18} {}", static_cast<int>(d.code), d.name, d.meaning);
+  }
+  return footer;
+}
+
+void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
+  command->add_option("--tier", tiers, "Tiers to select: fast, medium, full (repeat or comma-separate)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(kTierNames));
+  command->add_option("--filter", filter,
+                      "GoogleTest-style filter: 'Cnn*:Mlp*-*Slow'; a pattern with a '.' matches the "
+                      "full name (Fast.Cnn*), one without matches the test name");
+}
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
+  CLI::App* command = app.add_subcommand("run", "Run the selected tests (the default command)");
+  add_selection(command, run.tiers, run.filter);
+  command->add_option("--set", run.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_option("--seed", run.seed, "Seed every test starts from (default 0)");
+  command->add_option("--threads", run.threads, "Intra-op threads for every test (default 1)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--out", run.out, "Folder that holds the run folders (default runs)");
+  command->add_option("--junit", run.junit, "Also write the JUnit XML to this file");
+  command->add_option("--color", run.color, "Colour the console: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command->add_option("--baselines", run.baselines,
+                      "Compare every metric with the baselines in DIR/<binary>/*.toml");
+  command->add_flag("--strict-env", run.strict_env,
+                    "A baseline recorded only for another environment profile fails the test");
+  command->add_option("--repo", run.repo,
+                      "Git work tree whose commit and dirty flag the run records (default: the one "
+                      "holding the test sources, known from the build)");
+  command->add_option("--jobs,-j", run.jobs,
+                      "Seeded tests: seeds run in this many single-threaded worker processes at once "
+                      "(default: the number of cores); results do not depend on it")
+      ->check(CLI::Range(0, 1024));
+  command->add_option("--seed-timeout", run.seed_timeout_s,
+                      "Seconds one seed of a seeded test may run before it is killed and reported as an "
+                      "error for that seed (default 600)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--alpha", run.alpha,
+                      "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
+                      "run (default 0.01)")
+      ->check(CLI::Range(1e-9, 0.5));
+  command->add_option("--ab", run.ab_binary,
+                      "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
+                      "in alternating, randomised order and test the per-round log-ratio");
+  command->add_option("--rounds", run.ab_rounds, "A/B rounds (default 10)")->check(CLI::Range(2, 1000));
+  command->add_option("--ab-timeout", run.ab_timeout_s,
+                      "Seconds one child run of --ab may take before it is killed and the comparison "
+                      "stops (default 600)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--ab-margin", run.ab_margin,
+                      "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
+      ->check(CLI::Range(0.0, 10.0));
+  return command;
+}
+
+CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
+  CLI::App* command = app.add_subcommand("promote", "Make a run's metrics the new baseline");
+  command->add_option("run", promote.run, "Run folder (e.g. runs/latest)")->required();
+  command->add_option("--baselines", promote.baselines, "Baseline folder (default baselines)");
+  command->add_option("--reason", promote.reason, "Why the baseline changes (kept in the history)");
+  command->add_option("--filter", promote.filter, "Promote only the tests matching this filter");
+  command->add_flag("--force", promote.force, "Promote a failed, incomplete or dirty run anyway");
+  return command;
+}
+
+CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
+  CLI::App* command = app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
+  command->add_option("run_a", compare.run_a, "Baseline run folder")->required();
+  command->add_option("run_b", compare.run_b, "Candidate run folder")->required();
+  command->add_option("--alpha", compare.alpha, "Family-wise level of the multi-seed gate (default 0.01)")
+      ->check(CLI::Range(1e-9, 0.5));
+  return command;
+}
+
+CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
+  CLI::App* command = app.add_subcommand(
+      "ablation", "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
+  command->add_option("run", ablation.run, "Run folder (e.g. runs/latest)")->required();
+  command->add_option("--test", ablation.test, "Only this test");
+  return command;
+}
+
+// `baselines check`: returns the `check` subcommand, the one that is run.
+CLI::App* add_baselines_command(CLI::App& app, BaselinesCheckOptions& check_options) {
+  CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
+  CLI::App* check = baselines->add_subcommand(
+      "check", "List stale baselines, tests without one, and entries from other environments");
+  check->add_option("--baselines", check_options.baselines, "Baseline folder (default baselines)");
+  baselines->require_subcommand(1);
+  return check;
+}
+
+CLI::App* add_list_command(CLI::App& app, ListOptions& list) {
+  CLI::App* command = app.add_subcommand("list", "List the tests, their tiers and parameters");
+  add_selection(command, list.tiers, list.filter);
+  command->add_option("--format", list.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return command;
+}
+
+ParsedCommandLine exit_with(ExitCode code) {
+  ParsedCommandLine parsed;
+  parsed.exit_now = true;
+  parsed.exit_code = static_cast<int>(code);
+  return parsed;
+}
+
+}  // namespace
+
+ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& binary_name) {
+  ParsedCommandLine parsed;
+  CommandLine& cl = parsed.command_line;
+
+  CLI::App app{"mlregress test binary: runs and lists ML regression tests. GoogleTest flags "
+               "(--gtest_filter, --gtest_list_tests, ...) are accepted too.",
+               binary_name};
+  app.require_subcommand(1, 1);
+  app.footer(exit_code_footer());
+  const std::pair<CLI::App*, Command> commands[] = {
+      {add_run_command(app, cl.run), Command::kRun},
+      {add_promote_command(app, cl.promote), Command::kPromote},
+      {add_compare_command(app, cl.compare), Command::kCompare},
+      {add_ablation_command(app, cl.ablation), Command::kAblation},
+      {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
+      {add_list_command(app, cl.list), Command::kList},
+  };
+
+  // `run` is the default: insert it when the first argument is an option, not a command.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const bool wants_help = !args.empty() && (args[0] == "-h" || args[0] == "--help");
+  if (args.empty() || (!wants_help && args[0].starts_with("-"))) args.insert(args.begin(), "run");
+  const bool known = std::find(kCommandNames.begin(), kCommandNames.end(), args[0]) != kCommandNames.end();
+  if (!known && !wants_help) {
+    std::fprintf(stderr, "%s: error: unknown command '%s' (expected run, list, promote, compare, "
+                 "ablation or baselines)\n", binary_name.c_str(), args[0].c_str());
+    return exit_with(ExitCode::kUsageError);
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the vector in reverse order
+
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    return exit_with(ExitCode::kPassed);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the commands and options.\n",
+                 binary_name.c_str(), e.what(), binary_name.c_str());
+    return exit_with(ExitCode::kUsageError);
+  }
+  for (const auto& [command, which] : commands) {
+    if (command->parsed()) cl.command = which;
+  }
+  return parsed;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,84 @@
+// The command line of a test binary, parsed by CLI11 into plain option structs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlregress::internal {
+
+struct RunOptions {
+  std::vector<std::string> tiers;  ///< empty: every tier
+  std::string filter;
+  std::vector<std::string> sets;  ///< "Test.key=value" items
+  std::uint64_t seed = 0;
+  int threads = 1;
+  std::string out = "runs";
+  std::string junit;  ///< extra copy of the JUnit file; the run folder always has junit.xml
+  std::string color = "auto";
+  std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
+  bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
+  std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'
+  int jobs = 0;             ///< seeded tests: worker processes at once; 0 = the number of cores
+  double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
+  double alpha = 0.01;      ///< family-wise level of the statistical gate (Holm across the run)
+  std::string ab_binary;    ///< --ab: interleave the timing tests with this other build
+  int ab_rounds = 10;       ///< --rounds: A/B rounds (each runs both binaries once)
+  double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed
+  double ab_margin = 0.05;  ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
+};
+
+struct PromoteOptions {
+  std::string run;
+  std::string baselines = "baselines";
+  std::string reason;
+  std::string filter;
+  bool force = false;
+};
+
+struct CompareOptions {
+  std::string run_a;
+  std::string run_b;
+  double alpha = 0.01;  ///< the multi-seed gate's family-wise level
+};
+
+struct AblationOptions {
+  std::string run;
+  std::string test;  ///< empty: every test with variants
+};
+
+struct BaselinesCheckOptions {
+  std::string baselines = "baselines";
+};
+
+struct ListOptions {
+  std::vector<std::string> tiers;
+  std::string filter;
+  std::string format = "text";
+};
+
+enum class Command { kRun, kList, kPromote, kCompare, kBaselinesCheck, kAblation };
+
+struct CommandLine {
+  Command command = Command::kRun;
+  RunOptions run;
+  ListOptions list;
+  PromoteOptions promote;
+  CompareOptions compare;
+  BaselinesCheckOptions baselines_check;
+  AblationOptions ablation;
+};
+
+/// Outcome of parsing: either a command to execute, or an exit code to return at once (after
+/// --help, or after a usage error whose message was already printed).
+struct ParsedCommandLine {
+  CommandLine command_line;
+  bool exit_now = false;
+  int exit_code = 0;
+};
+
+/// Parses the arguments left after GoogleTest removed its own flags. `run` is the default
+/// subcommand. Prints help or the usage error itself.
+ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& binary_name);
+
+}  // namespace mlregress::internal

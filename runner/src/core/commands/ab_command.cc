@@ -1,0 +1,179 @@
+#include "commands/ab_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <vector>
+
+#include "environment/environment_probe.h"
+#include "registry/param_overrides.h"
+#include "registry/test_selection.h"
+#include "storage/run_folder.h"
+#include "support/atomic_file.h"
+#include "support/child_process.h"
+#include "support/clock.h"
+#include "support/errors.h"
+#include "timing/ab_report.h"
+#include "timing/ab_rounds.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string this_executable() {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
+  return path.string();
+}
+
+// Which timing tests both builds have, and which only one of them has.
+struct AbSelection {
+  std::vector<std::string> compared, only_candidate, only_other;
+};
+
+AbSelection select_compared_tests(const std::set<std::string>& candidate_tests,
+                                  const std::set<std::string>& other_tests, const TestRegistry& registry) {
+  AbSelection s;
+  for (const std::string& name : candidate_tests) {
+    (other_tests.count(name) ? s.compared : s.only_candidate).push_back(name);
+  }
+  // The other build's timing tests this binary does not have at all (removed or renamed);
+  // those merely outside this selection are not news.
+  for (const std::string& name : other_tests) {
+    if (registry.find(name) == nullptr) s.only_other.push_back(name);
+  }
+  return s;
+}
+
+void print_header(const AbSelection& s, const RunOptions& options, const std::string& candidate,
+                  const AbSettings& settings) {
+  std::string sets;
+  for (const std::string& set : options.sets) sets += " --set " + set;
+  std::printf("A/B timing: %zu test%s, %d rounds\n  candidate: %s (this binary)%s\n  other:     %s\n",
+              s.compared.size(), s.compared.size() == 1 ? "" : "s", options.ab_rounds, candidate.c_str(),
+              sets.c_str(), options.ab_binary.c_str());
+  for (const std::string& name : s.only_candidate) std::printf("  not in the other binary: %s\n", name.c_str());
+  for (const std::string& name : s.only_other) std::printf("  only in the other binary: %s\n", name.c_str());
+  if (std::pow(0.5, options.ab_rounds) >= settings.alpha) {
+    std::printf("  warning: with %d rounds the smallest possible p-value is %.3g, not below alpha %g: "
+                "no REGRESSION can be found; use more rounds\n",
+                options.ab_rounds, std::pow(0.5, options.ab_rounds), settings.alpha);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
+                    const std::string& gtest_filter) {
+  if (!options.baselines.empty() || !options.junit.empty()) {
+    throw ConfigError("--ab compares two builds with each other; --baselines and --junit do not apply");
+  }
+  if (const std::string why = why_not_executable(options.ab_binary); !why.empty()) {
+    throw ConfigError("--ab: cannot run the other binary: " + why);
+  }
+  const TestRegistry& registry = TestRegistry::instance();
+  parse_param_overrides(options.sets, registry);  // a typo fails before anything runs
+  std::set<std::string> candidate_tests;
+  for (const RegisteredTest* test : select_tests(registry, options.tiers, options.filter, gtest_filter)) {
+    if (test->timing) candidate_tests.insert(test->name);
+  }
+  if (candidate_tests.empty()) {
+    std::fprintf(stderr, "%s: --ab: no timing tests (ML_TIMING_TEST) matched the selection; see '%s list'\n",
+                 binary.c_str(), binary.c_str());
+    return ExitCode::kNoTestsMatched;
+  }
+
+  const auto start = std::chrono::system_clock::now();
+  const auto steady_start = std::chrono::steady_clock::now();
+  const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
+  const nlohmann::json environment = probe_environment(git, hooks, nullptr);
+  const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
+  write_file_atomically(folder.path + "/environment.json", environment.dump(2) + "\n");
+  const std::string rounds_folder = folder.path + "/rounds";
+  std::filesystem::create_directories(rounds_folder);
+
+  const AbSelection selection =
+      select_compared_tests(candidate_tests, other_timing_tests(options.ab_binary, folder.path), registry);
+  if (selection.compared.empty()) {
+    std::fprintf(stderr, "%s: --ab: none of the selected timing tests exists in %s\n", binary.c_str(),
+                 options.ab_binary.c_str());
+    return ExitCode::kNoTestsMatched;
+  }
+  const std::string candidate = this_executable();
+  const AbSettings settings{.alpha = options.alpha, .margin = options.ab_margin};
+  print_header(selection, options, candidate, settings);
+
+  AbRounds rounds = run_ab_rounds({candidate, options.ab_binary,
+                                   fmt::format("{}", fmt::join(selection.compared, ":")), &options,
+                                   rounds_folder});
+  std::vector<AbMetricResult> results;
+  if (rounds.failure.empty()) {
+    results = analyse_ab(rounds.series, settings);
+    if (results.empty()) {
+      rounds.failure = "the timing tests recorded no timing metric (record_throughput, or the Timing policy)";
+    }
+  }
+  ExitCode code = ExitCode::kPassed;
+  for (const AbMetricResult& r : results) {
+    if (r.verdict == Verdict::kRegression) code = ExitCode::kRegression;
+  }
+  if (!rounds.failure.empty()) code = ExitCode::kTestFailed;
+
+  LedgerEntry entry;
+  entry.run_id = folder.run_id;
+  entry.kind = "ab";
+  entry.binary = binary;
+  entry.other_binary = options.ab_binary;
+  entry.started_at = utc_iso8601(start);
+  entry.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
+  entry.git = git;
+  entry.exit_code = code;
+  const nlohmann::json document = {
+      {"schema_version", 1},
+      {"kind", "ab"},
+      {"run",
+       {{"id", folder.run_id},
+        {"binary", binary},
+        {"started_at", entry.started_at},
+        {"finished_at", utc_now_iso8601()},
+        {"duration_s", entry.duration_s},
+        {"exit_code", static_cast<int>(code)},
+        {"exit_status", exit_code_name(code)}}},
+      {"candidate", {{"path", candidate}, {"sets", options.sets}}},
+      {"other", {{"path", options.ab_binary}}},
+      {"settings",
+       {{"rounds", options.ab_rounds},
+        {"alpha", settings.alpha},
+        {"margin", settings.margin},
+        {"seed", options.seed},
+        {"threads", options.threads},
+        {"tiers", options.tiers},
+        {"filter", options.filter},
+        {"order_seed", rounds.order_seed}}},
+      {"tests", selection.compared},
+      {"only_in_candidate", selection.only_candidate},
+      {"only_in_other", selection.only_other},
+      {"rounds", rounds.log},
+      {"metrics", ab_metrics_json(results)},
+      {"error", rounds.failure.empty() ? nlohmann::json() : nlohmann::json(rounds.failure)}};
+  write_file_atomically(folder.path + "/ab.json",
+                        document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  finish_run_folder(folder, entry);
+
+  if (!rounds.failure.empty()) {
+    std::fprintf(stderr, "%s: --ab: %s\n", binary.c_str(), rounds.failure.c_str());
+  } else {
+    std::fputs(render_ab_table(results, settings).c_str(), stdout);
+  }
+  std::printf("A/B results: %s/ab.json\n", folder.path.c_str());
+  return code;
+}
+
+}  // namespace mlregress::internal

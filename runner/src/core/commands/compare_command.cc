@@ -1,0 +1,60 @@
+#include "commands/compare_command.h"
+
+#include <cstdio>
+#include <set>
+
+#include "baselines/baseline_store.h"
+#include "baselines/promotion.h"
+#include "comparison/baseline_gate.h"
+#include "environment/environment_profile.h"
+#include "reporting/regression_report.h"
+#include "storage/run_record.h"
+
+namespace mlregress::internal {
+namespace {
+
+// Run A as a baseline, exactly as `promote --force` would write it, in memory only.
+BaselineSet baseline_from_run(const RunRecord& a) {
+  PromotionRequest request;
+  request.force = true;
+  request.reason = "compare";
+  request.now = a.run.info.started_at;
+  std::vector<LoadedBaselineFile> files;
+  for (PlannedFile& planned : plan_promotion(a, BaselineSet{}, request)) {
+    planned.after.provenance.version = 0;  // never promoted: the report says v0
+    files.push_back({a.path, std::move(planned.after)});
+  }
+  return BaselineSet::from_files(std::move(files));
+}
+
+}  // namespace
+
+ExitCode compare_command(const CompareOptions& options) {
+  const RunRecord a = read_run_record(options.run_a);
+  RunRecord b = read_run_record(options.run_b);
+  const BaselineSet baseline = baseline_from_run(a);
+  std::vector<TestStatus> status_in_b;  // as B's run recorded it, before the judgement against A
+  for (const TestResult& test : b.run.tests) status_in_b.push_back(test.status);
+  // The same judgement `run --baselines` makes, test by test and then the multi-seed gate.
+  BaselineGate(baseline, b.profile, /*strict_env=*/false).judge_run(b.run, options.alpha);
+
+  std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n", a.run.info.run_id.c_str(),
+              b.run.info.run_id.c_str());
+  std::printf("ENVIRONMENT   %s\n\n", describe_environment_change(a.profile, b.profile).c_str());
+  bool regressed = false;
+  std::set<std::string> in_b;
+  for (std::size_t i = 0; i < b.run.tests.size(); ++i) {
+    const TestResult& test = b.run.tests[i];
+    in_b.insert(test.name);
+    for (const MetricComparison& c : test.comparisons) regressed = regressed || c.verdict == Verdict::kRegression;
+    std::printf("%s [%s in B]\n%s\n", test.full_name.c_str(), std::string(test_status_name(status_in_b[i])).c_str(),
+                format_regression_report(b.run.info.run_id, test).c_str());
+  }
+  for (const TestResult& test : a.run.tests) {
+    if (in_b.count(test.name) == 0) std::printf("%s: in A only (not run in B)\n", test.name.c_str());
+  }
+  std::printf("compare: %s\n", regressed ? "REGRESSION" : "no regression");
+  return regressed ? ExitCode::kRegression : ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

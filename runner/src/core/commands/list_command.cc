@@ -1,0 +1,74 @@
+#include "commands/list_command.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "registry/test_selection.h"
+
+namespace mlregress::internal {
+
+std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
+                             const std::string& binary) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const RegisteredTest* test : tests) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParamSpec& spec : test->params) {
+      nlohmann::json param = {{"name", spec.name}, {"type", param_type_name(spec.default_value)}};
+      std::visit([&](const auto& v) { param["default"] = v; }, spec.default_value);
+      params.push_back(std::move(param));
+    }
+    nlohmann::json entry = {{"name", test->name},
+                    {"full_name", test->full_name()},
+                    {"tier", tier_name(test->tier)},
+                    {"labels", {tier_name(test->tier)}},
+                    {"file", test->file},
+                    {"line", test->line},
+                    {"params", std::move(params)},
+                    {"timing", test->timing}};
+    if (test->seeded()) {
+      nlohmann::json variants = nlohmann::json::array();
+      for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
+      entry["seeds"] = test->seeds.count();
+      entry["variants"] = std::move(variants);
+    }
+    list.push_back(std::move(entry));
+  }
+  const nlohmann::json document = {
+      {"schema_version", kListSchemaVersion}, {"binary", binary}, {"tests", std::move(list)}};
+  return document.dump(2) + "\n";
+}
+
+std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
+  std::string out;
+  for (const RegisteredTest* test : tests) {
+    std::string kind;
+    if (test->seeded()) {
+      kind = fmt::format("  [{} seeds", test->seeds.count());
+      for (const Variant& v : test->seeds.variant_list()) kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
+      kind += "]";
+    }
+    if (test->timing) kind = "  [timing]";
+    out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind, test->file,
+                       test->line);
+    for (const ParamSpec& spec : test->params) {
+      out += fmt::format("          --set {}.{}={}  ({})\n", test->name, spec.name,
+                         param_value_to_string(spec.default_value),
+                         param_type_name(spec.default_value));
+    }
+  }
+  out += fmt::format("{} test{}\n", tests.size(), tests.size() == 1 ? "" : "s");
+  return out;
+}
+
+ExitCode list_command(const ListOptions& options, const std::string& binary,
+                      const std::string& gtest_filter) {
+  const auto tests = select_tests(TestRegistry::instance(), options.tiers, options.filter, gtest_filter);
+  const std::string text =
+      options.format == "json" ? render_list_json(tests, binary) : render_list_text(tests);
+  std::fputs(text.c_str(), stdout);
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,36 @@
+#include "commands/promote_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "support/clock.h"
+#include "baselines/promotion.h"
+#include "storage/run_record.h"
+
+namespace mlregress::internal {
+
+ExitCode promote_command(const PromoteOptions& options) {
+  const RunRecord run = read_run_record(options.run);
+  PromotionRequest request;
+  request.baselines_dir = options.baselines;
+  request.reason = options.reason;
+  request.filter = options.filter;
+  request.force = options.force;
+  request.now = utc_now_iso8601();
+  const std::vector<PlannedFile> written = promote_run(run, request);
+  if (written.empty()) {
+    std::printf("promote: baselines already match run %s; nothing changed\n", run.run.info.run_id.c_str());
+    return ExitCode::kPassed;
+  }
+  for (const PlannedFile& file : written) {
+    std::printf("promote: %s %s v%d -> v%d: %d changed, %d new metric%s\n", file.path.c_str(),
+                file.created ? "created" : "updated", file.before.provenance.version,
+                file.after.provenance.version, file.changed_metrics, file.new_metrics,
+                file.new_metrics == 1 ? "" : "s");
+    for (const std::string& line : file.detectable_effects) std::printf("  %s\n", line.c_str());
+  }
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

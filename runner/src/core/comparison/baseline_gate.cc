@@ -1,0 +1,93 @@
+#include "comparison/baseline_gate.h"
+
+#include <utility>
+#include <vector>
+
+#include "comparison/comparator.h"
+#include "comparison/distribution_gate.h"
+
+namespace mlregress::internal {
+namespace {
+
+bool fails_the_test(const MetricComparison& c, bool strict_env) {
+  return c.verdict == Verdict::kRegression || (strict_env && c.verdict == Verdict::kNotComparable);
+}
+
+}  // namespace
+
+BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env)
+    : baselines_(baselines), profile_(std::move(profile)), strict_env_(strict_env) {}
+
+const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
+  const LoadedBaselineFile* loaded = baselines_.find(test.name);
+  if (loaded == nullptr) return nullptr;
+  const BaselineTest* baseline = &loaded->file.tests.at(test.name);
+  const Provenance& p = loaded->file.provenance;
+  test.baseline_file = loaded->path;
+  test.baseline_version = p.version;
+  test.baseline_commit = p.git_commit;
+  test.baseline_promoted_at = p.promoted_at;
+  const auto env = loaded->file.environments.find(p.environment);
+  test.environment_note =
+      (env != loaded->file.environments.end() ? describe_environment_change(env->second, profile_)
+                                              : std::string("environment unknown")) +
+      (baseline->config_hash == test.config_hash ? " · config same" : " · config changed");
+  return baseline;
+}
+
+void BaselineGate::compare_test(TestResult& test) const {
+  const BaselineTest* baseline = find_baseline(test);
+  bool regressed = false;
+  for (const MetricRecord& metric : test.metrics) {
+    const BaselineMetric* entry = nullptr;
+    if (baseline != nullptr) {
+      const auto it = baseline->metrics.find(metric.name);
+      if (it != baseline->metrics.end()) entry = &it->second;
+    }
+    MetricComparison c = test.seeded ? compare_distribution(metric, entry)
+                                     : compare_metric(metric.name, metric.value, metric.direction, entry,
+                                                      profile_.id);
+    regressed = regressed || fails_the_test(c, strict_env_);
+    test.comparisons.push_back(std::move(c));
+  }
+  if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
+}
+
+void BaselineGate::judge_run(RunResult& run, double alpha) const {
+  for (TestResult& test : run.tests) {
+    if (!test.finished) continue;
+    // A judgement against other baselines, if the run had one, is replaced: "regressed" means
+    // the body passed, so the test starts from there.
+    test.comparisons.clear();
+    test.baseline_file.clear();
+    test.environment_note.clear();
+    if (test.status == TestStatus::kRegressed) test.status = TestStatus::kPassed;
+    compare_test(test);
+  }
+  decide_multi_seed_gate(run, alpha);
+}
+
+void decide_multi_seed_gate(RunResult& run, double alpha) {
+  std::vector<DistributionAnalysis> analyses;
+  std::vector<std::pair<TestResult*, MetricComparison*>> owners;
+  for (TestResult& test : run.tests) {
+    for (MetricComparison& c : test.comparisons) {
+      if (!c.distribution || c.decision) continue;
+      analyses.push_back(*c.distribution);
+      owners.emplace_back(&test, &c);
+    }
+  }
+  if (analyses.empty()) return;
+  const std::vector<GateDecision> decisions = decide_gate(analyses, alpha);
+  for (std::size_t i = 0; i < decisions.size(); ++i) {
+    auto [test, c] = owners[i];
+    c->decision = decisions[i];
+    c->verdict = decisions[i].verdict;
+    c->note = decisions[i].reason;
+    if (c->verdict == Verdict::kRegression && test->status == TestStatus::kPassed) {
+      test->status = TestStatus::kRegressed;
+    }
+  }
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,43 @@
+// The one path from recorded metrics to verdicts, shared by `run` (test by test as they end),
+// `compare` (a whole run folder against another) and any later reader of finished runs:
+//
+//   1. compare_test: every metric of a finished test against its baseline entry (single values
+//      by band or exactness, seeded metrics analysed against the baseline's samples), with the
+//      baseline file, version and environment change noted on the test;
+//   2. decide_multi_seed_gate: once every test has ended, the verdicts of all seeded metrics at
+//      once (Holm's correction spans the run's statistical checks).
+//
+// A passing test with a REGRESSION (or, with strict_env, a NOT_COMPARABLE) becomes regressed.
+#pragma once
+
+#include "baselines/baseline_store.h"
+#include "environment/environment_profile.h"
+#include "execution/run_result.h"
+
+namespace mlregress::internal {
+
+class BaselineGate {
+ public:
+  /// `baselines` must outlive the gate. `profile` is the candidate run's environment profile.
+  BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env);
+
+  /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
+  /// analysis but no decision) until decide_multi_seed_gate.
+  void compare_test(TestResult& test) const;
+
+  /// Both steps for every finished test of a run read back from its folder.
+  void judge_run(RunResult& run, double alpha) const;
+
+ private:
+  const BaselineTest* find_baseline(TestResult& test) const;
+
+  const BaselineSet& baselines_;
+  EnvironmentProfile profile_;
+  bool strict_env_;
+};
+
+/// Step 2: decides every pending seeded metric of the run. Throws std::invalid_argument for an
+/// alpha outside (0, 1).
+void decide_multi_seed_gate(RunResult& run, double alpha);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,167 @@
+#include "comparison/comparator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+
+std::string_view verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return "PASS";
+    case Verdict::kRegression: return "REGRESSION";
+    case Verdict::kImproved: return "IMPROVED";
+    case Verdict::kInconclusive: return "INCONCLUSIVE";
+    case Verdict::kNew: return "NEW";
+    case Verdict::kNotComparable: return "NOT_COMPARABLE";
+  }
+  return "UNKNOWN";
+}
+
+std::string_view metric_kind_name(MetricKind kind) {
+  switch (kind) {
+    case MetricKind::kMetric: return "METRIC";
+    case MetricKind::kPerformance: return "PERFORMANCE";
+    case MetricKind::kDistribution: return "DISTRIBUTION";
+  }
+  return "METRIC";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (Verdict v : {Verdict::kPass, Verdict::kRegression, Verdict::kImproved, Verdict::kInconclusive,
+                    Verdict::kNew, Verdict::kNotComparable}) {
+    if (verdict_name(v) == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<MetricKind> parse_metric_kind(std::string_view name) {
+  for (MetricKind kind : {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution}) {
+    if (metric_kind_name(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
+                                const BaselineMetric* baseline, const std::string& profile_id) {
+  MetricComparison c;
+  c.metric = name;
+  c.observed = observed;
+  if (baseline == nullptr) {
+    c.verdict = Verdict::kNew;
+    c.note = "no baseline yet";
+    return c;
+  }
+
+  if (std::holds_alternative<Margin>(baseline->policy)) {
+    c.kind = MetricKind::kDistribution;
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds per-seed samples and this run one value; promote to adopt";
+    return c;
+  }
+  if (std::holds_alternative<Timing>(baseline->policy)) c.kind = MetricKind::kPerformance;
+  std::optional<double> base = baseline->value;
+  if (auto it = baseline->by_environment.find(profile_id); it != baseline->by_environment.end()) {
+    base = it->second;
+  }
+  if (!base) {
+    std::string profiles;
+    for (const auto& [id, value] : baseline->by_environment) profiles += (profiles.empty() ? "" : ", ") + id;
+    c.verdict = Verdict::kNotComparable;
+    c.note = fmt::format("baseline recorded for {} only; this run is {}", profiles, profile_id);
+    return c;
+  }
+  c.baseline = base;
+  if (baseline->direction != observed_direction) {
+    c.direction_change = DirectionChange{observed_direction, baseline->direction};
+  }
+
+  if (!std::isfinite(observed)) {
+    c.verdict = Verdict::kRegression;
+    c.tolerance = "finite";
+    c.note = fmt::format("observed {}", format_value(observed));
+    return c;
+  }
+  if (!std::isfinite(*base)) {
+    c.verdict = Verdict::kInconclusive;
+    c.note = "the baseline value is not finite; promote a healthy run";
+    return c;
+  }
+  c.delta = observed - *base;
+  if (*base != 0.0) c.relative_change = *c.delta / std::fabs(*base);
+
+  const Direction direction = baseline->direction;
+  TolerancePolicy policy = baseline->policy;
+  if (std::holds_alternative<std::monostate>(policy)) {
+    policy = direction == Direction::MustEqual ? TolerancePolicy{Exact{}} : TolerancePolicy{kDefaultBand};
+  }
+  double allowed = 0.0;
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    allowed = band->atol + band->rtol * std::fabs(*base);
+    c.tolerance = fmt::format("band ±{}", format_value(allowed));
+  } else if (std::holds_alternative<Timing>(policy)) {
+    c.kind = MetricKind::kPerformance;
+    const auto cv = baseline->cv_by_environment.find(profile_id);
+    const double spread = cv != baseline->cv_by_environment.end() ? cv->second : 0.0;
+    const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
+    allowed = rtol * std::fabs(*base);
+    c.tolerance = fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
+    if (rtol > kTimingMaximumBand) {
+      // A band that wide could never fail: say so instead of passing everything.
+      c.verdict = Verdict::kInconclusive;
+      c.note = fmt::format("the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
+                           "machine, or gate with run --ab", spread * 100.0);
+      return c;
+    }
+  } else {
+    c.tolerance = "exact";
+  }
+  const double worse_by = direction == Direction::HigherIsBetter ? -*c.delta : *c.delta;
+  if (direction == Direction::MustEqual) {
+    c.verdict = std::fabs(*c.delta) > allowed ? Verdict::kRegression : Verdict::kPass;
+  } else if (worse_by > allowed) {
+    c.verdict = Verdict::kRegression;
+  } else if (-worse_by > allowed) {
+    c.verdict = Verdict::kImproved;
+  } else {
+    c.verdict = Verdict::kPass;
+  }
+  return c;
+}
+
+MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline) {
+  MetricComparison c;
+  c.metric = metric.name;
+  c.kind = MetricKind::kDistribution;
+  c.observed = metric.value;
+  const Margin* margin = std::get_if<Margin>(&metric.policy);
+  const double delta = margin != nullptr ? margin->delta : 0.0;
+  c.tolerance = fmt::format("margin {}", format_value(delta));
+  if (baseline == nullptr) {
+    c.verdict = Verdict::kNew;
+    c.note = "no baseline yet";
+    return c;
+  }
+  if (baseline->samples.empty()) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
+    return c;
+  }
+  c.distribution = analyse_distribution(metric.name, metric.direction, delta,
+                                        SeedSamples{metric.samples, metric.sample_seeds},
+                                        SeedSamples{baseline->samples, baseline->seeds});
+  c.baseline = c.distribution->baseline_mean;
+  c.delta = c.distribution->difference;
+  c.verdict = Verdict::kInconclusive;
+  c.note = "decided when the run ends, with Holm's correction across the run's statistical checks";
+  // The gate follows the test as it is now; the stored direction is only history.
+  if (baseline->direction != metric.direction) {
+    c.direction_change = DirectionChange{metric.direction, baseline->direction};
+  }
+  return c;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,288 @@
+#include "comparison/distribution_gate.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "statistics/effect_size.h"
+#include "statistics/holm.h"
+#include "statistics/moments.h"
+#include "statistics/paired.h"
+#include "statistics/welch.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kConfidenceLevel = 0.95;
+
+struct ArmSummary {
+  double mean = kNaN;
+  double sd = kNaN;
+};
+
+// Mean and sd for the report line, also for samples the gate refuses to test: a NaN in the
+// sample shows as a NaN mean rather than a plausible-looking number.
+ArmSummary summarise(const std::vector<double>& values) {
+  ArmSummary summary;
+  for (const double v : values) {
+    if (!std::isfinite(v)) return summary;
+  }
+  if (!values.empty()) summary.mean = stats::mean(values);
+  if (values.size() >= 2) summary.sd = std::sqrt(stats::sample_variance(values));
+  return summary;
+}
+
+// Why one arm cannot be tested, or "" when it can.
+std::string arm_problem(const SeedSamples& arm, const char* name) {
+  if (arm.values.size() != arm.seeds.size()) {
+    return fmt::format("the {} has {} values but {} seeds", name, arm.values.size(),
+                       arm.seeds.size());
+  }
+  if (arm.values.size() < 2) {
+    return fmt::format("the {} has {} seed(s); the gate needs at least 2 on each side", name,
+                       arm.values.size());
+  }
+  for (std::size_t i = 0; i < arm.values.size(); ++i) {
+    if (!std::isfinite(arm.values[i])) {
+      return fmt::format("the {}'s value for seed {} is {}", name, arm.seeds[i], arm.values[i]);
+    }
+  }
+  // Two samples of one seed are not two replications; pairing by seed would be ambiguous too.
+  std::set<std::uint64_t> seen;
+  for (const std::uint64_t seed : arm.seeds) {
+    if (!seen.insert(seed).second) {
+      return fmt::format("seed {} appears more than once in the {}", seed, name);
+    }
+  }
+  return "";
+}
+
+std::string samples_problem(Direction direction, double margin, const SeedSamples& candidate,
+                            const SeedSamples& baseline) {
+  if (direction == Direction::MustEqual) {
+    return "a must-equal metric has no worse side to test; compare it exactly or with a band";
+  }
+  if (!(margin >= 0.0) || !std::isfinite(margin)) {
+    return fmt::format("the margin must be finite and >= 0, not {}", margin);
+  }
+  if (std::string problem = arm_problem(candidate, "candidate"); !problem.empty()) return problem;
+  return arm_problem(baseline, "baseline");
+}
+
+bool same_seed_set(const SeedSamples& candidate, const SeedSamples& baseline) {
+  // Seeds are unique within each arm (checked before), so equal sets mean a one-to-one pairing.
+  return std::set<std::uint64_t>(candidate.seeds.begin(), candidate.seeds.end()) ==
+         std::set<std::uint64_t>(baseline.seeds.begin(), baseline.seeds.end());
+}
+
+// The baseline's values in the candidate's seed order, so that position i pairs one seed.
+std::vector<double> baseline_in_candidate_order(const SeedSamples& candidate,
+                                                const SeedSamples& baseline) {
+  std::map<std::uint64_t, double> by_seed;
+  for (std::size_t i = 0; i < baseline.seeds.size(); ++i) {
+    by_seed[baseline.seeds[i]] = baseline.values[i];
+  }
+  std::vector<double> aligned;
+  aligned.reserve(candidate.seeds.size());
+  for (const std::uint64_t seed : candidate.seeds) aligned.push_back(by_seed.at(seed));
+  return aligned;
+}
+
+// Which sign of "candidate minus baseline" is worse: the alternative of H1 "worse".
+stats::Alternative worse_alternative(Direction direction) {
+  return direction == Direction::HigherIsBetter ? stats::Alternative::kLess
+                                                : stats::Alternative::kGreater;
+}
+
+stats::Alternative better_alternative(Direction direction) {
+  return direction == Direction::HigherIsBetter ? stats::Alternative::kGreater
+                                                : stats::Alternative::kLess;
+}
+
+// How much worse the candidate is by a difference d (negative: better).
+double degradation_of(Direction direction, double difference) {
+  return direction == Direction::HigherIsBetter ? -difference : difference;
+}
+
+// Only analyses with valid p-values join the Holm families (holm_adjust rejects NaN; an
+// untestable check has no p-value to spend alpha on).
+bool testable(const DistributionAnalysis& a) {
+  const auto valid = [](double p) { return p >= 0.0 && p <= 1.0; };
+  return a.problem.empty() && a.direction != Direction::MustEqual && valid(a.p_worse) &&
+         valid(a.p_better);
+}
+
+GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
+                        double p_better_adjusted, double alpha) {
+  GateDecision d;
+  d.p_worse_adjusted = p_worse_adjusted;
+  d.p_better_adjusted = p_better_adjusted;
+  const double degradation = degradation_of(a.direction, a.difference);
+  const double improvement = -degradation;
+  // The largest degradation the interval still allows (negative when it excludes any).
+  const double worst_case = a.direction == Direction::HigherIsBetter ? -a.ci_lower : a.ci_upper;
+
+  if (p_worse_adjusted < alpha && degradation > a.margin) {
+    d.verdict = Verdict::kRegression;
+    d.reason = fmt::format(
+        "worse: p={:.2g} (Holm {:.2g}) < {:g} and the estimated degradation {:.4g} exceeds the "
+        "margin {:.4g}",
+        a.p_worse, p_worse_adjusted, alpha, degradation, a.margin);
+  } else if (p_better_adjusted < alpha && improvement > a.margin) {
+    d.verdict = Verdict::kImproved;
+    d.reason = fmt::format(
+        "better: p={:.2g} (Holm {:.2g}) < {:g} and the estimated improvement {:.4g} exceeds the "
+        "margin {:.4g}",
+        a.p_better, p_better_adjusted, alpha, improvement, a.margin);
+  } else if (worst_case > a.margin) {
+    d.verdict = Verdict::kInconclusive;
+    d.reason = fmt::format(
+        "the 95% CI [{:.4g}, {:.4g}] still allows a degradation of {:.4g}, beyond the margin "
+        "{:.4g} (p(worse) Holm {:.2g}); more seeds would tell",
+        a.ci_lower, a.ci_upper, worst_case, a.margin, p_worse_adjusted);
+  } else {
+    d.verdict = Verdict::kPass;
+    d.reason =
+        fmt::format("the 95% CI [{:.4g}, {:.4g}] rules out a degradation beyond the margin {:.4g}",
+                    a.ci_lower, a.ci_upper, a.margin);
+  }
+  return d;
+}
+
+}  // namespace
+
+std::string_view gate_design_name(GateDesign design) {
+  switch (design) {
+    case GateDesign::kIndependent:
+      return "welch";
+    case GateDesign::kPaired:
+      return "paired";
+  }
+  return "?";
+}
+
+std::optional<GateDesign> parse_gate_design(std::string_view name) {
+  for (GateDesign design : {GateDesign::kIndependent, GateDesign::kPaired}) {
+    if (gate_design_name(design) == name) return design;
+  }
+  return std::nullopt;
+}
+
+DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
+                                          double margin, const SeedSamples& candidate,
+                                          const SeedSamples& baseline) {
+  DistributionAnalysis a;
+  a.metric = metric;
+  a.direction = direction;
+  a.margin = margin;
+  a.n_candidate = candidate.values.size();
+  a.n_baseline = baseline.values.size();
+  const ArmSummary c = summarise(candidate.values);
+  const ArmSummary b = summarise(baseline.values);
+  a.candidate_mean = c.mean;
+  a.candidate_sd = c.sd;
+  a.baseline_mean = b.mean;
+  a.baseline_sd = b.sd;
+  a.difference = c.mean - b.mean;
+  a.ci_lower = a.ci_upper = kNaN;
+
+  a.problem = samples_problem(direction, margin, candidate, baseline);
+  if (!a.problem.empty()) return a;
+
+  a.design = same_seed_set(candidate, baseline) ? GateDesign::kPaired : GateDesign::kIndependent;
+  const std::vector<double> y = a.design == GateDesign::kPaired
+                                    ? baseline_in_candidate_order(candidate, baseline)
+                                    : baseline.values;
+  const auto test = [&](stats::Alternative alternative) {
+    return a.design == GateDesign::kPaired
+               ? stats::paired_t_test(candidate.values, y, alternative, kConfidenceLevel)
+               : stats::welch_t_test(candidate.values, y, alternative, kConfidenceLevel);
+  };
+  const stats::TTestResult two_sided = test(stats::Alternative::kTwoSided);
+  a.difference = two_sided.estimate;
+
+  if (two_sided.standard_error == 0.0) {
+    // No spread in what the test looks at (constant arms, or the same shift on every paired
+    // seed): the difference is known exactly. The t test has no p-value here, but the limit
+    // is clear: no evidence at all for a zero difference, certainty for a nonzero one.
+    a.ci_lower = a.ci_upper = a.difference;
+    const double degradation = degradation_of(direction, a.difference);
+    a.p_worse = degradation > 0.0 ? 0.0 : 1.0;
+    a.p_better = degradation < 0.0 ? 0.0 : 1.0;
+  } else {
+    a.ci_lower = two_sided.confidence_interval.lower;
+    a.ci_upper = two_sided.confidence_interval.upper;
+    a.p_worse = test(worse_alternative(direction)).p_value;
+    a.p_better = test(better_alternative(direction)).p_value;
+  }
+  // A NaN here (variances so small that the Welch–Satterthwaite df underflows) must not
+  // reach Holm or read as a pass.
+  if (!testable(a) || std::isnan(a.ci_lower) || std::isnan(a.ci_upper)) {
+    a.problem = "the t test is undefined for these samples (vanishing variance)";
+    return a;
+  }
+
+  const double g = stats::hedges_g(candidate.values, baseline.values);
+  // Constant, equal arms: 0/0. There is no effect, so report none rather than NaN.
+  a.hedges_g = std::isnan(g) ? 0.0 : g;
+  a.probability_of_improvement =
+      stats::probability_of_improvement(candidate.values, baseline.values, direction);
+  return a;
+}
+
+std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
+                                      double alpha) {
+  if (!(alpha > 0.0 && alpha < 1.0)) {
+    throw std::invalid_argument(fmt::format("the gate's alpha must lie in (0, 1), not {}", alpha));
+  }
+  // One family for "worse", one for "better": every testable check is a hypothesis in each.
+  std::vector<std::size_t> members;
+  std::vector<double> p_worse, p_better;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    if (!testable(analyses[i])) continue;
+    members.push_back(i);
+    p_worse.push_back(analyses[i].p_worse);
+    p_better.push_back(analyses[i].p_better);
+  }
+  const std::vector<double> worse_adjusted = stats::holm_adjust(p_worse);
+  const std::vector<double> better_adjusted = stats::holm_adjust(p_better);
+
+  std::vector<GateDecision> decisions(analyses.size());
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    decisions[i].verdict = Verdict::kInconclusive;
+    const std::string& problem = analyses[i].problem;
+    decisions[i].reason =
+        "not tested: " +
+        (problem.empty() ? std::string("the analysis holds no valid p-values") : problem);
+  }
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    decisions[members[k]] =
+        decide_one(analyses[members[k]], worse_adjusted[k], better_adjusted[k], alpha);
+  }
+  return decisions;
+}
+
+std::string format_distribution(const DistributionAnalysis& a, const GateDecision& decision) {
+  std::string line =
+      fmt::format("{:.4g}±{:.4g} (n={}) → {:.4g}±{:.4g} (n={})", a.baseline_mean, a.baseline_sd,
+                  a.n_baseline, a.candidate_mean, a.candidate_sd, a.n_candidate);
+  if (!a.problem.empty()) return line + " · not tested: " + a.problem;
+
+  // The p-value of the side the estimate leans to: the one that could decide the verdict.
+  const bool leans_worse = degradation_of(a.direction, a.difference) >= 0.0;
+  line += fmt::format(
+      " · diff {:.4g} [95% CI {:.4g}, {:.4g}] · {} · g={:.3g} · P(improvement)={:.2f} · "
+      "p({})={:.2g} (Holm {:.2g}) · margin {:.4g}",
+      a.difference, a.ci_lower, a.ci_upper, gate_design_name(a.design), a.hedges_g,
+      a.probability_of_improvement, leans_worse ? "worse" : "better",
+      leans_worse ? a.p_worse : a.p_better,
+      leans_worse ? decision.p_worse_adjusted : decision.p_better_adjusted, a.margin);
+  return line;
+}
+
+}  // namespace mlregress::internal

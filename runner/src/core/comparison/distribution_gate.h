@@ -1,0 +1,94 @@
+// The statistical gate of seeded tests: a candidate's per-seed samples of one metric against
+// the baseline's. Two steps, because Holm's correction needs every check of the run at once:
+//
+//   1. analyse_distribution() — per metric: the design (paired when the candidate ran exactly
+//      the baseline's seeds, else two independent arms), the difference with its 95% CI, the
+//      raw one-sided p-values for "worse" and "better", Hedges' g and P(improvement).
+//   2. decide_gate() — over all analyses of the run: Holm-adjust the "worse" p-values as one
+//      family and the "better" p-values as another, then decide each verdict:
+//        REGRESSION    adjusted p_worse < alpha and the estimated degradation exceeds the margin
+//        IMPROVED      adjusted p_better < alpha and the estimated improvement exceeds the margin
+//        INCONCLUSIVE  otherwise, when the 95% CI still allows a degradation beyond the margin
+//                      (or the samples cannot be tested: fewer than 2 seeds, NaN values)
+//        PASS          otherwise: the CI rules out a degradation beyond the margin
+//
+// Differences are oriented as "candidate minus baseline" in the metric's own units; the
+// direction says which sign is worse.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "comparison/verdict.h"
+#include "mlregress/metric.h"
+
+namespace mlregress::internal {
+
+inline constexpr double kDefaultGateAlpha = 0.01;
+
+struct SeedSamples {
+  std::vector<double> values;
+  std::vector<std::uint64_t> seeds;  ///< same length as values
+};
+
+enum class GateDesign {
+  kIndependent,  ///< Welch's t test: the candidate used other seeds than the baseline
+  kPaired,       ///< paired t test on per-seed differences: the same seeds, in any order
+};
+
+/// "welch" or "paired".
+std::string_view gate_design_name(GateDesign design);
+std::optional<GateDesign> parse_gate_design(std::string_view name);
+
+struct DistributionAnalysis {
+  std::string metric;
+  Direction direction = Direction::HigherIsBetter;
+  double margin = 0.0;  ///< delta, >= 0, in the metric's units
+  GateDesign design = GateDesign::kIndependent;
+  std::size_t n_candidate = 0, n_baseline = 0;
+  double candidate_mean = 0.0, candidate_sd = 0.0;
+  double baseline_mean = 0.0, baseline_sd = 0.0;
+  double difference = 0.0;  ///< candidate - baseline (paired: mean of per-seed differences)
+  double ci_lower = 0.0, ci_upper = 0.0;  ///< 95% two-sided CI of the difference
+  double p_worse = 1.0;   ///< raw one-sided p-value for H1 "the candidate is worse"
+  double p_better = 1.0;  ///< raw one-sided p-value for H1 "the candidate is better"
+  double hedges_g = 0.0;  ///< candidate vs baseline, positive when the candidate mean is larger
+  double probability_of_improvement = 0.5;
+  std::string problem;  ///< non-empty when the samples cannot be tested; the verdict is INCONCLUSIVE
+};
+
+/// Analyses one metric. Never throws for bad samples (fewer than 2 seeds, non-finite values,
+/// values and seeds of different lengths, a seed twice in one arm, a negative or NaN margin):
+/// it fills `problem` instead. Identical constant samples (a deterministic metric rerun on the
+/// same seeds) give difference 0, CI [0, 0], p-values 1; a nonzero difference without any spread
+/// is known exactly: CI [d, d], p 0 on its side and 1 on the other. MustEqual has no "worse"
+/// side and is reported as a problem.
+DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
+                                          double margin, const SeedSamples& candidate,
+                                          const SeedSamples& baseline);
+
+struct GateDecision {
+  Verdict verdict = Verdict::kInconclusive;
+  double p_worse_adjusted = 1.0;   ///< Holm-adjusted over the run
+  double p_better_adjusted = 1.0;
+  std::string reason;  ///< one line: why this verdict ("worse: p=0.0021 (Holm 0.0042) < 0.01 and
+                       ///< the estimated degradation 0.0131 exceeds the margin 0.01")
+};
+
+/// The verdicts of every statistical check of a run, in the order of `analyses`. Analyses with
+/// a problem are INCONCLUSIVE and take no part in the Holm families. alpha outside (0, 1) is
+/// std::invalid_argument (a configuration error, not a property of the samples).
+std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
+                                      double alpha = kDefaultGateAlpha);
+
+/// One report line, baseline → candidate, e.g.
+///   "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.003] ·
+///    welch · g=-1.31 · P(improvement)=0.16 · p(worse)=0.0021 (Holm 0.0042) · margin 0.01"
+/// The p-value shown is that of the side the difference leans to (worse when it is 0). With a
+/// problem: the two arms, then "not tested: <problem>".
+std::string format_distribution(const DistributionAnalysis& analysis, const GateDecision& decision);
+
+}  // namespace mlregress::internal

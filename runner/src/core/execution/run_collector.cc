@@ -1,0 +1,166 @@
+#include "execution/run_collector.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "execution/seed_runs.h"
+#include "support/clock.h"
+#include "support/errors.h"
+#include "support/text_sanitize.h"
+
+namespace mlregress::internal {
+namespace {
+
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+
+TestResult result_for(const PlannedTest& planned) {
+  TestResult result;
+  result.name = planned.test->name;
+  result.full_name = planned.test->full_name();
+  result.tier = planned.test->tier;
+  result.file = planned.test->file;
+  result.line = planned.test->line;
+  result.config_hash = planned.config_hash;
+  return result;
+}
+
+}  // namespace
+
+RunCollector::RunCollector(const RunPlan& plan, RunResult& run, std::vector<RunObserver*> observers)
+    : plan_(plan), run_(run), observers_(std::move(observers)) {}
+
+template <typename Call>
+void RunCollector::notify(Call&& call) {
+  for (RunObserver* observer : observers_) {
+    try {
+      call(*observer);
+    } catch (const OutputError& error) {
+      // Keep running: the remaining tests and the other outputs are still worth having.
+      output_errors_.push_back(error.what());
+    }
+  }
+}
+
+void RunCollector::start_run() {
+  notify([&](RunObserver& o) { o.on_run_start(run_); });
+}
+
+TestResult& RunCollector::current() { return run_.tests.back(); }
+
+void RunCollector::start_test(TestResult result) {
+  run_.tests.push_back(std::move(result));
+  running_ = current().full_name;
+  running_since_ = std::chrono::steady_clock::now();
+  notify([&](RunObserver& o) { o.on_test_start(current()); });
+}
+
+void RunCollector::add_curve(TestResult& test, CurveRecord curve) {
+  RecordedCurve recorded;
+  recorded.csv_file = "curves/" + unique_file_name(test.name + "." + curve.name, ".csv", curve_files_);
+  recorded.points = curve.values.size();
+  recorded.curve = std::move(curve);
+  test.curves.push_back(std::move(recorded));
+  notify([&](RunObserver& o) { o.on_curve(test, test.curves.back()); });
+}
+
+void RunCollector::handle(const TestEvent& event) {
+  if (const auto* start = std::get_if<TestStarted>(&event)) {
+    const PlannedTest* planned = plan_.find(start->test);
+    if (planned == nullptr) {
+      add_runner_error(fmt::format("test process started an unplanned test '{}'", start->test));
+      return;
+    }
+    TestResult result = result_for(*planned);
+    result.seed = plan_.settings.seed;
+    result.threads = plan_.settings.threads;
+    result.started_at = start->started_at.empty() ? utc_now_iso8601() : start->started_at;
+    start_test(std::move(result));
+    return;
+  }
+  if (running_.empty()) {
+    add_runner_error("an event arrived outside a test");
+    return;
+  }
+  TestResult& test = current();
+  std::visit(Overloaded{
+                 [&](const TestStarted&) {},
+                 [&](const AssertionFailed& e) {
+                   test.failures.push_back(e.failure);
+                   notify([&](RunObserver& o) { o.on_failure(test, test.failures.back()); });
+                 },
+                 [&](const TestSkipped& e) { test.skip_message = e.message; },
+                 [&](const MetricRecorded& e) {
+                   test.metrics.push_back(e.metric);
+                   notify([&](RunObserver& o) { o.on_metric(test, test.metrics.back()); });
+                 },
+                 [&](const CurveRecorded& e) { add_curve(test, e.curve); },
+                 [&](const TestEnded& e) {
+                   end_current(e.skipped  ? TestStatus::kSkipped
+                               : e.passed ? TestStatus::kPassed
+                                          : TestStatus::kFailed,
+                               e.duration_s);
+                 },
+             },
+             event);
+}
+
+void RunCollector::end_current(TestStatus status, double duration_s) {
+  TestResult& test = current();
+  // A failure always wins: GoogleTest may call a test with a failed SetUp "skipped".
+  if (!test.failures.empty() && status != TestStatus::kCrashed) status = TestStatus::kFailed;
+  test.status = status;
+  test.duration_s = duration_s;
+  if (gate_ != nullptr) gate_->compare_test(test);
+  test.finished = true;
+  running_.clear();
+  notify([&](RunObserver& o) { o.on_test_end(test, run_); });
+}
+
+void RunCollector::crash_running_test(const std::string& message) {
+  if (running_.empty()) return;
+  current().crash_message = message;
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count();
+  end_current(TestStatus::kCrashed, elapsed);
+}
+
+void RunCollector::add_runner_error(const std::string& message) {
+  run_.runner_errors.push_back(message);
+}
+
+void RunCollector::start_seeded_test(const PlannedTest& planned) {
+  TestResult result = result_for(planned);
+  result.seed = planned.seeds.front();
+  result.threads = 1;
+  result.started_at = utc_now_iso8601();
+  result.seeded = true;
+  result.seed_runs_planned = planned.seeds.size() * planned.variants.size();
+  start_test(std::move(result));
+}
+
+void RunCollector::add_seed_run(const SeedJob& job, const std::vector<TestEvent>& events,
+                                const std::string& death, double duration_s) {
+  TestResult& test = current();
+  std::vector<CurveRecord> curves;
+  SeedRun& run = insert_in_plan_order(test.seed_runs,
+                                      seed_run_from_events(job, events, death, duration_s, curves));
+  for (CurveRecord& curve : curves) add_curve(test, std::move(curve));
+  notify([&](RunObserver& o) { o.on_seed_end(test, run, run_); });
+}
+
+void RunCollector::end_seeded_test(double duration_s) {
+  TestResult& test = current();
+  const TestStatus status = summarize_seed_runs(test);
+  for (const MetricRecord& m : test.metrics) notify([&](RunObserver& o) { o.on_metric(test, m); });
+  end_current(status, duration_s);
+}
+
+void RunCollector::finish_run() {
+  notify([&](RunObserver& o) { o.on_run_end(run_); });
+}
+
+}  // namespace mlregress::internal

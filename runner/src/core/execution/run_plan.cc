@@ -1,0 +1,83 @@
+#include "execution/run_plan.h"
+
+#include "registry/config_hash.h"
+
+namespace mlregress::internal {
+
+const PlannedTest* RunPlan::find(std::string_view full_name) const {
+  for (const PlannedTest& planned : tests) {
+    if (planned.test->full_name() == full_name) return &planned;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// A seeded test's config hash leaves the seed out (a run on fresh seeds measures the same
+// configuration) and counts one thread: each seed runs single-threaded whatever --threads says.
+PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
+                      const RunSettings& settings) {
+  PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
+  if (!test.seeded()) {
+    planned.config_hash = config_hash(planned.params, settings.seed, settings.threads);
+    return planned;
+  }
+  planned.config_hash = config_hash(planned.params, 0, 1);
+  for (int i = 0; i < test.seeds.count(); ++i) {
+    planned.seeds.push_back(settings.seed + static_cast<std::uint64_t>(i));
+  }
+  std::vector<Variant> variants = test.seeds.variant_list();
+  if (variants.empty()) variants.push_back(Variant{"", {}});
+  for (const Variant& variant : variants) {
+    PlannedVariant v{variant.name, planned.params, ""};
+    for (const ParamSpec& change : variant.overrides) {
+      const bool as_double = std::holds_alternative<double>(v.params.at(change.name));
+      if (const auto* i = std::get_if<std::int64_t>(&change.default_value); i != nullptr && as_double) {
+        v.params[change.name] = static_cast<double>(*i);
+      } else {
+        v.params[change.name] = change.default_value;
+      }
+    }
+    v.config_hash = config_hash(v.params, 0, 1);
+    planned.variants.push_back(std::move(v));
+  }
+  return planned;
+}
+
+}  // namespace
+
+RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
+                      const std::vector<ParamOverride>& overrides, const std::vector<std::string>& items,
+                      const RunSettings& settings) {
+  RunPlan plan;
+  plan.settings = settings;
+  plan.overrides = items;
+  for (const RegisteredTest* test : selected) plan.tests.push_back(plan_test(*test, overrides, settings));
+  return plan;
+}
+
+void to_json(nlohmann::json& json, const RunPlan& plan) {
+  nlohmann::json tests = nlohmann::json::object();
+  for (const PlannedTest& planned : plan.tests) {
+    nlohmann::json& entry = tests[planned.test->name];
+    entry = {{"tier", tier_name(planned.test->tier)},
+             {"params", params_json(planned.params)},
+             {"config_hash", planned.config_hash}};
+    if (planned.seeded()) {
+      entry["seeds"] = planned.seeds;
+      nlohmann::json variants = nlohmann::json::array();
+      for (const PlannedVariant& v : planned.variants) {
+        variants.push_back({{"name", v.name}, {"params", params_json(v.params)}, {"config_hash", v.config_hash}});
+      }
+      entry["variants"] = std::move(variants);
+    }
+  }
+  json = {{"schema_version", 1},
+          {"seed", plan.settings.seed},
+          {"threads", plan.settings.threads},
+          {"jobs", plan.settings.jobs},
+          {"overrides", plan.overrides},
+          {"tests", std::move(tests)}};
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,68 @@
+// What a run will execute, fixed before any test starts: the selected tests in order, each with
+// its resolved parameters and config hash, and the seed and thread count every test starts from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "registry/param_overrides.h"
+#include "registry/test_registry.h"
+
+namespace mlregress::internal {
+
+/// One variant of a seeded test: its name ("" when the test declares none) and its parameters
+/// (the test's, with the variant's overrides applied last).
+struct PlannedVariant {
+  std::string name;
+  ResolvedParams params;
+  std::string config_hash;
+};
+
+struct PlannedTest {
+  const RegisteredTest* test = nullptr;
+  ResolvedParams params;
+  std::string config_hash;
+  // Seeded tests only: the body runs once per (variant, seed), variants outermost.
+  std::vector<PlannedVariant> variants;
+  std::vector<std::uint64_t> seeds;
+
+  bool seeded() const { return !seeds.empty(); }
+};
+
+/// One run of a seeded test's body.
+struct SeedJob {
+  const PlannedTest* test = nullptr;
+  const PlannedVariant* variant = nullptr;
+  std::uint64_t seed = 0;
+};
+
+/// What every test of a run starts from.
+struct RunSettings {
+  std::uint64_t seed = 0;
+  int threads = 1;
+  int jobs = 1;                   ///< seeded tests: worker processes at once
+  double seed_timeout_s = 600.0;  ///< a seed running longer is killed
+};
+
+struct RunPlan {
+  std::vector<PlannedTest> tests;
+  RunSettings settings;
+  std::vector<std::string> overrides;  ///< the --set items as given
+
+  const PlannedTest* find(std::string_view full_name) const;
+};
+
+/// Resolves every selected test's parameters and config hash; a seeded test gets its seeds and
+/// variants, so that every worker agrees on them. `items` are the --set items `overrides` came
+/// from (recorded in config.json).
+RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
+                      const std::vector<ParamOverride>& overrides, const std::vector<std::string>& items,
+                      const RunSettings& settings);
+
+/// config.json: the resolved parameters, config hash, seeds and variants of every planned test.
+void to_json(nlohmann::json& json, const RunPlan& plan);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,115 @@
+// The record of a run: one TestResult per executed test. RunCollector fills it from the test
+// processes' events as they happen and BaselineGate adds the verdicts; reporters only read it.
+// results.json is its written form (storage/results_json.h), read back by the commands that
+// work on finished runs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlregress/metric.h"
+#include "comparison/comparator.h"
+#include "mlregress/tier.h"
+
+namespace mlregress::internal {
+
+enum class TestStatus {
+  kPassed,
+  kFailed,   ///< an assertion failed or the body threw
+  kSkipped,  ///< GTEST_SKIP()
+  kCrashed,  ///< the test process died (signal, abort, exit) while the test ran
+  kRegressed,  ///< the body passed, but a metric is worse than its baseline allows
+};
+
+/// "passed", "failed", "skipped", "crashed", "regressed".
+std::string_view test_status_name(TestStatus status);
+std::optional<TestStatus> parse_test_status(std::string_view name);
+
+struct TestFailure {
+  std::string file;  ///< empty when the failure has no source location
+  int line = 0;
+  std::string message;
+  bool fatal = false;
+};
+
+struct RecordedCurve {
+  CurveRecord curve;     ///< read back from results.json: the name only (the values are in the CSV)
+  std::string csv_file;  ///< relative to the run folder, e.g. "curves/CnnOverfitsOneBatch.loss.csv"
+  std::size_t points = 0;
+};
+
+/// One run of a seeded test's body: a variant under one seed, in its own worker process.
+struct SeedRun {
+  std::string variant;  ///< "" when the test declares no variants
+  std::size_t variant_index = 0;  ///< its position in the declared variants
+  std::uint64_t seed = 0;
+  TestStatus status = TestStatus::kPassed;  ///< kCrashed also covers a seed killed for its timeout
+  double duration_s = 0.0;
+  std::vector<MetricRecord> metrics;
+  std::vector<TestFailure> failures;
+  std::string skip_message;
+  std::string crash_message;
+};
+
+struct TestResult {
+  std::string name;       ///< "CnnOverfitsOneBatch"
+  std::string full_name;  ///< "Fast.CnnOverfitsOneBatch"
+  Tier tier = Tier::Fast;
+  std::string file;
+  int line = 0;
+  std::string config_hash;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  std::string started_at;  ///< UTC, ISO 8601
+  TestStatus status = TestStatus::kPassed;
+  double duration_s = 0.0;
+  std::vector<TestFailure> failures;
+  std::string skip_message;
+  std::string crash_message;  ///< set when status is kCrashed
+  std::vector<MetricRecord> metrics;
+  std::vector<RecordedCurve> curves;
+  bool finished = false;  ///< false while the test runs
+
+  // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were
+  // planned. `metrics` then holds one entry per (variant, metric) with the per-seed samples.
+  bool seeded = false;
+  std::vector<SeedRun> seed_runs;
+  std::size_t seed_runs_planned = 0;
+
+  // Set when the run compares with baselines: one comparison per recorded metric, in order.
+  std::vector<MetricComparison> comparisons;
+  std::string baseline_file;  ///< empty when the test has no baseline yet
+  int baseline_version = 0;
+  std::string baseline_commit;
+  std::string baseline_promoted_at;
+  std::string environment_note;  ///< "framework same · CPU changed · ... · config same"
+};
+
+struct RunInfo {
+  std::string run_id;       ///< folder name, e.g. "20261202T134512Z-a1b2c3d"
+  std::string run_folder;   ///< path of the run folder
+  std::string binary;       ///< the test binary's name
+  std::string started_at;   ///< UTC, ISO 8601
+  std::string finished_at;  ///< empty until the run ends
+  double duration_s = 0.0;
+  std::vector<std::string> tiers;  ///< the tiers selected
+  std::string filter;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  nlohmann::json environment;
+  std::string baselines;  ///< the --baselines folder; empty when not comparing
+  std::string environment_profile;
+};
+
+struct RunResult {
+  RunInfo info;
+  std::vector<TestResult> tests;
+  std::vector<std::string> runner_errors;  ///< problems outside any test (a worker died early...)
+  int exit_code = 0;
+};
+
+}  // namespace mlregress::internal

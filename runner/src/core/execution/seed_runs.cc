@@ -1,0 +1,116 @@
+#include "execution/seed_runs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+#include "statistics/sample_summary.h"
+
+namespace mlregress::internal {
+
+std::string variant_metric_name(const std::string& metric, const std::string& variant) {
+  return variant.empty() ? metric : metric + "[" + variant + "]";
+}
+
+std::string seed_label(const SeedRun& run) {
+  return run.variant.empty() ? fmt::format("seed {}", run.seed)
+                             : fmt::format("seed {} [{}]", run.seed, run.variant);
+}
+
+SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& events,
+                             const std::string& death, double duration_s,
+                             std::vector<CurveRecord>& curves) {
+  SeedRun run;
+  run.variant = job.variant->name;
+  run.variant_index = static_cast<std::size_t>(job.variant - job.test->variants.data());
+  run.seed = job.seed;
+  run.duration_s = duration_s;
+  bool ended = false;
+  for (const TestEvent& event : events) {
+    if (const auto* failed = std::get_if<AssertionFailed>(&event)) {
+      run.failures.push_back(failed->failure);
+    } else if (const auto* skipped = std::get_if<TestSkipped>(&event)) {
+      run.skip_message = skipped->message;
+    } else if (const auto* metric = std::get_if<MetricRecorded>(&event)) {
+      run.metrics.push_back(metric->metric);
+    } else if (const auto* curve = std::get_if<CurveRecorded>(&event)) {
+      CurveRecord renamed = curve->curve;
+      renamed.name = fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
+      curves.push_back(std::move(renamed));
+    } else if (const auto* end = std::get_if<TestEnded>(&event)) {
+      ended = true;
+      run.status = end->skipped  ? TestStatus::kSkipped
+                   : end->passed ? TestStatus::kPassed
+                                 : TestStatus::kFailed;
+    }
+  }
+  if (!ended) {
+    run.status = TestStatus::kCrashed;
+    run.crash_message = death.empty() ? "the test process ended without finishing the test" : death;
+  } else if (!run.failures.empty()) {
+    run.status = TestStatus::kFailed;
+  }
+  return run;
+}
+
+SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run) {
+  const auto rank = [](const SeedRun& r) { return std::pair{r.variant_index, r.seed}; };
+  auto at = runs.begin();
+  while (at != runs.end() && rank(*at) < rank(run)) ++at;
+  return *runs.insert(at, std::move(run));
+}
+
+TestStatus summarize_seed_runs(TestResult& test) {
+  std::size_t failed = 0, crashed = 0, skipped = 0;
+  for (const SeedRun& run : test.seed_runs) {
+    failed += run.status == TestStatus::kFailed;
+    crashed += run.status == TestStatus::kCrashed;
+    skipped += run.status == TestStatus::kSkipped;
+    for (const TestFailure& f : run.failures) {
+      test.failures.push_back({f.file, f.line, seed_label(run) + ": " + f.message, f.fatal});
+    }
+    if (run.status == TestStatus::kCrashed) {
+      test.failures.push_back({"", 0, seed_label(run) + ": " + run.crash_message, true});
+    }
+  }
+  // Samples come from the seeds that passed, in plan order. A seed that failed or died is an
+  // error of the test, reported above; the others' values are still kept and shown.
+  for (const SeedRun& run : test.seed_runs) {
+    if (run.status != TestStatus::kPassed) continue;
+    for (const MetricRecord& m : run.metrics) {
+      const std::string name = variant_metric_name(m.name, run.variant);
+      auto it = std::find_if(test.metrics.begin(), test.metrics.end(),
+                             [&](const MetricRecord& a) { return a.name == name; });
+      if (it == test.metrics.end()) {
+        MetricRecord aggregate;
+        aggregate.name = name;
+        aggregate.direction = m.direction;
+        aggregate.policy = m.policy;
+        test.metrics.push_back(std::move(aggregate));
+        it = std::prev(test.metrics.end());
+      }
+      if (!it->sample_seeds.empty() && it->sample_seeds.back() == run.seed) {
+        it->samples.back() = m.value;  // recorded twice in one seed: the last value counts
+        continue;
+      }
+      it->samples.push_back(m.value);
+      it->sample_seeds.push_back(run.seed);
+    }
+  }
+  for (MetricRecord& m : test.metrics) m.value = summarize_samples(m.samples).mean;
+
+  if (crashed > 0) {
+    test.crash_message = fmt::format("{} of {} seed runs did not finish", crashed, test.seed_runs.size());
+    return TestStatus::kCrashed;
+  }
+  if (failed > 0) return TestStatus::kFailed;
+  if (skipped == test.seed_runs.size() && skipped > 0) {
+    test.skip_message = test.seed_runs.front().skip_message;
+    return TestStatus::kSkipped;
+  }
+  return TestStatus::kPassed;
+}
+
+}  // namespace mlregress::internal

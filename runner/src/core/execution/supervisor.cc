@@ -1,0 +1,186 @@
+#include "execution/supervisor.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <set>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "execution/event_sink.h"
+#include "execution/worker.h"
+#include "support/forked_child.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string describe_exit(int status) {
+  std::string text = describe_wait_status(status, "the test process");
+  if (WIFEXITED(status)) text += " before the test finished";
+  return text;
+}
+
+bool exited_cleanly(int status) {
+  return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
+}
+
+ForkedChild fork_worker(const RunPlan& plan, const RunnerHooks& hooks,
+                        const std::vector<std::string>& names, const SeedJob* job) {
+  return fork_child([&](int output_fd) {
+    FdEventSink sink(output_fd);
+    return run_worker(plan, hooks, sink, names, job) == 0 ? 0 : 1;
+  });
+}
+
+// Runs plain tests (not seeded) in one child process after another, as GoogleTest would in one
+// process, starting a fresh one after a crash.
+void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector& collector,
+                     std::vector<std::string> remaining) {
+  while (!remaining.empty()) {
+    const ForkedChild child = fork_worker(plan, hooks, remaining, nullptr);
+    std::set<std::string> started;
+    read_lines(child.output_fd, [&](const std::string& line) {
+      DecodedEvent decoded = decode_event_line(line);
+      if (!decoded.event) {
+        collector.add_runner_error("from the test process: " + decoded.error);
+        return;
+      }
+      if (const auto* start = std::get_if<TestStarted>(&*decoded.event)) started.insert(start->test);
+      collector.handle(*decoded.event);
+    });
+    ::close(child.output_fd);
+    const int status = wait_for_child(child.pid);
+    const bool died_in_test = !collector.running_test().empty();
+    if (died_in_test) {
+      collector.crash_running_test(describe_exit(status));
+    } else if (!exited_cleanly(status)) {
+      collector.add_runner_error(describe_exit(status) + " outside any test");
+    }
+
+    std::vector<std::string> not_started;
+    for (const std::string& name : remaining) {
+      if (started.count(name) == 0) not_started.push_back(name);
+    }
+    // A process that ended normally ran everything GoogleTest selected (its sharding may have
+    // left some out); one that ended abnormally without starting anything would loop forever.
+    if ((exited_cleanly(status) && !died_in_test) || not_started.size() == remaining.size()) break;
+    remaining = std::move(not_started);
+  }
+}
+
+// One seed of a seeded test running in its own process.
+struct SeedWorker {
+  SeedJob job;
+  ForkedChild child;
+  std::chrono::steady_clock::time_point started;
+  std::string pending;  ///< bytes after the last newline
+  std::vector<TestEvent> events;
+};
+
+void take_events(SeedWorker& worker, RunCollector& collector) {
+  take_complete_lines(worker.pending, [&](const std::string& line) {
+    DecodedEvent decoded = decode_event_line(line);
+    if (decoded.event) {
+      worker.events.push_back(std::move(*decoded.event));
+    } else {
+      collector.add_runner_error("from a seed's test process: " + decoded.error);
+    }
+  });
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs every (variant, seed) of a seeded test in its own single-threaded process, up to
+// plan.settings.jobs at once. A seed that outlives plan.settings.seed_timeout_s is killed; like a crash, that
+// is an error of that seed alone.
+void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
+                     RunCollector& collector) {
+  std::vector<SeedJob> jobs;
+  for (const PlannedVariant& variant : planned.variants) {
+    for (std::uint64_t seed : planned.seeds) jobs.push_back({&planned, &variant, seed});
+  }
+  collector.start_seeded_test(planned);
+  const auto test_start = std::chrono::steady_clock::now();
+  const std::vector<std::string> names = {planned.test->full_name()};
+  std::vector<SeedWorker> running;
+  std::size_t next = 0;
+
+  const auto finish = [&](std::size_t index, const std::string& death) {
+    SeedWorker worker = std::move(running[index]);
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(index));
+    ::close(worker.child.output_fd);
+    take_events(worker, collector);
+    collector.add_seed_run(worker.job, worker.events, death, seconds_since(worker.started));
+  };
+
+  while (next < jobs.size() || !running.empty()) {
+    while (running.size() < static_cast<std::size_t>(std::max(plan.settings.jobs, 1)) && next < jobs.size()) {
+      const SeedJob& job = jobs[next++];
+      running.push_back({job, fork_worker(plan, hooks, names, &job), std::chrono::steady_clock::now(), {}, {}});
+    }
+
+    std::vector<pollfd> fds;
+    for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
+    double wait_s = 1.0;
+    for (const SeedWorker& worker : running) {
+      wait_s = std::min(wait_s, plan.settings.seed_timeout_s - seconds_since(worker.started));
+    }
+    const int timeout_ms = std::max(0, static_cast<int>(wait_s * 1000.0) + 1);
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+
+    // Walk backwards so that finishing (erasing) a worker keeps the other indices valid.
+    for (std::size_t i = running.size(); i-- > 0;) {
+      SeedWorker& worker = running[i];
+      if (fds[i].revents != 0) {
+        char chunk[65536];
+        const ssize_t n = ::read(worker.child.output_fd, chunk, sizeof chunk);
+        if (n > 0) {
+          worker.pending.append(chunk, static_cast<std::size_t>(n));
+          take_events(worker, collector);
+          continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        const int status = wait_for_child(worker.child.pid);  // end of file: the process is ending
+        finish(i, exited_cleanly(status) ? "" : describe_exit(status));
+        continue;
+      }
+      if (seconds_since(worker.started) >= plan.settings.seed_timeout_s) {
+        ::kill(worker.child.pid, SIGKILL);
+        wait_for_child(worker.child.pid);
+        finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)", plan.settings.seed_timeout_s));
+      }
+    }
+  }
+  collector.end_seeded_test(seconds_since(test_start));
+}
+
+}  // namespace
+
+void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
+                                  RunCollector& collector) {
+  // In plan order: consecutive plain tests share child processes, each seeded test gets a pool.
+  std::vector<std::string> plain;
+  for (const PlannedTest& planned : plan.tests) {
+    if (!planned.seeded()) {
+      plain.push_back(planned.test->full_name());
+      continue;
+    }
+    if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::exchange(plain, {}));
+    run_seeded_test(plan, planned, hooks, collector);
+  }
+  if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::move(plain));
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,27 @@
+// The state of the test that is running in this process: which test, its resolved parameters,
+// its seed and threads, and where its events go. MlTest's static helpers read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "execution/event_sink.h"
+#include "registry/test_registry.h"
+
+namespace mlregress::internal {
+
+struct TestContext {
+  const RegisteredTest* test = nullptr;
+  const ResolvedParams* params = nullptr;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  EventSink* sink = nullptr;
+  bool seeded = false;   ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
+  std::string variant;   ///< its variant's name, "" when none
+};
+
+/// The running test's context; nullptr outside a test body.
+TestContext* current_test_context();
+void set_current_test_context(TestContext* context);
+
+}  // namespace mlregress::internal

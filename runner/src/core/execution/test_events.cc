@@ -1,0 +1,126 @@
+#include "execution/test_events.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "storage/json_number.h"
+#include "storage/policy_json.h"
+
+namespace mlregress::internal {
+namespace {
+
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+
+double number_at(const nlohmann::json& json, const char* key) {
+  const std::optional<double> value = read_json_number(json.at(key));
+  if (!value) throw std::invalid_argument(fmt::format("'{}' is not a number", key));
+  return *value;
+}
+
+nlohmann::json numbers(const std::vector<double>& values) {
+  nlohmann::json array = nlohmann::json::array();
+  for (double v : values) array.push_back(json_number(v));
+  return array;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& json, const TestEvent& event) {
+  std::visit(Overloaded{
+                 [&](const TestStarted& e) {
+                   json = {{"event", "start"}, {"test", e.test}, {"started_at", e.started_at}};
+                 },
+                 [&](const AssertionFailed& e) {
+                   json = {{"event", "failure"},
+                           {"file", e.failure.file},
+                           {"line", e.failure.line},
+                           {"message", e.failure.message},
+                           {"fatal", e.failure.fatal}};
+                 },
+                 [&](const TestSkipped& e) { json = {{"event", "skip"}, {"message", e.message}}; },
+                 [&](const MetricRecorded& e) {
+                   json = {{"event", "metric"},
+                           {"name", e.metric.name},
+                           {"value", json_number(e.metric.value)},
+                           {"direction", direction_name(e.metric.direction)},
+                           {"policy", policy_to_json(e.metric.policy)}};
+                 },
+                 [&](const CurveRecorded& e) {
+                   json = {{"event", "curve"},
+                           {"name", e.curve.name},
+                           {"steps", e.curve.steps},
+                           {"values", numbers(e.curve.values)}};
+                 },
+                 [&](const TestEnded& e) {
+                   json = {{"event", "end"},
+                           {"test", e.test},
+                           {"passed", e.passed},
+                           {"skipped", e.skipped},
+                           {"duration_s", e.duration_s}};
+                 },
+             },
+             event);
+}
+
+void from_json(const nlohmann::json& json, TestEvent& event) {
+  const std::string kind = json.at("event").get<std::string>();
+  if (kind == "start") {
+    event = TestStarted{json.at("test").get<std::string>(), json.value("started_at", "")};
+  } else if (kind == "failure") {
+    event = AssertionFailed{{json.at("file").get<std::string>(), json.at("line").get<int>(),
+                             json.at("message").get<std::string>(), json.at("fatal").get<bool>()}};
+  } else if (kind == "skip") {
+    event = TestSkipped{json.at("message").get<std::string>()};
+  } else if (kind == "metric") {
+    MetricRecord metric;
+    metric.name = json.at("name").get<std::string>();
+    metric.value = number_at(json, "value");
+    const std::string direction = json.at("direction").get<std::string>();
+    const std::optional<Direction> parsed = parse_direction(direction);
+    if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
+    metric.direction = *parsed;
+    metric.policy = policy_from_json(json.at("policy"));
+    event = MetricRecorded{std::move(metric)};
+  } else if (kind == "curve") {
+    CurveRecord curve;
+    curve.name = json.at("name").get<std::string>();
+    curve.steps = json.at("steps").get<std::vector<std::int64_t>>();
+    for (const nlohmann::json& v : json.at("values")) {
+      const std::optional<double> value = read_json_number(v);
+      if (!value) throw std::invalid_argument("a curve value is not a number");
+      curve.values.push_back(*value);
+    }
+    event = CurveRecorded{std::move(curve)};
+  } else if (kind == "end") {
+    event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
+                      json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};
+  } else {
+    throw std::invalid_argument(fmt::format("unknown event '{}'", kind));
+  }
+}
+
+std::string event_line(const TestEvent& event) {
+  // Invalid UTF-8 in user strings is replaced, never thrown on: an event must always get out.
+  return nlohmann::json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+DecodedEvent decode_event_line(const std::string& line) {
+  DecodedEvent decoded;
+  const nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    decoded.error = "unreadable event: " + line;
+    return decoded;
+  }
+  try {
+    decoded.event = json.get<TestEvent>();
+  } catch (const std::exception& error) {
+    decoded.error = fmt::format("malformed event ({}): {}", error.what(), line);
+  }
+  return decoded;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,72 @@
+// The events a test process sends the runner, one JSON line each, the moment they happen: a test
+// started, an assertion failed, the test skipped itself, a metric or curve was recorded, the test
+// ended. Results reach the runner as they happen, so a test that later crashes loses nothing it
+// already recorded. The wire format is defined here once (to_json / from_json), for the worker
+// that writes it and the supervisor that reads it.
+//
+//   {"event": "start", "test": "Fast.Cnn", "started_at": "2026-12-02T13:45:12.345Z"}
+//   {"event": "failure", "file": "cnn_test.cc", "line": 12, "message": "...", "fatal": true}
+//   {"event": "skip", "message": "needs a GPU"}
+//   {"event": "metric", "name": "loss", "value": 0.01, "direction": "lower_is_better",
+//    "policy": {"kind": "band", "rtol": 0.5, "atol": 0.001}}
+//   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
+//   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "execution/run_result.h"
+#include "mlregress/metric.h"
+
+namespace mlregress::internal {
+
+struct TestStarted {
+  std::string test;  ///< full name, "Fast.CnnOverfitsOneBatch"
+  std::string started_at;
+};
+
+struct AssertionFailed {
+  TestFailure failure;
+};
+
+struct TestSkipped {
+  std::string message;
+};
+
+struct MetricRecorded {
+  MetricRecord metric;  ///< name, value, direction and policy; no samples
+};
+
+struct CurveRecorded {
+  CurveRecord curve;
+};
+
+struct TestEnded {
+  std::string test;
+  bool passed = false;
+  bool skipped = false;
+  double duration_s = 0.0;
+};
+
+using TestEvent =
+    std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, CurveRecorded, TestEnded>;
+
+void to_json(nlohmann::json& json, const TestEvent& event);
+/// Throws (nlohmann's exceptions or std::invalid_argument) for anything that is not an event.
+void from_json(const nlohmann::json& json, TestEvent& event);
+
+/// One line of the wire: the event as compact JSON, invalid UTF-8 in user text replaced.
+std::string event_line(const TestEvent& event);
+
+/// Decodes one line, or says why it is not an event.
+struct DecodedEvent {
+  std::optional<TestEvent> event;
+  std::string error;  ///< set when `event` is empty
+};
+DecodedEvent decode_event_line(const std::string& line);
+
+}  // namespace mlregress::internal

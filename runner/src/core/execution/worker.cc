@@ -1,0 +1,86 @@
+#include "execution/worker.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "support/clock.h"
+#include "execution/test_context.h"
+
+namespace mlregress::internal {
+namespace {
+
+class EventEmittingListener final : public ::testing::EmptyTestEventListener {
+ public:
+  EventEmittingListener(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
+                        const SeedJob* job)
+      : plan_(plan), hooks_(hooks), sink_(sink), job_(job) {}
+
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    const std::string full_name = std::string(info.test_suite_name()) + "." + info.name();
+    const PlannedTest* planned = plan_.find(full_name);
+    if (planned == nullptr) return;  // not an ML test; the filter should have excluded it
+    context_ = TestContext{planned->test, &planned->params, plan_.settings.seed, plan_.settings.threads, &sink_};
+    if (job_ != nullptr && job_->test == planned) {
+      context_.params = &job_->variant->params;
+      context_.seed = job_->seed;
+      context_.seeded = true;
+      context_.variant = job_->variant->name;
+      context_.threads = 1;  // seeds run side by side in --jobs processes, one core each
+    }
+    sink_.emit(TestStarted{full_name, utc_now_iso8601()});
+    if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, context_.threads);
+    set_current_test_context(&context_);
+    start_ = std::chrono::steady_clock::now();
+  }
+
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (current_test_context() == nullptr) return;
+    if (result.skipped()) {
+      sink_.emit(TestSkipped{result.message()});
+      return;
+    }
+    if (!result.failed()) return;
+    sink_.emit(AssertionFailed{{result.file_name() != nullptr ? result.file_name() : "",
+                                result.line_number(), result.message(), result.fatally_failed()}});
+  }
+
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (current_test_context() == nullptr) return;
+    // What the test printed belongs before its result line, even when stdout is a pipe.
+    std::cout.flush();
+    std::fflush(stdout);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const ::testing::TestResult& result = *info.result();
+    sink_.emit(TestEnded{std::string(info.test_suite_name()) + "." + info.name(),
+                         result.Passed() && !result.Skipped(), result.Skipped(), seconds});
+    set_current_test_context(nullptr);
+  }
+
+ private:
+  const RunPlan& plan_;
+  const RunnerHooks& hooks_;
+  EventSink& sink_;
+  const SeedJob* job_;
+  TestContext context_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+int run_worker(const RunPlan& plan, const RunnerHooks& hooks, EventSink& sink,
+               const std::vector<std::string>& full_names, const SeedJob* job) {
+  GTEST_FLAG_SET(filter, fmt::format("{}", fmt::join(full_names, ":")));
+
+  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  delete listeners.Release(listeners.default_result_printer());
+  listeners.Append(new EventEmittingListener(plan, hooks, sink, job));
+  return RUN_ALL_TESTS();
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,32 @@
+#include "registry/config_hash.h"
+
+#include <fmt/format.h>
+
+#include "storage/json_number.h"
+
+namespace mlregress::internal {
+
+nlohmann::json params_json(const ResolvedParams& params) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [key, value] : params) {
+    if (const double* d = std::get_if<double>(&value)) {
+      json[key] = json_number(*d);  // NaN and Inf must not all become null
+    } else {
+      std::visit([&, &key = key](const auto& v) { json[key] = v; }, value);
+    }
+  }
+  return json;
+}
+
+std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int threads) {
+  const nlohmann::json canonical = {{"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64-bit offset basis
+  // --set rejects invalid UTF-8; a default in code could still have it, and hashing never throws.
+  for (unsigned char c : canonical.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;  // FNV-1a 64-bit prime
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+}  // namespace mlregress::internal

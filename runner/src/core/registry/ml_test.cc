@@ -1,0 +1,108 @@
+#include "mlregress/ml_test.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "execution/test_context.h"
+
+namespace mlregress {
+namespace internal {
+namespace {
+
+TestContext* g_current_context = nullptr;
+
+TestContext& require_context(std::string_view what) {
+  if (g_current_context == nullptr || g_current_context->sink == nullptr) {
+    throw std::logic_error(fmt::format("mlregress: {} called outside a running ML_TEST", what));
+  }
+  return *g_current_context;
+}
+
+}  // namespace
+
+TestContext* current_test_context() { return g_current_context; }
+void set_current_test_context(TestContext* context) { g_current_context = context; }
+
+const ParamValue& resolved_param(std::string_view key) {
+  TestContext& context = require_context("param()");
+  auto it = context.params->find(key);
+  if (it == context.params->end()) {
+    throw std::invalid_argument(fmt::format(
+        "test '{}' reads parameter '{}', which it does not declare in ML_TEST",
+        context.test->name, key));
+  }
+  return it->second;
+}
+
+void throw_param_type_error(std::string_view key, const ParamValue& value, std::string_view asked) {
+  throw std::invalid_argument(fmt::format("parameter '{}' is declared as {} (value {}) but read as {}",
+                                          key, param_type_name(value),
+                                          param_value_to_string(value), asked));
+}
+
+}  // namespace internal
+
+void MlTest::record(std::string_view name, double value, Direction direction,
+                    TolerancePolicy policy) {
+  internal::TestContext& context = internal::require_context("record()");
+  const bool margin = std::holds_alternative<Margin>(policy);
+  if (context.seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': a seeded test compares per-seed distributions; give Margin{{.delta = ...}} "
+        "or no policy, not a band, exact or timing policy", name));
+  }
+  if (context.seeded && direction == Direction::MustEqual) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': must_equal has no worse side to test across seeds; record it from an ML_TEST",
+        name));
+  }
+  if (!context.seeded && margin) {
+    throw std::invalid_argument(fmt::format(
+        "metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name));
+  }
+  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !(m->delta >= 0.0)) {
+    throw std::invalid_argument(fmt::format("metric '{}': the margin must be >= 0, not {}", name, m->delta));
+  }
+  if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !(t->cv >= 0.0 && std::isfinite(t->cv))) {
+    throw std::invalid_argument(fmt::format("metric '{}': a timing's cv must be finite and >= 0, not {}", name, t->cv));
+  }
+  if (context.seeded && !margin) policy = Margin{};
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    // A negative or NaN tolerance would silently widen or disable the gate.
+    if (!(band->rtol >= 0.0) || !(band->atol >= 0.0)) {
+      throw std::invalid_argument(fmt::format(
+          "metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})", name,
+          band->rtol, band->atol));
+    }
+  }
+  MetricRecord metric;
+  metric.name = name;
+  metric.value = value;
+  metric.direction = direction;
+  metric.policy = policy;
+  context.sink->emit(internal::MetricRecorded{std::move(metric)});
+}
+
+void MlTest::record_curve(std::string_view name, const std::vector<double>& values) {
+  std::vector<std::int64_t> steps(values.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = static_cast<std::int64_t>(i);
+  record_curve(name, steps, values);
+}
+
+void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                          const std::vector<double>& values) {
+  internal::TestContext& context = internal::require_context("record_curve()");
+  if (steps.size() != values.size()) {
+    throw std::invalid_argument(fmt::format("curve '{}': {} steps but {} values", name,
+                                            steps.size(), values.size()));
+  }
+  context.sink->emit(internal::CurveRecorded{CurveRecord{std::string(name), steps, values}});
+}
+
+std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
+int MlTest::threads() { return internal::require_context("threads()").threads; }
+std::string MlTest::variant() { return internal::require_context("variant()").variant; }
+
+}  // namespace mlregress

@@ -1,0 +1,137 @@
+#include "registry/test_registry.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace mlregress::internal {
+
+const ParamSpec* RegisteredTest::find_param(std::string_view key) const {
+  for (const ParamSpec& spec : params) {
+    if (spec.name == key) return &spec;
+  }
+  return nullptr;
+}
+
+TestRegistry& TestRegistry::instance() {
+  static TestRegistry registry;
+  return registry;
+}
+
+const RegisteredTest* TestRegistry::find(std::string_view name) const {
+  for (const RegisteredTest& test : tests_) {
+    if (test.name == name) return &test;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> TestRegistry::source_files() const {
+  std::vector<std::string> files;
+  for (const RegisteredTest& test : tests_) files.push_back(test.file);
+  return files;
+}
+
+void TestRegistry::add(RegisteredTest test) {
+  const std::string where = fmt::format("{}:{}", test.file, test.line);
+  if (const RegisteredTest* other = find(test.name)) {
+    // --set and baselines address tests by name alone, so names must be unique across tiers.
+    add_error(fmt::format("{}: test name '{}' is already used by {}:{}", where, test.name,
+                          other->file, other->line));
+    return;
+  }
+  std::set<std::string> seen;
+  for (const ParamSpec& spec : test.params) {
+    if (spec.name.empty() || spec.name.find_first_of(".= \t\n") != std::string::npos) {
+      add_error(fmt::format("{}: parameter name '{}' of test '{}' must be non-empty and contain "
+                            "no '.', '=' or whitespace", where, spec.name, test.name));
+      return;
+    }
+    if (!seen.insert(spec.name).second) {
+      add_error(fmt::format("{}: parameter '{}' of test '{}' is declared twice", where,
+                            spec.name, test.name));
+      return;
+    }
+  }
+  std::set<std::string> variant_names;
+  for (const Variant& variant : test.seeds.variant_list()) {
+    if (variant.name.empty() || variant.name.find_first_not_of(
+                                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                                    std::string::npos) {
+      add_error(fmt::format("{}: variant name '{}' of test '{}' must be non-empty and use only "
+                            "letters, digits, '_' and '-'", where, variant.name, test.name));
+      return;
+    }
+    if (!variant_names.insert(variant.name).second) {
+      add_error(fmt::format("{}: variant '{}' of test '{}' is declared twice", where, variant.name, test.name));
+      return;
+    }
+    for (const ParamSpec& change : variant.overrides) {
+      const ParamSpec* declared = test.find_param(change.name);
+      if (declared == nullptr) {
+        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}', which the test does not declare",
+                              where, variant.name, test.name, change.name));
+        return;
+      }
+      const bool int_for_double = std::holds_alternative<double>(declared->default_value) &&
+                                  std::holds_alternative<std::int64_t>(change.default_value);
+      if (declared->default_value.index() != change.default_value.index() && !int_for_double) {
+        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}' to a {}, but it is declared as {}",
+                              where, variant.name, test.name, change.name,
+                              param_type_name(change.default_value), param_type_name(declared->default_value)));
+        return;
+      }
+    }
+  }
+  tests_.push_back(std::move(test));
+}
+
+namespace {
+
+bool register_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                   TestFactory factory, Seeds seeds, bool timing) noexcept {
+  try {
+    RegisteredTest test;
+    test.tier = tier;
+    // The macro passes the enumerator, not the token; the suite name is the capitalised tier.
+    std::string token(tier_name(tier));
+    token[0] = static_cast<char>(token[0] - 'a' + 'A');
+    test.tier_token = token;
+    test.name = name;
+    test.file = file;
+    test.line = line;
+    test.params = std::move(params);
+    test.factory = factory;
+    test.seeds = std::move(seeds);
+    test.timing = timing;
+    TestRegistry::instance().add(std::move(test));
+    return true;
+  } catch (...) {
+    // Out of memory during static init; there is nobody to tell but the registry itself.
+    return false;
+  }
+}
+
+}  // namespace
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, PlainTestTag) noexcept {
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, Seeds seeds) noexcept {
+  if (seeds.count() <= 0) {
+    TestRegistry::instance().add_error(fmt::format(
+        "{}:{}: seeded test '{}' declares Seeds({}); it needs at least 1", file, line, name,
+        seeds.count()));
+    return false;
+  }
+  return register_test(tier, name, file, line, std::move(params), factory, std::move(seeds), false);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, TimingTestTag) noexcept {
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), true);
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,134 @@
+#include "reporting/ablation_table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "statistics/sample_summary.h"
+#include "statistics/holm.h"
+#include "statistics/paired.h"
+
+namespace mlregress::internal {
+namespace {
+
+// Values of one variant's metric by seed.
+using BySeed = std::map<std::uint64_t, double>;
+
+struct Comparison {
+  std::string variant, metric;
+  std::size_t pairs = 0;
+  double difference = 0.0, ci_lower = 0.0, ci_upper = 0.0, p = 1.0;
+  std::string problem;
+};
+
+Comparison compare_paired(const BySeed& variant, const BySeed& reference) {
+  Comparison c;
+  std::vector<double> x, y;
+  for (const auto& [seed, value] : variant) {
+    auto it = reference.find(seed);
+    if (it == reference.end()) continue;
+    x.push_back(value);
+    y.push_back(it->second);
+  }
+  c.pairs = x.size();
+  if (x.size() < 2) {
+    c.problem = "fewer than 2 shared seeds";
+    return c;
+  }
+  try {
+    const stats::TTestResult t = stats::paired_t_test(x, y);
+    c.difference = t.estimate;
+    if (std::isnan(t.p_value)) {
+      // Every seed moved by exactly the same amount: the difference is known without error.
+      c.ci_lower = c.ci_upper = t.estimate;
+      c.p = t.estimate == 0.0 ? 1.0 : 0.0;
+    } else {
+      c.ci_lower = t.confidence_interval.lower;
+      c.ci_upper = t.confidence_interval.upper;
+      c.p = t.p_value;
+    }
+  } catch (const std::invalid_argument& error) {
+    c.problem = error.what();
+  }
+  return c;
+}
+
+std::string values_text(const BySeed& values) {
+  std::string out;
+  for (const auto& [seed, value] : values) out += fmt::format("{}{:.4g}", out.empty() ? "" : ", ", value);
+  return out;
+}
+
+}  // namespace
+
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& only_test) {
+  // The ledger is in finishing order, which depends on --jobs; the table follows the declared one.
+  std::stable_sort(lines.begin(), lines.end(), [](const SeedLedgerLine& a, const SeedLedgerLine& b) {
+    return a.run.variant_index < b.run.variant_index;
+  });
+  // test -> variant order, and (variant, metric) -> values by seed; metrics in first-seen order.
+  std::vector<std::string> tests;
+  std::map<std::string, std::vector<std::string>> variants, metrics;
+  std::map<std::string, std::map<std::pair<std::string, std::string>, BySeed>> values;
+  for (const SeedLedgerLine& line : lines) {
+    if (!only_test.empty() && line.test != only_test) continue;
+    if (std::find(tests.begin(), tests.end(), line.test) == tests.end()) tests.push_back(line.test);
+    auto& vs = variants[line.test];
+    if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end()) vs.push_back(line.run.variant);
+    if (line.run.status != TestStatus::kPassed) continue;
+    for (const MetricRecord& metric : line.run.metrics) {
+      auto& ms = metrics[line.test];
+      if (std::find(ms.begin(), ms.end(), metric.name) == ms.end()) ms.push_back(metric.name);
+      values[line.test][{line.run.variant, metric.name}][line.run.seed] = metric.value;
+    }
+  }
+
+  std::string out;
+  for (const std::string& test : tests) {
+    const std::vector<std::string>& vs = variants[test];
+    if (vs.size() < 2) continue;
+    std::vector<Comparison> comparisons;
+    std::string body;
+    for (const std::string& metric : metrics[test]) {
+      body += fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
+      for (const std::string& v : vs) {
+        const BySeed& by_seed = values[test][{v, metric}];
+        std::vector<double> samples;
+        for (const auto& [seed, value] : by_seed) samples.push_back(value);
+        const SampleSummary s = summarize_samples(samples);
+        body += fmt::format("  {:<16} {:<22} {}\n", v, fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
+                            values_text(by_seed));
+        if (v != vs.front()) {
+          Comparison c = compare_paired(by_seed, values[test][{vs.front(), metric}]);
+          c.variant = v;
+          c.metric = metric;
+          comparisons.push_back(std::move(c));
+        }
+      }
+    }
+    std::vector<double> p_values;
+    for (const Comparison& c : comparisons) {
+      if (c.problem.empty()) p_values.push_back(c.p);
+    }
+    const std::vector<double> adjusted = stats::holm_adjust(p_values);
+    out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n{}", test, vs.size(), body);
+    out += fmt::format("  vs {} (paired t on per-seed differences, two-sided, Holm across {} comparisons)\n",
+                       vs.front(), p_values.size());
+    std::size_t next = 0;
+    for (const Comparison& c : comparisons) {
+      if (!c.problem.empty()) {
+        out += fmt::format("  {:<16} {:<12} {}\n", c.variant, c.metric, c.problem);
+        continue;
+      }
+      out += fmt::format("  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm {:.2g})\n",
+                         c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
+                         adjusted[next++]);
+    }
+  }
+  return out;
+}
+
+}  // namespace mlregress::internal

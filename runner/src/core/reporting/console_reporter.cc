@@ -1,0 +1,238 @@
+#include "reporting/console_reporter.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "reporting/ablation_table.h"
+#include "reporting/regression_report.h"
+#include "reporting/test_report.h"
+#include "support/text_sanitize.h"  // xml_safe also keeps terminal escapes out of the console
+
+namespace mlregress::internal {
+namespace {
+
+std::string plural(std::size_t n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+long long to_ms(double seconds) { return static_cast<long long>(seconds * 1000.0 + 0.5); }
+
+}  // namespace
+
+bool terminal_wants_color(std::FILE* out) {
+  const char* term = std::getenv("TERM");
+  if (std::getenv("NO_COLOR") != nullptr) return false;
+  if (term == nullptr || std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(::fileno(out)) != 0;
+}
+
+void ConsoleReporter::tag(Color color, const char* text) {
+  if (!color_) {
+    std::fputs(text, out_);
+    return;
+  }
+  const char* code = color == Color::kGreen ? "32" : color == Color::kRed ? "31" : "33";
+  std::fprintf(out_, "\033[0;%sm%s\033[m", code, text);
+}
+
+void ConsoleReporter::flush() { std::fflush(out_); }
+
+void ConsoleReporter::on_run_start(const RunResult& run) {
+  tag(Color::kGreen, "[==========] ");
+  std::string tiers;
+  for (const std::string& t : run.info.tiers) tiers += (tiers.empty() ? "" : ",") + t;
+  std::fprintf(out_, "Running %s run %s (tiers %s, seed %llu, threads %d)\n",
+               run.info.binary.c_str(), run.info.run_id.c_str(), tiers.c_str(),
+               static_cast<unsigned long long>(run.info.seed), run.info.threads);
+  flush();
+}
+
+void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& /*run*/) {
+  const std::size_t done = test.seed_runs.size();
+  const std::size_t total = test.seed_runs_planned;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
+  const double eta = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+  const std::string label = seed_run.variant.empty()
+                                ? fmt::format("seed {}", seed_run.seed)
+                                : fmt::format("seed {} [{}]", seed_run.seed, xml_safe(seed_run.variant));
+  const bool ok = seed_run.status == TestStatus::kPassed || seed_run.status == TestStatus::kSkipped;
+  if (progress_in_place_ && ok) {
+    std::fprintf(out_, "\r\033[K[   SEEDS  ] %s %zu/%zu · %s · %.1f s elapsed · ETA %.0f s",
+                 xml_safe(test.name).c_str(), done, total, label.c_str(), elapsed, eta);
+    progress_line_open_ = true;
+    flush();
+    return;
+  }
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
+  if (!ok) tag(Color::kRed, "[   SEED   ] ");
+  else std::fputs("[   SEED   ] ", out_);
+  std::fprintf(out_, "%s %zu/%zu: %s %s in %.2f s (elapsed %.1f s, ETA %.0f s)\n", xml_safe(test.name).c_str(),
+               done, total, label.c_str(), std::string(test_status_name(seed_run.status)).c_str(),
+               seed_run.duration_s, elapsed, eta);
+  if (!seed_run.crash_message.empty()) std::fprintf(out_, "%s\n", xml_safe(seed_run.crash_message).c_str());
+  for (const TestFailure& failure : seed_run.failures) {
+    if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+    std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
+  }
+  flush();
+}
+
+void ConsoleReporter::on_test_start(const TestResult& test) {
+  test_start_ = std::chrono::steady_clock::now();
+  tag(Color::kGreen, "[ RUN      ] ");
+  std::fprintf(out_, "%s\n", xml_safe(test.full_name).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_failure(const TestResult& test, const TestFailure& failure) {
+  if (test.seeded) return;  // printed with its seed by on_seed_end
+  if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+  std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_metric(const TestResult& /*test*/, const MetricRecord& metric) {
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
+  std::fputs("[   METRIC ] ", out_);
+  std::fprintf(out_, "%s\n", xml_safe(format_metric(metric)).c_str());
+  flush();
+}
+
+void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) {
+  if (progress_line_open_) std::fputs("\r\033[K", out_);
+  progress_line_open_ = false;
+  const std::string name = xml_safe(test.full_name);
+  const long long ms = to_ms(test.duration_s);
+  switch (test.status) {
+    case TestStatus::kPassed: {
+      tag(Color::kGreen, "[       OK ] ");
+      const bool pending = std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                                       [](const MetricComparison& c) { return c.distribution && !c.decision; });
+      std::fprintf(out_, "%s (%lld ms)%s\n", name.c_str(), ms,
+                   pending ? "; its multi-seed verdicts follow at the end of the run" : "");
+      break;
+    }
+    case TestStatus::kSkipped:
+      tag(Color::kYellow, "[  SKIPPED ] ");
+      std::fprintf(out_, "%s (%lld ms)%s%s\n", name.c_str(), ms,
+                   test.skip_message.empty() ? "" : ": ", xml_safe(test.skip_message).c_str());
+      break;
+    case TestStatus::kFailed:
+      tag(Color::kRed, "[  FAILED  ] ");
+      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      break;
+    case TestStatus::kCrashed:
+      tag(Color::kRed, "[  CRASHED ] ");
+      std::fprintf(out_, "%s (%lld ms): %s\n", name.c_str(), ms, test.crash_message.c_str());
+      break;
+    case TestStatus::kRegressed:
+      tag(Color::kRed, "[ REGRESSED] ");
+      std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
+      break;
+  }
+  const std::string report = format_regression_report(run.info.run_id, test);
+  if (!report.empty()) std::fputs(xml_safe(report).c_str(), out_);
+  flush();
+}
+
+// Metrics without a baseline pass as NEW; say how to give them one.
+void ConsoleReporter::print_promotion_hint(const RunResult& run) {
+  std::size_t fresh = 0, tests = 0;
+  for (const TestResult& test : run.tests) {
+    const auto is_new = [](const MetricComparison& c) { return c.verdict == Verdict::kNew; };
+    const auto count = static_cast<std::size_t>(std::count_if(test.comparisons.begin(), test.comparisons.end(), is_new));
+    fresh += count;
+    tests += count > 0;
+  }
+  if (fresh == 0) return;
+  tag(Color::kYellow, "[   NEW    ] ");
+  std::fprintf(out_, "%s of %s %s no baseline yet. Review this run, then adopt it:\n",
+               plural(fresh, "metric").c_str(), plural(tests, "test").c_str(), fresh == 1 ? "has" : "have");
+  std::fprintf(out_, "             %s promote %s --baselines %s --reason \"...\"\n", run.info.binary.c_str(),
+               run.info.run_folder.c_str(), run.info.baselines.c_str());
+}
+
+void ConsoleReporter::on_run_end(const RunResult& run) {
+  const bool has_variants = std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
+    return t.seeded && !t.seed_runs.empty() &&
+           std::any_of(t.seed_runs.begin(), t.seed_runs.end(),
+                       [&](const SeedRun& r) { return r.variant != t.seed_runs.front().variant; });
+  });
+  if (has_variants && !seed_ledger_.empty()) {
+    try {
+      std::fputs(xml_safe(render_ablation_tables(read_seed_ledger(seed_ledger_))).c_str(), out_);
+    } catch (const std::exception& error) {
+      std::fprintf(out_, "ablation table unavailable: %s\n", xml_safe(error.what()).c_str());
+    }
+  }
+  // Seeded metrics get their verdicts only now (Holm across the run), so they are listed here.
+  bool gate_header = false;
+  for (const TestResult& test : run.tests) {
+    for (const MetricComparison& c : test.comparisons) {
+      if (!c.distribution || !c.decision) continue;
+      if (!gate_header) {
+        tag(Color::kGreen, "[==========] ");
+        std::fprintf(out_, "Multi-seed gate (one-sided, Holm across the run's statistical checks)\n");
+        gate_header = true;
+      }
+      const bool bad = c.verdict == Verdict::kRegression;
+      const bool unsure = c.verdict == Verdict::kInconclusive;
+      tag(bad ? Color::kRed : unsure ? Color::kYellow : Color::kGreen,
+          fmt::format("[{:^14}] ", verdict_name(c.verdict)).c_str());
+      std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
+                   xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
+      std::fprintf(out_, "                 %s\n", xml_safe(comparison_note(c)).c_str());
+    }
+  }
+  print_promotion_hint(run);
+  std::vector<const TestResult*> passed, skipped, failed;
+  for (const TestResult& test : run.tests) {
+    if (test.status == TestStatus::kPassed) passed.push_back(&test);
+    if (test.status == TestStatus::kSkipped) skipped.push_back(&test);
+    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed ||
+        test.status == TestStatus::kRegressed) {
+      failed.push_back(&test);
+    }
+  }
+  tag(Color::kGreen, "[==========] ");
+  std::fprintf(out_, "%s ran. (%lld ms total)\n", plural(run.tests.size(), "test").c_str(),
+               to_ms(run.info.duration_s));
+  tag(Color::kGreen, "[  PASSED  ] ");
+  std::fprintf(out_, "%s.\n", plural(passed.size(), "test").c_str());
+  if (!skipped.empty()) {
+    tag(Color::kYellow, "[  SKIPPED ] ");
+    std::fprintf(out_, "%s, listed below:\n", plural(skipped.size(), "test").c_str());
+    for (const TestResult* test : skipped) {
+      tag(Color::kYellow, "[  SKIPPED ] ");
+      std::fprintf(out_, "%s\n", xml_safe(test->full_name).c_str());
+    }
+  }
+  if (!failed.empty()) {
+    tag(Color::kRed, "[  FAILED  ] ");
+    std::fprintf(out_, "%s, listed below:\n", plural(failed.size(), "test").c_str());
+    for (const TestResult* test : failed) {
+      tag(Color::kRed, "[  FAILED  ] ");
+      std::fprintf(out_, "%s%s\n", xml_safe(test->full_name).c_str(),
+                   test->status == TestStatus::kCrashed     ? " (crashed)"
+                   : test->status == TestStatus::kRegressed ? " (regression)"
+                                                            : "");
+    }
+  }
+  for (const std::string& error : run.runner_errors) {
+    tag(Color::kRed, "[  RUNNER  ] ");
+    std::fprintf(out_, "%s\n", xml_safe(error).c_str());
+  }
+  std::fprintf(out_, "%zu passed, %zu failed, %zu skipped\n", passed.size(),
+               failed.size(), skipped.size());
+  std::fprintf(out_, "Run folder: %s\n", run.info.run_folder.c_str());
+  flush();
+}
+
+}  // namespace mlregress::internal

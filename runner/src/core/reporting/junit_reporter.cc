@@ -1,0 +1,172 @@
+#include "reporting/junit_reporter.h"
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+#include <cmath>
+#include <sstream>
+
+#include "support/atomic_file.h"
+#include "reporting/regression_report.h"
+#include "reporting/test_report.h"
+#include "support/text_sanitize.h"
+
+namespace mlregress::internal {
+namespace {
+
+void set(pugi::xml_node node, const char* name, std::string_view value) {
+  node.append_attribute(name).set_value(xml_safe(value).c_str());
+}
+
+void set(pugi::xml_node node, const char* name, std::size_t value) {
+  set(node, name, fmt::format("{}", value));
+}
+
+void text(pugi::xml_node node, std::string_view value) {
+  node.append_child(pugi::node_pcdata).set_value(xml_safe(value).c_str());
+}
+
+void property(pugi::xml_node properties, std::string_view name, std::string_view value) {
+  pugi::xml_node node = properties.append_child("property");
+  set(node, "name", name);
+  set(node, "value", value);
+}
+
+std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+
+// A failure message on one line, whitespace collapsed, at most ~300 characters: CI servers show
+// it as the headline, the full text follows in the element's body.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > 300) out = out.substr(0, 297) + "...";
+  return out;
+}
+
+std::string failure_text(const TestResult& test) {
+  std::string out;
+  for (const TestFailure& failure : test.failures) {
+    if (!failure.file.empty()) out += fmt::format("{}:{}\n", failure.file, failure.line);
+    out += failure.message + "\n";
+  }
+  return out;
+}
+
+std::string env_string(const nlohmann::json& environment, const nlohmann::json::json_pointer& at) {
+  if (!environment.contains(at)) return "";
+  const nlohmann::json& value = environment.at(at);
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {
+  pugi::xml_node testcase = suite.append_child("testcase");
+  set(testcase, "name", test.name);
+  set(testcase, "classname", fmt::format("{}.{}", run.info.binary, tier_name(test.tier)));
+  set(testcase, "time", junit_seconds(test.duration_s));
+  if (test.status == TestStatus::kFailed) {
+    pugi::xml_node failure = testcase.append_child("failure");
+    const TestFailure& first = test.failures.empty() ? TestFailure{} : test.failures.front();
+    std::string message = first.file.empty()
+                              ? one_line(first.message)
+                              : fmt::format("{}:{}: {}", first.file, first.line, one_line(first.message));
+    if (test.failures.size() > 1) message += fmt::format(" (and {} more)", test.failures.size() - 1);
+    set(failure, "message", message);
+    set(failure, "type", "assertion");
+    text(failure, failure_text(test));
+  } else if (test.status == TestStatus::kCrashed) {
+    pugi::xml_node error = testcase.append_child("error");
+    set(error, "message", "crashed: " + test.crash_message);
+    set(error, "type", "crash");
+    text(error, failure_text(test) + test.crash_message + "\n");
+  } else if (test.status == TestStatus::kRegressed) {
+    std::string message;
+    for (const MetricComparison& c : test.comparisons) {
+      if (c.verdict != Verdict::kRegression && c.verdict != Verdict::kNotComparable) continue;
+      message += fmt::format("{}{} {}", message.empty() ? "" : "; ", verdict_name(c.verdict),
+                             format_comparison_summary(c));
+    }
+    pugi::xml_node failure = testcase.append_child("failure");
+    set(failure, "message", message);
+    set(failure, "type", "regression");
+    text(failure, format_regression_report(run.info.run_id, test));
+  } else if (test.status == TestStatus::kSkipped) {
+    pugi::xml_node skipped = testcase.append_child("skipped");
+    if (!test.skip_message.empty()) set(skipped, "message", first_line(test.skip_message));
+  }
+  text(testcase.append_child("system-out"),
+       format_test_report(test) + format_regression_report(run.info.run_id, test));
+}
+
+}  // namespace
+
+std::string junit_seconds(double seconds) {
+  if (!(std::isfinite(seconds) && seconds > 0)) seconds = 0;  // also turns -0.0 into 0
+  return fmt::format("{:.3f}", seconds);
+}
+
+std::string render_junit(const RunResult& run) {
+  pugi::xml_document doc;
+  std::size_t failures = 0, errors = 0;
+  std::size_t finished = 0;
+  for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;  // only finished tests become testcases
+    ++finished;
+    failures += test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed;
+    errors += test.status == TestStatus::kCrashed;
+  }
+  pugi::xml_node root = doc.append_child("testsuites");
+  set(root, "name", run.info.binary);
+  set(root, "tests", finished);
+  set(root, "failures", failures);
+  set(root, "errors", errors);
+  set(root, "time", junit_seconds(run.info.duration_s));
+
+  for (Tier tier : {Tier::Fast, Tier::Medium, Tier::Full}) {
+    std::vector<const TestResult*> members;
+    for (const TestResult& test : run.tests) {
+      if (test.tier == tier && test.finished) members.push_back(&test);
+    }
+    if (members.empty()) continue;
+    std::size_t suite_failures = 0, suite_errors = 0, suite_skipped = 0;
+    double suite_time = 0;
+    for (const TestResult* test : members) {
+      suite_failures += test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
+      suite_errors += test->status == TestStatus::kCrashed;
+      suite_skipped += test->status == TestStatus::kSkipped;
+      suite_time += test->duration_s;
+    }
+    pugi::xml_node suite = root.append_child("testsuite");
+    set(suite, "name", tier_name(tier));
+    set(suite, "tests", members.size());
+    set(suite, "failures", suite_failures);
+    set(suite, "errors", suite_errors);
+    set(suite, "skipped", suite_skipped);
+    set(suite, "time", junit_seconds(suite_time));
+    set(suite, "timestamp", members.front()->started_at);
+    set(suite, "hostname", env_string(run.info.environment, "/hostname"_json_pointer));
+    pugi::xml_node properties = suite.append_child("properties");
+    property(properties, "mlregress.run_id", run.info.run_id);
+    property(properties, "mlregress.seed", fmt::format("{}", run.info.seed));
+    property(properties, "mlregress.threads", fmt::format("{}", run.info.threads));
+    property(properties, "git.commit", env_string(run.info.environment, "/git/commit"_json_pointer));
+    property(properties, "git.dirty", env_string(run.info.environment, "/git/dirty"_json_pointer));
+    const std::string framework = env_string(run.info.environment, "/framework/name"_json_pointer);
+    if (!framework.empty()) {
+      property(properties, "framework",
+               framework + " " + env_string(run.info.environment, "/framework/version"_json_pointer));
+    }
+    for (const TestResult* test : members) add_testcase(suite, run, *test);
+  }
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_default | pugi::format_no_declaration, pugi::encoding_utf8);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + out.str();
+}
+
+void JunitReporter::write(const RunResult& run) const { write_file_atomically(path_, render_junit(run)); }
+
+}  // namespace mlregress::internal

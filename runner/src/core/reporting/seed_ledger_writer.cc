@@ -1,0 +1,13 @@
+#include "reporting/seed_ledger_writer.h"
+
+#include "storage/seed_ledger.h"
+#include "support/atomic_file.h"
+
+namespace mlregress::internal {
+
+void SeedLedgerWriter::on_seed_end(const TestResult& test, const SeedRun& seed_run,
+                                   const RunResult& /*run*/) {
+  append_line(path_, seed_ledger_line(test.name, seed_run));
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,21 @@
+// seeds.jsonl in the run folder: one JSON line per finished seed run of a seeded test, appended
+// the moment the seed's process ends. A run killed half-way through a 20-seed study keeps every
+// seed that finished, and the ablation table is built from these lines.
+#pragma once
+
+#include <string>
+
+#include "execution/run_observer.h"
+
+namespace mlregress::internal {
+
+class SeedLedgerWriter final : public RunObserver {
+ public:
+  explicit SeedLedgerWriter(std::string path) : path_(std::move(path)) {}
+  void on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& run) override;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace mlregress::internal

@@ -1,0 +1,52 @@
+#include "reporting/test_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "statistics/sample_summary.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+
+std::string format_metric(const MetricRecord& metric) {
+  std::string direction(direction_name(metric.direction));
+  for (char& c : direction) c = c == '_' ? ' ' : c;
+  std::string policy;
+  if (const Band* band = std::get_if<Band>(&metric.policy)) {
+    policy = fmt::format("; band rtol={} atol={}", format_value(band->rtol), format_value(band->atol));
+  } else if (std::holds_alternative<Exact>(metric.policy)) {
+    policy = "; exact";
+  } else if (const Margin* margin = std::get_if<Margin>(&metric.policy)) {
+    policy = fmt::format("; margin {}", format_value(margin->delta));
+  } else if (const Timing* timing = std::get_if<Timing>(&metric.policy)) {
+    policy = fmt::format("; timing, cv {:.1f}%", timing->cv * 100.0);
+  }
+  if (!metric.samples.empty() || !metric.sample_seeds.empty()) {
+    const SampleSummary s = summarize_samples(metric.samples);
+    return fmt::format("{} = mean {}, sd {}, n {} ({}{})", metric.name, format_value(s.mean),
+                       format_value(s.sd), s.n, direction, policy);
+  }
+  return fmt::format("{} = {} ({}{})", metric.name, format_value(metric.value), direction, policy);
+}
+
+std::string format_test_report(const TestResult& test) {
+  std::string out = fmt::format("{} [{}] {} in {:.3f} s\n", test.full_name, tier_name(test.tier),
+                                test_status_name(test.status), test.duration_s);
+  if (!test.crash_message.empty()) out += fmt::format("crash: {}\n", test.crash_message);
+  if (!test.skip_message.empty()) out += fmt::format("skipped: {}\n", test.skip_message);
+  for (const TestFailure& failure : test.failures) {
+    out += failure.file.empty() ? "failure:\n"
+                                : fmt::format("failure at {}:{}:\n", failure.file, failure.line);
+    out += failure.message + "\n";
+  }
+  for (const MetricRecord& metric : test.metrics) out += "metric " + format_metric(metric) + "\n";
+  for (const RecordedCurve& curve : test.curves) {
+    out += fmt::format("curve {}: {} points -> {}\n", curve.curve.name, curve.curve.values.size(),
+                       curve.csv_file);
+  }
+  out += fmt::format("seed {}, threads {}, config {}\n", test.seed, test.threads, test.config_hash);
+  return out;
+}
+
+}  // namespace mlregress::internal

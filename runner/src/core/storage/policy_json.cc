@@ -1,0 +1,44 @@
+#include "storage/policy_json.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "storage/json_number.h"
+
+namespace mlregress::internal {
+namespace {
+
+double number_at(const nlohmann::json& json, const char* key) {
+  const std::optional<double> value = read_json_number(json.at(key));
+  if (!value) throw std::invalid_argument(fmt::format("policy field '{}' is not a number", key));
+  return *value;
+}
+
+}  // namespace
+
+nlohmann::json policy_to_json(const TolerancePolicy& policy) {
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
+  }
+  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
+  if (const Margin* margin = std::get_if<Margin>(&policy)) {
+    return {{"kind", "margin"}, {"delta", json_number(margin->delta)}};
+  }
+  if (const Timing* timing = std::get_if<Timing>(&policy)) {
+    return {{"kind", "timing"}, {"cv", json_number(timing->cv)}};
+  }
+  return {{"kind", "default"}};
+}
+
+TolerancePolicy policy_from_json(const nlohmann::json& json) {
+  const std::string kind = json.at("kind").get<std::string>();
+  if (kind == "band") return Band{number_at(json, "rtol"), number_at(json, "atol")};
+  if (kind == "exact") return Exact{};
+  if (kind == "margin") return Margin{number_at(json, "delta")};
+  if (kind == "timing") return Timing{number_at(json, "cv")};
+  if (kind == "default") return std::monostate{};
+  throw std::invalid_argument(fmt::format("unknown policy kind '{}'", kind));
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,379 @@
+#include "storage/results_json.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "comparison/distribution_gate.h"
+#include "mlregress/exit_code.h"
+#include "storage/json_fields.h"
+#include "storage/json_number.h"
+#include "storage/policy_json.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? json_number(*value) : nlohmann::json();
+}
+
+nlohmann::json distribution_json(const DistributionAnalysis& a, const std::optional<GateDecision>& decision) {
+  nlohmann::json json = {{"design", gate_design_name(a.design)},
+                         {"margin", json_number(a.margin)},
+                         {"n_candidate", a.n_candidate},
+                         {"n_baseline", a.n_baseline},
+                         {"candidate_mean", json_number(a.candidate_mean)},
+                         {"candidate_sd", json_number(a.candidate_sd)},
+                         {"baseline_mean", json_number(a.baseline_mean)},
+                         {"baseline_sd", json_number(a.baseline_sd)},
+                         {"difference", json_number(a.difference)},
+                         {"ci95", {json_number(a.ci_lower), json_number(a.ci_upper)}},
+                         {"p_worse", json_number(a.p_worse)},
+                         {"p_better", json_number(a.p_better)},
+                         {"hedges_g", json_number(a.hedges_g)},
+                         {"probability_of_improvement", json_number(a.probability_of_improvement)}};
+  if (!a.problem.empty()) json["problem"] = a.problem;
+  if (decision) {
+    json["p_worse_holm"] = json_number(decision->p_worse_adjusted);
+    json["p_better_holm"] = json_number(decision->p_better_adjusted);
+  }
+  return json;
+}
+
+void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
+  metric["verdict"] = verdict_name(c.verdict);
+  metric["baseline"] = optional_number(c.baseline);
+  metric["delta"] = optional_number(c.delta);
+  metric["relative_change"] = optional_number(c.relative_change);
+  metric["tolerance"] = c.tolerance;
+  metric["kind"] = metric_kind_name(c.kind);
+  if (!c.note.empty()) metric["note"] = c.note;
+  if (c.direction_change) metric["baseline_direction"] = direction_name(c.direction_change->baseline);
+  if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
+}
+
+nlohmann::json test_json(const TestResult& test) {
+  nlohmann::json failures = nlohmann::json::array();
+  for (const TestFailure& f : test.failures) {
+    failures.push_back({{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
+  }
+  nlohmann::json metrics = nlohmann::json::array();
+  for (std::size_t i = 0; i < test.metrics.size(); ++i) {
+    const MetricRecord& m = test.metrics[i];
+    nlohmann::json metric = {{"name", m.name},
+                             {"value", json_number(m.value)},
+                             {"direction", direction_name(m.direction)},
+                             {"policy", policy_to_json(m.policy)}};
+    if (i < test.comparisons.size()) add_comparison(metric, test.comparisons[i]);
+    if (test.seeded) {
+      nlohmann::json samples = nlohmann::json::array();
+      for (double v : m.samples) samples.push_back(json_number(v));
+      metric["samples"] = std::move(samples);
+      metric["seeds"] = m.sample_seeds;
+    }
+    metrics.push_back(std::move(metric));
+  }
+  nlohmann::json curves = nlohmann::json::array();
+  for (const RecordedCurve& c : test.curves) {
+    curves.push_back({{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}});
+  }
+  nlohmann::json json = {{"name", test.name},
+                         {"full_name", test.full_name},
+                         {"tier", tier_name(test.tier)},
+                         {"file", test.file},
+                         {"line", test.line},
+                         {"status", test_status_name(test.status)},
+                         {"duration_s", test.duration_s},
+                         {"started_at", test.started_at},
+                         {"seed", test.seed},
+                         {"threads", test.threads},
+                         {"config_hash", test.config_hash},
+                         {"failures", std::move(failures)},
+                         {"metrics", std::move(metrics)},
+                         {"curves", std::move(curves)}};
+  if (test.seeded) {
+    json["seed_runs"] = test.seed_runs;
+    json["seed_runs_planned"] = test.seed_runs_planned;
+  }
+  if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
+  if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
+  if (!test.baseline_file.empty()) {
+    json["baseline"] = {{"file", test.baseline_file},
+                        {"version", test.baseline_version},
+                        {"git_commit", test.baseline_commit},
+                        {"promoted_at", test.baseline_promoted_at},
+                        {"environment", test.environment_note}};
+  }
+  return json;
+}
+
+// ---- reading ----
+
+DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricRecord& metric) {
+  DistributionAnalysis a;
+  a.metric = metric.name;
+  a.direction = metric.direction;
+  a.design = enum_field<GateDesign>(json, "design", parse_gate_design);
+  a.margin = number_field(json, "margin");
+  a.n_candidate = field<std::size_t>(json, "n_candidate");
+  a.n_baseline = field<std::size_t>(json, "n_baseline");
+  a.candidate_mean = number_field(json, "candidate_mean");
+  a.candidate_sd = number_field(json, "candidate_sd");
+  a.baseline_mean = number_field(json, "baseline_mean");
+  a.baseline_sd = number_field(json, "baseline_sd");
+  a.difference = number_field(json, "difference");
+  const std::vector<double> ci = numbers_field(json, "ci95");
+  if (ci.size() != 2) throw JsonFieldError("ci95", "expected two numbers");
+  a.ci_lower = ci[0];
+  a.ci_upper = ci[1];
+  a.p_worse = number_field(json, "p_worse");
+  a.p_better = number_field(json, "p_better");
+  a.hedges_g = number_field(json, "hedges_g");
+  a.probability_of_improvement = number_field(json, "probability_of_improvement");
+  a.problem = field_or<std::string>(json, "problem", "");
+  return a;
+}
+
+MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord& metric) {
+  MetricComparison c;
+  c.metric = metric.name;
+  c.observed = metric.value;
+  c.verdict = enum_field<Verdict>(json, "verdict", parse_verdict);
+  c.baseline = optional_number_field(json, "baseline");
+  c.delta = optional_number_field(json, "delta");
+  c.relative_change = optional_number_field(json, "relative_change");
+  c.tolerance = field<std::string>(json, "tolerance");
+  c.kind = enum_field<MetricKind>(json, "kind", parse_metric_kind);
+  c.note = field_or<std::string>(json, "note", "");
+  if (json.contains("baseline_direction")) {
+    c.direction_change = DirectionChange{
+        metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
+  }
+  if (json.contains("distribution")) {
+    with_field_context("distribution", [&] {
+      const nlohmann::json& d = json.at("distribution");
+      c.distribution = distribution_from(d, metric);
+      if (d.contains("p_worse_holm")) {
+        c.decision = GateDecision{c.verdict, number_field(d, "p_worse_holm"),
+                                  number_field(d, "p_better_holm"), c.note};
+      }
+    });
+  }
+  return c;
+}
+
+struct StoredMetric {
+  MetricRecord metric;
+  std::optional<MetricComparison> comparison;
+};
+
+void from_json(const nlohmann::json& json, StoredMetric& stored) {
+  MetricRecord& m = stored.metric;
+  m.name = field<std::string>(json, "name");
+  m.value = number_field(json, "value");
+  m.direction = enum_field<Direction>(json, "direction", parse_direction);
+  with_field_context("policy", [&] { m.policy = policy_from_json(json.at("policy")); });
+  if (json.contains("samples")) {
+    m.samples = numbers_field(json, "samples");
+    m.sample_seeds = field<std::vector<std::uint64_t>>(json, "seeds");
+    if (m.samples.size() != m.sample_seeds.size()) {
+      throw JsonFieldError("seeds", fmt::format("{} seeds for {} samples", m.sample_seeds.size(), m.samples.size()));
+    }
+  }
+  if (json.contains("verdict")) stored.comparison = comparison_from(json, m);
+}
+
+}  // namespace
+
+void from_json(const nlohmann::json& json, TestFailure& failure) {
+  failure.file = field<std::string>(json, "file");
+  failure.line = field<int>(json, "line");
+  failure.message = field<std::string>(json, "message");
+  failure.fatal = field<bool>(json, "fatal");
+}
+
+void from_json(const nlohmann::json& json, RecordedCurve& curve) {
+  curve.curve.name = field<std::string>(json, "name");
+  curve.csv_file = field<std::string>(json, "file");
+  curve.points = field<std::size_t>(json, "points");
+}
+
+void from_json(const nlohmann::json& json, TestResult& test) {
+  test.name = field<std::string>(json, "name");
+  test.full_name = field<std::string>(json, "full_name");
+  test.tier = enum_field<Tier>(json, "tier", parse_tier);
+  test.file = field<std::string>(json, "file");
+  test.line = field<int>(json, "line");
+  test.status = enum_field<TestStatus>(json, "status", parse_test_status);
+  test.duration_s = number_field(json, "duration_s");
+  test.started_at = field<std::string>(json, "started_at");
+  test.seed = field<std::uint64_t>(json, "seed");
+  test.threads = field<int>(json, "threads");
+  test.config_hash = field<std::string>(json, "config_hash");
+  test.failures = array_field<TestFailure>(json, "failures");
+  for (StoredMetric& stored : array_field<StoredMetric>(json, "metrics")) {
+    test.metrics.push_back(std::move(stored.metric));
+    if (stored.comparison) test.comparisons.push_back(std::move(*stored.comparison));
+  }
+  test.curves = array_field<RecordedCurve>(json, "curves");
+  test.seeded = json.contains("seed_runs");
+  if (test.seeded) {
+    test.seed_runs = array_field<SeedRun>(json, "seed_runs");
+    test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
+  }
+  test.skip_message = field_or<std::string>(json, "skip_message", "");
+  test.crash_message = field_or<std::string>(json, "crash_message", "");
+  if (json.contains("baseline")) {
+    with_field_context("baseline", [&] {
+      const nlohmann::json& b = json.at("baseline");
+      test.baseline_file = field<std::string>(b, "file");
+      test.baseline_version = field<int>(b, "version");
+      test.baseline_commit = field<std::string>(b, "git_commit");
+      test.baseline_promoted_at = field<std::string>(b, "promoted_at");
+      test.environment_note = field<std::string>(b, "environment");
+    });
+  }
+  test.finished = true;
+}
+
+RunSummary summarize_run(const RunResult& run) {
+  RunSummary s;
+  for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;
+    ++s.tests;
+    s.passed += test.status == TestStatus::kPassed;
+    s.failed += test.status == TestStatus::kFailed;
+    s.skipped += test.status == TestStatus::kSkipped;
+    s.crashed += test.status == TestStatus::kCrashed;
+    s.regressed += test.status == TestStatus::kRegressed;
+  }
+  return s;
+}
+
+void to_json(nlohmann::json& json, const RunSummary& s) {
+  json = {{"tests", s.tests},     {"passed", s.passed},   {"failed", s.failed},
+          {"skipped", s.skipped}, {"crashed", s.crashed}, {"regressed", s.regressed}};
+}
+
+void to_json(nlohmann::json& json, const SeedRun& run) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const MetricRecord& m : run.metrics) metrics[m.name] = json_number(m.value);
+  json = {{"variant", run.variant},
+          {"variant_index", run.variant_index},
+          {"seed", run.seed},
+          {"status", test_status_name(run.status)},
+          {"duration_s", run.duration_s},
+          {"metrics", std::move(metrics)}};
+  if (!run.failures.empty()) {
+    nlohmann::json failures = nlohmann::json::array();
+    for (const TestFailure& f : run.failures) failures.push_back(f.message);
+    json["failures"] = std::move(failures);
+  }
+  if (!run.crash_message.empty()) json["crash_message"] = run.crash_message;
+  if (!run.skip_message.empty()) json["skip_message"] = run.skip_message;
+}
+
+void from_json(const nlohmann::json& json, SeedRun& run) {
+  run.variant = field<std::string>(json, "variant");
+  run.variant_index = field<std::size_t>(json, "variant_index");
+  run.seed = field<std::uint64_t>(json, "seed");
+  run.status = enum_field<TestStatus>(json, "status", parse_test_status);
+  run.duration_s = number_field(json, "duration_s");
+  const nlohmann::json metrics = field<nlohmann::json>(json, "metrics");
+  with_field_context("metrics", [&] {
+    if (!metrics.is_object()) throw std::invalid_argument("expected an object of numbers");
+  });
+  for (const auto& [name, value] : metrics.items()) {
+    MetricRecord m;
+    m.name = name;
+    m.value = number_field(metrics, name);
+    run.metrics.push_back(std::move(m));
+  }
+  for (const std::string& message : field_or<std::vector<std::string>>(json, "failures", {})) {
+    run.failures.push_back({"", 0, message, false});
+  }
+  run.crash_message = field_or<std::string>(json, "crash_message", "");
+  run.skip_message = field_or<std::string>(json, "skip_message", "");
+}
+
+void to_json(nlohmann::json& json, const RunResult& run) {
+  nlohmann::json tests = nlohmann::json::array();
+  for (const TestResult& test : run.tests) {
+    if (test.finished) tests.push_back(test_json(test));
+  }
+  const bool complete = !run.info.finished_at.empty();
+  json = {{"schema_version", kResultsSchemaVersion},
+          {"run",
+           {{"id", run.info.run_id},
+            {"binary", run.info.binary},
+            {"started_at", run.info.started_at},
+            {"finished_at", complete ? nlohmann::json(run.info.finished_at) : nlohmann::json()},
+            {"duration_s", run.info.duration_s},
+            {"complete", complete},
+            {"tiers", run.info.tiers},
+            {"filter", run.info.filter},
+            {"seed", run.info.seed},
+            {"threads", run.info.threads},
+            {"baselines", run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
+            {"environment_profile", run.info.environment_profile}}},
+          {"summary", summarize_run(run)},
+          {"tests", std::move(tests)},
+          {"runner_errors", run.runner_errors}};
+  if (complete) {
+    json["run"]["exit_code"] = run.exit_code;
+    json["run"]["exit_status"] = exit_code_name(static_cast<ExitCode>(run.exit_code));
+  }
+}
+
+void from_json(const nlohmann::json& json, RunResult& run) {
+  const int version = field<int>(json, "schema_version");
+  if (version > kResultsSchemaVersion) {
+    throw JsonFieldError("schema_version", fmt::format("{} is newer than this mlregress reads ({})",
+                                                       version, kResultsSchemaVersion));
+  }
+  with_field_context("run", [&] {
+    const nlohmann::json& r = json.at("run");
+    RunInfo& info = run.info;
+    info.run_id = field<std::string>(r, "id");
+    info.binary = field<std::string>(r, "binary");
+    info.started_at = field<std::string>(r, "started_at");
+    // "complete" is the field readers rely on; a run that is not complete has no end.
+    info.finished_at = field<bool>(r, "complete") ? field_or<std::string>(r, "finished_at", "") : "";
+    info.duration_s = number_field(r, "duration_s");
+    info.tiers = field<std::vector<std::string>>(r, "tiers");
+    info.filter = field<std::string>(r, "filter");
+    info.seed = field<std::uint64_t>(r, "seed");
+    info.threads = field<int>(r, "threads");
+    info.baselines = field_or<std::string>(r, "baselines", "");
+    info.environment_profile = field<std::string>(r, "environment_profile");
+    run.exit_code = field_or<int>(r, "exit_code", 0);
+  });
+  run.tests = array_field<TestResult>(json, "tests");
+  run.runner_errors = field<std::vector<std::string>>(json, "runner_errors");
+}
+
+std::string render_results_json(const RunResult& run) {
+  return nlohmann::json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+RunResult read_results_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& error) {
+    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
+  }
+  try {
+    return json.get<RunResult>();
+  } catch (const JsonFieldError& error) {
+    throw RunFolderError(fmt::format("{}: {} (see runner/docs/results-schema.md)", path, error.what()));
+  }
+}
+
+}  // namespace mlregress::internal

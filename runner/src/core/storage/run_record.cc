@@ -1,0 +1,49 @@
+#include "storage/run_record.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "storage/results_json.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+nlohmann::json read_environment(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    nlohmann::json environment = nlohmann::json::parse(text.str());
+    if (!environment.is_object()) throw RunFolderError(fmt::format("{}: not a JSON object", path));
+    return environment;
+  } catch (const nlohmann::json::parse_error& error) {
+    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
+  }
+}
+
+}  // namespace
+
+RunRecord read_run_record(const std::string& path) {
+  if (!std::filesystem::is_directory(path)) {
+    throw RunFolderError(fmt::format("'{}' is not a run folder (not a directory)", path));
+  }
+  for (const char* name : {"results.json", "environment.json"}) {
+    if (!std::filesystem::exists(path + "/" + name)) {
+      throw RunFolderError(fmt::format("'{}' is not a run folder: it has no readable {}", path, name));
+    }
+  }
+  RunRecord record;
+  record.path = path;
+  record.run = read_results_json(path + "/results.json");
+  record.run.info.run_folder = path;
+  record.run.info.environment = read_environment(path + "/environment.json");
+  record.profile = environment_profile(record.run.info.environment);
+  return record;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,38 @@
+#include "storage/seed_ledger.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "storage/json_fields.h"
+#include "storage/results_json.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+
+std::string seed_ledger_line(const std::string& test, const SeedRun& run) {
+  nlohmann::json line = run;
+  line["test"] = test;
+  return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw RunFolderError(fmt::format("cannot read the seed ledger '{}'", path));
+  std::vector<SeedLedgerLine> lines;
+  int number = 0;
+  for (std::string text; std::getline(in, text);) {
+    ++number;
+    if (text.empty()) continue;
+    try {
+      const nlohmann::json json = nlohmann::json::parse(text);
+      lines.push_back({field<std::string>(json, "test"), json.get<SeedRun>()});
+    } catch (const std::exception& error) {
+      throw RunFolderError(fmt::format("{}:{}: not a seed ledger line ({})", path, number, error.what()));
+    }
+  }
+  return lines;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,86 @@
+#include "support/forked_child.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+
+namespace mlregress::internal {
+
+ForkedChild fork_child(const std::function<int(int output_fd)>& body) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) {
+    ::close(fds[0]);
+    const int code = body(fds[1]);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  return {pid, fds[0]};
+}
+
+bool write_line(int fd, std::string_view line) {
+  std::string text(line);
+  text += '\n';
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t written = ::write(fd, data, left);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+void take_complete_lines(std::string& pending, const std::function<void(const std::string&)>& on_line) {
+  std::size_t begin = 0;
+  for (std::size_t newline; (newline = pending.find('\n', begin)) != std::string::npos; begin = newline + 1) {
+    on_line(pending.substr(begin, newline - begin));
+  }
+  pending.erase(0, begin);
+}
+
+void read_lines(int fd, const std::function<void(const std::string&)>& on_line) {
+  std::string pending;
+  char chunk[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    pending.append(chunk, static_cast<std::size_t>(n));
+    take_complete_lines(pending, on_line);
+  }
+}
+
+int wait_for_child(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+std::string describe_wait_status(int status, std::string_view who) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return fmt::format("{} was killed by signal {} ({})", who, sig, ::strsignal(sig));
+  }
+  if (WIFEXITED(status)) return fmt::format("{} exited with code {}", who, WEXITSTATUS(status));
+  return fmt::format("{} ended with wait status {}", who, status);
+}
+
+}  // namespace mlregress::internal
