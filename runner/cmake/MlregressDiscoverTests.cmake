@@ -1,4 +1,5 @@
 # mlregress_discover_tests(TARGET
+#     [BASELINES dir]
 #     [TIMEOUT_FAST seconds] [TIMEOUT_MEDIUM seconds] [TIMEOUT_FULL seconds]
 #     [RUNS_DIR dir] [EXTRA_ARGS args...])
 #
@@ -8,11 +9,13 @@
 #   TIMEOUT           per tier (defaults 120 / 900 / 3600 s)
 #   SKIP_RETURN_CODE  77, the binary's exit code when every selected test skipped itself
 # Each ctest test runs `TARGET run --filter Tier.Name --out RUNS_DIR` (default
-# ${CMAKE_BINARY_DIR}/ctest-runs), so it leaves a run folder like any other run.
+# ${CMAKE_BINARY_DIR}/ctest-runs), so it leaves a run folder like any other run. With BASELINES
+# (e.g. ${PROJECT_SOURCE_DIR}/baselines) every test is compared with its baseline there: a
+# regression fails it. EXTRA_ARGS go to every run as they are.
 set(_MLREGRESS_ADD_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/MlregressAddTests.cmake" CACHE INTERNAL "")
 
 function(mlregress_discover_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT_FAST;TIMEOUT_MEDIUM;TIMEOUT_FULL;RUNS_DIR"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT_FAST;TIMEOUT_MEDIUM;TIMEOUT_FULL;RUNS_DIR"
                         "EXTRA_ARGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mlregress_discover_tests: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -24,6 +27,9 @@ function(mlregress_discover_tests target)
       set(arg_TIMEOUT_${tier} ${default})
     endif()
   endforeach()
+  if(arg_BASELINES)
+    list(PREPEND arg_EXTRA_ARGS --baselines "${arg_BASELINES}")
+  endif()
   if(NOT arg_RUNS_DIR)
     set(arg_RUNS_DIR "${CMAKE_BINARY_DIR}/ctest-runs")
   endif()

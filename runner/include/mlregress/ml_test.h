@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,8 +58,10 @@ class MlTest : public ::testing::Test {
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
   /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
   /// records its own value; the policy must then be a Margin (or none: Margin{.delta = 0}).
-  static void record(std::string_view name, double value, Direction direction,
-                     TolerancePolicy policy = {});
+  /// A policy that cannot gate (a NaN, negative or infinite tolerance; a Margin outside a
+  /// seeded test) throws std::invalid_argument naming the file and line of the call.
+  static void record(std::string_view name, double value, Direction direction, TolerancePolicy policy = {},
+                     std::source_location where = std::source_location::current());
 
   /// Records a curve whose steps are 0, 1, ..., values.size() - 1.
   static void record_curve(std::string_view name, const std::vector<double>& values);

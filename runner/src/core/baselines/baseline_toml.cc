@@ -1,6 +1,7 @@
 #include "baselines/baseline_toml.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -9,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "statistics/sample_summary.h"
+#include "statistics/moments.h"
 
 namespace mlregress::internal {
 namespace {
@@ -37,9 +38,8 @@ class Reader {
       bool known = false;
       for (std::string_view a : allowed) known = known || key.str() == a;
       if (!known) {
-        std::string list;
-        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(node, fmt::format("unknown key '{}' in {} (expected one of: {})", key.str(), what, list));
+        fail(node, fmt::format("unknown key '{}' in {} (expected one of: {})", key.str(), what,
+                               fmt::join(allowed, ", ")));
       }
     }
   }
@@ -156,7 +156,7 @@ void read_samples(const Reader& r, const toml::table& t, const std::string& what
   if (const toml::node* summary_node = t.get("summary")) {
     const toml::table& summary = r.table(*summary_node, what + ".summary");
     r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
-    const SampleSummary expected = summarize_samples(m.samples);
+    const stats::SampleSummary expected = stats::summarize_samples(m.samples);
     const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
     const double mean = r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
     const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
@@ -395,7 +395,7 @@ std::string render_baseline(const BaselineFile& file) {
       if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
       if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
       if (!m.samples.empty()) {
-        const SampleSummary summary = summarize_samples(m.samples);
+        const stats::SampleSummary summary = stats::summarize_samples(m.samples);
         out << "seeds = [";
         for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
         out << "]\nsamples = [";

@@ -17,7 +17,7 @@
 #include "support/atomic_file.h"
 #include "registry/name_filter.h"
 #include "support/errors.h"
-#include "statistics/sample_summary.h"
+#include "statistics/moments.h"
 #include "statistics/power.h"
 
 namespace mlregress::internal {
@@ -73,7 +73,7 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
 }
 
 std::optional<double> value_for(const BaselineMetric& m, const std::string& profile_id) {
-  if (!m.samples.empty()) return summarize_samples(m.samples).mean;
+  if (!m.samples.empty()) return stats::summarize_samples(m.samples).mean;
   if (auto it = m.by_environment.find(profile_id); it != m.by_environment.end()) return it->second;
   return m.value;
 }
@@ -86,7 +86,7 @@ bool same_value(std::optional<double> a, std::optional<double> b) {
 
 // What the stored seed budget can detect when a later run draws fresh seeds.
 std::string detectable_effect_note(const BaselineMetric& m) {
-  const SampleSummary summary = summarize_samples(m.samples);
+  const stats::SampleSummary summary = stats::summarize_samples(m.samples);
   if (summary.n < 2 || !std::isfinite(summary.sd) || summary.sd <= 0.0 ||
       m.direction == Direction::MustEqual) {
     return fmt::format("n={}, sd={}: too few or constant samples to state a detectable effect",

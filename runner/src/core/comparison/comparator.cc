@@ -1,9 +1,11 @@
 #include "comparison/comparator.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <ranges>
 
 #include "support/number_format.h"
 
@@ -68,10 +70,9 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
     base = it->second;
   }
   if (!base) {
-    std::string profiles;
-    for (const auto& [id, value] : baseline->by_environment) profiles += (profiles.empty() ? "" : ", ") + id;
     c.verdict = Verdict::kNotComparable;
-    c.note = fmt::format("baseline recorded for {} only; this run is {}", profiles, profile_id);
+    c.note = fmt::format("baseline recorded for {} only; this run is {}",
+                         fmt::join(std::views::keys(baseline->by_environment), ", "), profile_id);
     return c;
   }
   c.baseline = base;

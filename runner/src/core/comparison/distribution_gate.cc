@@ -20,23 +20,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kConfidenceLevel = 0.95;
 
-struct ArmSummary {
-  double mean = kNaN;
-  double sd = kNaN;
-};
-
-// Mean and sd for the report line, also for samples the gate refuses to test: a NaN in the
-// sample shows as a NaN mean rather than a plausible-looking number.
-ArmSummary summarise(const std::vector<double>& values) {
-  ArmSummary summary;
-  for (const double v : values) {
-    if (!std::isfinite(v)) return summary;
-  }
-  if (!values.empty()) summary.mean = stats::mean(values);
-  if (values.size() >= 2) summary.sd = std::sqrt(stats::sample_variance(values));
-  return summary;
-}
-
 // Why one arm cannot be tested, or "" when it can.
 std::string arm_problem(const SeedSamples& arm, const char* name) {
   if (arm.values.size() != arm.seeds.size()) {
@@ -182,8 +165,10 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   a.margin = margin;
   a.n_candidate = candidate.values.size();
   a.n_baseline = baseline.values.size();
-  const ArmSummary c = summarise(candidate.values);
-  const ArmSummary b = summarise(baseline.values);
+  // Also for samples the gate refuses to test: a NaN or Inf in a sample shows in its mean
+  // rather than a plausible-looking number.
+  const stats::SampleSummary c = stats::summarize_samples(candidate.values);
+  const stats::SampleSummary b = stats::summarize_samples(baseline.values);
   a.candidate_mean = c.mean;
   a.candidate_sd = c.sd;
   a.baseline_mean = b.mean;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "support/fnv1a.h"
+
 namespace mlregress::internal {
 namespace {
 
@@ -27,11 +29,7 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
                   : 1;
   const std::string canonical =
       nlohmann::json{p.framework, p.build, p.cpu, p.machine, p.threads}.dump();
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64
-  for (unsigned char c : canonical) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
+  const std::uint64_t hash = fnv1a_64(canonical);
   p.id = fmt::format("{}-{:08x}", p.build == "none" ? "env" : p.build, hash >> 32);
   return p;
 }

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <utility>
 
-#include "statistics/sample_summary.h"
+#include "statistics/moments.h"
 
 namespace mlregress::internal {
 
@@ -99,7 +99,7 @@ TestStatus summarize_seed_runs(TestResult& test) {
       it->sample_seeds.push_back(run.seed);
     }
   }
-  for (MetricRecord& m : test.metrics) m.value = summarize_samples(m.samples).mean;
+  for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
 
   if (crashed > 0) {
     test.crash_message = fmt::format("{} of {} seed runs did not finish", crashed, test.seed_runs.size());

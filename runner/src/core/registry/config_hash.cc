@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "storage/json_number.h"
+#include "support/fnv1a.h"
 
 namespace mlregress::internal {
 
@@ -20,12 +21,9 @@ nlohmann::json params_json(const ResolvedParams& params) {
 
 std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int threads) {
   const nlohmann::json canonical = {{"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64-bit offset basis
   // --set rejects invalid UTF-8; a default in code could still have it, and hashing never throws.
-  for (unsigned char c : canonical.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;  // FNV-1a 64-bit prime
-  }
+  const std::uint64_t hash =
+      fnv1a_64(canonical.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return fmt::format("{:016x}", hash);
 }
 

@@ -44,39 +44,47 @@ void throw_param_type_error(std::string_view key, const ParamValue& value, std::
 
 }  // namespace internal
 
-void MlTest::record(std::string_view name, double value, Direction direction,
-                    TolerancePolicy policy) {
-  internal::TestContext& context = internal::require_context("record()");
+namespace {
+
+bool finite_non_negative(double x) { return std::isfinite(x) && x >= 0.0; }
+
+// Why `policy` cannot gate `name`, or "" when it can. A NaN, negative or infinite tolerance would
+// silently widen or disable the gate (and a promoted infinite one could not be read back).
+std::string policy_problem(std::string_view name, Direction direction, const TolerancePolicy& policy,
+                           bool seeded) {
   const bool margin = std::holds_alternative<Margin>(policy);
-  if (context.seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
-    throw std::invalid_argument(fmt::format(
-        "metric '{}': a seeded test compares per-seed distributions; give Margin{{.delta = ...}} "
-        "or no policy, not a band, exact or timing policy", name));
+  if (seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
+    return fmt::format("metric '{}': a seeded test compares per-seed distributions; give "
+                       "Margin{{.delta = ...}} or no policy, not a band, exact or timing policy", name);
   }
-  if (context.seeded && direction == Direction::MustEqual) {
-    throw std::invalid_argument(fmt::format(
-        "metric '{}': must_equal has no worse side to test across seeds; record it from an ML_TEST",
-        name));
+  if (seeded && direction == Direction::MustEqual) {
+    return fmt::format("metric '{}': must_equal has no worse side to test across seeds; record it "
+                       "from an ML_TEST", name);
   }
-  if (!context.seeded && margin) {
-    throw std::invalid_argument(fmt::format(
-        "metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name));
+  if (!seeded && margin) return fmt::format("metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name);
+  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !finite_non_negative(m->delta)) {
+    return fmt::format("metric '{}': the margin must be finite and >= 0, not {}", name, m->delta);
   }
-  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !(m->delta >= 0.0)) {
-    throw std::invalid_argument(fmt::format("metric '{}': the margin must be >= 0, not {}", name, m->delta));
+  if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !finite_non_negative(t->cv)) {
+    return fmt::format("metric '{}': a timing's cv must be finite and >= 0, not {}", name, t->cv);
   }
-  if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !(t->cv >= 0.0 && std::isfinite(t->cv))) {
-    throw std::invalid_argument(fmt::format("metric '{}': a timing's cv must be finite and >= 0, not {}", name, t->cv));
+  if (const Band* band = std::get_if<Band>(&policy);
+      band != nullptr && !(finite_non_negative(band->rtol) && finite_non_negative(band->atol))) {
+    return fmt::format("metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})", name,
+                       band->rtol, band->atol);
   }
-  if (context.seeded && !margin) policy = Margin{};
-  if (const Band* band = std::get_if<Band>(&policy)) {
-    // A negative or NaN tolerance would silently widen or disable the gate.
-    if (!(band->rtol >= 0.0) || !(band->atol >= 0.0)) {
-      throw std::invalid_argument(fmt::format(
-          "metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})", name,
-          band->rtol, band->atol));
-    }
+  return "";
+}
+
+}  // namespace
+
+void MlTest::record(std::string_view name, double value, Direction direction, TolerancePolicy policy,
+                    std::source_location where) {
+  internal::TestContext& context = internal::require_context("record()");
+  if (const std::string problem = policy_problem(name, direction, policy, context.seeded); !problem.empty()) {
+    throw std::invalid_argument(fmt::format("{}:{}: {}", where.file_name(), where.line(), problem));
   }
+  if (context.seeded && std::holds_alternative<std::monostate>(policy)) policy = Margin{};
   MetricRecord metric;
   metric.name = name;
   metric.value = value;

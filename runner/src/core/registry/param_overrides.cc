@@ -1,6 +1,9 @@
 #include "registry/param_overrides.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <ranges>
 
 #include "registry/param_value.h"
 
@@ -25,8 +28,8 @@ std::vector<ParamOverride> parse_param_overrides(const std::vector<std::string>&
     }
     const ParamSpec* spec = test->find_param(key);
     if (spec == nullptr) {
-      std::string known;
-      for (const ParamSpec& p : test->params) known += (known.empty() ? "" : ", ") + p.name;
+      const std::string known =
+          fmt::format("{}", fmt::join(std::views::transform(test->params, &ParamSpec::name), ", "));
       throw ConfigError(fmt::format("--set '{}': test '{}' has no parameter '{}' (it has: {})",
                                     item, test_name, key, known.empty() ? "none" : known));
     }

@@ -1,13 +1,15 @@
 #include "reporting/ablation_table.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <ranges>
 #include <utility>
 
-#include "statistics/sample_summary.h"
+#include "statistics/moments.h"
 #include "statistics/holm.h"
 #include "statistics/paired.h"
 
@@ -57,9 +59,7 @@ Comparison compare_paired(const BySeed& variant, const BySeed& reference) {
 }
 
 std::string values_text(const BySeed& values) {
-  std::string out;
-  for (const auto& [seed, value] : values) out += fmt::format("{}{:.4g}", out.empty() ? "" : ", ", value);
-  return out;
+  return fmt::format("{:.4g}", fmt::join(std::views::values(values), ", "));
 }
 
 }  // namespace
@@ -98,7 +98,7 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std:
         const BySeed& by_seed = values[test][{v, metric}];
         std::vector<double> samples;
         for (const auto& [seed, value] : by_seed) samples.push_back(value);
-        const SampleSummary s = summarize_samples(samples);
+        const stats::SampleSummary s = stats::summarize_samples(samples);
         body += fmt::format("  {:<16} {:<22} {}\n", v, fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
                             values_text(by_seed));
         if (v != vs.front()) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -44,8 +45,7 @@ void ConsoleReporter::flush() { std::fflush(out_); }
 
 void ConsoleReporter::on_run_start(const RunResult& run) {
   tag(Color::kGreen, "[==========] ");
-  std::string tiers;
-  for (const std::string& t : run.info.tiers) tiers += (tiers.empty() ? "" : ",") + t;
+  const std::string tiers = fmt::format("{}", fmt::join(run.info.tiers, ","));
   std::fprintf(out_, "Running %s run %s (tiers %s, seed %llu, threads %d)\n",
                run.info.binary.c_str(), run.info.run_id.c_str(), tiers.c_str(),
                static_cast<unsigned long long>(run.info.seed), run.info.threads);

@@ -1,6 +1,7 @@
 #include "reporting/junit_reporter.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pugixml.hpp>
 
 #include <cmath>
@@ -84,14 +85,13 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     set(error, "type", "crash");
     text(error, failure_text(test) + test.crash_message + "\n");
   } else if (test.status == TestStatus::kRegressed) {
-    std::string message;
+    std::vector<std::string> regressed;
     for (const MetricComparison& c : test.comparisons) {
       if (c.verdict != Verdict::kRegression && c.verdict != Verdict::kNotComparable) continue;
-      message += fmt::format("{}{} {}", message.empty() ? "" : "; ", verdict_name(c.verdict),
-                             format_comparison_summary(c));
+      regressed.push_back(fmt::format("{} {}", verdict_name(c.verdict), format_comparison_summary(c)));
     }
     pugi::xml_node failure = testcase.append_child("failure");
-    set(failure, "message", message);
+    set(failure, "message", fmt::format("{}", fmt::join(regressed, "; ")));
     set(failure, "type", "regression");
     text(failure, format_regression_report(run.info.run_id, test));
   } else if (test.status == TestStatus::kSkipped) {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "statistics/sample_summary.h"
+#include "statistics/moments.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
@@ -23,7 +23,7 @@ std::string format_metric(const MetricRecord& metric) {
     policy = fmt::format("; timing, cv {:.1f}%", timing->cv * 100.0);
   }
   if (!metric.samples.empty() || !metric.sample_seeds.empty()) {
-    const SampleSummary s = summarize_samples(metric.samples);
+    const stats::SampleSummary s = stats::summarize_samples(metric.samples);
     return fmt::format("{} = mean {}, sd {}, n {} ({}{})", metric.name, format_value(s.mean),
                        format_value(s.sd), s.n, direction, policy);
   }

@@ -19,4 +19,17 @@ double mean(std::span<const double> values);
 /// Throws std::invalid_argument on fewer than 2 values or non-finite ones.
 double sample_variance(std::span<const double> values);
 
+/// The summary of per-seed samples shown to people: n, mean and sample standard deviation.
+/// Baseline files store it next to the samples; the report prints it per arm.
+struct SampleSummary {
+  std::size_t n = 0;
+  double mean = 0.0;  ///< NaN when empty or when a sample is NaN
+  double sd = 0.0;    ///< divisor n - 1; NaN below 2 samples
+};
+
+/// The same arithmetic as mean() and sample_variance(), without their input checks: a NaN
+/// sample gives a NaN mean, which is what a report should show (the gate itself rejects such
+/// samples with a reason).
+SampleSummary summarize_samples(std::span<const double> samples);
+
 }  // namespace mlregress::internal::stats

@@ -1,6 +1,7 @@
 #include "mlregress/checks/learning_rate_sweep.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -102,9 +103,7 @@ LearningRateSweep sweep_learning_rates(const std::vector<double>& rates, const T
 namespace {
 
 std::string band_text(const std::vector<double>& band) {
-  std::string out;
-  for (const double rate : band) out += fmt::format("{}{:g}", out.empty() ? "" : ", ", rate);
-  return "{" + out + "}";
+  return fmt::format("{{{:g}}}", fmt::join(band, ", "));
 }
 
 }  // namespace

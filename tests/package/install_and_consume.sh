@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# mlregress as an ML team gets it: installed into a prefix (cmake --install) and as a .deb
+# (cpack), then used from a project of its own (tests/package/consumer) through
+# find_package(mlregress CONFIG REQUIRED): its ML test is built against the package, discovered
+# by ctest, run into an empty baselines folder (NEW), promoted, run again (PASS), and a planted
+# change fails it with a regression.
+#   install_and_consume.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "${1:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
+source_dir=$(cd "${2:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export MLREGRESS_REPO="$work"  # the runs record this folder's git state: none, so promote accepts them
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# consume PREFIX NAME: builds the consumer against the mlregress found under PREFIX and runs it.
+consume() {
+  local prefix=$1 name=$2
+  local consumer="$work/$name" baselines="$work/$name-baselines"
+  mkdir -p "$baselines"  # the project's baselines folder, still empty: its tests are NEW
+  cmake -S "$source_dir/tests/package/consumer" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_BASELINES="$baselines" >"$consumer.configure.log" 2>&1 \
+    || { cat "$consumer.configure.log"; fail "$name: configuring the consumer failed"; }
+  grep -q "mlregress_DIR:PATH=$prefix" "$consumer/CMakeCache.txt" \
+    || fail "$name: find_package found mlregress somewhere other than $prefix: $(grep mlregress_DIR "$consumer/CMakeCache.txt")"
+  cmake --build "$consumer" >"$consumer.build.log" 2>&1 || { cat "$consumer.build.log"; fail "$name: build failed"; }
+  grep -q "Winvalid-pch\|not used because" "$consumer.build.log" && fail "$name: the precompiled header was not used"
+
+  (cd "$consumer" && ctest -N -L fast) | grep -q "Fast.LinearFitConverges" || fail "$name: ctest did not discover the ML test"
+  (cd "$consumer" && ctest --output-on-failure -L fast >"$consumer.ctest1.log" 2>&1) \
+    || { cat "$consumer.ctest1.log"; fail "$name: the first run failed"; }
+  grep -q '"verdict": "NEW"' "$consumer/ctest-runs/latest/results.json" || fail "$name: a first run is not NEW"
+
+  "$consumer/consumer_tests" promote "$consumer/ctest-runs/latest" --baselines "$baselines" --reason "first" \
+    >"$consumer.promote.log" || { cat "$consumer.promote.log"; fail "$name: promote failed"; }
+  (cd "$consumer" && ctest --output-on-failure -L fast >"$consumer.ctest2.log" 2>&1) \
+    || { cat "$consumer.ctest2.log"; fail "$name: the run against the promoted baseline failed"; }
+  grep -q '"verdict": "PASS"' "$consumer/ctest-runs/latest/results.json" || fail "$name: no PASS against the baseline"
+
+  local status=0
+  "$consumer/consumer_tests" run --set LinearFitConverges.steps=5 --baselines "$baselines" --out "$work/runs" \
+    --color never >"$consumer.planted.log" 2>&1 || status=$?
+  [ "$status" -eq 2 ] || { cat "$consumer.planted.log"; fail "$name: 5 steps instead of 200 gave exit $status, not 2"; }
+  grep -q "REGRESSION" "$consumer.planted.log" || fail "$name: the regression is not reported"
+  echo "ok   $name: built against $prefix, discovered, NEW, promoted, PASS, planted change is a REGRESSION"
+}
+
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
+consume "$work/prefix" installed
+
+(cd "$work" && cpack --config "$build/CPackConfig.cmake" -B "$work/deb" >"$work/cpack.log" 2>&1) \
+  || { cat "$work/cpack.log"; fail "cpack"; }
+deb=$(ls "$work"/deb/mlregress-dev_*.deb)
+dpkg-deb -f "$deb" Depends | grep -q "libtorch-dev" || fail "the .deb does not depend on libtorch-dev"
+dpkg-deb -x "$deb" "$work/root"
+[ -f "$work/root/usr/lib/cmake/mlregress/mlregressConfig.cmake" ] || fail "the .deb has no mlregressConfig.cmake"
+consume "$work/root/usr" deb
+echo "ok   $(basename "$deb")"
