@@ -1,5 +1,6 @@
 #include "mlregress/checks/curve_comparison.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,7 +38,7 @@ TEST(CurveComparison, PlantedDriftIsReportedAtItsFirstStep) {
   EXPECT_DOUBLE_EQ(c.upper, baseline[30] * 1.1);
   const auto result = curve_within(c);
   EXPECT_FALSE(result);
-  EXPECT_NE(std::string(result.message()).find("diverges at step 30"), std::string::npos)
+  EXPECT_THAT(std::string(result.message()), ::testing::HasSubstr("diverges at step 30"))
       << result.message();
 }
 
@@ -90,7 +91,7 @@ TEST(CurveComparison, MinMaxEnvelopeOfSeeds) {
   EXPECT_FALSE(compare_curve(decaying(40, 1.05), envelope).diverged);
   const CurveComparison c = compare_curve(decaying(40, 1.3), envelope);
   EXPECT_EQ(c.first_divergent_step, 0);
-  EXPECT_NE(c.envelope_description.find("3 curves"), std::string::npos);
+  EXPECT_THAT(c.envelope_description, ::testing::HasSubstr("3 curves"));
 }
 
 TEST(CurveComparison, MeanSdEnvelopeOfSeeds) {

@@ -1,5 +1,6 @@
 #include "mlregress/checks/curve_diagnosis.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,7 +50,7 @@ TEST(CurveDiagnosis, PlantedOverfittingIsCaughtWithItsMinimum) {
   EXPECT_GT(d.validation_final, d.validation_min);
   const auto healthy = curves_healthy(d);
   EXPECT_FALSE(healthy);
-  EXPECT_NE(std::string(healthy.message()).find("early stopping"), std::string::npos)
+  EXPECT_THAT(std::string(healthy.message()), ::testing::HasSubstr("early stopping"))
       << healthy.message();
 }
 

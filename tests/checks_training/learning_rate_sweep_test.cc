@@ -1,5 +1,6 @@
 #include "mlregress/checks/learning_rate_sweep.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,8 +46,8 @@ TEST(LearningRateSweep, HealthySweepFindsTheBandAndTheU) {
   EXPECT_EQ(sweep.points[6].progress.status, LossProgressStatus::Thrashing);
   EXPECT_EQ(sweep.warnings().size(), 4u);  // two too low, two too high
   const std::string table = sweep.table();
-  EXPECT_NE(table.find("best"), std::string::npos) << table;
-  EXPECT_NE(table.find("thrashing"), std::string::npos) << table;
+  EXPECT_THAT(table, ::testing::HasSubstr("best")) << table;
+  EXPECT_THAT(table, ::testing::HasSubstr("thrashing")) << table;
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 8) << table;
 }
 
@@ -66,7 +67,7 @@ TEST(LearningRateSweep, NonFiniteRateIsWarnedAndNeverBest) {
   EXPECT_EQ(sweep.best_index, 3);
   EXPECT_EQ(sweep.points[6].progress.status, LossProgressStatus::NonFinite);
   EXPECT_FALSE(sweep.points[6].in_best_band);
-  EXPECT_NE(sweep.warnings().back().find("non-finite from step 10"), std::string::npos);
+  EXPECT_THAT(sweep.warnings().back(), ::testing::HasSubstr("non-finite from step 10"));
 }
 
 TEST(LearningRateSweep, PlantedMonotoneSweepIsNotAU) {
@@ -76,7 +77,7 @@ TEST(LearningRateSweep, PlantedMonotoneSweepIsNotAU) {
   const LearningRateSweep sweep = judge_learning_rate_sweep({1e-3, 1e-1, 0.3}, curves);
   const auto u = u_shaped(sweep);
   EXPECT_FALSE(u);
-  EXPECT_NE(std::string(u.message()).find("not U-shaped"), std::string::npos) << u.message();
+  EXPECT_THAT(std::string(u.message()), ::testing::HasSubstr("not U-shaped")) << u.message();
 }
 
 TEST(LearningRateSweep, PlantedBandOutsideTheExpectedRangeFails) {
@@ -87,7 +88,7 @@ TEST(LearningRateSweep, PlantedBandOutsideTheExpectedRangeFails) {
   const LearningRateSweep sweep = judge_learning_rate_sweep(kRates, curves);
   const auto band = best_band_within(sweep, 0.3, 1.0);
   EXPECT_FALSE(band);
-  EXPECT_NE(std::string(band.message()).find("best band {1, 3}"), std::string::npos)
+  EXPECT_THAT(std::string(band.message()), ::testing::HasSubstr("best band {1, 3}"))
       << band.message();
 }
 

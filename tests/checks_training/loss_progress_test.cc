@@ -1,5 +1,6 @@
 #include "mlregress/checks/loss_progress.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -34,7 +35,7 @@ TEST(LossProgress, NanAfterExplosionIsCaughtAtItsStep) {
   EXPECT_TRUE(std::isnan(p.tail_loss));
   const auto result = trains(losses);
   EXPECT_FALSE(result);
-  EXPECT_NE(std::string(result.message()).find("step 19"), std::string::npos) << result.message();
+  EXPECT_THAT(std::string(result.message()), ::testing::HasSubstr("step 19")) << result.message();
 }
 
 TEST(LossProgress, FlatCurveIsStalled) {

@@ -1,5 +1,6 @@
 #include "mlregress/checks/permuted_label_leak.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -66,7 +67,7 @@ TEST(JudgePermutedLabels, PlantedAboveChanceIsALeak) {
   EXPECT_TRUE(r.leak);
   const auto result = no_leak(r);
   EXPECT_FALSE(result);
-  EXPECT_NE(std::string(result.message()).find("240 of 400"), std::string::npos)
+  EXPECT_THAT(std::string(result.message()), ::testing::HasSubstr("240 of 400"))
       << result.message();
 }
 

@@ -6,6 +6,7 @@
 // or not an mlregress binary (usage errors naming the path).
 #include <sys/stat.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,11 +15,16 @@
 
 #include "fixture_runner.h"
 #include "process.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
 using nlohmann::json;
+using test_support::file_exists;
+using test_support::read_file;
+using test_support::TempDir;
 
 const std::string kFixture = MLREGRESS_TIMING_FIXTURE_BINARY;
 
@@ -48,7 +54,7 @@ class AbE2eTest : public ::testing::Test {
 TEST_F(AbE2eTest, AHungChildIsKilledAtTheTimeoutAndTheComparisonStopsWithTheReason) {
   const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.hang=true --ab-timeout 1");
   EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
-  EXPECT_NE((result.out + result.err).find("a timeout: killed after 1 s"), std::string::npos)
+  EXPECT_THAT(result.out + result.err, ::testing::HasSubstr("a timeout: killed after 1 s"))
       << result.out << result.err;
 }
 
@@ -68,7 +74,7 @@ TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
     EXPECT_LT(metric.at("wilcoxon").at("p_slower_holm").get<double>(), 0.01);
     EXPECT_EQ(metric.at("candidate").size(), 8u);
   }
-  EXPECT_NE(result.out.find("REGRESSION"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("REGRESSION")) << result.out;
   EXPECT_EQ(document.at("run").at("exit_status"), "regression");
 }
 
@@ -102,7 +108,7 @@ TEST_F(AbE2eTest, SameBinaryAgainstItselfIsNotARegressionAndRoundsAreBalanced) {
 TEST_F(AbE2eTest, AMissingOtherBinaryIsAUsageErrorNamingThePath) {
   const ProcessResult result = ab(temp_.path() + "/no-such-binary");
   EXPECT_EQ(result.exit_code, kUsageError);
-  EXPECT_NE(result.err.find(temp_.path() + "/no-such-binary"), std::string::npos) << result.err;
+  EXPECT_THAT(result.err, ::testing::HasSubstr(temp_.path() + "/no-such-binary")) << result.err;
 }
 
 TEST_F(AbE2eTest, ANonExecutableOtherBinaryIsAUsageError) {
@@ -110,20 +116,20 @@ TEST_F(AbE2eTest, ANonExecutableOtherBinaryIsAUsageError) {
   std::ofstream(path) << "text\n";
   const ProcessResult result = ab(path);
   EXPECT_EQ(result.exit_code, kUsageError);
-  EXPECT_NE(result.err.find("not executable"), std::string::npos) << result.err;
+  EXPECT_THAT(result.err, ::testing::HasSubstr("not executable")) << result.err;
 }
 
 TEST_F(AbE2eTest, AnOtherBinaryThatListsNoTestsIsAUsageError) {
   const ProcessResult result = ab("/bin/true");
   EXPECT_EQ(result.exit_code, kUsageError);
-  EXPECT_NE(result.err.find("/bin/true list --format json"), std::string::npos) << result.err;
+  EXPECT_THAT(result.err, ::testing::HasSubstr("/bin/true list --format json")) << result.err;
 }
 
 TEST_F(AbE2eTest, ASelectionWithoutTimingTestsMatchesNothing) {
   const ProcessResult result =
       run_command(kFixture + " run --ab " + kFixture + " --filter NotATimingTest --out " + runs());
   EXPECT_EQ(result.exit_code, kNoTestsMatched);
-  EXPECT_NE(result.err.find("no timing tests"), std::string::npos) << result.err;
+  EXPECT_THAT(result.err, ::testing::HasSubstr("no timing tests")) << result.err;
 }
 
 TEST_F(AbE2eTest, AMistypedSetFailsBeforeAnythingRuns) {

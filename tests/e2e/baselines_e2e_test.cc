@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,11 +18,14 @@
 
 #include "fixture_runner.h"
 #include "process.h"
+#include "tests/support/files.h"
 
 namespace mlregress::e2e {
 namespace {
 
 using nlohmann::json;
+using test_support::file_exists;
+using test_support::read_file;
 namespace fs = std::filesystem;
 
 class BaselinesE2eTest : public FixtureRunnerTest {
@@ -64,7 +68,7 @@ class BaselinesE2eTest : public FixtureRunnerTest {
 TEST_F(BaselinesE2eTest, PromoteRunAgainPassThenABetterBaselineRegressesUntilPromoted) {
   promote_fixture_baseline();
   const std::string promoted_text = read_file(file());
-  EXPECT_NE(promoted_text.find("version = 1"), std::string::npos) << promoted_text;
+  EXPECT_THAT(promoted_text, ::testing::HasSubstr("version = 1")) << promoted_text;
 
   ProcessResult again = run("--filter Passes:AllParameterTypes --baselines " + baselines());
   ASSERT_EQ(again.exit_code, kPassed) << again.out << again.err;
@@ -77,19 +81,22 @@ TEST_F(BaselinesE2eTest, PromoteRunAgainPassThenABetterBaselineRegressesUntilPro
   EXPECT_EQ(regressed.exit_code, kRegression) << regressed.out;
   EXPECT_EQ(verdict_of("Passes", "value"), "REGRESSION");
   EXPECT_EQ(test_named(results(), "Passes").at("status"), "regressed");
-  EXPECT_NE(regressed.out.find("[ REGRESSED] Fast.Passes"), std::string::npos) << regressed.out;
-  EXPECT_NE(regressed.out.find("REGRESSION"), std::string::npos);
+  EXPECT_THAT(regressed.out, ::testing::HasSubstr("[ REGRESSED] Fast.Passes")) << regressed.out;
+  EXPECT_THAT(regressed.out, ::testing::HasSubstr("REGRESSION"));
   const std::string junit = read_file(latest() + "/junit.xml");
-  EXPECT_NE(junit.find("message=\"REGRESSION value 1.5 vs baseline 1 (+0.5 (+50.0%); band ±0.11)\""),
-            std::string::npos) << junit;
+  EXPECT_THAT(junit,
+              ::testing::HasSubstr(
+                  "message=\"REGRESSION value 1.5 vs baseline 1 (+0.5 (+50.0%); band ±0.11)\""))
+      << junit;
   EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
 
   // The change is intentional: promote it, and the gate passes again with the history kept.
   ASSERT_EQ(promote(latest()).exit_code, kPassed);
   EXPECT_EQ(run("--filter Passes:AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
   const std::string history = read_file(file());
-  EXPECT_NE(history.find("[[tests.Passes.metrics.value.history]]\nversion = 2"), std::string::npos) << history;
-  EXPECT_NE(history.find("old_value = 1.0\nnew_value = 1.5"), std::string::npos) << history;
+  EXPECT_THAT(history, ::testing::HasSubstr("[[tests.Passes.metrics.value.history]]\nversion = 2"))
+      << history;
+  EXPECT_THAT(history, ::testing::HasSubstr("old_value = 1.0\nnew_value = 1.5")) << history;
 }
 
 TEST_F(BaselinesE2eTest, BeyondTheBandInTheGoodDirectionIsImprovedAndPasses) {
@@ -151,8 +158,8 @@ TEST_P(BadBaselineTest, StopsBeforeAnyTestWithFileLineColumnAndTouchesNothing) {
     const ProcessResult result = fixture(command);
     EXPECT_EQ(result.exit_code, kBaselineError) << command << "\n" << result.out << result.err;
     EXPECT_TRUE(std::regex_search(result.err, std::regex(R"(fixture_suite\.toml:\d+:\d+: )"))) << result.err;
-    EXPECT_NE(result.err.find(GetParam().message), std::string::npos) << result.err;
-    EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+    EXPECT_THAT(result.err, ::testing::HasSubstr(GetParam().message)) << result.err;
+    EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
   }
   EXPECT_EQ(snapshot(), before) << "a file was created or modified";
 }
@@ -176,7 +183,7 @@ TEST_F(BaselinesE2eTest, AMissingBaselineFolderIsABaselineError) {
   // A typo in --baselines must not pass every test as "no baseline yet".
   ProcessResult missing = run("--filter Passes --baselines " + baselines());
   EXPECT_EQ(missing.exit_code, kBaselineError);
-  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  EXPECT_THAT(missing.err, ::testing::HasSubstr("does not exist")) << missing.err;
   EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
 }
 
@@ -188,13 +195,13 @@ TEST_F(BaselinesE2eTest, AnEmptyBaselineFolderGivesNewAndSaysHowToPromote) {
   EXPECT_EQ(test_named(results(), "Passes").at("metrics").at(0).at("verdict"), "NEW");
   const std::string hint = "mlregress_fixture_suite promote " + runs() + "/" +
                            fs::read_symlink(latest()).string() + " --baselines " + baselines();
-  EXPECT_NE(first.out.find(hint), std::string::npos) << first.out;
+  EXPECT_THAT(first.out, ::testing::HasSubstr(hint)) << first.out;
   // Following the hint gives the test its baseline.
   ASSERT_EQ(promote(latest()).exit_code, kPassed);
   const ProcessResult second = run("--filter Passes --baselines " + baselines());
   EXPECT_EQ(second.exit_code, kPassed);
   EXPECT_EQ(test_named(results(), "Passes").at("metrics").at(0).at("verdict"), "PASS");
-  EXPECT_EQ(second.out.find("no baseline yet"), std::string::npos) << second.out;
+  EXPECT_THAT(second.out, ::testing::Not(::testing::HasSubstr("no baseline yet"))) << second.out;
 }
 
 TEST_F(BaselinesE2eTest, PromotingTheSameRunTwiceChangesNothing) {
@@ -202,7 +209,7 @@ TEST_F(BaselinesE2eTest, PromotingTheSameRunTwiceChangesNothing) {
   const auto before = snapshot();
   const ProcessResult again = promote(latest());
   EXPECT_EQ(again.exit_code, kPassed);
-  EXPECT_NE(again.out.find("nothing changed"), std::string::npos) << again.out;
+  EXPECT_THAT(again.out, ::testing::HasSubstr("nothing changed")) << again.out;
   EXPECT_EQ(snapshot(), before);
 }
 
@@ -210,8 +217,8 @@ TEST_F(BaselinesE2eTest, PromoteTouchesOnlyTheFilteredTests) {
   ASSERT_EQ(run("--filter Passes:AllParameterTypes").exit_code, kPassed);
   ASSERT_EQ(promote(latest(), "--filter AllParameterTypes").exit_code, kPassed);
   const std::string text = read_file(file());
-  EXPECT_NE(text.find("[tests.AllParameterTypes]"), std::string::npos) << text;
-  EXPECT_EQ(text.find("[tests.Passes]"), std::string::npos) << text;
+  EXPECT_THAT(text, ::testing::HasSubstr("[tests.AllParameterTypes]")) << text;
+  EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("[tests.Passes]"))) << text;
 }
 
 TEST_F(BaselinesE2eTest, PromoteRefusesFailedIncompleteAndDirtyRunsUnlessForced) {
@@ -219,7 +226,7 @@ TEST_F(BaselinesE2eTest, PromoteRefusesFailedIncompleteAndDirtyRunsUnlessForced)
   const std::string failed_run = fs::read_symlink(latest()).string();
   ProcessResult refused = promote(latest());
   EXPECT_EQ(refused.exit_code, kPromotionRefused);
-  EXPECT_NE(refused.err.find("test FailsAnAssertion failed"), std::string::npos) << refused.err;
+  EXPECT_THAT(refused.err, ::testing::HasSubstr("test FailsAnAssertion failed")) << refused.err;
   EXPECT_FALSE(file_exists(file()));
 
   ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
@@ -231,8 +238,8 @@ TEST_F(BaselinesE2eTest, PromoteRefusesFailedIncompleteAndDirtyRunsUnlessForced)
   std::ofstream(latest() + "/environment.json") << environment.dump();
   refused = promote(latest());
   EXPECT_EQ(refused.exit_code, kPromotionRefused);
-  EXPECT_NE(refused.err.find("incomplete"), std::string::npos) << refused.err;
-  EXPECT_NE(refused.err.find("uncommitted changes"), std::string::npos) << refused.err;
+  EXPECT_THAT(refused.err, ::testing::HasSubstr("incomplete")) << refused.err;
+  EXPECT_THAT(refused.err, ::testing::HasSubstr("uncommitted changes")) << refused.err;
   EXPECT_FALSE(file_exists(file()));
 
   EXPECT_EQ(promote(latest(), "--force").exit_code, kPassed);
@@ -250,7 +257,7 @@ TEST_F(BaselinesE2eTest, ARunArgumentThatIsNotARunFolderIsARunFolderError) {
                                   temp_.path() + "/garbage", temp_.path() + "/missing"}) {
     const ProcessResult result = promote(path);
     EXPECT_EQ(result.exit_code, kRunFolderError) << path << ": " << result.err;
-    EXPECT_NE(result.err.find(path), std::string::npos) << result.err;
+    EXPECT_THAT(result.err, ::testing::HasSubstr(path)) << result.err;
     EXPECT_EQ(fixture("compare " + path + " " + path).exit_code, kRunFolderError);
   }
   EXPECT_FALSE(file_exists(baselines()));
@@ -263,11 +270,11 @@ TEST_F(BaselinesE2eTest, CompareReportsTheSameVerdictsBetweenTwoRunFolders) {
   const std::string b = runs() + "/" + fs::read_symlink(latest()).string();
   const ProcessResult worse = fixture("compare " + a + " " + b);
   EXPECT_EQ(worse.exit_code, kRegression) << worse.out << worse.err;
-  EXPECT_NE(worse.out.find("REGRESSION"), std::string::npos) << worse.out;
-  EXPECT_NE(worse.out.find("config changed"), std::string::npos) << worse.out;
+  EXPECT_THAT(worse.out, ::testing::HasSubstr("REGRESSION")) << worse.out;
+  EXPECT_THAT(worse.out, ::testing::HasSubstr("config changed")) << worse.out;
   const ProcessResult better = fixture("compare " + b + " " + a);
   EXPECT_EQ(better.exit_code, kPassed) << better.out;
-  EXPECT_NE(better.out.find("IMPROVED"), std::string::npos) << better.out;
+  EXPECT_THAT(better.out, ::testing::HasSubstr("IMPROVED")) << better.out;
   EXPECT_EQ(fixture("compare " + a + " " + a).exit_code, kPassed);
 }
 
@@ -277,10 +284,11 @@ TEST_F(BaselinesE2eTest, BaselinesCheckShowsStaleEntriesAndTestsWithoutBaseline)
                                           "direction = \"lower_is_better\"\nvalue = 1.0\n";
   const ProcessResult result = fixture("baselines check --baselines " + baselines());
   EXPECT_EQ(result.exit_code, kPassed) << result.err;
-  EXPECT_NE(result.out.find("stale"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("'RemovedLongAgo'"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("no-baseline Fast.FailsAnAssertion"), std::string::npos) << result.out;
-  EXPECT_EQ(result.out.find("no-baseline Fast.Passes"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("stale")) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("'RemovedLongAgo'")) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("no-baseline Fast.FailsAnAssertion")) << result.out;
+  EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("no-baseline Fast.Passes")))
+      << result.out;
 }
 
 // kill -9 at any moment of a promotion leaves each baseline file either as it was or as the
@@ -344,8 +352,9 @@ TEST_F(BaselinesE2eTest, ConcurrentPromotionsDoNotInterleave) {
   run_command(std::regex_replace(promote, std::regex("\\{\\}"), first) + " & " +
               std::regex_replace(promote, std::regex("\\{\\}"), second) + "; wait");
   const std::string text = read_file(file());
-  EXPECT_NE(text.find("version = 3"), std::string::npos) << text;
-  EXPECT_NE(text.find("value = 1.25"), std::string::npos) << "the first promotion was lost:\n" << text;
+  EXPECT_THAT(text, ::testing::HasSubstr("version = 3")) << text;
+  EXPECT_THAT(text, ::testing::HasSubstr("value = 1.25")) << "the first promotion was lost:\n"
+                                                          << text;
   EXPECT_TRUE(std::regex_search(text, std::regex(R"re(values = \{ [a-z]+-[0-9a-f]{8} = 7\.0 \})re")))
       << "the second promotion was lost:\n" << text;
 }

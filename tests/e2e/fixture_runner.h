@@ -9,6 +9,8 @@
 #include <string>
 
 #include "process.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 
@@ -31,7 +33,9 @@ class FixtureRunnerTest : public ::testing::Test {
   }
   std::string runs() const { return temp_.path() + "/runs"; }
   std::string latest() const { return runs() + "/latest"; }
-  nlohmann::json results() const { return nlohmann::json::parse(read_file(latest() + "/results.json")); }
+  nlohmann::json results() const {
+    return nlohmann::json::parse(test_support::read_file(latest() + "/results.json"));
+  }
   // By value: callers often pass the temporary from results().
   nlohmann::json test_named(const nlohmann::json& document, const std::string& name) const {
     for (const nlohmann::json& test : document.at("tests")) {
@@ -46,7 +50,7 @@ class FixtureRunnerTest : public ::testing::Test {
     return ::testing::AssertionFailure() << "xmllint rejects " << path << ":\n" << lint.err;
   }
 
-  TempDir temp_;
+  test_support::TempDir temp_;
 };
 
 

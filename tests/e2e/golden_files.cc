@@ -5,9 +5,13 @@
 #include <regex>
 
 #include "process.h"
+#include "tests/support/files.h"
 
 namespace mlregress::e2e {
 namespace {
+
+using test_support::file_exists;
+using test_support::read_file;
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   if (from.empty()) return;

@@ -14,20 +14,4 @@ struct ProcessResult {
 /// Runs `command` through /bin/sh with stdout and stderr captured separately.
 ProcessResult run_command(const std::string& command);
 
-std::string read_file(const std::string& path);
-bool file_exists(const std::string& path);
-
-/// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace mlregress::e2e

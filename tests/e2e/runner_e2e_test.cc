@@ -1,6 +1,7 @@
 // The runner as users and CI meet it: a real test binary (tests/fixture) run with real command
 // lines. Every fault the runner promises to survive is planted there and checked here: the
 // exit code, the message, and that no finished result is lost from results.json or JUnit.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -11,18 +12,21 @@
 #include "fixture_runner.h"
 #include "golden_files.h"
 #include "process.h"
+#include "tests/support/files.h"
 
 namespace mlregress::e2e {
 namespace {
 
 using nlohmann::json;
+using test_support::file_exists;
+using test_support::read_file;
 using RunnerE2eTest = FixtureRunnerTest;
 
 TEST_F(RunnerE2eTest, PassingTestWritesACompleteRunFolder) {
   const ProcessResult result = run("--filter Passes");
   ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
-  EXPECT_NE(result.out.find("[       OK ] Fast.Passes"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("1 passed, 0 failed, 0 skipped"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("[       OK ] Fast.Passes")) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("1 passed, 0 failed, 0 skipped")) << result.out;
 
   const json document = results();
   EXPECT_EQ(document.at("schema_version"), 1);
@@ -97,8 +101,9 @@ TEST_P(BadCommandLineTest, FailsClearlyBeforeRunningAnything) {
   const BadCommandLine& bad = GetParam();
   const ProcessResult result = fixture(bad.args + " --out " + runs());
   EXPECT_EQ(result.exit_code, bad.exit_code) << result.out << result.err;
-  EXPECT_NE(result.err.find(bad.message), std::string::npos) << result.err;
-  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos) << "a test ran:\n" << result.out;
+  EXPECT_THAT(result.err, ::testing::HasSubstr(bad.message)) << result.err;
+  EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN"))) << "a test ran:\n"
+                                                                         << result.out;
   EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
 }
 
@@ -119,15 +124,15 @@ TEST_F(RunnerE2eTest, UnwritableOutputFolderIsAnOutputError) {
   std::ofstream(temp_.path() + "/a_file") << "not a folder";
   const ProcessResult result = fixture("run --filter Passes --out " + temp_.path() + "/a_file/runs");
   EXPECT_EQ(result.exit_code, kOutputError) << result.err;
-  EXPECT_NE(result.err.find("a_file/runs"), std::string::npos) << result.err;
-  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+  EXPECT_THAT(result.err, ::testing::HasSubstr("a_file/runs")) << result.err;
+  EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
 }
 
 TEST_F(RunnerE2eTest, UnwritableJunitPathStopsTheRunBeforeAnyTest) {
   const ProcessResult result = run("--filter Passes --junit " + temp_.path() + "/missing/dir/junit.xml");
   EXPECT_EQ(result.exit_code, kOutputError) << result.err;
-  EXPECT_NE(result.err.find("missing/dir/junit.xml"), std::string::npos) << result.err;
-  EXPECT_EQ(result.out.find("[ RUN"), std::string::npos);
+  EXPECT_THAT(result.err, ::testing::HasSubstr("missing/dir/junit.xml")) << result.err;
+  EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
 }
 
 TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
@@ -143,21 +148,25 @@ TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
   EXPECT_EQ(test_named(document, "Passes").at("status"), "passed");
   EXPECT_EQ(test_named(document, "AllParameterTypes").at("status"), "passed");
   EXPECT_EQ(test_named(document, "FailsAnAssertion").at("status"), "failed");
-  EXPECT_NE(test_named(document, "FailsAnAssertion").at("failures").at(0).at("message").get<std::string>().find("planted failure"),
-            std::string::npos);
+  EXPECT_THAT(test_named(document, "FailsAnAssertion")
+                  .at("failures")
+                  .at(0)
+                  .at("message")
+                  .get<std::string>(),
+              ::testing::HasSubstr("planted failure"));
   EXPECT_EQ(test_named(document, "Throws").at("status"), "failed");
-  EXPECT_NE(test_named(document, "Throws").at("failures").at(0).at("message").get<std::string>().find("planted exception"),
-            std::string::npos);
+  EXPECT_THAT(test_named(document, "Throws").at("failures").at(0).at("message").get<std::string>(),
+              ::testing::HasSubstr("planted exception"));
 
   const json segfault = test_named(document, "Segfaults");
   EXPECT_EQ(segfault.at("status"), "crashed");
-  EXPECT_NE(segfault.at("crash_message").get<std::string>().find("signal 11"), std::string::npos);
+  EXPECT_THAT(segfault.at("crash_message").get<std::string>(), ::testing::HasSubstr("signal 11"));
   ASSERT_EQ(segfault.at("metrics").size(), 1u) << "the metric recorded before the crash was lost";
   EXPECT_EQ(segfault.at("metrics").at(0).at("name"), "recorded_before_crash");
-  EXPECT_NE(test_named(document, "Aborts").at("crash_message").get<std::string>().find("signal 6"),
-            std::string::npos);
-  EXPECT_NE(test_named(document, "ExitsMidTest").at("crash_message").get<std::string>().find("exited with code 3"),
-            std::string::npos);
+  EXPECT_THAT(test_named(document, "Aborts").at("crash_message").get<std::string>(),
+              ::testing::HasSubstr("signal 6"));
+  EXPECT_THAT(test_named(document, "ExitsMidTest").at("crash_message").get<std::string>(),
+              ::testing::HasSubstr("exited with code 3"));
 
   EXPECT_EQ(document.at("summary").at("crashed"), 3);
   EXPECT_EQ(document.at("summary").at("failed"), 2);
@@ -166,11 +175,11 @@ TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
   for (const std::string& path : {latest() + "/junit.xml", junit}) {
     EXPECT_TRUE(junit_validates(path));
     const std::string xml = read_file(path);
-    EXPECT_NE(xml.find("errors=\"3\""), std::string::npos) << xml;
-    EXPECT_NE(xml.find("failures=\"2\""), std::string::npos) << xml;
-    EXPECT_NE(xml.find("crashed: the test process was killed by signal 11"), std::string::npos);
+    EXPECT_THAT(xml, ::testing::HasSubstr("errors=\"3\"")) << xml;
+    EXPECT_THAT(xml, ::testing::HasSubstr("failures=\"2\"")) << xml;
+    EXPECT_THAT(xml, ::testing::HasSubstr("crashed: the test process was killed by signal 11"));
   }
-  EXPECT_NE(result.out.find("[  CRASHED ] Medium.Segfaults"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("[  CRASHED ] Medium.Segfaults")) << result.out;
 }
 
 TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
@@ -178,7 +187,7 @@ TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
   EXPECT_EQ(result.exit_code, kAllSkipped) << result.out;
   const json test = test_named(results(), "Skips");
   EXPECT_EQ(test.at("status"), "skipped");
-  EXPECT_NE(test.at("skip_message").get<std::string>().find("planted skip"), std::string::npos);
+  EXPECT_THAT(test.at("skip_message").get<std::string>(), ::testing::HasSubstr("planted skip"));
   EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
 }
 
@@ -187,23 +196,23 @@ TEST_F(RunnerE2eTest, HostileTextStaysValidXmlAndJson) {
   EXPECT_EQ(result.exit_code, kTestFailed);
   EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
   const std::string xml = read_file(latest() + "/junit.xml");
-  EXPECT_NE(xml.find("control \\x01\\x02\\x07\\x1B chars"), std::string::npos) << xml;
-  EXPECT_NE(xml.find("&lt;/failure&gt;]]&gt; &amp;"), std::string::npos) << xml;
-  EXPECT_NE(xml.find("\\uFFFE"), std::string::npos) << xml;
+  EXPECT_THAT(xml, ::testing::HasSubstr("control \\x01\\x02\\x07\\x1B chars")) << xml;
+  EXPECT_THAT(xml, ::testing::HasSubstr("&lt;/failure&gt;]]&gt; &amp;")) << xml;
+  EXPECT_THAT(xml, ::testing::HasSubstr("\\uFFFE")) << xml;
 
   const json nonfinite = test_named(results(), "RecordsNonFinite");  // parses: valid JSON
   EXPECT_EQ(nonfinite.at("metrics").at(0).at("value"), "NaN");
   EXPECT_EQ(nonfinite.at("metrics").at(1).at("value"), "Infinity");
   EXPECT_EQ(read_file(latest() + "/curves/RecordsNonFinite.diverges.csv"),
             "step,value\n0,1\n1,10\n2,inf\n3,nan\n");
-  EXPECT_NE(result.out.find("nan_metric = nan"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("nan_metric = nan")) << result.out;
 }
 
 TEST_F(RunnerE2eTest, ReadingAnUndeclaredParameterFailsTheTestWithItsName) {
   EXPECT_EQ(run("--filter ReadsUndeclaredParameter").exit_code, kTestFailed);
   const std::string message =
       test_named(results(), "ReadsUndeclaredParameter").at("failures").at(0).at("message");
-  EXPECT_NE(message.find("'not_declared'"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("'not_declared'")) << message;
 }
 
 TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
@@ -221,7 +230,7 @@ TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
 TEST_F(RunnerE2eTest, GoogleTestFlagsKeepWorking) {
   const ProcessResult listing = fixture("--gtest_list_tests");
   EXPECT_EQ(listing.exit_code, 0);
-  EXPECT_NE(listing.out.find("Fast.\n  Passes\n"), std::string::npos) << listing.out;
+  EXPECT_THAT(listing.out, ::testing::HasSubstr("Fast.\n  Passes\n")) << listing.out;
   const ProcessResult filtered = run("--gtest_filter=Fast.Passes");
   EXPECT_EQ(filtered.exit_code, kPassed) << filtered.out << filtered.err;
   EXPECT_EQ(results().at("tests").size(), 1u);
@@ -247,9 +256,9 @@ TEST_F(RunnerE2eTest, ListJsonDescribesTestsAndParameters) {
 TEST_F(RunnerE2eTest, HelpDocumentsTheExitCodes) {
   const ProcessResult result = fixture("--help");
   EXPECT_EQ(result.exit_code, kPassed);
-  EXPECT_NE(result.out.find("Exit codes:"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find(" 0  passed "), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("77  all_skipped "), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("Exit codes:")) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr(" 0  passed ")) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("77  all_skipped ")) << result.out;
 }
 
 // Golden files: the console, JUnit and results.json of one mixed run, volatile fields normalised.

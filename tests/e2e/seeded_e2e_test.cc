@@ -1,6 +1,7 @@
 // Seeded tests end to end, through tests/fixture/seed_fixture.cc: seeds in worker processes
 // (--jobs, --seed), a crashing or hanging seed reported alone, distribution baselines, and the
 // multi-seed gate's verdicts on planted shifts.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,11 +13,15 @@
 
 #include "fixture_runner.h"
 #include "process.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
 using nlohmann::json;
+using test_support::read_file;
+using test_support::TempDir;
 
 class SeededE2eTest : public ::testing::Test {
  protected:
@@ -88,8 +93,8 @@ TEST_F(SeededE2eTest, ACrashingSeedIsAnErrorOfThatSeedAndTheOthersAreKept) {
   const json crashed = test.at("seed_runs").at(3);
   EXPECT_EQ(crashed.at("seed"), 3);
   EXPECT_EQ(crashed.at("status"), "crashed");
-  EXPECT_NE(crashed.at("crash_message").get<std::string>().find("signal 6"), std::string::npos);
-  EXPECT_NE(result.out.find("seed 3 crashed"), std::string::npos) << result.out;
+  EXPECT_THAT(crashed.at("crash_message").get<std::string>(), ::testing::HasSubstr("signal 6"));
+  EXPECT_THAT(result.out, ::testing::HasSubstr("seed 3 crashed")) << result.out;
   // Every seed that finished is in the seed ledger too.
   std::istringstream ledger(read_file(latest() + "/seeds.jsonl"));
   int lines = 0;
@@ -106,8 +111,8 @@ TEST_F(SeededE2eTest, AHangingSeedIsKilledAtTheTimeoutAndTheOthersAreKept) {
   EXPECT_LT(seconds, 30.0);
   const json test = test_named("NoisyAccuracy");
   EXPECT_EQ(metric_named(test, "accuracy").at("samples").size(), 7u);
-  EXPECT_NE(test.at("seed_runs").at(5).at("crash_message").get<std::string>().find("timed out"),
-            std::string::npos);
+  EXPECT_THAT(test.at("seed_runs").at(5).at("crash_message").get<std::string>(),
+              ::testing::HasSubstr("timed out"));
 }
 
 TEST_F(SeededE2eTest, AFailingSeedFailsTheTestNamingTheSeed) {
@@ -115,25 +120,28 @@ TEST_F(SeededE2eTest, AFailingSeedFailsTheTestNamingTheSeed) {
   EXPECT_EQ(result.exit_code, kTestFailed);
   const json test = test_named("NoisyAccuracy");
   EXPECT_EQ(test.at("status"), "failed");
-  EXPECT_NE(test.at("failures").at(0).at("message").get<std::string>().find("seed 2: "), std::string::npos);
+  EXPECT_THAT(test.at("failures").at(0).at("message").get<std::string>(),
+              ::testing::HasSubstr("seed 2: "));
 }
 
 TEST_F(SeededE2eTest, ABandPolicyInASeededTestIsRefusedWithAClearMessage) {
   const ProcessResult result = run("--filter NoisyAccuracy --set NoisyAccuracy.band_policy=true");
   EXPECT_EQ(result.exit_code, kTestFailed);
-  EXPECT_NE(result.out.find("a seeded test compares per-seed distributions"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("a seeded test compares per-seed distributions"))
+      << result.out;
 }
 
 TEST_F(SeededE2eTest, PromotionStoresSamplesAndStatesWhatTheBudgetCanDetect) {
   ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
   const ProcessResult promoted = promote();
   ASSERT_EQ(promoted.exit_code, kPassed) << promoted.err;
-  EXPECT_NE(promoted.out.find("NoisyAccuracy.accuracy: with n=8 and sd="), std::string::npos) << promoted.out;
-  EXPECT_NE(promoted.out.find("power at alpha=0.01"), std::string::npos) << promoted.out;
+  EXPECT_THAT(promoted.out, ::testing::HasSubstr("NoisyAccuracy.accuracy: with n=8 and sd="))
+      << promoted.out;
+  EXPECT_THAT(promoted.out, ::testing::HasSubstr("power at alpha=0.01")) << promoted.out;
   const std::string toml = read_file(baselines() + "/mlregress_seed_fixture/seed_fixture.toml");
-  EXPECT_NE(toml.find("policy = \"margin\""), std::string::npos) << toml;
-  EXPECT_NE(toml.find("seeds = [0, 1, 2, 3, 4, 5, 6, 7]"), std::string::npos) << toml;
-  EXPECT_NE(toml.find("summary = { n = 8, mean = "), std::string::npos) << toml;
+  EXPECT_THAT(toml, ::testing::HasSubstr("policy = \"margin\"")) << toml;
+  EXPECT_THAT(toml, ::testing::HasSubstr("seeds = [0, 1, 2, 3, 4, 5, 6, 7]")) << toml;
+  EXPECT_THAT(toml, ::testing::HasSubstr("summary = { n = 8, mean = ")) << toml;
 }
 
 TEST_F(SeededE2eTest, RerunOnTheSameSeedsIsPairedAndPasses) {
@@ -167,9 +175,9 @@ TEST_F(SeededE2eTest, APlantedDropBeyondTheMarginIsARegressionWithItsStatistics)
   EXPECT_LT(d.at("hedges_g").get<double>(), -2.0);
   EXPECT_LT(d.at("probability_of_improvement").get<double>(), 0.1);
   EXPECT_LT(d.at("p_worse_holm").get<double>(), 0.01);
-  EXPECT_NE(result.out.find("Multi-seed gate"), std::string::npos);
+  EXPECT_THAT(result.out, ::testing::HasSubstr("Multi-seed gate"));
   const std::string junit = read_file(latest() + "/junit.xml");
-  EXPECT_NE(junit.find("DISTRIBUTION"), std::string::npos);
+  EXPECT_THAT(junit, ::testing::HasSubstr("DISTRIBUTION"));
 }
 
 TEST_F(SeededE2eTest, ASmallDropWithinTheNoiseIsNeverAConfidentPassOrImproved) {
@@ -190,7 +198,7 @@ TEST_F(SeededE2eTest, APlantedGainBeyondTheMarginIsImprovedAndPasses) {
 TEST_F(SeededE2eTest, BaselinesCheckDoesNotCallPortableSamplesAnotherEnvironments) {
   promote_baseline();
   const ProcessResult check = fixture("baselines check --baselines " + baselines());
-  EXPECT_EQ(check.out.find("other-env"), std::string::npos) << check.out;
+  EXPECT_THAT(check.out, ::testing::Not(::testing::HasSubstr("other-env"))) << check.out;
 }
 
 TEST_F(SeededE2eTest, StrictEnvFailsASeededMetricWhoseBaselineIsASingleValue) {
@@ -217,7 +225,7 @@ TEST_F(SeededE2eTest, CompareJudgesSeededMetricsWithTheSameGate) {
   EXPECT_EQ(same.exit_code, kPassed) << same.out;
   const ProcessResult worse = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/b/latest");
   EXPECT_EQ(worse.exit_code, kRegression) << worse.out;
-  EXPECT_NE(worse.out.find("welch"), std::string::npos) << worse.out;
+  EXPECT_THAT(worse.out, ::testing::HasSubstr("welch")) << worse.out;
 }
 
 TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
@@ -235,14 +243,16 @@ TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
 TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparisons) {
   const ProcessResult result = run("--filter WidthAblation");
   ASSERT_EQ(result.exit_code, kPassed);
-  EXPECT_NE(result.out.find("ABLATION WidthAblation (2 variants"), std::string::npos) << result.out;
+  EXPECT_THAT(result.out, ::testing::HasSubstr("ABLATION WidthAblation (2 variants")) << result.out;
   // The reference is the first declared variant, whichever seed finished first (--jobs 4).
   ASSERT_EQ(run("--filter WidthAblation --jobs 4").exit_code, kPassed);
   const ProcessResult table = fixture("ablation " + latest());
-  EXPECT_NE(table.out.find("vs baseline (paired t"), std::string::npos) << table.out;
+  EXPECT_THAT(table.out, ::testing::HasSubstr("vs baseline (paired t")) << table.out;
   EXPECT_EQ(table.exit_code, kPassed);
-  EXPECT_NE(table.out.find("half_width       accuracy     diff -0.0200 [95% CI -0.0200, -0.0200] · 6 pairs"),
-            std::string::npos) << table.out;
+  EXPECT_THAT(table.out,
+              ::testing::HasSubstr(
+                  "half_width       accuracy     diff -0.0200 [95% CI -0.0200, -0.0200] · 6 pairs"))
+      << table.out;
   // The table is regenerated from seeds.jsonl: a ledger without variants has no table.
   ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
   EXPECT_EQ(fixture("ablation " + latest()).exit_code, kNoTestsMatched);
@@ -251,13 +261,14 @@ TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparison
   std::ofstream(latest() + "/seeds.jsonl", std::ios::app) << "{\"test\": \"Trunc\n";
   const ProcessResult damaged = fixture("ablation " + latest());
   EXPECT_EQ(damaged.exit_code, kRunFolderError);
-  EXPECT_NE(damaged.err.find("seeds.jsonl:9: not a seed ledger line"), std::string::npos) << damaged.err;
+  EXPECT_THAT(damaged.err, ::testing::HasSubstr("seeds.jsonl:9: not a seed ledger line"))
+      << damaged.err;
 }
 
 TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {
   const ProcessResult result = run("--filter NoisyAccuracy --jobs 1");
-  EXPECT_NE(result.out.find("NoisyAccuracy 8/8: seed 7 passed"), std::string::npos) << result.out;
-  EXPECT_EQ(result.out.find("\r"), std::string::npos);
+  EXPECT_THAT(result.out, ::testing::HasSubstr("NoisyAccuracy 8/8: seed 7 passed")) << result.out;
+  EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("\r")));
 }
 
 }  // namespace

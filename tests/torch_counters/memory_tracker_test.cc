@@ -2,6 +2,7 @@
 
 #include <ATen/Context.h>
 #include <c10/core/CPUAllocator.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -55,7 +56,7 @@ TEST_F(MemoryTrackerTest, ScopeRecordsPeakAboveStartAndNetBytes) {
   torch::Tensor d = torch::empty({10000}, torch::kFloat);
   EXPECT_EQ(scope.stats().allocations, 3);
   EXPECT_EQ(scope.stats().net_bytes, 1500 * kFloat);
-  EXPECT_NE(s.describe().find("step: peak +15.6 KiB (16000 B) above start"), std::string::npos)
+  EXPECT_THAT(s.describe(), ::testing::HasSubstr("step: peak +15.6 KiB (16000 B) above start"))
       << s.describe();
 }
 

@@ -4,6 +4,7 @@
 // same measurement) as two hypotheses, and a zero or NaN timing turned into a ratio.
 #include "timing/ab_analysis.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,7 +59,7 @@ TEST(AbAnalysis, ALargeButUnprovenSlowdownIsInconclusiveNotAPass) {
   // Four rounds cannot reach p < 0.01 (the smallest one-sided p is 1/16).
   const AbMetricResult r = only({series("steps_per_s", Direction::HigherIsBetter, 4, 0.5)});
   EXPECT_EQ(r.verdict, Verdict::kInconclusive);
-  EXPECT_NE(r.note.find("more rounds"), std::string::npos) << r.note;
+  EXPECT_THAT(r.note, ::testing::HasSubstr("more rounds")) << r.note;
 }
 
 TEST(AbAnalysis, MetricsWithIdenticalRatiosAreOneHypothesisForHolm) {
@@ -99,7 +100,7 @@ TEST(AbAnalysis, AZeroOrNaNTimingIsReportedNotCompared) {
     EXPECT_FALSE(r.note.empty());
     EXPECT_TRUE(r.cost_ratios.empty());
   }
-  EXPECT_NE(results[0].note.find("round 4"), std::string::npos) << results[0].note;
+  EXPECT_THAT(results[0].note, ::testing::HasSubstr("round 4")) << results[0].note;
 }
 
 }  // namespace

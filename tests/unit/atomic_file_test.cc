@@ -4,6 +4,7 @@
 #include "support/atomic_file.h"
 
 #include <fcntl.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -15,14 +16,15 @@
 #include <string>
 
 #include "support/errors.h"
-#include "temp_dir.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace mlregress::internal {
 namespace {
 
-using mlregress::testing::list_dir;
-using mlregress::testing::read_file;
-using mlregress::testing::TempDir;
+using mlregress::test_support::list_dir;
+using mlregress::test_support::read_file;
+using mlregress::test_support::TempDir;
 
 // The OutputError message thrown by `call`, or "" when nothing was thrown.
 template <typename Call>
@@ -80,8 +82,8 @@ TEST(WriteFileAtomically, MissingDirectoryThrowsOutputErrorNamingThePath) {
   TempDir dir;
   const std::string path = dir / "no/such/dir/junit.xml";
   const std::string message = output_error_of([&] { write_file_atomically(path, "x"); });
-  EXPECT_NE(message.find(path), std::string::npos) << message;
-  EXPECT_NE(message.find("No such file or directory"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr(path)) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("No such file or directory")) << message;
   EXPECT_TRUE(list_dir(dir.path()).empty());  // nothing created anywhere
 }
 
@@ -92,7 +94,7 @@ TEST(WriteFileAtomically, FailedRenameRemovesTheTempFile) {
   const std::string path = dir / "target";
   std::filesystem::create_directories(path + "/occupied");
   const std::string message = output_error_of([&] { write_file_atomically(path, "content"); });
-  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr(path)) << message;
   EXPECT_EQ(list_dir(dir.path()), (std::set<std::string>{"target"}));
 }
 
@@ -161,7 +163,7 @@ TEST(AppendLine, MissingDirectoryThrowsOutputErrorNamingThePath) {
   TempDir dir;
   const std::string path = dir / "missing/ledger.jsonl";
   const std::string message = output_error_of([&] { append_line(path, "x"); });
-  EXPECT_NE(message.find("'" + path + "'"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("'" + path + "'")) << message;
 }
 
 TEST(AppendLine, ConcurrentAppendersDoNotInterleave) {

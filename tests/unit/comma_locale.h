@@ -9,7 +9,7 @@
 #include <locale>
 #include <string>
 
-namespace mlregress::testing {
+namespace mlregress::test_support {
 
 class ScopedCommaLocale {
  public:
@@ -52,4 +52,4 @@ class ScopedCommaLocale {
   std::string c_locale_name_;
 };
 
-}  // namespace mlregress::testing
+}  // namespace mlregress::test_support

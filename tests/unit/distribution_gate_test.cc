@@ -6,6 +6,7 @@
 // (one seed, NaN) passing quietly, and a false-alarm rate above alpha on A/A comparisons.
 #include "comparison/distribution_gate.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,7 +75,7 @@ TEST(DistributionGate, ClearRegressionIsCaught) {
   const GateDecision d = decide_alone(a);
   EXPECT_EQ(d.verdict, Verdict::kRegression) << d.reason;
   EXPECT_EQ(d.p_worse_adjusted, a.p_worse);  // alone, Holm changes nothing
-  EXPECT_NE(d.reason.find("exceeds the margin 0.01"), std::string::npos) << d.reason;
+  EXPECT_THAT(d.reason, ::testing::HasSubstr("exceeds the margin 0.01")) << d.reason;
 }
 
 TEST(DistributionGate, SignificantShiftWithinTheMarginIsNotARegression) {
@@ -118,7 +119,7 @@ TEST(DistributionGate, SmallEffectWithWideIntervalIsInconclusiveNotPass) {
   EXPECT_LT(a.ci_lower, -0.005);
   const GateDecision d = decide_alone(a);
   EXPECT_EQ(d.verdict, Verdict::kInconclusive) << d.reason;
-  EXPECT_NE(d.reason.find("still allows"), std::string::npos) << d.reason;
+  EXPECT_THAT(d.reason, ::testing::HasSubstr("still allows")) << d.reason;
 }
 
 TEST(DistributionGate, ClearImprovementIsImproved) {
@@ -203,7 +204,7 @@ TEST(DistributionGate, SameSeedsInAnyOrderArePairedBySeed) {
   EXPECT_LT(a.ci_upper, -0.0085);
   const GateDecision d = decide_alone(a);
   EXPECT_EQ(d.verdict, Verdict::kRegression) << d.reason;
-  EXPECT_NE(format_distribution(a, d).find(" · paired · "), std::string::npos);
+  EXPECT_THAT(format_distribution(a, d), ::testing::HasSubstr(" · paired · "));
 }
 
 TEST(DistributionGate, PairedDesignFindsAConsistentShiftThatWelchMisses) {
@@ -403,11 +404,11 @@ TEST(DistributionGate, UntestableSamplesAreInconclusiveWithAReason) {
     SCOPED_TRACE(c.name);
     DistributionAnalysis a;
     ASSERT_NO_THROW(a = analyse_distribution("m", c.direction, c.margin, c.candidate, c.baseline));
-    EXPECT_NE(a.problem.find(c.expected), std::string::npos) << a.problem;
+    EXPECT_THAT(a.problem, ::testing::HasSubstr(c.expected)) << a.problem;
     const GateDecision d = decide_alone(a);
     EXPECT_EQ(d.verdict, Verdict::kInconclusive);
-    EXPECT_NE(d.reason.find(a.problem), std::string::npos) << d.reason;
-    EXPECT_NE(format_distribution(a, d).find("not tested: " + a.problem), std::string::npos);
+    EXPECT_THAT(d.reason, ::testing::HasSubstr(a.problem)) << d.reason;
+    EXPECT_THAT(format_distribution(a, d), ::testing::HasSubstr("not tested: " + a.problem));
   }
 }
 
@@ -436,7 +437,7 @@ TEST(DistributionGate, FormatsOneReportLine) {
             "margin 0.01");
   // An estimate on the good side shows the p-value that could make it IMPROVED.
   a.difference = 0.0131;
-  EXPECT_NE(format_distribution(a, d).find("p(better)=1 (Holm 1)"), std::string::npos);
+  EXPECT_THAT(format_distribution(a, d), ::testing::HasSubstr("p(better)=1 (Holm 1)"));
   EXPECT_EQ(gate_design_name(GateDesign::kPaired), "paired");
 }
 

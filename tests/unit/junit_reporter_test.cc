@@ -3,6 +3,7 @@
 // parse, count correctly, map each status to the element Jenkins expects and write times with '.'.
 #include "reporting/junit_reporter.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +17,8 @@
 #include "comparison/comparator.h"
 #include "support/errors.h"
 #include "execution/run_result.h"
-#include "temp_dir.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 #include "support/text_sanitize.h"
 
 namespace mlregress::internal {
@@ -153,7 +155,7 @@ TEST(JunitSeconds, MatchTheSchemasTimePattern) {
 }
 
 TEST(JunitSeconds, CommaLocaleStillWritesAPoint) {
-  mlregress::testing::ScopedCommaLocale locale;
+  mlregress::test_support::ScopedCommaLocale locale;
   // The planted locale is in effect: iostreams (and printf, when a comma C locale is installed
   // here) would write a comma.
   std::ostringstream stream;
@@ -161,14 +163,14 @@ TEST(JunitSeconds, CommaLocaleStillWritesAPoint) {
   stream << 1.5;
   ASSERT_EQ(stream.str(), "1,5");
   if (!locale.c_locale_name().empty()) {
-    ASSERT_EQ(mlregress::testing::ScopedCommaLocale::printf_one_and_a_half(), "1,500");
+    ASSERT_EQ(mlregress::test_support::ScopedCommaLocale::printf_one_and_a_half(), "1,500");
   }
   EXPECT_EQ(junit_seconds(1.5), "1.500");
   EXPECT_EQ(junit_seconds(1234567.25), "1234567.250");  // and no thousands separator
 }
 
 TEST(RenderJunit, CommaLocaleStillWritesPointsInEveryTime) {
-  mlregress::testing::ScopedCommaLocale locale;
+  mlregress::test_support::ScopedCommaLocale locale;
   const std::string xml = render_junit(sample_run());
   const pugi::xml_document doc = parse(xml);
   const std::regex time(R"([0-9]+\.[0-9]{3})");
@@ -179,7 +181,7 @@ TEST(RenderJunit, CommaLocaleStillWritesPointsInEveryTime) {
   }
   EXPECT_EQ(times, 1 + 2 + 4);  // testsuites, two testsuites, four testcases
   EXPECT_EQ(attr(doc.child("testsuites"), "time"), "12.346");
-  EXPECT_NE(xml.find("in 1.250 s"), std::string::npos);  // the report in system-out too
+  EXPECT_THAT(xml, ::testing::HasSubstr("in 1.250 s"));  // the report in system-out too
 }
 
 TEST(RenderJunit, StartsWithAnXmlDeclarationAndParses) {
@@ -257,10 +259,10 @@ TEST(RenderJunit, PassedTestHasOnlyItsReport) {
   EXPECT_TRUE(test.child("error").empty());
   EXPECT_TRUE(test.child("skipped").empty());
   const std::string out = test.child("system-out").text().get();
-  EXPECT_NE(out.find("Fast.CnnOverfitsOneBatch [fast] passed in 1.250 s"), std::string::npos)
+  EXPECT_THAT(out, ::testing::HasSubstr("Fast.CnnOverfitsOneBatch [fast] passed in 1.250 s"))
       << out;
-  EXPECT_NE(out.find("metric final_loss = 0.000213 (lower is better; band rtol=0.5 atol=0.001)"),
-            std::string::npos)
+  EXPECT_THAT(out, ::testing::HasSubstr(
+                       "metric final_loss = 0.000213 (lower is better; band rtol=0.5 atol=0.001)"))
       << out;
 }
 
@@ -287,7 +289,7 @@ TEST(RenderJunit, LongFailureMessageIsShortenedInTheHeadlineOnly) {
   const std::string headline = attr(failure, "message");
   EXPECT_LE(headline.size(), 300u);
   EXPECT_EQ(headline.rfind("values differ: xxx", 0), 0u) << headline;
-  EXPECT_NE(std::string(failure.text().get()).find(long_message), std::string::npos);
+  EXPECT_THAT(std::string(failure.text().get()), ::testing::HasSubstr(long_message));
 }
 
 TEST(RenderJunit, RegressedTestIsAFailureOfTypeRegressionNamingTheMetric) {
@@ -321,10 +323,11 @@ TEST(RenderJunit, RegressedTestIsAFailureOfTypeRegressionNamingTheMetric) {
   EXPECT_TRUE(test.child("error").empty());
   EXPECT_EQ(attr(failure, "type"), "regression");
   const std::string message = attr(failure, "message");
-  EXPECT_NE(message.find("REGRESSION"), std::string::npos) << message;
-  EXPECT_NE(message.find("final_loss"), std::string::npos) << message;
-  EXPECT_NE(message.find("0.7438"), std::string::npos) << message;
-  EXPECT_EQ(message.find("accuracy"), std::string::npos) << message;  // only what regressed
+  EXPECT_THAT(message, ::testing::HasSubstr("REGRESSION")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("final_loss")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("0.7438")) << message;
+  EXPECT_THAT(message, ::testing::Not(::testing::HasSubstr("accuracy")))
+      << message;  // only what regressed
 }
 
 TEST(RenderJunit, FailedTestWithoutLocationOrMessageStillHasAFailure) {
@@ -355,7 +358,7 @@ TEST(RenderJunit, CrashedTestHasAnErrorNotAFailure) {
   EXPECT_TRUE(test.child("failure").empty());
   EXPECT_EQ(attr(error, "message"), "crashed: killed by signal 11 (SIGSEGV)");
   EXPECT_EQ(attr(error, "type"), "crash");
-  EXPECT_NE(std::string(error.text().get()).find("killed by signal 11"), std::string::npos);
+  EXPECT_THAT(std::string(error.text().get()), ::testing::HasSubstr("killed by signal 11"));
 }
 
 TEST(RenderJunit, UnfinishedTestsAreNotWrittenAsTestcases) {
@@ -396,8 +399,8 @@ TEST(RenderJunit, MarkupInTextIsEscapedAndReadsBackExactly) {
   run.tests[1].failures = {{"a&b<c>.cc", 7, message, true}};
   run.tests[3].crash_message = "<script>alert('x')</script> & more";
   const std::string xml = render_junit(run);
-  EXPECT_EQ(xml.find("<tensor>"), std::string::npos);
-  EXPECT_EQ(xml.find("<script>"), std::string::npos);
+  EXPECT_THAT(xml, ::testing::Not(::testing::HasSubstr("<tensor>")));
+  EXPECT_THAT(xml, ::testing::Not(::testing::HasSubstr("<script>")));
   const pugi::xml_document doc = parse(xml);
   const pugi::xml_node failure = testcase(doc, "ShapesMatch").child("failure");
   EXPECT_EQ(attr(failure, "message"), "a&b<c>.cc:7: " + message);
@@ -423,10 +426,10 @@ TEST(RenderJunit, ControlCharactersAndInvalidUtf8NeverReachTheDocument) {
   EXPECT_TRUE(carries_no_forbidden_characters(xml));
   const pugi::xml_document doc = parse(xml);
   const std::string message = attr(testcase(doc, "ShapesMatch").child("failure"), "message");
-  EXPECT_NE(message.find("\\x1B[31mred"), std::string::npos) << message;
-  EXPECT_NE(message.find("bell\\x07 nul\\x00"), std::string::npos) << message;
-  EXPECT_NE(message.find("bad\xEF\xBF\xBD utf8"), std::string::npos) << message;
-  EXPECT_NE(message.find("\\uFFFE"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("\\x1B[31mred")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("bell\\x07 nul\\x00")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("bad\xEF\xBF\xBD utf8")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("\\uFFFE")) << message;
   EXPECT_FALSE(testcase(doc, "Cnn\\x01Name").empty());
   EXPECT_EQ(attr(doc.child("testsuites"), "name"), "bin\\x02");
 }
@@ -436,22 +439,22 @@ TEST(RenderJunit, SameRunGivesTheSameBytes) {
 }
 
 TEST(JunitReporter, WritesTheRenderedDocumentAtEachEvent) {
-  mlregress::testing::TempDir dir;
+  mlregress::test_support::TempDir dir;
   const std::string path = dir / "junit.xml";
   JunitReporter reporter(path);
   RunResult run = sample_run();
   const TestResult last = run.tests.back();
   run.tests.pop_back();
   reporter.on_run_start(run);
-  EXPECT_EQ(mlregress::testing::read_file(path), render_junit(run));
+  EXPECT_EQ(mlregress::test_support::read_file(path), render_junit(run));
   run.tests.push_back(last);
   reporter.on_test_end(run.tests.back(), run);  // a crash after this still leaves four tests
-  EXPECT_EQ(mlregress::testing::read_file(path), render_junit(run));
-  EXPECT_EQ(mlregress::testing::list_dir(dir.path()), (std::set<std::string>{"junit.xml"}));
+  EXPECT_EQ(mlregress::test_support::read_file(path), render_junit(run));
+  EXPECT_EQ(mlregress::test_support::list_dir(dir.path()), (std::set<std::string>{"junit.xml"}));
 }
 
 TEST(JunitReporter, UnwritablePathThrowsOutputError) {
-  mlregress::testing::TempDir dir;
+  mlregress::test_support::TempDir dir;
   JunitReporter reporter(dir / "missing/junit.xml");
   EXPECT_THROW(reporter.on_run_start(sample_run()), OutputError);
 }

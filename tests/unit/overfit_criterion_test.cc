@@ -3,6 +3,7 @@
 // and a NaN anywhere fails even when the curve ends low. Only the header is included: no torch.
 #include "mlregress/checks/overfit_criterion.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,17 +112,17 @@ TEST(Overfits, PassesTheCorrectCurveAndSaysWhereItCrossed) {
   const ::testing::AssertionResult result = overfits(kCorrectCurve);
   EXPECT_TRUE(result);
   const std::string message = result.message();
-  EXPECT_NE(message.find("first under the threshold at step 2"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("first under the threshold at step 2")) << message;
 }
 
 TEST(Overfits, ExplainsTheDoubleSoftmaxFailure) {
   const ::testing::AssertionResult result = overfits(kDoubleSoftmaxCurve);
   EXPECT_FALSE(result);
   const std::string message = result.message();
-  EXPECT_NE(message.find("did not overfit one batch"), std::string::npos) << message;
-  EXPECT_NE(message.find("initial loss 1.3746"), std::string::npos) << message;
-  EXPECT_NE(message.find("final loss 0.7438 after 6 steps"), std::string::npos) << message;
-  EXPECT_NE(message.find("threshold 0.013746"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("did not overfit one batch")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("initial loss 1.3746")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("final loss 0.7438 after 6 steps")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("threshold 0.013746")) << message;
 }
 
 TEST(Overfits, NamesTheStepOfANaN) {
@@ -130,13 +131,13 @@ TEST(Overfits, NamesTheStepOfANaN) {
   const ::testing::AssertionResult result = overfits(curve);
   EXPECT_FALSE(result);
   const std::string message = result.message();
-  EXPECT_NE(message.find("loss is nan at step 3"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("loss is nan at step 3")) << message;
 }
 
 TEST(Overfits, EmptyCurveFailsWithAMessage) {
   const ::testing::AssertionResult result = overfits({});
   EXPECT_FALSE(result);
-  EXPECT_NE(std::string(result.message()).find("empty loss curve"), std::string::npos);
+  EXPECT_THAT(std::string(result.message()), ::testing::HasSubstr("empty loss curve"));
 }
 
 }  // namespace

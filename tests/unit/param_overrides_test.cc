@@ -2,6 +2,7 @@
 // names the item, instead of silently running the default. Each test plants one such mistake.
 #include "registry/param_overrides.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,34 +95,34 @@ TEST_F(ParamOverridesTest, ValueMayContainDotsAndEquals) {
 
 TEST_F(ParamOverridesTest, UnknownTestIsRejectedByName) {
   const std::string message = error_for("CnnOverfitsOneBach.lr=0.01");
-  EXPECT_NE(message.find("no test named 'CnnOverfitsOneBach'"), std::string::npos) << message;
-  EXPECT_NE(message.find("--set 'CnnOverfitsOneBach.lr=0.01'"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("no test named 'CnnOverfitsOneBach'")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("--set 'CnnOverfitsOneBach.lr=0.01'")) << message;
 }
 
 TEST_F(ParamOverridesTest, TestIsAddressedByNameNotFullName) {
   // "Fast.CnnOverfitsOneBatch.lr" would be test "Fast.CnnOverfitsOneBatch": no such test.
-  EXPECT_NE(error_for("Fast.CnnOverfitsOneBatch.lr=0.01").find("no test named"), std::string::npos);
+  EXPECT_THAT(error_for("Fast.CnnOverfitsOneBatch.lr=0.01"), ::testing::HasSubstr("no test named"));
 }
 
 TEST_F(ParamOverridesTest, UnknownKeyIsRejectedAndTheKnownKeysListed) {
   const std::string message = error_for("CnnOverfitsOneBatch.learning_rate=0.01");
-  EXPECT_NE(message.find("has no parameter 'learning_rate'"), std::string::npos) << message;
-  EXPECT_NE(message.find("lr, steps, verbose, optimizer"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("has no parameter 'learning_rate'")) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("lr, steps, verbose, optimizer")) << message;
 }
 
 TEST_F(ParamOverridesTest, KeyOfATestWithoutParametersSaysNone) {
   const std::string message = error_for("NoParams.lr=1");
-  EXPECT_NE(message.find("(it has: none)"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("(it has: none)")) << message;
 }
 
 TEST_F(ParamOverridesTest, KeyOfAnotherTestIsUnknown) {
-  EXPECT_NE(error_for("LrSweep.steps=10").find("has no parameter 'steps'"), std::string::npos);
+  EXPECT_THAT(error_for("LrSweep.steps=10"), ::testing::HasSubstr("has no parameter 'steps'"));
 }
 
 TEST_F(ParamOverridesTest, FractionIsNoInt) {
   const std::string message = error_for("CnnOverfitsOneBatch.steps=3.5");
-  EXPECT_NE(message.find("'3.5' is not a valid int for CnnOverfitsOneBatch.steps (default 500)"),
-            std::string::npos)
+  EXPECT_THAT(message, ::testing::HasSubstr(
+                           "'3.5' is not a valid int for CnnOverfitsOneBatch.steps (default 500)"))
       << message;
 }
 
@@ -135,7 +136,7 @@ TEST_F(ParamOverridesTest, MalformedIntsAreRejected) {
 
 TEST_F(ParamOverridesTest, YesIsNoBool) {
   const std::string message = error_for("CnnOverfitsOneBatch.verbose=yes");
-  EXPECT_NE(message.find("'yes' is not a valid bool"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("'yes' is not a valid bool")) << message;
   for (const char* text : {"", "True", "TRUE", "on", "2", "true "}) {
     EXPECT_NE(error_for(std::string("CnnOverfitsOneBatch.verbose=") + text), "")
         << "'" << text << "'";
@@ -146,7 +147,7 @@ TEST_F(ParamOverridesTest, YesIsNoBool) {
 
 TEST_F(ParamOverridesTest, TrailingGarbageAfterADoubleIsRejected) {
   const std::string message = error_for("CnnOverfitsOneBatch.lr=1e-3x");
-  EXPECT_NE(message.find("'1e-3x' is not a valid double"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("'1e-3x' is not a valid double")) << message;
   for (const char* text : {"", "0.01 ", " 0.01", "0,01", "1e", "0.01.2", "1e-3 "}) {
     EXPECT_NE(error_for(std::string("CnnOverfitsOneBatch.lr=") + text), "") << "'" << text << "'";
   }
@@ -161,20 +162,20 @@ TEST_F(ParamOverridesTest, NonFiniteDoublesAreRejected) {
 
 TEST_F(ParamOverridesTest, MissingEqualsIsMalformed) {
   const std::string message = error_for("CnnOverfitsOneBatch.lr");
-  EXPECT_NE(message.find("expected TEST.KEY=VALUE"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("expected TEST.KEY=VALUE")) << message;
 }
 
 TEST_F(ParamOverridesTest, MissingDotIsMalformed) {
   const std::string message = error_for("lr=0.01");
-  EXPECT_NE(message.find("expected TEST.KEY=VALUE"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("expected TEST.KEY=VALUE")) << message;
   // The dot in the value does not count as the TEST.KEY separator.
-  EXPECT_NE(error_for("CnnOverfitsOneBatch=0.01").find("expected TEST.KEY=VALUE"),
-            std::string::npos);
+  EXPECT_THAT(error_for("CnnOverfitsOneBatch=0.01"),
+              ::testing::HasSubstr("expected TEST.KEY=VALUE"));
 }
 
 TEST_F(ParamOverridesTest, EmptyTestOrKeyIsMalformed) {
   for (const char* item : {"", "=", ".=1", ".lr=1", "CnnOverfitsOneBatch.=1"}) {
-    EXPECT_NE(error_for(item).find("expected TEST.KEY=VALUE"), std::string::npos) << item;
+    EXPECT_THAT(error_for(item), ::testing::HasSubstr("expected TEST.KEY=VALUE")) << item;
   }
 }
 

@@ -2,6 +2,7 @@
 // two runs in the same second, a runs path that is a regular file, a stale `latest`.
 #include "storage/run_folder.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,15 +15,16 @@
 #include <vector>
 
 #include "support/errors.h"
-#include "temp_dir.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace mlregress::internal {
 namespace {
 
 namespace fs = std::filesystem;
-using mlregress::testing::list_dir;
-using mlregress::testing::read_file;
-using mlregress::testing::TempDir;
+using mlregress::test_support::list_dir;
+using mlregress::test_support::read_file;
+using mlregress::test_support::TempDir;
 
 // 2026-12-02 13:45:12.678 UTC.
 std::chrono::system_clock::time_point fixed_start() {
@@ -95,7 +97,7 @@ TEST(CreateRunFolder, RootThatIsARegularFileThrowsOutputError) {
   const std::string root = dir / "runs";
   { std::ofstream(root) << "not a folder"; }
   const std::string message = output_error_of(root);
-  EXPECT_NE(message.find("'" + root + "'"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr("'" + root + "'")) << message;
   EXPECT_EQ(read_file(root), "not a folder");
 }
 
@@ -104,7 +106,7 @@ TEST(CreateRunFolder, RootBelowARegularFileThrowsOutputError) {
   { std::ofstream(dir / "file") << "x"; }
   const std::string root = dir / "file/runs";
   const std::string message = output_error_of(root);
-  EXPECT_NE(message.find(root), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr(root)) << message;
 }
 
 LedgerEntry entry_for(const RunFolder& folder) {
@@ -176,7 +178,7 @@ TEST(FinishRunFolder, LatestThatIsARealFolderThrowsAndLeavesNoTempLink) {
   } catch (const OutputError& error) {
     message = error.what();
   }
-  EXPECT_NE(message.find(root + "/latest"), std::string::npos) << message;
+  EXPECT_THAT(message, ::testing::HasSubstr(root + "/latest")) << message;
   EXPECT_EQ(list_dir(root), (std::set<std::string>{folder.run_id, "latest"}));
 }
 

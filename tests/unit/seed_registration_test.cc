@@ -1,6 +1,7 @@
 // Registration of seeded tests: a variant that names an undeclared parameter, gives it the
 // wrong type, repeats a name or uses a name the metric suffix cannot carry is refused when the
 // binary starts (exit code usage_error), not discovered half-way through a 20-seed run.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,18 +40,22 @@ TEST(SeedRegistrationTest, WellFormedVariantsAreAcceptedAndAnIntegerMayStandForA
 
 TEST(SeedRegistrationTest, AVariantThatSetsAnUndeclaredParameterIsRefused) {
   const std::string error = error_of({{"baseline", {}}, {"deep", {{"depth", 3}}}});
-  EXPECT_NE(error.find("study_test.cc:7: variant 'deep' of test 'Study' sets 'depth'"), std::string::npos) << error;
+  EXPECT_THAT(error,
+              ::testing::HasSubstr("study_test.cc:7: variant 'deep' of test 'Study' sets 'depth'"))
+      << error;
 }
 
 TEST(SeedRegistrationTest, AVariantThatChangesAParameterTypeIsRefused) {
   const std::string error = error_of({{"baseline", {}}, {"narrow", {{"width", "sixteen"}}}});
-  EXPECT_NE(error.find("sets 'width' to a string, but it is declared as int"), std::string::npos) << error;
+  EXPECT_THAT(error, ::testing::HasSubstr("sets 'width' to a string, but it is declared as int"))
+      << error;
 }
 
 TEST(SeedRegistrationTest, RepeatedOrUnusableVariantNamesAreRefused) {
-  EXPECT_NE(error_of({{"a", {}}, {"a", {{"width", 16}}}}).find("declared twice"), std::string::npos);
-  EXPECT_NE(error_of({{"half width", {}}}).find("must be non-empty"), std::string::npos);
-  EXPECT_NE(error_of({{"", {}}}).find("must be non-empty"), std::string::npos);
+  EXPECT_THAT(error_of({{"a", {}}, {"a", {{"width", 16}}}}),
+              ::testing::HasSubstr("declared twice"));
+  EXPECT_THAT(error_of({{"half width", {}}}), ::testing::HasSubstr("must be non-empty"));
+  EXPECT_THAT(error_of({{"", {}}}), ::testing::HasSubstr("must be non-empty"));
 }
 
 }  // namespace

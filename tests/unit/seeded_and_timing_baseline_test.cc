@@ -2,6 +2,7 @@
 // (a value and the spread measured at promotion, per environment): they survive a write and a
 // read unchanged, a hand edit that breaks them is refused with its line, and a timing is judged
 // only against its own environment, inside the band its promoted spread allows.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -61,51 +62,56 @@ std::string replace(std::string text, const std::string& from, const std::string
 TEST(SeededBaselineTest, SamplesSeedsAndSummaryRoundTrip) {
   const BaselineFile file = file_with(seeded_metric());
   const std::string text = render_baseline(file);
-  EXPECT_NE(text.find("policy = \"margin\"\nmargin = 0.01\nseeds = [0, 1, 2, 3]"), std::string::npos) << text;
-  EXPECT_NE(text.find("summary = { n = 4, mean = "), std::string::npos) << text;
+  EXPECT_THAT(text,
+              ::testing::HasSubstr("policy = \"margin\"\nmargin = 0.01\nseeds = [0, 1, 2, 3]"))
+      << text;
+  EXPECT_THAT(text, ::testing::HasSubstr("summary = { n = 4, mean = ")) << text;
   EXPECT_EQ(parse_baseline(text, "b.toml"), file);
 }
 
 TEST(SeededBaselineTest, AHandEditedSampleThatNoLongerMatchesTheSummaryIsRefused) {
   const std::string text = render_baseline(file_with(seeded_metric()));
   const std::string error = error_of(replace(text, "0.88,", "0.98,"));
-  EXPECT_NE(error.find("does not match its samples"), std::string::npos) << error;
+  EXPECT_THAT(error, ::testing::HasSubstr("does not match its samples")) << error;
   EXPECT_EQ(error.rfind("b.toml:", 0), 0u) << error;
 }
 
 TEST(SeededBaselineTest, SamplesAndSeedsMustPairUpAndSeedsMustBeDistinct) {
   const std::string text = render_baseline(file_with(seeded_metric()));
-  EXPECT_NE(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 2]")).find("4 samples but 3 seeds"),
-            std::string::npos);
-  EXPECT_NE(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 1, 3]")).find("lists seed 1 twice"),
-            std::string::npos);
+  EXPECT_THAT(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 2]")),
+              ::testing::HasSubstr("4 samples but 3 seeds"));
+  EXPECT_THAT(error_of(replace(text, "seeds = [0, 1, 2, 3]", "seeds = [0, 1, 1, 3]")),
+              ::testing::HasSubstr("lists seed 1 twice"));
 }
 
 TEST(SeededBaselineTest, ASingleValueUnderPolicyMarginIsRefused) {
   const std::string text = render_baseline(file_with(seeded_metric()));
   const std::string error = error_of(replace(text, "margin = 0.01\n", "margin = 0.01\nvalue = 0.87\n"));
-  EXPECT_NE(error.find("'value' does not apply to policy \"margin\""), std::string::npos) << error;
+  EXPECT_THAT(error, ::testing::HasSubstr("'value' does not apply to policy \"margin\"")) << error;
 }
 
 TEST(SeededBaselineTest, AMarginKeyUnderAnotherPolicyIsRefused) {
   const std::string text = render_baseline(file_with(seeded_metric()));
   const std::string error = error_of(replace(text, "policy = \"margin\"", "policy = \"band\""));
-  EXPECT_NE(error.find("only applies to policy \"margin\""), std::string::npos) << error;
+  EXPECT_THAT(error, ::testing::HasSubstr("only applies to policy \"margin\"")) << error;
 }
 
 TEST(TimingBaselineTest, ValueAndPromotedSpreadRoundTripPerEnvironment) {
   const BaselineFile file = file_with(timing_metric(120.0, 0.02));
   const std::string text = render_baseline(file);
-  EXPECT_NE(text.find("policy = \"timing\"\nvalues = { cpu-aaaa = 120.0 }\ncv = { cpu-aaaa = 0.02 }"),
-            std::string::npos) << text;
+  EXPECT_THAT(text,
+              ::testing::HasSubstr(
+                  "policy = \"timing\"\nvalues = { cpu-aaaa = 120.0 }\ncv = { cpu-aaaa = 0.02 }"))
+      << text;
   EXPECT_EQ(parse_baseline(text, "b.toml"), file);
 }
 
 TEST(TimingBaselineTest, ASpreadForAnEnvironmentWithoutAValueIsRefused) {
   const std::string text = render_baseline(file_with(timing_metric(120.0, 0.02)));
   const std::string error = error_of(replace(text, "cv = { cpu-aaaa", "cv = { cpu-bbbb"));
-  EXPECT_NE(error.find("names environment 'cpu-bbbb'"), std::string::npos) << error;
-  EXPECT_NE(error_of(replace(text, "cv = { cpu-aaaa = 0.02 }\n", "")).find("missing 'cv'"), std::string::npos);
+  EXPECT_THAT(error, ::testing::HasSubstr("names environment 'cpu-bbbb'")) << error;
+  EXPECT_THAT(error_of(replace(text, "cv = { cpu-aaaa = 0.02 }\n", "")),
+              ::testing::HasSubstr("missing 'cv'"));
 }
 
 TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
@@ -127,7 +133,7 @@ TEST(TimingComparisonTest, APromotedSpreadTooWideToGateIsInconclusiveNotAPass) {
   const BaselineMetric noisy = timing_metric(100.0, 0.36);  // band would be ±108%: nothing could fail
   const MetricComparison c = compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa");
   EXPECT_EQ(c.verdict, Verdict::kInconclusive);
-  EXPECT_NE(c.note.find("too wide to gate on"), std::string::npos) << c.note;
+  EXPECT_THAT(c.note, ::testing::HasSubstr("too wide to gate on")) << c.note;
 }
 
 TEST(TimingComparisonTest, ATimingFromAnotherEnvironmentIsNeverCompared) {

@@ -3,6 +3,7 @@
 // and one test of each status.
 #include "reporting/test_report.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -48,7 +49,7 @@ TEST(FormatValue, NonFiniteValuesAreSpelledOut) {
 }
 
 TEST(FormatValue, CommaLocaleStillWritesAPoint) {
-  mlregress::testing::ScopedCommaLocale locale;
+  mlregress::test_support::ScopedCommaLocale locale;
   EXPECT_EQ(format_value(0.5), "0.5");
   EXPECT_EQ(format_value(1234.5), "1234.5");  // no thousands separator either
 }
@@ -101,8 +102,8 @@ TEST(FormatTestReport, SkippedAndCrashedTestsSayWhy) {
   TestResult skipped = sample_test();
   skipped.status = TestStatus::kSkipped;
   skipped.skip_message = "no CUDA device";
-  EXPECT_NE(format_test_report(skipped).find("] skipped in 1.500 s\nskipped: no CUDA device\n"),
-            std::string::npos);
+  EXPECT_THAT(format_test_report(skipped),
+              ::testing::HasSubstr("] skipped in 1.500 s\nskipped: no CUDA device\n"));
 
   TestResult crashed = sample_test();
   crashed.tier = Tier::Medium;
@@ -122,20 +123,20 @@ TEST(FormatTestReport, NaNMetricIsVisible) {
   test.metrics.push_back({"grad_norm", kInf, LowerIsBetter, {}});
   test.metrics.push_back({"final_loss", kNaN, LowerIsBetter, {}});
   const std::string report = format_test_report(test);
-  EXPECT_NE(report.find("metric grad_norm = inf (lower is better)\n"), std::string::npos) << report;
-  EXPECT_NE(report.find("metric final_loss = nan (lower is better)\n"), std::string::npos)
+  EXPECT_THAT(report, ::testing::HasSubstr("metric grad_norm = inf (lower is better)\n")) << report;
+  EXPECT_THAT(report, ::testing::HasSubstr("metric final_loss = nan (lower is better)\n"))
       << report;
 }
 
 TEST(FormatTestReport, CommaLocaleStillWritesPoints) {
-  mlregress::testing::ScopedCommaLocale locale;
+  mlregress::test_support::ScopedCommaLocale locale;
   TestResult test = sample_test();
   test.duration_s = 1234.5;
   test.metrics.push_back({"final_loss", 0.25, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}});
   const std::string report = format_test_report(test);
-  EXPECT_NE(report.find("passed in 1234.500 s"), std::string::npos) << report;
-  EXPECT_NE(report.find("final_loss = 0.25 (lower is better; band rtol=0.5 atol=0.001)"),
-            std::string::npos)
+  EXPECT_THAT(report, ::testing::HasSubstr("passed in 1234.500 s")) << report;
+  EXPECT_THAT(report,
+              ::testing::HasSubstr("final_loss = 0.25 (lower is better; band rtol=0.5 atol=0.001)"))
       << report;
 }
 

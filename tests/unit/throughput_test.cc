@@ -5,6 +5,7 @@
 // options accepted, and rates recorded without their direction or spread.
 #include "mlregress/throughput.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,8 +94,8 @@ TEST(Throughput, AStepThatThrowsStopsTheMeasurementWithItsMessage) {
     FAIL() << "no ThroughputError";
   } catch (const ThroughputError& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("throughput 'throws'"), std::string::npos) << message;
-    EXPECT_NE(message.find("planted failure in the step"), std::string::npos) << message;
+    EXPECT_THAT(message, ::testing::HasSubstr("throughput 'throws'")) << message;
+    EXPECT_THAT(message, ::testing::HasSubstr("planted failure in the step")) << message;
   }
   EXPECT_EQ(calls, 3) << "the step ran again after it threw";
   // Nothing of the failed measurement is left registered to run with the next one.
@@ -122,16 +123,16 @@ TEST(Throughput, RejectsUnusableOptionsByName) {
   };
   ThroughputOptions one = quick();
   one.repetitions = 1;
-  EXPECT_NE(message_for(one).find("repetitions must be >= 2"), std::string::npos);
+  EXPECT_THAT(message_for(one), ::testing::HasSubstr("repetitions must be >= 2"));
   ThroughputOptions no_items = quick();
   no_items.items_per_step = 0.0;
-  EXPECT_NE(message_for(no_items).find("items_per_step"), std::string::npos);
+  EXPECT_THAT(message_for(no_items), ::testing::HasSubstr("items_per_step"));
   ThroughputOptions nan_time = quick();
   nan_time.min_time_s = std::nan("");
-  EXPECT_NE(message_for(nan_time).find("min_time_s"), std::string::npos);
+  EXPECT_THAT(message_for(nan_time), ::testing::HasSubstr("min_time_s"));
   ThroughputOptions negative_warmup = quick();
   negative_warmup.warmup_s = -1.0;
-  EXPECT_NE(message_for(negative_warmup).find("warmup_s"), std::string::npos);
+  EXPECT_THAT(message_for(negative_warmup), ::testing::HasSubstr("warmup_s"));
 }
 
 class CapturingSink final : public internal::EventSink {
