@@ -14,12 +14,12 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::kRelativeTolerance;
-using testing::MaxError;
-using testing::number;
-using testing::numbers;
-using testing::relative_error;
-using testing::vectors;
+using test_vectors::kRelativeTolerance;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::numbers;
+using test_vectors::relative_error;
+using test_vectors::vectors;
 
 TEST(EffectSize, MatchesScipy) {
   MaxError g_error("hedges_g");

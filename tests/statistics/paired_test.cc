@@ -13,12 +13,12 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::kRelativeTolerance;
-using testing::MaxError;
-using testing::number;
-using testing::numbers;
-using testing::relative_error;
-using testing::vectors;
+using test_vectors::kRelativeTolerance;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::numbers;
+using test_vectors::relative_error;
+using test_vectors::vectors;
 
 TEST(PairedT, MatchesScipy) {
   MaxError t_error("paired.t");
@@ -26,8 +26,9 @@ TEST(PairedT, MatchesScipy) {
   MaxError ci_error("paired.ci");
   for (const auto& c : vectors().at("paired")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
-    const auto r = paired_t_test(numbers(c.at("x")), numbers(c.at("y")),
-                                 testing::alternative(c.at("alternative")), number(c.at("level")));
+    const auto r =
+        paired_t_test(numbers(c.at("x")), numbers(c.at("y")),
+                      test_vectors::alternative(c.at("alternative")), number(c.at("level")));
     EXPECT_LE(t_error.add(r.statistic, number(c.at("t"))), kRelativeTolerance);
     EXPECT_EQ(r.df, number(c.at("df")));
     EXPECT_LE(p_error.add(r.p_value, number(c.at("p"))), kRelativeTolerance);

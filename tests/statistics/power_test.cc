@@ -14,15 +14,15 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::MaxError;
-using testing::number;
-using testing::relative_error;
-using testing::vectors;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::relative_error;
+using test_vectors::vectors;
 
 // SciPy 1.10's nct wraps Boost.Math as well (observed agreement ~1e-15); the generator checks
 // every value against numerical integration to 1e-7, so these vectors are not Boost checking
 // itself. The root finder stops at 2^-49 relative in the non-centrality.
-constexpr double kTolerance = testing::kRelativeTolerance;
+constexpr double kTolerance = test_vectors::kRelativeTolerance;
 
 TEST(Power, NonCentralTTailMatchesScipy) {
   MaxError error("nct.sf");

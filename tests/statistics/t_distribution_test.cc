@@ -12,10 +12,10 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::kRelativeTolerance;
-using testing::MaxError;
-using testing::number;
-using testing::vectors;
+using test_vectors::kRelativeTolerance;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::vectors;
 
 TEST(TDistribution, TailsMatchScipy) {
   MaxError sf_error("t.sf");

@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace mlregress::internal::stats::testing {
+namespace mlregress::internal::stats::test_vectors {
 
 const nlohmann::json& vectors() {
   static const nlohmann::json doc = [] {
@@ -66,4 +66,4 @@ MaxError::~MaxError() {
   ::testing::Test::RecordProperty("max_relative_error_" + name_, std::to_string(max_));
 }
 
-}  // namespace mlregress::internal::stats::testing
+}  // namespace mlregress::internal::stats::test_vectors

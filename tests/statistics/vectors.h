@@ -8,7 +8,7 @@
 
 #include "statistics/alternative.h"
 
-namespace mlregress::internal::stats::testing {
+namespace mlregress::internal::stats::test_vectors {
 
 /// Agreement asked of every SciPy vector unless a test states otherwise: both sides are
 /// double-precision evaluations of the same formulas, so 1e-9 leaves room for differently
@@ -44,4 +44,4 @@ class MaxError {
   int count_ = 0;
 };
 
-}  // namespace mlregress::internal::stats::testing
+}  // namespace mlregress::internal::stats::test_vectors

@@ -15,12 +15,12 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::kRelativeTolerance;
-using testing::MaxError;
-using testing::number;
-using testing::numbers;
-using testing::relative_error;
-using testing::vectors;
+using test_vectors::kRelativeTolerance;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::numbers;
+using test_vectors::relative_error;
+using test_vectors::vectors;
 
 const nlohmann::json& welch_case(const std::string& name) {
   for (const auto& c : vectors().at("welch")) {
@@ -39,7 +39,7 @@ TEST(Welch, MatchesScipy) {
     const auto x = numbers(c.at("x"));
     const auto y = numbers(c.at("y"));
     const auto r =
-        welch_t_test(x, y, testing::alternative(c.at("alternative")), number(c.at("level")));
+        welch_t_test(x, y, test_vectors::alternative(c.at("alternative")), number(c.at("level")));
     const double se = number(c.at("se"));
     EXPECT_LE(t_error.add(r.statistic, number(c.at("t"))), kRelativeTolerance);
     EXPECT_LE(df_error.add(r.df, number(c.at("df"))), kRelativeTolerance);

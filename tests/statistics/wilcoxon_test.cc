@@ -16,18 +16,18 @@
 namespace mlregress::internal::stats {
 namespace {
 
-using testing::kRelativeTolerance;
-using testing::MaxError;
-using testing::number;
-using testing::numbers;
-using testing::relative_error;
-using testing::vectors;
+using test_vectors::kRelativeTolerance;
+using test_vectors::MaxError;
+using test_vectors::number;
+using test_vectors::numbers;
+using test_vectors::relative_error;
+using test_vectors::vectors;
 
 TEST(Wilcoxon, ExactPValuesMatchScipy) {
   MaxError error("wilcoxon.exact.p");
   for (const auto& c : vectors().at("wilcoxon_exact")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
-    const auto alt = testing::alternative(c.at("alternative"));
+    const auto alt = test_vectors::alternative(c.at("alternative"));
     const auto r = wilcoxon_signed_rank(numbers(c.at("x")), numbers(c.at("y")), alt);
     EXPECT_EQ(r.method, WilcoxonMethod::kExact);
     EXPECT_FALSE(r.has_ties);
@@ -46,7 +46,7 @@ TEST(Wilcoxon, TiesAndLargeSamplesUseTheTieCorrectedNormalApproximation) {
   MaxError error("wilcoxon.approx.p");
   for (const auto& c : vectors().at("wilcoxon_approx")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
-    const auto alt = testing::alternative(c.at("alternative"));
+    const auto alt = test_vectors::alternative(c.at("alternative"));
     const auto r = wilcoxon_signed_rank(numbers(c.at("x")), numbers(c.at("y")), alt);
     EXPECT_EQ(r.method, WilcoxonMethod::kNormalApproximation);
     EXPECT_EQ(r.r_plus, number(c.at("r_plus")));
