@@ -10,6 +10,7 @@ packages=(
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
   libxml2-utils python3
+  clang-format   # ci/format.sh --check, run by ci/test.sh
 )
 
 missing=()

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds everything and runs all of mlregress's tests through ctest: unit tests of the core,
-# end-to-end tests of the runner, the JUnit schema check, and the fast tier of the example
-# suites registered by mlregress_discover_tests.
+# Checks the formatting, builds everything and runs all of mlregress's tests through ctest: unit
+# tests of the core, end-to-end tests of the runner, the JUnit schema check, the package installed
+# and used by a project of its own, and the example suites registered by mlregress_discover_tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./ci/install-deps.sh
+./ci/format.sh --check
 ./ci/configure-and-build.sh
 
 build_dir=${MLREGRESS_BUILD_DIR:-build}

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -19,6 +20,7 @@
 namespace mlregress::e2e {
 namespace {
 
+using ::testing::HasSubstr;
 using nlohmann::json;
 using test_support::read_file;
 using test_support::TempDir;
@@ -226,6 +228,25 @@ TEST_F(SeededE2eTest, CompareJudgesSeededMetricsWithTheSameGate) {
   const ProcessResult worse = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/b/latest");
   EXPECT_EQ(worse.exit_code, kRegression) << worse.out;
   EXPECT_THAT(worse.out, ::testing::HasSubstr("welch")) << worse.out;
+}
+
+// The multi-seed gate replaces a metric's note with its reason; a direction that changed since
+// promotion is a field of the comparison, so run and compare both still say so.
+TEST_F(SeededE2eTest, ADirectionChangeSurvivesTheGateInRunAndCompare) {
+  ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
+  const std::string a = temp_.path() + "/runs/" + std::filesystem::read_symlink(latest()).string();
+  json document = json::parse(read_file(a + "/results.json"));
+  for (json& metric : document["tests"][0]["metrics"]) {
+    if (metric["name"] == "loss") metric["direction"] = "higher_is_better";
+  }
+  std::ofstream(a + "/results.json") << document.dump();
+  ASSERT_EQ(fixture("promote " + a + " --baselines " + baselines() + " --reason e2e").exit_code, kPassed);
+  const ProcessResult judged = run_against_baseline("--filter NoisyAccuracy");
+  const ProcessResult compared = fixture("compare " + a + " " + latest());
+  const std::string note = "the test now says lower_is_better, the baseline higher_is_better; promote to adopt";
+  EXPECT_THAT(judged.out, HasSubstr(note));
+  EXPECT_THAT(compared.out, HasSubstr(note));
+  EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "loss").at("baseline_direction"), "higher_is_better");
 }
 
 TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {

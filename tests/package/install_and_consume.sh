@@ -27,7 +27,9 @@ consume() {
   cmake --build "$consumer" >"$consumer.build.log" 2>&1 || { cat "$consumer.build.log"; fail "$name: build failed"; }
   grep -q "Winvalid-pch\|not used because" "$consumer.build.log" && fail "$name: the precompiled header was not used"
 
-  (cd "$consumer" && ctest -N -L fast) | grep -q "Fast.LinearFitConverges" || fail "$name: ctest did not discover the ML test"
+  local listed  # captured first: grep -q would close the pipe early, and pipefail would see ctest fail
+  listed=$(cd "$consumer" && ctest -N -L fast)
+  grep -q "Fast.LinearFitConverges" <<<"$listed" || { echo "$listed"; fail "$name: ctest did not discover the ML test"; }
   (cd "$consumer" && ctest --output-on-failure -L fast >"$consumer.ctest1.log" 2>&1) \
     || { cat "$consumer.ctest1.log"; fail "$name: the first run failed"; }
   grep -q '"verdict": "NEW"' "$consumer/ctest-runs/latest/results.json" || fail "$name: a first run is not NEW"
@@ -52,7 +54,7 @@ consume "$work/prefix" installed
 (cd "$work" && cpack --config "$build/CPackConfig.cmake" -B "$work/deb" >"$work/cpack.log" 2>&1) \
   || { cat "$work/cpack.log"; fail "cpack"; }
 deb=$(ls "$work"/deb/mlregress-dev_*.deb)
-dpkg-deb -f "$deb" Depends | grep -q "libtorch-dev" || fail "the .deb does not depend on libtorch-dev"
+[[ "$(dpkg-deb -f "$deb" Depends)" == *libtorch-dev* ]] || fail "the .deb does not depend on libtorch-dev"
 dpkg-deb -x "$deb" "$work/root"
 [ -f "$work/root/usr/lib/cmake/mlregress/mlregressConfig.cmake" ] || fail "the .deb has no mlregressConfig.cmake"
 consume "$work/root/usr" deb

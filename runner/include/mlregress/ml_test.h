@@ -13,7 +13,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,9 +58,10 @@ class MlTest : public ::testing::Test {
   /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
   /// records its own value; the policy must then be a Margin (or none: Margin{.delta = 0}).
   /// A policy that cannot gate (a NaN, negative or infinite tolerance; a Margin outside a
-  /// seeded test) throws std::invalid_argument naming the file and line of the call.
+  /// seeded test) throws std::invalid_argument naming the file and line of the call (`file` and
+  /// `line` are filled in at the call; std::source_location would need Clang 15 with libstdc++).
   static void record(std::string_view name, double value, Direction direction, TolerancePolicy policy = {},
-                     std::source_location where = std::source_location::current());
+                     const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
   /// Records a curve whose steps are 0, 1, ..., values.size() - 1.
   static void record_curve(std::string_view name, const std::vector<double>& values);

@@ -6,7 +6,6 @@
 #include "baselines/baseline_store.h"
 #include "baselines/promotion.h"
 #include "comparison/baseline_gate.h"
-#include "environment/environment_profile.h"
 #include "reporting/regression_report.h"
 #include "storage/run_record.h"
 
@@ -38,9 +37,9 @@ ExitCode compare_command(const CompareOptions& options) {
   // The same judgement `run --baselines` makes, test by test and then the multi-seed gate.
   BaselineGate(baseline, b.profile, /*strict_env=*/false).judge_run(b.run, options.alpha);
 
-  std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n", a.run.info.run_id.c_str(),
+  // Each test's report ends with the environment line (A's profile against B's), as in a run.
+  std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n\n", a.run.info.run_id.c_str(),
               b.run.info.run_id.c_str());
-  std::printf("ENVIRONMENT   %s\n\n", describe_environment_change(a.profile, b.profile).c_str());
   bool regressed = false;
   std::set<std::string> in_b;
   for (std::size_t i = 0; i < b.run.tests.size(); ++i) {

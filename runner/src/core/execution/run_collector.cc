@@ -7,15 +7,11 @@
 #include "execution/seed_runs.h"
 #include "support/clock.h"
 #include "support/errors.h"
+#include "support/overloaded.h"
 #include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {
-
-template <typename... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
 
 TestResult result_for(const PlannedTest& planned) {
   TestResult result;

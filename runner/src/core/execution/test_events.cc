@@ -5,15 +5,11 @@
 #include <stdexcept>
 
 #include "storage/json_number.h"
+#include "support/overloaded.h"
 #include "storage/policy_json.h"
 
 namespace mlregress::internal {
 namespace {
-
-template <typename... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
 
 double number_at(const nlohmann::json& json, const char* key) {
   const std::optional<double> value = read_json_number(json.at(key));

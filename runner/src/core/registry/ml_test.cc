@@ -79,10 +79,10 @@ std::string policy_problem(std::string_view name, Direction direction, const Tol
 }  // namespace
 
 void MlTest::record(std::string_view name, double value, Direction direction, TolerancePolicy policy,
-                    std::source_location where) {
+                    const char* file, int line) {
   internal::TestContext& context = internal::require_context("record()");
   if (const std::string problem = policy_problem(name, direction, policy, context.seeded); !problem.empty()) {
-    throw std::invalid_argument(fmt::format("{}:{}: {}", where.file_name(), where.line(), problem));
+    throw std::invalid_argument(fmt::format("{}:{}: {}", file, line, problem));
   }
   if (context.seeded && std::holds_alternative<std::monostate>(policy)) policy = Margin{};
   MetricRecord metric;

@@ -6,11 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlregress::internal {
@@ -31,6 +34,28 @@ class JsonFieldError : public std::runtime_error {
 /// Runs `read` and turns whatever it throws into a JsonFieldError under `key`.
 void with_field_context(std::string_view key, const std::function<void()>& read);
 
+/// `value` as T. Numbers are converted strictly, unlike nlohmann's get<T>: an integer field
+/// takes an integer in T's range (no 1.5 -> 1, no -1 -> 18446744073709551615), a bool field a
+/// bool. Anything else goes through get<T> (and so through our from_json overloads).
+template <typename T>
+T convert(const nlohmann::json& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!value.is_boolean()) throw std::invalid_argument("expected true or false, got " + value.dump());
+    return value.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    const bool fits = value.is_number_unsigned() ? std::in_range<T>(value.get<std::uint64_t>())
+                      : value.is_number_integer() ? std::in_range<T>(value.get<std::int64_t>())
+                                                  : false;
+    if (!fits) {
+      throw std::invalid_argument(std::string("expected an integer") +
+                                  (std::is_unsigned_v<T> ? " >= 0" : "") + ", got " + value.dump());
+    }
+    return value.get<T>();
+  } else {
+    return value.get<T>();
+  }
+}
+
 /// A required field, converted with nlohmann's get<T> (and so with our from_json overloads).
 template <typename T>
 T field(const nlohmann::json& object, std::string_view key) {
@@ -39,7 +64,7 @@ T field(const nlohmann::json& object, std::string_view key) {
     if (!object.is_object()) throw std::invalid_argument("expected an object, got " + object.dump());
     const auto it = object.find(key);
     if (it == object.end()) throw std::invalid_argument("missing");
-    value = it->template get<T>();
+    value = convert<T>(*it);
   });
   return value;
 }
@@ -69,7 +94,7 @@ std::vector<T> array_field(const nlohmann::json& object, std::string_view key) {
   });
   for (std::size_t i = 0; i < array.size(); ++i) {
     with_field_context(std::string(key) + "[" + std::to_string(i) + "]",
-                       [&] { values.push_back(array[i].get<T>()); });
+                       [&] { values.push_back(convert<T>(array[i])); });
   }
   return values;
 }

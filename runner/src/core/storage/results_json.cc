@@ -177,7 +177,7 @@ void from_json(const nlohmann::json& json, StoredMetric& stored) {
   with_field_context("policy", [&] { m.policy = policy_from_json(json.at("policy")); });
   if (json.contains("samples")) {
     m.samples = numbers_field(json, "samples");
-    m.sample_seeds = field<std::vector<std::uint64_t>>(json, "seeds");
+    m.sample_seeds = array_field<std::uint64_t>(json, "seeds");
     if (m.samples.size() != m.sample_seeds.size()) {
       throw JsonFieldError("seeds", fmt::format("{} seeds for {} samples", m.sample_seeds.size(), m.samples.size()));
     }
@@ -285,12 +285,14 @@ void from_json(const nlohmann::json& json, SeedRun& run) {
   with_field_context("metrics", [&] {
     if (!metrics.is_object()) throw std::invalid_argument("expected an object of numbers");
   });
-  for (const auto& [name, value] : metrics.items()) {
-    MetricRecord m;
-    m.name = name;
-    m.value = number_field(metrics, name);
-    run.metrics.push_back(std::move(m));
-  }
+  with_field_context("metrics", [&] {
+    for (const auto& [name, value] : metrics.items()) {
+      MetricRecord m;
+      m.name = name;
+      m.value = number_field(metrics, name);
+      run.metrics.push_back(std::move(m));
+    }
+  });
   for (const std::string& message : field_or<std::vector<std::string>>(json, "failures", {})) {
     run.failures.push_back({"", 0, message, false});
   }
@@ -342,7 +344,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     // "complete" is the field readers rely on; a run that is not complete has no end.
     info.finished_at = field<bool>(r, "complete") ? field_or<std::string>(r, "finished_at", "") : "";
     info.duration_s = number_field(r, "duration_s");
-    info.tiers = field<std::vector<std::string>>(r, "tiers");
+    info.tiers = array_field<std::string>(r, "tiers");
     info.filter = field<std::string>(r, "filter");
     info.seed = field<std::uint64_t>(r, "seed");
     info.threads = field<int>(r, "threads");
@@ -351,7 +353,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     run.exit_code = field_or<int>(r, "exit_code", 0);
   });
   run.tests = array_field<TestResult>(json, "tests");
-  run.runner_errors = field<std::vector<std::string>>(json, "runner_errors");
+  run.runner_errors = array_field<std::string>(json, "runner_errors");
 }
 
 std::string render_results_json(const RunResult& run) {
