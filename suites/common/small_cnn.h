@@ -15,7 +15,8 @@ inline constexpr std::int64_t kSmallCnnClasses = 4;
 /// RNG in the same order as the seed's Python code. `softmax_before_loss` plants the seed's bug:
 /// a Softmax in front of CrossEntropyLoss, which applies log-softmax itself.
 /// `resolution` is the square input side (the seed's is 16; the head grows with it).
-torch::nn::Sequential make_small_cnn(bool softmax_before_loss = false, std::int64_t resolution = 16);
+torch::nn::Sequential make_small_cnn(bool softmax_before_loss = false,
+                                     std::int64_t resolution = 16);
 
 struct Batch {
   torch::Tensor images;  ///< [n, 1, resolution, resolution] standard normal

@@ -17,7 +17,8 @@ ML_TEST(Fast, CnnInitialLossNearLnClasses, {"relative_tolerance", 0.1}) {
   const auto batch = make_random_batch();
   auto model = make_small_cnn();
   const double loss =
-      torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels).item<double>();
+      torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels)
+          .item<double>();
   const double expected = std::log(static_cast<double>(kSmallCnnClasses));
   record("initial_loss", loss, MustEqual, Band{.rtol = 0.01});
   EXPECT_NEAR(loss, expected, param<double>("relative_tolerance") * expected)
@@ -32,7 +33,8 @@ ML_TEST(Fast, CnnLossAndGradientsStayFinite, {"steps", 20}, {"lr", 1e-3}) {
   double max_grad_norm = 0.0;
   for (std::int64_t step = 0; step < param<std::int64_t>("steps"); ++step) {
     optimizer.zero_grad();
-    torch::Tensor loss = torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
+    torch::Tensor loss =
+        torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
     ASSERT_TRUE(checks::all_finite(loss, "loss")) << "at step " << step;
     loss.backward();
     ASSERT_TRUE(checks::gradients_finite(*model)) << "at step " << step;
@@ -65,7 +67,8 @@ ML_TEST(Fast, CnnTrainingIsBitwiseDeterministic, {"steps", 50}, {"lr", 1e-3}) {
   const std::vector<double> first_losses = train_on_batch(first, batch, param<double>("lr"), steps);
   torch::manual_seed(seed());
   auto second = make_small_cnn();
-  const std::vector<double> second_losses = train_on_batch(second, batch, param<double>("lr"), steps);
+  const std::vector<double> second_losses =
+      train_on_batch(second, batch, param<double>("lr"), steps);
   for (std::size_t step = 0; step < first_losses.size(); ++step) {
     ASSERT_EQ(first_losses[step], second_losses[step]) << "losses first differ at step " << step;
   }

@@ -22,7 +22,8 @@ std::vector<double> overfit(bool softmax_before_loss, double lr, std::int64_t st
 }  // namespace
 
 ML_TEST(Fast, CnnOverfitsOneBatch, {"lr", 1e-3}, {"steps", 501}) {
-  const std::vector<double> losses = overfit(false, param<double>("lr"), param<std::int64_t>("steps"));
+  const std::vector<double> losses =
+      overfit(false, param<double>("lr"), param<std::int64_t>("steps"));
   record_curve("loss", losses);
   record("initial_loss", losses.front(), MustEqual, Band{.rtol = 0.01});
   record("final_loss", losses.back(), LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-4});
@@ -30,7 +31,8 @@ ML_TEST(Fast, CnnOverfitsOneBatch, {"lr", 1e-3}, {"steps", 501}) {
 }
 
 ML_TEST(Fast, SoftmaxBeforeCrossEntropyFailsToOverfit, {"lr", 1e-3}, {"steps", 501}) {
-  const std::vector<double> losses = overfit(true, param<double>("lr"), param<std::int64_t>("steps"));
+  const std::vector<double> losses =
+      overfit(true, param<double>("lr"), param<std::int64_t>("steps"));
   record_curve("loss", losses);
   record("final_loss", losses.back(), MustEqual, Band{.rtol = 0.01});
   // The planted bug must be caught: the double softmax caps how low the loss can go.

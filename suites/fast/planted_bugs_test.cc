@@ -49,11 +49,11 @@ Setup make_setup(const Plant& plant) {
   }
   auto& params = plant.optimizer_over_other_model ? s.other : s.model;
   if (plant.sgd) {
-    s.optimizer = std::make_unique<torch::optim::SGD>(params->parameters(),
-                                                      torch::optim::SGDOptions(0.05 * plant.lr_scale));
+    s.optimizer = std::make_unique<torch::optim::SGD>(
+        params->parameters(), torch::optim::SGDOptions(0.05 * plant.lr_scale));
   } else {
-    s.optimizer = std::make_unique<torch::optim::Adam>(params->parameters(),
-                                                       torch::optim::AdamOptions(1e-3 * plant.lr_scale));
+    s.optimizer = std::make_unique<torch::optim::Adam>(
+        params->parameters(), torch::optim::AdamOptions(1e-3 * plant.lr_scale));
   }
   return s;
 }
@@ -62,7 +62,8 @@ Setup make_setup(const Plant& plant) {
 double train_step(Setup& s, const Plant& plant) {
   if (!plant.skip_zero_grad) s.optimizer->zero_grad();
   torch::Tensor labels = s.batch.labels;
-  if (plant.reshuffle_labels_every_step) labels = labels.index_select(0, torch::randperm(labels.size(0)));
+  if (plant.reshuffle_labels_every_step)
+    labels = labels.index_select(0, torch::randperm(labels.size(0)));
   torch::Tensor loss = nn::functional::cross_entropy(s.model->forward(s.batch.images), labels);
   loss.backward();
   s.optimizer->step();
@@ -92,7 +93,8 @@ Overfit run_overfit(const Plant& plant, std::int64_t steps) {
 }
 
 void record_caught(const std::string& check, bool caught) {
-  mlregress::MlTest::record("caught/" + check, caught ? 1.0 : 0.0, mlregress::MustEqual, mlregress::Exact{});
+  mlregress::MlTest::record("caught/" + check, caught ? 1.0 : 0.0, mlregress::MustEqual,
+                            mlregress::Exact{});
 }
 
 // The overfit-one-batch check in its two strengths: the product's default (final loss at most
@@ -166,7 +168,8 @@ ML_TEST(Fast, PlantedTrunkFrozenHeadTrains) {
   const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
   // The seed: the trainable head still memorises the batch, so a coarse overfit test passes.
   EXPECT_FALSE(v.coarse_caught) << "the seed's smoke test cannot see a frozen trunk";
-  EXPECT_TRUE(parameter_updates_caught(plant)) << "the frozen trunk is named parameter by parameter";
+  EXPECT_TRUE(parameter_updates_caught(plant))
+      << "the frozen trunk is named parameter by parameter";
 }
 
 ML_TEST(Fast, PlantedMissingZeroGrad) {
@@ -216,7 +219,8 @@ ML_TEST(Fast, PlantedLearningRateTimes1000, {"lr", 0.5}, {"steps", 200}) {
   record_caught("loss_progress", planted.progress.status != checks::LossProgressStatus::Trains);
   EXPECT_TRUE(finite_caught) << "a NaN or Inf loss, gradient or parameter must be reported";
   if (finite_caught) {
-    record("first_non_finite_step", static_cast<double>(*planted.finite.first_bad_step), MustEqual, Exact{});
+    record("first_non_finite_step", static_cast<double>(*planted.finite.first_bad_step), MustEqual,
+           Exact{});
   }
 }
 
@@ -224,7 +228,8 @@ ML_TEST(Fast, PlantedLabelsMisalignedByOne, {"points", 64}, {"steps", 1500}) {
   // To overfit-one-batch, labels shifted by one position are just another random labelling.
   const Plant plant{.labels_misaligned_by_one = true};
   const OverfitVerdicts v = judge_and_record_overfit(run_overfit(plant, kSteps));
-  EXPECT_FALSE(v.strict_caught) << "the seed: only looking at the data (or a held-out curve) sees it";
+  EXPECT_FALSE(v.strict_caught)
+      << "the seed: only looking at the data (or a held-out curve) sees it";
 
   // On data with signal, training memorises the shifted labels while held-out loss never
   // improves: curve diagnosis calls that a training-only shortcut.
@@ -245,7 +250,8 @@ ML_TEST(Fast, PlantedLabelsMisalignedByOne, {"points", 64}, {"steps", 1500}) {
       torch::NoGradGuard no_grad;
       train_curve.push_back(loss.item<double>());
       validation_curve.push_back(
-          nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels).item<double>());
+          nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels)
+              .item<double>());
     }
   }
   record_curve("train_loss", train_curve);
@@ -264,13 +270,16 @@ ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
   model->push_back(nn::Linear(64, 2));
   const auto validation_loss = [&] {
     torch::NoGradGuard no_grad;
-    return nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels).item<double>();
+    return nn::functional::cross_entropy(model->forward(validation.inputs), validation.labels)
+        .item<double>();
   };
   // The bug: validation without model->eval(). The fix: with it. Only the first is flagged.
   model->train();
-  const checks::ValidationRepeatabilityResult buggy = checks::check_validation_repeatable(validation_loss);
+  const checks::ValidationRepeatabilityResult buggy =
+      checks::check_validation_repeatable(validation_loss);
   model->eval();
-  const checks::ValidationRepeatabilityResult fixed = checks::check_validation_repeatable(validation_loss);
+  const checks::ValidationRepeatabilityResult fixed =
+      checks::check_validation_repeatable(validation_loss);
   record_caught("validation_repeatable", !buggy.passed);
   EXPECT_FALSE(buggy.passed) << "dropout during validation makes the metric random";
   EXPECT_TRUE(fixed.assertion()) << "no false alarm once the model is in eval mode";

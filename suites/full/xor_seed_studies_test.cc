@@ -13,9 +13,9 @@ namespace {
 namespace examples = mlregress::examples;
 using mlregress::MlTest;
 
-// Practical margins, in each metric's units. Accuracy: half a point. A change that costs 0.006-0.008
-// (learning rate x10, half the steps) is then beyond the margin, so the gate may call it
-// INCONCLUSIVE or REGRESSION but never PASS; with a margin of one seed-sd (0.01) fresh seeds
+// Practical margins, in each metric's units. Accuracy: half a point. A change that costs
+// 0.006-0.008 (learning rate x10, half the steps) is then beyond the margin, so the gate may call
+// it INCONCLUSIVE or REGRESSION but never PASS; with a margin of one seed-sd (0.01) fresh seeds
 // passed it 3 times in 25, because seed luck can shrink such a difference. The price: 20 seeds
 // cannot certify a half-point margin every time, so about half of A/A runs are INCONCLUSIVE
 // (which does not fail the build) rather than PASS. The training loss varies more from seed to

@@ -14,7 +14,8 @@ ML_TEST(Medium, CnnTrainingStepCost, {"resolution", 16}, {"lr", 1e-3}) {
   torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(param<double>("lr")));
   const auto step = [&] {
     optimizer.zero_grad();
-    torch::Tensor loss = torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
+    torch::Tensor loss =
+        torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
     loss.backward();
     optimizer.step();
   };
@@ -27,7 +28,8 @@ ML_TEST(Medium, CnnTrainingStepCost, {"resolution", 16}, {"lr", 1e-3}) {
   memory.stop();
 
   const mlregress::MemoryScopeStats stats = memory.stats();
-  record("peak_bytes_per_step", static_cast<double>(stats.peak_bytes_above_start), LowerIsBetter, Exact{});
+  record("peak_bytes_per_step", static_cast<double>(stats.peak_bytes_above_start), LowerIsBetter,
+         Exact{});
   record("allocations_per_step", static_cast<double>(stats.allocations), LowerIsBetter, Exact{});
   record("ops_per_step", static_cast<double>(ops.total()), LowerIsBetter, Exact{});
   EXPECT_GT(stats.peak_bytes_above_start, 0);

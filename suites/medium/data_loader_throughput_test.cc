@@ -13,12 +13,14 @@ constexpr std::int64_t kSide = 32;
 class PreprocessedImages : public torch::data::datasets::Dataset<PreprocessedImages> {
  public:
   PreprocessedImages()
-      : images_(torch::randn({kExamples, 1, kSide, kSide})), labels_(torch::randint(0, 10, {kExamples})) {}
+      : images_(torch::randn({kExamples, 1, kSide, kSide})),
+        labels_(torch::randint(0, 10, {kExamples})) {}
 
   torch::data::Example<> get(std::size_t index) override {
     const torch::Tensor image = images_[static_cast<std::int64_t>(index)];
     const torch::Tensor standardised = (image - image.mean()) / (image.std() + 1e-5);
-    return {torch::cat({standardised, standardised.flip({-1})}, 0), labels_[static_cast<std::int64_t>(index)]};
+    return {torch::cat({standardised, standardised.flip({-1})}, 0),
+            labels_[static_cast<std::int64_t>(index)]};
   }
   torch::optional<std::size_t> size() const override { return static_cast<std::size_t>(kExamples); }
 
@@ -29,7 +31,8 @@ class PreprocessedImages : public torch::data::datasets::Dataset<PreprocessedIma
 
 // One step: the next batch, starting a new epoch when the last one is exhausted. Counts the
 // examples it received so the test can check no batch went missing or came short.
-mlregress::ThroughputResult measure_loader(const char* name, std::size_t workers, std::int64_t& examples) {
+mlregress::ThroughputResult measure_loader(const char* name, std::size_t workers,
+                                           std::int64_t& examples) {
   auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
       PreprocessedImages().map(torch::data::transforms::Stack<>()),
       torch::data::DataLoaderOptions().batch_size(kBatch).workers(workers));
@@ -41,9 +44,12 @@ mlregress::ThroughputResult measure_loader(const char* name, std::size_t workers
     ++batch;
     ++steps;
   };
-  const mlregress::ThroughputResult result = mlregress::measure_throughput(
-      name, step, {.items_per_step = static_cast<double>(kBatch), .repetitions = 5, .min_time_s = 0.15,
-                   .warmup_s = 0.05});
+  const mlregress::ThroughputResult result =
+      mlregress::measure_throughput(name, step,
+                                    {.items_per_step = static_cast<double>(kBatch),
+                                     .repetitions = 5,
+                                     .min_time_s = 0.15,
+                                     .warmup_s = 0.05});
   std::cout << result.describe() << std::endl;
   EXPECT_EQ(examples, steps * kBatch) << name << ": a batch came short";
   return result;
@@ -56,7 +62,8 @@ ML_TIMING_TEST(Medium, DataLoaderThroughput, {"workers", 2}) {
   ASSERT_GE(workers, 1) << "compared with 0 workers, so at least 1";
   std::int64_t examples_inline = 0, examples_workers = 0;
   const auto inline_result = measure_loader("workers_0", 0, examples_inline);
-  const auto workers_result = measure_loader("workers_n", static_cast<std::size_t>(workers), examples_workers);
+  const auto workers_result =
+      measure_loader("workers_n", static_cast<std::size_t>(workers), examples_workers);
   record_throughput("workers_0", inline_result);
   record_throughput("workers_n", workers_result);
   EXPECT_GT(examples_inline, 0);

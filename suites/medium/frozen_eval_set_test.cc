@@ -22,8 +22,10 @@ constexpr std::uint64_t kTaskSeed = 20240501;  // the class templates: what ther
 constexpr std::uint64_t kEvalSeed = 77;        // the frozen evaluation examples
 constexpr std::int64_t kSide = 16;
 
-// n copies of random class templates scaled by `signal`, in unit noise, drawn from `generator` only.
-Batch sample(const torch::Tensor& templates, double signal, std::int64_t n, at::Generator& generator) {
+// n copies of random class templates scaled by `signal`, in unit noise, drawn from `generator`
+// only.
+Batch sample(const torch::Tensor& templates, double signal, std::int64_t n,
+             at::Generator& generator) {
   Batch batch;
   batch.labels = torch::randint(0, kSmallCnnClasses, {n}, generator);
   batch.images = signal * templates.index_select(0, batch.labels) +
@@ -59,7 +61,8 @@ ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
 
   at::Generator train_generator = at::detail::createCPUGenerator(seed());
   Batch train = sample(templates, signal, 1024, train_generator);
-  if (param<bool>("permute_labels")) train.labels = train.labels.index_select(0, torch::randperm(1024));
+  if (param<bool>("permute_labels"))
+    train.labels = train.labels.index_select(0, torch::randperm(1024));
 
   auto model = mlregress::examples::make_small_cnn();
   torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(param<double>("lr")));

@@ -18,8 +18,10 @@ namespace {
 using mlregress::examples::Batch;
 
 constexpr std::int64_t kBatch = 32;
-const mlregress::ThroughputOptions kOptions{
-    .items_per_step = static_cast<double>(kBatch), .repetitions = 5, .min_time_s = 0.2, .warmup_s = 0.1};
+const mlregress::ThroughputOptions kOptions{.items_per_step = static_cast<double>(kBatch),
+                                            .repetitions = 5,
+                                            .min_time_s = 0.2,
+                                            .warmup_s = 0.1};
 
 // Adds extra_work to the credit and runs one extra pass per whole unit of credit.
 void extra_forward_backward(torch::nn::Sequential& model, const Batch& batch, double extra_work,
@@ -40,7 +42,8 @@ double measure_training_step(const char* name, torch::nn::Sequential& model, con
   const auto step = [&] {
     extra_forward_backward(model, batch, extra_work, credit);
     optimizer.zero_grad();
-    torch::Tensor loss = torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
+    torch::Tensor loss =
+        torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
     loss.backward();
     optimizer.step();
     loss_value = loss.item<double>();

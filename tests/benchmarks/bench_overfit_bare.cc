@@ -1,8 +1,9 @@
 // The "bare main" half of the runner-overhead benchmark (ci/benchmark-runner-overhead.sh):
-// exactly the work of the suite test Fast.CnnOverfitsOneBatch (suites/fast/overfit_one_batch_test.cc)
-// with no runner around it, so that the two can be timed against each other and checked to
-// compute the same final loss. The runner's per-test setup (torch_hooks.cc) is reproduced here:
-// seed 0, one intra-op thread, deterministic algorithms (warn only).
+// exactly the work of the suite test Fast.CnnOverfitsOneBatch
+// (suites/fast/overfit_one_batch_test.cc) with no runner around it, so that the two can be timed
+// against each other and checked to compute the same final loss. The runner's per-test setup
+// (torch_hooks.cc) is reproduced here: seed 0, one intra-op thread, deterministic algorithms (warn
+// only).
 #include <chrono>
 #include <cstdio>
 #include <vector>

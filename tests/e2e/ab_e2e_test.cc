@@ -4,13 +4,12 @@
 // the other build instead (must be IMPROVED, and shows --set reaches the candidate only), no
 // change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable
 // or not an mlregress binary (usage errors naming the path).
-#include <sys/stat.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "fixture_runner.h"
@@ -33,8 +32,8 @@ class AbE2eTest : public ::testing::Test {
   // 8 rounds: the smallest one-sided p-value is 1/256, below alpha = 0.01 even if one round
   // (the one with the smallest difference) goes the other way.
   ProcessResult ab(const std::string& other, const std::string& args = "") {
-    return run_command(kFixture + " run --ab " + other + " --rounds 8 --color never --out " + runs() +
-                       " --filter BusyLoopThroughput:NotATimingTest " + args);
+    return run_command(kFixture + " run --ab " + other + " --rounds 8 --color never --out " +
+                       runs() + " --filter BusyLoopThroughput:NotATimingTest " + args);
   }
   std::string runs() const { return temp_.path() + "/runs"; }
   json ab_json() const { return json::parse(read_file(runs() + "/latest/ab.json")); }
@@ -62,7 +61,8 @@ TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
   const ProcessResult result = ab(kFixture, "--set BusyLoopThroughput.extra_work=2.0");
   EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;
   const json document = ab_json();
-  EXPECT_EQ(document.at("tests"), json::array({"BusyLoopThroughput"})) << "only timing tests take part";
+  EXPECT_EQ(document.at("tests"), json::array({"BusyLoopThroughput"}))
+      << "only timing tests take part";
   ASSERT_EQ(document.at("metrics").size(), 2u);  // steps/s and examples/s
   for (const json& metric : document.at("metrics")) {
     EXPECT_EQ(metric.at("verdict"), "REGRESSION") << metric.dump(2);
@@ -99,7 +99,8 @@ TEST_F(AbE2eTest, SameBinaryAgainstItselfIsNotARegressionAndRoundsAreBalanced) {
   for (const json& round : document.at("rounds")) {
     candidate_first += round.at("order").at(0) == "candidate";
     // Each child's own run folder is kept for explaining the numbers later.
-    EXPECT_TRUE(file_exists(round.at("candidate").at("folder").get<std::string>() + "/results.json"));
+    EXPECT_TRUE(
+        file_exists(round.at("candidate").at("folder").get<std::string>() + "/results.json"));
   }
   EXPECT_EQ(candidate_first, 4) << "each pair of rounds has one candidate-first round";
   EXPECT_TRUE(file_exists(runs() + "/latest/environment.json"));

@@ -1,17 +1,16 @@
 // Baselines end to end, through the fixture binary: promote, compare, the verdicts, and every
 // kind of bad input — each with its exit code and with every file left byte-identical.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
 #include <thread>
@@ -33,7 +32,8 @@ class BaselinesE2eTest : public FixtureRunnerTest {
   std::string baselines() const { return temp_.path() + "/baselines"; }
   std::string file() const { return baselines() + "/mlregress_fixture_suite/fixture_suite.toml"; }
   ProcessResult promote(const std::string& run_folder, const std::string& extra = "") {
-    return fixture("promote " + run_folder + " --baselines " + baselines() + " --reason e2e " + extra);
+    return fixture("promote " + run_folder + " --baselines " + baselines() + " --reason e2e " +
+                   extra);
   }
   // Runs Passes and AllParameterTypes and promotes the run: the usual starting point.
   void promote_fixture_baseline() {
@@ -77,7 +77,8 @@ TEST_F(BaselinesE2eTest, PromoteRunAgainPassThenABetterBaselineRegressesUntilPro
 
   // value is lower-is-better with band 0.01 + 0.1 * 1.0: 1.5 is far worse than a baseline of 1.0.
   replace_in_baseline("value = 1.5", "value = 1.0");
-  const ProcessResult regressed = run("--filter Passes:AllParameterTypes --baselines " + baselines());
+  const ProcessResult regressed =
+      run("--filter Passes:AllParameterTypes --baselines " + baselines());
   EXPECT_EQ(regressed.exit_code, kRegression) << regressed.out;
   EXPECT_EQ(verdict_of("Passes", "value"), "REGRESSION");
   EXPECT_EQ(test_named(results(), "Passes").at("status"), "regressed");
@@ -127,14 +128,17 @@ TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStr
   // AllParameterTypes records `count` with Exact{}: it is stored per environment profile.
   std::string text = read_file(file());
   std::smatch id;
-  ASSERT_TRUE(std::regex_search(text, id, std::regex(R"re(environment = "([a-z]+-[0-9a-f]{8})")re"))) << text;
+  ASSERT_TRUE(
+      std::regex_search(text, id, std::regex(R"re(environment = "([a-z]+-[0-9a-f]{8})")re")))
+      << text;
   const std::string profile = id[1].str();
   text = std::regex_replace(text, std::regex(profile), "cpu-00000000");
   std::ofstream(file(), std::ios::binary) << text;
 
   EXPECT_EQ(run("--filter AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
   EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "NOT_COMPARABLE");
-  EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code, kRegression);
+  EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code,
+            kRegression);
 }
 
 struct BadBaseline {
@@ -147,17 +151,20 @@ struct BadBaseline {
 // Names the case in test listings instead of dumping the struct's bytes.
 void PrintTo(const BadBaseline& bad, std::ostream* out) { *out << bad.name; }
 
-class BadBaselineTest : public BaselinesE2eTest, public ::testing::WithParamInterface<BadBaseline> {};
+class BadBaselineTest : public BaselinesE2eTest,
+                        public ::testing::WithParamInterface<BadBaseline> {};
 
 TEST_P(BadBaselineTest, StopsBeforeAnyTestWithFileLineColumnAndTouchesNothing) {
   promote_fixture_baseline();
   replace_in_baseline(GetParam().from, GetParam().to);
   const auto before = snapshot();
-  for (const std::string& command : {"run --color never --out " + runs() + " --baselines " + baselines(),
-                                     "promote " + latest() + " --baselines " + baselines()}) {
+  for (const std::string& command :
+       {"run --color never --out " + runs() + " --baselines " + baselines(),
+        "promote " + latest() + " --baselines " + baselines()}) {
     const ProcessResult result = fixture(command);
     EXPECT_EQ(result.exit_code, kBaselineError) << command << "\n" << result.out << result.err;
-    EXPECT_TRUE(std::regex_search(result.err, std::regex(R"(fixture_suite\.toml:\d+:\d+: )"))) << result.err;
+    EXPECT_TRUE(std::regex_search(result.err, std::regex(R"(fixture_suite\.toml:\d+:\d+: )")))
+        << result.err;
     EXPECT_THAT(result.err, ::testing::HasSubstr(GetParam().message)) << result.err;
     EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
   }
@@ -167,16 +174,19 @@ TEST_P(BadBaselineTest, StopsBeforeAnyTestWithFileLineColumnAndTouchesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadBaselineTest,
     ::testing::Values(
-        BadBaseline{"MalformedToml", "schema_version = 1", "schema_version = 1\nbroken = [1, 2", "parsing"},
+        BadBaseline{"MalformedToml", "schema_version = 1", "schema_version = 1\nbroken = [1, 2",
+                    "parsing"},
         BadBaseline{"WrongType", "value = 1.5", "value = \"1.5\"", "must be a number"},
-        BadBaseline{"UnknownDirection", "direction = \"lower_is_better\"", "direction = \"sideways\"",
-                    "unknown direction 'sideways'"},
-        BadBaseline{"NegativeTolerance", "rtol = 0.1", "rtol = -0.1", "must be a finite number >= 0"},
+        BadBaseline{"UnknownDirection", "direction = \"lower_is_better\"",
+                    "direction = \"sideways\"", "unknown direction 'sideways'"},
+        BadBaseline{"NegativeTolerance", "rtol = 0.1", "rtol = -0.1",
+                    "must be a finite number >= 0"},
         BadBaseline{"NanTolerance", "atol = 0.01", "atol = nan", "must be a finite number >= 0"},
         BadBaseline{"FutureSchema", "schema_version = 1", "schema_version = 99", "newer mlregress"},
-        BadBaseline{"SchemaVersionThatWouldWrapToOne", "schema_version = 1", "schema_version = 4294967297",
-                    "must be between 1 and 1000000"},
-        BadBaseline{"UnknownKey", "policy = \"band\"", "policy = \"band\"\nrtoll = 0.5", "unknown key 'rtoll'"}),
+        BadBaseline{"SchemaVersionThatWouldWrapToOne", "schema_version = 1",
+                    "schema_version = 4294967297", "must be between 1 and 1000000"},
+        BadBaseline{"UnknownKey", "policy = \"band\"", "policy = \"band\"\nrtoll = 0.5",
+                    "unknown key 'rtoll'"}),
     [](const auto& info) { return info.param.name; });
 
 TEST_F(BaselinesE2eTest, AMissingBaselineFolderIsABaselineError) {
@@ -302,13 +312,15 @@ TEST_F(BaselinesE2eTest, KillNineDuringPromotionLeavesOldOrNewFileNeverATornOne)
   // What the promotion writes when it is not interrupted, computed in a copy.
   const std::string copy = temp_.path() + "/copy";
   fs::copy(baselines(), copy, fs::copy_options::recursive);
-  ASSERT_EQ(fixture("promote " + candidate + " --baselines " + copy + " --reason e2e").exit_code, kPassed);
+  ASSERT_EQ(fixture("promote " + candidate + " --baselines " + copy + " --reason e2e").exit_code,
+            kPassed);
   const std::string new_text = read_file(copy + "/mlregress_fixture_suite/fixture_suite.toml");
   ASSERT_NE(old_text, new_text);
 
   // Promotion times differ between the two promotions; everything else must match exactly.
   const auto without_times = [](const std::string& text) {
-    return std::regex_replace(text, std::regex(R"re((promoted_at|replaced_at) = "[^"]*")re"), "$1 = T");
+    return std::regex_replace(text, std::regex(R"re((promoted_at|replaced_at) = "[^"]*")re"),
+                              "$1 = T");
   };
   std::mt19937 rng(12345);
   int saw_old = 0, saw_new = 0;
@@ -323,13 +335,15 @@ TEST_F(BaselinesE2eTest, KillNineDuringPromotionLeavesOldOrNewFileNeverATornOne)
               "--baselines", b.c_str(), "--reason", "e2e", static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 140)(rng)));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 140)(rng)));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
     const std::string now = read_file(file());
     ASSERT_TRUE(now == old_text || without_times(now) == without_times(new_text))
-        << "torn file after kill -9:\n" << now;
+        << "torn file after kill -9:\n"
+        << now;
     (now == old_text ? saw_old : saw_new)++;
     EXPECT_NE(run("--filter Passes --baselines " + baselines()).exit_code, kBaselineError);
   }
@@ -343,20 +357,24 @@ TEST_F(BaselinesE2eTest, ConcurrentPromotionsDoNotInterleave) {
   ASSERT_EQ(run("--filter Passes --set Passes.value=1.25").exit_code, kPassed);
   const std::string first = runs() + "/" + fs::read_symlink(latest()).string();
   // AllParameterTypes asserts its defaults, so this run fails; --force promotes it anyway.
-  ASSERT_EQ(run("--filter AllParameterTypes --set AllParameterTypes.count=7").exit_code, kTestFailed);
+  ASSERT_EQ(run("--filter AllParameterTypes --set AllParameterTypes.count=7").exit_code,
+            kTestFailed);
   const std::string second = runs() + "/" + fs::read_symlink(latest()).string();
   // Both at once, each pausing while it holds the lock. Serialised, the second plans against the
   // first's result: version 3 with both changes. Interleaved, one change would be lost.
-  const std::string promote = "MLREGRESS_TEST_PROMOTE_PAUSE_MS=200 " + std::string(MLREGRESS_FIXTURE_BINARY) +
-                              " promote {} --baselines " + baselines() + " --reason e2e --force";
+  const std::string promote = "MLREGRESS_TEST_PROMOTE_PAUSE_MS=200 " +
+                              std::string(MLREGRESS_FIXTURE_BINARY) + " promote {} --baselines " +
+                              baselines() + " --reason e2e --force";
   run_command(std::regex_replace(promote, std::regex("\\{\\}"), first) + " & " +
               std::regex_replace(promote, std::regex("\\{\\}"), second) + "; wait");
   const std::string text = read_file(file());
   EXPECT_THAT(text, ::testing::HasSubstr("version = 3")) << text;
   EXPECT_THAT(text, ::testing::HasSubstr("value = 1.25")) << "the first promotion was lost:\n"
                                                           << text;
-  EXPECT_TRUE(std::regex_search(text, std::regex(R"re(values = \{ [a-z]+-[0-9a-f]{8} = 7\.0 \})re")))
-      << "the second promotion was lost:\n" << text;
+  EXPECT_TRUE(
+      std::regex_search(text, std::regex(R"re(values = \{ [a-z]+-[0-9a-f]{8} = 7\.0 \})re")))
+      << "the second promotion was lost:\n"
+      << text;
 }
 
 }  // namespace

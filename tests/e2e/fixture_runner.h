@@ -3,8 +3,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -15,8 +15,8 @@
 namespace mlregress::e2e {
 
 inline constexpr int kPassed = 0, kTestFailed = 1, kNoTestsMatched = 3, kUsageError = 4,
-              kOutputError = 5, kAllSkipped = 77, kRegression = 2, kBaselineError = 6,
-              kRunFolderError = 7, kPromotionRefused = 8;
+                     kOutputError = 5, kAllSkipped = 77, kRegression = 2, kBaselineError = 6,
+                     kRunFolderError = 7, kPromotionRefused = 8;
 
 class FixtureRunnerTest : public ::testing::Test {
  protected:
@@ -44,14 +44,13 @@ class FixtureRunnerTest : public ::testing::Test {
     throw std::runtime_error("no test " + name + " in results.json");
   }
   ::testing::AssertionResult junit_validates(const std::string& path) const {
-    const ProcessResult lint = run_command("xmllint --noout --schema " +
-                                          std::string(MLREGRESS_JUNIT_XSD) + " " + path);
+    const ProcessResult lint =
+        run_command("xmllint --noout --schema " + std::string(MLREGRESS_JUNIT_XSD) + " " + path);
     if (lint.exit_code == 0) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "xmllint rejects " << path << ":\n" << lint.err;
   }
 
   test_support::TempDir temp_;
 };
-
 
 }  // namespace mlregress::e2e

@@ -15,7 +15,8 @@ using test_support::read_file;
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
   }
 }
@@ -44,7 +45,8 @@ std::string normalise_volatile(std::string text, const std::string& temp_dir) {
   return text;
 }
 
-::testing::AssertionResult matches_golden(const std::string& actual, const std::string& golden_name) {
+::testing::AssertionResult matches_golden(const std::string& actual,
+                                          const std::string& golden_name) {
   const std::string path = std::string(MLREGRESS_GOLDEN_DIR) + "/" + golden_name;
   if (std::getenv("MLREGRESS_UPDATE_GOLDEN") != nullptr) {
     std::ofstream(path, std::ios::binary) << actual;

@@ -13,6 +13,7 @@ namespace mlregress::e2e {
 /// ids with placeholders.
 std::string normalise_volatile(std::string text, const std::string& temp_dir);
 
-::testing::AssertionResult matches_golden(const std::string& actual, const std::string& golden_name);
+::testing::AssertionResult matches_golden(const std::string& actual,
+                                          const std::string& golden_name);
 
 }  // namespace mlregress::e2e

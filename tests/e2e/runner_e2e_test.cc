@@ -3,10 +3,10 @@
 // exit code, the message, and that no finished result is lost from results.json or JUnit.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "fixture_runner.h"
@@ -44,7 +44,8 @@ TEST_F(RunnerE2eTest, PassingTestWritesACompleteRunFolder) {
   ASSERT_EQ(test.at("curves").size(), 2u);
   EXPECT_EQ(test.at("curves").at(0).at("file"), "curves/Passes.loss.csv");
   EXPECT_EQ(test.at("curves").at(1).at("file"), "curves/Passes.val_loss.csv");
-  EXPECT_EQ(read_file(latest() + "/curves/Passes.loss.csv"), "step,value\n0,1\n1,0.5\n2,0.3333333333333333\n");
+  EXPECT_EQ(read_file(latest() + "/curves/Passes.loss.csv"),
+            "step,value\n0,1\n1,0.5\n2,0.3333333333333333\n");
   EXPECT_EQ(read_file(latest() + "/curves/Passes.val_loss.csv"), "step,value\n0,0.9\n10,0.5\n");
 
   const json environment = json::parse(read_file(latest() + "/environment.json"));
@@ -77,7 +78,8 @@ TEST_F(RunnerE2eTest, SetOverridesAParameterAndChangesTheConfigHash) {
 
 TEST_F(RunnerE2eTest, EveryParameterTypeParsesFromTheCommandLine) {
   const ProcessResult result =
-      run("--filter AllParameterTypes --set AllParameterTypes.count=7 --set AllParameterTypes.flag=false");
+      run("--filter AllParameterTypes --set AllParameterTypes.count=7 --set "
+          "AllParameterTypes.flag=false");
   // The test asserts the defaults, so overriding them must make it fail: proof they arrived.
   EXPECT_EQ(result.exit_code, kTestFailed);
   const json config = json::parse(read_file(latest() + "/config.json"));
@@ -122,14 +124,16 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(RunnerE2eTest, UnwritableOutputFolderIsAnOutputError) {
   std::ofstream(temp_.path() + "/a_file") << "not a folder";
-  const ProcessResult result = fixture("run --filter Passes --out " + temp_.path() + "/a_file/runs");
+  const ProcessResult result =
+      fixture("run --filter Passes --out " + temp_.path() + "/a_file/runs");
   EXPECT_EQ(result.exit_code, kOutputError) << result.err;
   EXPECT_THAT(result.err, ::testing::HasSubstr("a_file/runs")) << result.err;
   EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
 }
 
 TEST_F(RunnerE2eTest, UnwritableJunitPathStopsTheRunBeforeAnyTest) {
-  const ProcessResult result = run("--filter Passes --junit " + temp_.path() + "/missing/dir/junit.xml");
+  const ProcessResult result =
+      run("--filter Passes --junit " + temp_.path() + "/missing/dir/junit.xml");
   EXPECT_EQ(result.exit_code, kOutputError) << result.err;
   EXPECT_THAT(result.err, ::testing::HasSubstr("missing/dir/junit.xml")) << result.err;
   EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
@@ -140,7 +144,8 @@ TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
   std::filesystem::create_directories(temp_.path() + "/ci");
   const ProcessResult result =
       run("--filter Passes:FailsAnAssertion:Segfaults:Throws:Aborts:ExitsMidTest:AllParameterTypes "
-          "--junit " + junit);
+          "--junit " +
+          junit);
   EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
 
   const json document = results();
@@ -216,8 +221,10 @@ TEST_F(RunnerE2eTest, ReadingAnUndeclaredParameterFailsTheTestWithItsName) {
 }
 
 TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
-  ASSERT_EQ(run("--tier medium,full --filter *-Segfaults:Aborts:ExitsMidTest:HostileText:ReadsUndeclaredParameter")
-                .exit_code, kPassed);
+  ASSERT_EQ(run("--tier medium,full --filter "
+                "*-Segfaults:Aborts:ExitsMidTest:HostileText:ReadsUndeclaredParameter")
+                .exit_code,
+            kPassed);
   std::vector<std::string> names;
   const json document = results();
   for (const json& test : document.at("tests")) names.push_back(test.at("full_name"));
@@ -245,7 +252,8 @@ TEST_F(RunnerE2eTest, ListJsonDescribesTestsAndParameters) {
   EXPECT_EQ(first.at("full_name"), "Fast.Passes");
   EXPECT_EQ(first.at("labels"), json::array({"fast"}));
   EXPECT_GT(first.at("line").get<int>(), 0);
-  EXPECT_EQ(first.at("params").at(0), (json{{"name", "value"}, {"type", "double"}, {"default", 1.5}}));
+  EXPECT_EQ(first.at("params").at(0),
+            (json{{"name", "value"}, {"type", "double"}, {"default", 1.5}}));
   const json& all_types = listing.at("tests").at(1);
   std::vector<std::string> types;
   for (const json& p : all_types.at("params")) types.push_back(p.at("type"));
@@ -281,8 +289,8 @@ TEST_F(GoldenOutputTest, Junit) {
 }
 
 TEST_F(GoldenOutputTest, ResultsJson) {
-  EXPECT_TRUE(matches_golden(normalise_volatile(read_file(latest() + "/results.json"), temp_.path()),
-                             "results.json"));
+  EXPECT_TRUE(matches_golden(
+      normalise_volatile(read_file(latest() + "/results.json"), temp_.path()), "results.json"));
 }
 
 }  // namespace

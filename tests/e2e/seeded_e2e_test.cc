@@ -3,11 +3,11 @@
 // multi-seed gate's verdicts on planted shifts.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,10 +20,10 @@
 namespace mlregress::e2e {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
 using test_support::read_file;
 using test_support::TempDir;
+using ::testing::HasSubstr;
 
 class SeededE2eTest : public ::testing::Test {
  protected:
@@ -108,7 +108,8 @@ TEST_F(SeededE2eTest, AHangingSeedIsKilledAtTheTimeoutAndTheOthersAreKept) {
   const auto start = std::chrono::steady_clock::now();
   const ProcessResult result =
       run("--filter NoisyAccuracy --jobs 2 --seed-timeout 1 --set NoisyAccuracy.hang_seed=5");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(result.exit_code, kTestFailed) << result.out;
   EXPECT_LT(seconds, 30.0);
   const json test = test_named("NoisyAccuracy");
@@ -158,9 +159,11 @@ TEST_F(SeededE2eTest, RerunOnTheSameSeedsIsPairedAndPasses) {
 TEST_F(SeededE2eTest, FreshSeedsOfTheSameCodeAreNotARegression) {
   promote_baseline();
   for (const char* seed : {"100", "200", "300"}) {
-    const ProcessResult result = run_against_baseline(std::string("--filter NoisyAccuracy --seed ") + seed);
+    const ProcessResult result =
+        run_against_baseline(std::string("--filter NoisyAccuracy --seed ") + seed);
     EXPECT_NE(result.exit_code, kRegression) << result.out;
-    EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "accuracy").at("distribution").at("design"), "welch");
+    EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "accuracy").at("distribution").at("design"),
+              "welch");
     EXPECT_NE(verdict("NoisyAccuracy", "accuracy"), "REGRESSION");
   }
 }
@@ -221,11 +224,14 @@ TEST_F(SeededE2eTest, StrictEnvFailsASeededMetricWhoseBaselineIsASingleValue) {
 TEST_F(SeededE2eTest, CompareJudgesSeededMetricsWithTheSameGate) {
   ASSERT_EQ(fixture("run --filter NoisyAccuracy --out " + temp_.path() + "/a").exit_code, kPassed);
   ASSERT_EQ(fixture("run --filter NoisyAccuracy --seed 50 --out " + temp_.path() +
-                    "/b --set NoisyAccuracy.shift=-0.03").exit_code,
+                    "/b --set NoisyAccuracy.shift=-0.03")
+                .exit_code,
             kPassed);
-  const ProcessResult same = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/a/latest");
+  const ProcessResult same =
+      fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/a/latest");
   EXPECT_EQ(same.exit_code, kPassed) << same.out;
-  const ProcessResult worse = fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/b/latest");
+  const ProcessResult worse =
+      fixture("compare " + temp_.path() + "/a/latest " + temp_.path() + "/b/latest");
   EXPECT_EQ(worse.exit_code, kRegression) << worse.out;
   EXPECT_THAT(worse.out, ::testing::HasSubstr("welch")) << worse.out;
 }
@@ -240,13 +246,16 @@ TEST_F(SeededE2eTest, ADirectionChangeSurvivesTheGateInRunAndCompare) {
     if (metric["name"] == "loss") metric["direction"] = "higher_is_better";
   }
   std::ofstream(a + "/results.json") << document.dump();
-  ASSERT_EQ(fixture("promote " + a + " --baselines " + baselines() + " --reason e2e").exit_code, kPassed);
+  ASSERT_EQ(fixture("promote " + a + " --baselines " + baselines() + " --reason e2e").exit_code,
+            kPassed);
   const ProcessResult judged = run_against_baseline("--filter NoisyAccuracy");
   const ProcessResult compared = fixture("compare " + a + " " + latest());
-  const std::string note = "the test now says lower_is_better, the baseline higher_is_better; promote to adopt";
+  const std::string note =
+      "the test now says lower_is_better, the baseline higher_is_better; promote to adopt";
   EXPECT_THAT(judged.out, HasSubstr(note));
   EXPECT_THAT(compared.out, HasSubstr(note));
-  EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "loss").at("baseline_direction"), "higher_is_better");
+  EXPECT_EQ(metric_named(test_named("NoisyAccuracy"), "loss").at("baseline_direction"),
+            "higher_is_better");
 }
 
 TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
@@ -256,7 +265,8 @@ TEST_F(SeededE2eTest, VariantsRunOverTheSameSeedsAsMetricsOfTheirOwn) {
   const json half = metric_named(test, "accuracy[half_width]");
   EXPECT_EQ(base.at("seeds"), half.at("seeds"));
   for (std::size_t i = 0; i < 6; ++i) {
-    EXPECT_NEAR(half.at("samples").at(i).get<double>() - base.at("samples").at(i).get<double>(), -0.02, 1e-12);
+    EXPECT_NEAR(half.at("samples").at(i).get<double>() - base.at("samples").at(i).get<double>(),
+                -0.02, 1e-12);
   }
   EXPECT_EQ(test.at("seed_runs").size(), 12u);
 }

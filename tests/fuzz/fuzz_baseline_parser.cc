@@ -30,8 +30,10 @@ using mlregress::internal::parse_baseline;
 using mlregress::internal::render_baseline;
 
 [[noreturn]] void finding(const char* what, const std::string& input, const std::string& detail) {
-  std::fprintf(stderr, "\n=== fuzz_baseline_parser finding: %s\n--- input (%zu bytes):\n%s\n--- detail:\n%s\n",
-               what, input.size(), input.c_str(), detail.c_str());
+  std::fprintf(
+      stderr,
+      "\n=== fuzz_baseline_parser finding: %s\n--- input (%zu bytes):\n%s\n--- detail:\n%s\n", what,
+      input.size(), input.c_str(), detail.c_str());
   std::abort();
 }
 

@@ -55,32 +55,47 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const char* direction_text(Direction d) {
   switch (d) {
-    case Direction::LowerIsBetter: return "lower_is_better";
-    case Direction::HigherIsBetter: return "higher_is_better";
-    case Direction::MustEqual: return "must_equal";
+    case Direction::LowerIsBetter:
+      return "lower_is_better";
+    case Direction::HigherIsBetter:
+      return "higher_is_better";
+    case Direction::MustEqual:
+      return "must_equal";
   }
   return "?";
 }
 
 Direction pick_direction(FuzzedDataProvider& in) {
-  constexpr Direction kAll[] = {Direction::LowerIsBetter, Direction::HigherIsBetter, Direction::MustEqual};
+  constexpr Direction kAll[] = {Direction::LowerIsBetter, Direction::HigherIsBetter,
+                                Direction::MustEqual};
   return in.PickValueInArray(kAll);
 }
 
 // Any double, NaN and infinities included.
-double raw_double(FuzzedDataProvider& in) { return std::bit_cast<double>(in.ConsumeIntegral<std::uint64_t>()); }
+double raw_double(FuzzedDataProvider& in) {
+  return std::bit_cast<double>(in.ConsumeIntegral<std::uint64_t>());
+}
 
 double any_value(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return 0.0;
-    case 1: return -0.0;
-    case 2: return kNaN;
-    case 3: return kInf;
-    case 4: return -kInf;
-    case 5: return in.ConsumeFloatingPointInRange<double>(-10.0, 10.0);
-    case 6: return std::numeric_limits<double>::denorm_min() * in.ConsumeIntegralInRange<int>(-4, 4);
-    case 7: return std::numeric_limits<double>::max() * (in.ConsumeBool() ? 1 : -1);
-    default: return raw_double(in);
+    case 0:
+      return 0.0;
+    case 1:
+      return -0.0;
+    case 2:
+      return kNaN;
+    case 3:
+      return kInf;
+    case 4:
+      return -kInf;
+    case 5:
+      return in.ConsumeFloatingPointInRange<double>(-10.0, 10.0);
+    case 6:
+      return std::numeric_limits<double>::denorm_min() * in.ConsumeIntegralInRange<int>(-4, 4);
+    case 7:
+      return std::numeric_limits<double>::max() * (in.ConsumeBool() ? 1 : -1);
+    default:
+      return raw_double(in);
   }
 }
 
@@ -96,7 +111,8 @@ double tolerance(FuzzedDataProvider& in) {
 long double expected_allowed(const BaselineMetric& m, double base) {
   TolerancePolicy policy = m.policy;
   if (std::holds_alternative<std::monostate>(policy)) {
-    policy = m.direction == Direction::MustEqual ? TolerancePolicy{Exact{}} : TolerancePolicy{kDefaultBand};
+    policy = m.direction == Direction::MustEqual ? TolerancePolicy{Exact{}}
+                                                 : TolerancePolicy{kDefaultBand};
   }
   if (const Band* band = std::get_if<Band>(&policy)) {
     return static_cast<long double>(band->atol) +
@@ -115,25 +131,28 @@ struct Case {
 
 [[noreturn]] void violation(const char* invariant, const Case& k, const MetricComparison& c) {
   std::fprintf(stderr, "\n=== fuzz_comparator invariant violated: %s\n", invariant);
-  std::fprintf(stderr, "observed=%a (%.17g) observed_direction=%s profile=%s\n", k.observed, k.observed,
-               direction_text(k.observed_direction), k.profile.c_str());
+  std::fprintf(stderr, "observed=%a (%.17g) observed_direction=%s profile=%s\n", k.observed,
+               k.observed, direction_text(k.observed_direction), k.profile.c_str());
   if (k.baseline) {
     const BaselineMetric& m = *k.baseline;
     std::fprintf(stderr, "baseline direction=%s policy=", direction_text(m.direction));
     if (const Band* b = std::get_if<Band>(&m.policy)) {
-      std::fprintf(stderr, "band rtol=%a (%.17g) atol=%a (%.17g)\n", b->rtol, b->rtol, b->atol, b->atol);
+      std::fprintf(stderr, "band rtol=%a (%.17g) atol=%a (%.17g)\n", b->rtol, b->rtol, b->atol,
+                   b->atol);
     } else if (std::holds_alternative<Exact>(m.policy)) {
       std::fprintf(stderr, "exact\n");
     } else {
       std::fprintf(stderr, "default\n");
     }
     if (m.value) std::fprintf(stderr, "baseline value=%a (%.17g)\n", *m.value, *m.value);
-    for (const auto& [env, v] : m.by_environment) std::fprintf(stderr, "baseline values[%s]=%a (%.17g)\n", env.c_str(), v, v);
+    for (const auto& [env, v] : m.by_environment)
+      std::fprintf(stderr, "baseline values[%s]=%a (%.17g)\n", env.c_str(), v, v);
   } else {
     std::fprintf(stderr, "baseline: none\n");
   }
-  std::fprintf(stderr, "-> verdict=%.*s tolerance='%s' note='%s'", static_cast<int>(verdict_name(c.verdict).size()),
-               verdict_name(c.verdict).data(), c.tolerance.c_str(), c.note.c_str());
+  std::fprintf(stderr, "-> verdict=%.*s tolerance='%s' note='%s'",
+               static_cast<int>(verdict_name(c.verdict).size()), verdict_name(c.verdict).data(),
+               c.tolerance.c_str(), c.note.c_str());
   if (c.delta) std::fprintf(stderr, " delta=%a", *c.delta);
   if (c.baseline) std::fprintf(stderr, " baseline=%a", *c.baseline);
   std::fprintf(stderr, "\n");
@@ -152,16 +171,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool has_baseline = in.ConsumeIntegralInRange<int>(0, 15) != 0;
   if (has_baseline) {
     BaselineMetric m;
-    m.direction = in.ConsumeIntegralInRange<int>(0, 3) == 0 ? pick_direction(in) : k.observed_direction;
+    m.direction =
+        in.ConsumeIntegralInRange<int>(0, 3) == 0 ? pick_direction(in) : k.observed_direction;
     switch (in.ConsumeIntegralInRange<int>(0, 3)) {
-      case 0: m.policy = std::monostate{}; break;
-      case 1: m.policy = Exact{}; break;
-      default: m.policy = Band{.rtol = tolerance(in), .atol = tolerance(in)}; break;
+      case 0:
+        m.policy = std::monostate{};
+        break;
+      case 1:
+        m.policy = Exact{};
+        break;
+      default:
+        m.policy = Band{.rtol = tolerance(in), .atol = tolerance(in)};
+        break;
     }
     const int where = in.ConsumeIntegralInRange<int>(0, 5);
-    if (where != 1 && where != 5) m.value = any_value(in);                 // portable value
-    if (where == 1 || where == 2) m.by_environment[k.profile] = any_value(in);  // this run's profile
-    if (where == 3 || where == 5) m.by_environment["cpu-other"] = any_value(in);  // another profile only
+    if (where != 1 && where != 5) m.value = any_value(in);  // portable value
+    if (where == 1 || where == 2)
+      m.by_environment[k.profile] = any_value(in);  // this run's profile
+    if (where == 3 || where == 5)
+      m.by_environment["cpu-other"] = any_value(in);  // another profile only
     k.baseline = m;
   }
 
@@ -169,7 +197,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<double> base;
   if (k.baseline) {
     base = k.baseline->value;
-    if (auto it = k.baseline->by_environment.find(k.profile); it != k.baseline->by_environment.end()) base = it->second;
+    if (auto it = k.baseline->by_environment.find(k.profile);
+        it != k.baseline->by_environment.end())
+      base = it->second;
   }
 
   // Observed: raw, or a point placed relative to the baseline and its band.
@@ -178,21 +208,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const long double allowed = expected_allowed(*k.baseline, b);
     const double a = static_cast<double>(allowed);
     switch (in.ConsumeIntegralInRange<int>(0, 7)) {
-      case 0: k.observed = b; break;
-      case 1: k.observed = b + a; break;
-      case 2: k.observed = b - a; break;
-      case 3: k.observed = std::nextafter(b + a, kInf); break;
-      case 4: k.observed = std::nextafter(b - a, -kInf); break;
-      case 5: k.observed = b + (2.5 * a + std::fabs(b) * in.ConsumeFloatingPointInRange<double>(0.0, 4.0) + 1e-300); break;
-      case 6: k.observed = b - (2.5 * a + std::fabs(b) * in.ConsumeFloatingPointInRange<double>(0.0, 4.0) + 1e-300); break;
-      default: k.observed = any_value(in); break;
+      case 0:
+        k.observed = b;
+        break;
+      case 1:
+        k.observed = b + a;
+        break;
+      case 2:
+        k.observed = b - a;
+        break;
+      case 3:
+        k.observed = std::nextafter(b + a, kInf);
+        break;
+      case 4:
+        k.observed = std::nextafter(b - a, -kInf);
+        break;
+      case 5:
+        k.observed = b + (2.5 * a +
+                          std::fabs(b) * in.ConsumeFloatingPointInRange<double>(0.0, 4.0) + 1e-300);
+        break;
+      case 6:
+        k.observed = b - (2.5 * a +
+                          std::fabs(b) * in.ConsumeFloatingPointInRange<double>(0.0, 4.0) + 1e-300);
+        break;
+      default:
+        k.observed = any_value(in);
+        break;
     }
   } else {
     k.observed = any_value(in);
   }
 
   const BaselineMetric* baseline_ptr = k.baseline ? &*k.baseline : nullptr;
-  const MetricComparison c = compare_metric(k.name, k.observed, k.observed_direction, baseline_ptr, k.profile);
+  const MetricComparison c =
+      compare_metric(k.name, k.observed, k.observed_direction, baseline_ptr, k.profile);
 
   if (c.metric != k.name) violation("metric name not carried through", k, c);
   // NaN never compares equal, so compare bits.
@@ -201,7 +250,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // 3. NaN/Inf is never a PASS (nor an IMPROVED), whatever else holds.
-  if (!std::isfinite(k.observed) && (c.verdict == Verdict::kPass || c.verdict == Verdict::kImproved)) {
+  if (!std::isfinite(k.observed) &&
+      (c.verdict == Verdict::kPass || c.verdict == Verdict::kImproved)) {
     violation("non-finite observed value judged PASS/IMPROVED", k, c);
   }
   // 1. No baseline entry.
@@ -211,14 +261,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // 2. An entry, but no value for this run.
   if (!base) {
-    if (c.verdict != Verdict::kNotComparable) violation("no value for this profile but not NOT_COMPARABLE", k, c);
+    if (c.verdict != Verdict::kNotComparable)
+      violation("no value for this profile but not NOT_COMPARABLE", k, c);
     return 0;
   }
   if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable) {
     violation("baseline value available but verdict is NEW/NOT_COMPARABLE", k, c);
   }
   if (!std::isfinite(k.observed)) {
-    if (c.verdict != Verdict::kRegression) violation("non-finite observed with a baseline is not REGRESSION", k, c);
+    if (c.verdict != Verdict::kRegression)
+      violation("non-finite observed with a baseline is not REGRESSION", k, c);
     return 0;
   }
   if (!std::isfinite(*base)) return 0;  // INCONCLUSIVE by design; nothing more to check
@@ -227,14 +279,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const BaselineMetric& m = *k.baseline;
   if (c.verdict == Verdict::kInconclusive) violation("both values finite but INCONCLUSIVE", k, c);
   // 6. delta and the baseline used.
-  if (!c.baseline || std::bit_cast<std::uint64_t>(*c.baseline) != std::bit_cast<std::uint64_t>(*base)) {
+  if (!c.baseline ||
+      std::bit_cast<std::uint64_t>(*c.baseline) != std::bit_cast<std::uint64_t>(*base)) {
     violation("reported baseline is not the one that applies", k, c);
   }
   if (!c.delta || *c.delta != k.observed - *base) violation("delta != observed - baseline", k, c);
   // 4. Equal to the baseline passes.
-  if (k.observed == *base && c.verdict != Verdict::kPass) violation("observed == baseline but not PASS", k, c);
+  if (k.observed == *base && c.verdict != Verdict::kPass)
+    violation("observed == baseline but not PASS", k, c);
   // 7. must_equal cannot improve.
-  if (m.direction == Direction::MustEqual && c.verdict == Verdict::kImproved) violation("must_equal judged IMPROVED", k, c);
+  if (m.direction == Direction::MustEqual && c.verdict == Verdict::kImproved)
+    violation("must_equal judged IMPROVED", k, c);
 
   // 5. Far beyond the band in the bad direction regresses.
   const long double allowed = expected_allowed(m, *base);
@@ -248,7 +303,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (m.direction == Direction::HigherIsBetter && far_below && c.verdict != Verdict::kRegression) {
     violation("higher_is_better observed far below baseline - band but not REGRESSION", k, c);
   }
-  if (m.direction == Direction::MustEqual && (far_above || far_below) && c.verdict != Verdict::kRegression) {
+  if (m.direction == Direction::MustEqual && (far_above || far_below) &&
+      c.verdict != Verdict::kRegression) {
     violation("must_equal observed far from baseline but not REGRESSION", k, c);
   }
   // ... and far beyond it in the good direction improves.

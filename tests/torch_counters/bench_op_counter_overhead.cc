@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
              steps);
   fmt::print("  bare step          {:9.1f} us (median of rounds)\n", bare_step * 1e6);
   fmt::print("  with OpCounter     {:9.1f} us\n", counted_step * 1e6);
-  fmt::print("  ratio              {:9.4f} (median of per-round ratios {:.4f}, range {:.4f}..{:.4f})\n",
-             counted_step / bare_step, median(ratios),
-             *std::min_element(ratios.begin(), ratios.end()),
-             *std::max_element(ratios.begin(), ratios.end()));
+  fmt::print(
+      "  ratio              {:9.4f} (median of per-round ratios {:.4f}, range {:.4f}..{:.4f})\n",
+      counted_step / bare_step, median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+      *std::max_element(ratios.begin(), ratios.end()));
   fmt::print("  operator calls     {:9d} per step\n", ops_per_step);
   fmt::print("  overhead per call  {:9.1f} ns\n",
              (counted_step - bare_step) / static_cast<double>(ops_per_step) * 1e9);

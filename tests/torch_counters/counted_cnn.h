@@ -42,8 +42,8 @@ class CnnTraining {
   explicit CnnTraining(const CnnVariant& variant = {}, std::uint64_t seed = 0) {
     torch::manual_seed(seed);
     model_ = make_cnn(variant);
-    optimizer_ = std::make_unique<torch::optim::Adam>(model_->parameters(),
-                                                      torch::optim::AdamOptions(1e-3));
+    optimizer_ =
+        std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(1e-3));
     images_ = torch::randn({kBatch, 1, variant.resolution, variant.resolution});
     labels_ = torch::randint(0, kClasses, {kBatch});
   }

@@ -69,7 +69,7 @@ TEST_F(MemoryTrackerTest, NestedScopesKeepTheirOwnPeaks) {
     torch::Tensor b = torch::empty({1 << 19}, torch::kFloat);  // 2 MiB
     b.reset();
     torch::Tensor c = torch::empty({1 << 17}, torch::kFloat);  // 0.5 MiB, freed at scope end
-    inner_stats = inner.stats();                                // live, while active
+    inner_stats = inner.stats();                               // live, while active
   }
   a.reset();
   const MemoryScopeStats outer_stats = outer.stop();
@@ -111,7 +111,8 @@ TEST_F(MemoryTrackerTest, OneDnnConvolutionWorksUnderTheWrapper) {
   torch::manual_seed(0);
   torch::Tensor x = torch::randn({8, 3, 16, 16});
   torch::Tensor w = torch::randn({4, 3, 3, 3});
-  const torch::Tensor expected = torch::conv2d(x.to(torch::kDouble), w.to(torch::kDouble), {}, 1, 1);
+  const torch::Tensor expected =
+      torch::conv2d(x.to(torch::kDouble), w.to(torch::kDouble), {}, 1, 1);
   MemoryScope scope("conv");
   {
     // Batch 8, 3x3 float kernels: at::_convolution takes the oneDNN path.
@@ -121,7 +122,8 @@ TEST_F(MemoryTrackerTest, OneDnnConvolutionWorksUnderTheWrapper) {
     const torch::Tensor through_onednn =
         torch::mkldnn_convolution(x.to_mkldnn(), w, {}, {1, 1}, {1, 1}, {1, 1}, 1);
     EXPECT_TRUE(through_onednn.is_mkldnn());
-    EXPECT_TRUE(torch::allclose(through_onednn.to_dense().to(torch::kDouble), expected, 1e-4, 1e-4));
+    EXPECT_TRUE(
+        torch::allclose(through_onednn.to_dense().to(torch::kDouble), expected, 1e-4, 1e-4));
   }
   const MemoryScopeStats s = scope.stop();
   EXPECT_GE(s.peak_bytes_above_start, 2 * 8 * 4 * 16 * 16 * kFloat);

@@ -36,7 +36,7 @@ TEST(AbAnalysis, AFifthFewerStepsPerSecondInEveryRoundIsARegression) {
   const AbMetricResult r = only({series("steps_per_s", Direction::HigherIsBetter, 10, 1.0 / 1.2)});
   EXPECT_EQ(r.verdict, Verdict::kRegression);
   EXPECT_NEAR(r.median_cost_ratio, 1.2, 0.01);  // other / candidate for a rate
-  EXPECT_DOUBLE_EQ(r.p_slower, 1.0 / 1024.0);  // all 10 rounds slower: 2^-10, exact
+  EXPECT_DOUBLE_EQ(r.p_slower, 1.0 / 1024.0);   // all 10 rounds slower: 2^-10, exact
   EXPECT_EQ(r.wilcoxon_method, "exact");
   EXPECT_LE(r.ci_low, r.median_cost_ratio);
   EXPECT_GE(r.ci_high, r.median_cost_ratio);
@@ -44,9 +44,12 @@ TEST(AbAnalysis, AFifthFewerStepsPerSecondInEveryRoundIsARegression) {
 }
 
 TEST(AbAnalysis, LongerDurationsAreARegressionAndShorterOnesAnImprovement) {
-  EXPECT_EQ(only({series("step_seconds", Direction::LowerIsBetter, 10, 1.2)}).verdict, Verdict::kRegression);
-  EXPECT_EQ(only({series("step_seconds", Direction::LowerIsBetter, 10, 0.8)}).verdict, Verdict::kImproved);
-  EXPECT_EQ(only({series("steps_per_s", Direction::HigherIsBetter, 10, 1.2)}).verdict, Verdict::kImproved);
+  EXPECT_EQ(only({series("step_seconds", Direction::LowerIsBetter, 10, 1.2)}).verdict,
+            Verdict::kRegression);
+  EXPECT_EQ(only({series("step_seconds", Direction::LowerIsBetter, 10, 0.8)}).verdict,
+            Verdict::kImproved);
+  EXPECT_EQ(only({series("steps_per_s", Direction::HigherIsBetter, 10, 1.2)}).verdict,
+            Verdict::kImproved);
 }
 
 TEST(AbAnalysis, ASignificantSlowdownWithinTheMarginPasses) {

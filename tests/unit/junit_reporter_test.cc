@@ -15,11 +15,11 @@
 
 #include "comma_locale.h"
 #include "comparison/comparator.h"
-#include "support/errors.h"
 #include "execution/run_result.h"
+#include "support/errors.h"
+#include "support/text_sanitize.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
-#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {

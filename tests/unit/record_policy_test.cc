@@ -58,15 +58,16 @@ TEST_F(RecordPolicyTest, AnInfiniteBandIsRefusedAtTheLineThatRecordsIt) {
   } catch (const std::invalid_argument& error) {
     message = error.what();
   }
-  EXPECT_THAT(message, HasSubstr(std::string(__FILE__) + ":" + std::to_string(line) + ": metric 'loss'"));
+  EXPECT_THAT(message,
+              HasSubstr(std::string(__FILE__) + ":" + std::to_string(line) + ": metric 'loss'"));
   EXPECT_THAT(message, HasSubstr("band tolerances must be finite and >= 0"));
   EXPECT_TRUE(sink_.events.empty()) << "an unusable policy must not reach the run (or promote)";
 }
 
 TEST_F(RecordPolicyTest, EveryNonFiniteOrNegativeToleranceIsRefused) {
   for (const TolerancePolicy& policy : std::vector<TolerancePolicy>{
-           Band{.rtol = kInf}, Band{.atol = kInf}, Band{.rtol = -kInf}, Band{.rtol = kNaN}, Band{.atol = -0.1},
-           Timing{.cv = kInf}, Timing{.cv = kNaN}, Timing{.cv = -0.01}}) {
+           Band{.rtol = kInf}, Band{.atol = kInf}, Band{.rtol = -kInf}, Band{.rtol = kNaN},
+           Band{.atol = -0.1}, Timing{.cv = kInf}, Timing{.cv = kNaN}, Timing{.cv = -0.01}}) {
     EXPECT_THAT(refusal(policy), HasSubstr("must be finite and >= 0")) << policy.index();
   }
   EXPECT_TRUE(sink_.events.empty());
@@ -75,16 +76,20 @@ TEST_F(RecordPolicyTest, EveryNonFiniteOrNegativeToleranceIsRefused) {
 TEST_F(RecordPolicyTest, AMarginMustBeFiniteInASeededTest) {
   context_.seeded = true;
   EXPECT_EQ(refusal(Margin{.delta = 0.01}, HigherIsBetter), "");
-  EXPECT_THAT(refusal(Margin{.delta = kInf}, HigherIsBetter), HasSubstr("the margin must be finite and >= 0"));
-  EXPECT_THAT(refusal(Margin{.delta = kNaN}, HigherIsBetter), HasSubstr("the margin must be finite and >= 0"));
-  EXPECT_THAT(refusal(Margin{.delta = -0.01}, HigherIsBetter), HasSubstr("the margin must be finite and >= 0"));
+  EXPECT_THAT(refusal(Margin{.delta = kInf}, HigherIsBetter),
+              HasSubstr("the margin must be finite and >= 0"));
+  EXPECT_THAT(refusal(Margin{.delta = kNaN}, HigherIsBetter),
+              HasSubstr("the margin must be finite and >= 0"));
+  EXPECT_THAT(refusal(Margin{.delta = -0.01}, HigherIsBetter),
+              HasSubstr("the margin must be finite and >= 0"));
   EXPECT_EQ(sink_.events.size(), 1u);
 }
 
 TEST_F(RecordPolicyTest, PoliciesThatDoNotFitTheKindOfTestAreRefused) {
   EXPECT_THAT(refusal(Margin{.delta = 0.01}), HasSubstr("Margin applies to seeded tests"));
   context_.seeded = true;
-  EXPECT_THAT(refusal(Band{.rtol = 0.1}), HasSubstr("a seeded test compares per-seed distributions"));
+  EXPECT_THAT(refusal(Band{.rtol = 0.1}),
+              HasSubstr("a seeded test compares per-seed distributions"));
   EXPECT_THAT(refusal({}, MustEqual), HasSubstr("must_equal has no worse side"));
 }
 

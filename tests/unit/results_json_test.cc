@@ -1,25 +1,26 @@
 // results.json is written by the run and read back by promote, compare, --ab and the reports:
 // one to_json/from_json pair. What is written must read back to the same record, and a damaged
 // file must be refused with the field that is wrong (a run-folder error, never an internal one).
+#include "storage/results_json.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "storage/json_fields.h"
-#include "storage/results_json.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
 
 namespace mlregress::internal {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
+using ::testing::HasSubstr;
 
 // A run with every kind of content results.json holds.
 RunResult full_run() {
@@ -51,8 +52,9 @@ RunResult full_run() {
   plain.threads = 2;
   plain.config_hash = "0123456789abcdef";
   plain.failures = {{"cnn_test.cc", 20, "Expected equality", true}};
-  plain.metrics = {{"final_loss", 0.031, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}, {}, {}},
-                   {"diverged", std::numeric_limits<double>::quiet_NaN(), HigherIsBetter, {}, {}, {}}};
+  plain.metrics = {
+      {"final_loss", 0.031, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}, {}, {}},
+      {"diverged", std::numeric_limits<double>::quiet_NaN(), HigherIsBetter, {}, {}, {}}};
   MetricComparison worse;
   worse.metric = "final_loss";
   worse.verdict = Verdict::kRegression;
@@ -91,7 +93,8 @@ RunResult full_run() {
   seeded.seeded = true;
   seeded.seed_runs_planned = 3;
   seeded.finished = true;
-  seeded.metrics = {{"accuracy", 0.87, HigherIsBetter, Margin{.delta = 0.005}, {0.86, 0.87, 0.88}, {0, 1, 2}}};
+  seeded.metrics = {
+      {"accuracy", 0.87, HigherIsBetter, Margin{.delta = 0.005}, {0.86, 0.87, 0.88}, {0, 1, 2}}};
   for (std::uint64_t s = 0; s < 3; ++s) {
     SeedRun r;
     r.seed = s;
@@ -216,7 +219,8 @@ TEST(ReadResultsJson, ADamagedFileIsARunFolderErrorNamingTheFileAndTheField) {
     (void)read_results_json(path);
     FAIL() << "a damaged results.json was read";
   } catch (const RunFolderError& error) {
-    EXPECT_THAT(error.what(), HasSubstr(path + ": tests[0].metrics[0].direction: unknown value \"sideways\""));
+    EXPECT_THAT(error.what(),
+                HasSubstr(path + ": tests[0].metrics[0].direction: unknown value \"sideways\""));
     EXPECT_EQ(error.exit_code(), ExitCode::kRunFolderError);
   }
   std::ofstream(path) << "{ not json";

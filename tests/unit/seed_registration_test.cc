@@ -35,7 +35,8 @@ std::string error_of(std::vector<Variant> variants) {
 }
 
 TEST(SeedRegistrationTest, WellFormedVariantsAreAcceptedAndAnIntegerMayStandForADouble) {
-  EXPECT_EQ(error_of({{"baseline", {}}, {"half_width", {{"width", 16}}}, {"lr_1e-2", {{"lr", 1}}}}), "");
+  EXPECT_EQ(error_of({{"baseline", {}}, {"half_width", {{"width", 16}}}, {"lr_1e-2", {{"lr", 1}}}}),
+            "");
 }
 
 TEST(SeedRegistrationTest, AVariantThatSetsAnUndeclaredParameterIsRefused) {

@@ -86,7 +86,8 @@ TEST(SeededBaselineTest, SamplesAndSeedsMustPairUpAndSeedsMustBeDistinct) {
 
 TEST(SeededBaselineTest, ASingleValueUnderPolicyMarginIsRefused) {
   const std::string text = render_baseline(file_with(seeded_metric()));
-  const std::string error = error_of(replace(text, "margin = 0.01\n", "margin = 0.01\nvalue = 0.87\n"));
+  const std::string error =
+      error_of(replace(text, "margin = 0.01\n", "margin = 0.01\nvalue = 0.87\n"));
   EXPECT_THAT(error, ::testing::HasSubstr("'value' does not apply to policy \"margin\"")) << error;
 }
 
@@ -116,13 +117,15 @@ TEST(TimingBaselineTest, ASpreadForAnEnvironmentWithoutAValueIsRefused) {
 
 TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
   const BaselineMetric noisy = timing_metric(100.0, 0.04);  // band 12%
-  EXPECT_EQ(compare_metric("steps", 89.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict, Verdict::kPass);
+  EXPECT_EQ(compare_metric("steps", 89.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
+            Verdict::kPass);
   EXPECT_EQ(compare_metric("steps", 87.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
             Verdict::kRegression);
   EXPECT_EQ(compare_metric("steps", 113.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
             Verdict::kImproved);
   const BaselineMetric quiet = timing_metric(100.0, 0.001);  // 0.3% would cry wolf: floor 5%
-  const MetricComparison c = compare_metric("steps", 96.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa");
+  const MetricComparison c =
+      compare_metric("steps", 96.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa");
   EXPECT_EQ(c.verdict, Verdict::kPass);
   EXPECT_EQ(c.kind, MetricKind::kPerformance);
   EXPECT_EQ(compare_metric("steps", 94.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa").verdict,
@@ -130,8 +133,10 @@ TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
 }
 
 TEST(TimingComparisonTest, APromotedSpreadTooWideToGateIsInconclusiveNotAPass) {
-  const BaselineMetric noisy = timing_metric(100.0, 0.36);  // band would be ±108%: nothing could fail
-  const MetricComparison c = compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa");
+  const BaselineMetric noisy =
+      timing_metric(100.0, 0.36);  // band would be ±108%: nothing could fail
+  const MetricComparison c =
+      compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa");
   EXPECT_EQ(c.verdict, Verdict::kInconclusive);
   EXPECT_THAT(c.note, ::testing::HasSubstr("too wide to gate on")) << c.note;
 }
@@ -139,7 +144,8 @@ TEST(TimingComparisonTest, APromotedSpreadTooWideToGateIsInconclusiveNotAPass) {
 TEST(TimingComparisonTest, ATimingFromAnotherEnvironmentIsNeverCompared) {
   const BaselineMetric timing = timing_metric(100.0, 0.02);
   // Even a tenfold slowdown: a time measured on other hardware says nothing about this one.
-  const MetricComparison c = compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb");
+  const MetricComparison c =
+      compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb");
   EXPECT_EQ(c.verdict, Verdict::kNotComparable);
   EXPECT_EQ(c.kind, MetricKind::kPerformance);
 }

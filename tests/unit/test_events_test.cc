@@ -1,16 +1,16 @@
 // The events a test process sends the runner: one wire format, written by the worker and read by
 // the supervisor. Every kind must survive the trip (NaN and Inf included), hostile text must
 // still get out, and a damaged line must be refused with the reason, never crash the runner.
+#include "execution/test_events.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include "execution/test_events.h"
 
 namespace mlregress::internal {
 namespace {
@@ -26,11 +26,13 @@ TestEvent round_trip(const TestEvent& event) {
 }
 
 TEST(TestEvents, EveryKindSurvivesTheWire) {
-  const auto start = std::get<TestStarted>(round_trip(TestStarted{"Fast.Cnn", "2026-12-02T13:45:12.345Z"}));
+  const auto start =
+      std::get<TestStarted>(round_trip(TestStarted{"Fast.Cnn", "2026-12-02T13:45:12.345Z"}));
   EXPECT_EQ(start.test, "Fast.Cnn");
   EXPECT_EQ(start.started_at, "2026-12-02T13:45:12.345Z");
 
-  const auto failed = std::get<AssertionFailed>(round_trip(AssertionFailed{{"cnn_test.cc", 12, "a\nb", true}}));
+  const auto failed =
+      std::get<AssertionFailed>(round_trip(AssertionFailed{{"cnn_test.cc", 12, "a\nb", true}}));
   EXPECT_EQ(failed.failure.file, "cnn_test.cc");
   EXPECT_EQ(failed.failure.line, 12);
   EXPECT_EQ(failed.failure.message, "a\nb");
@@ -52,7 +54,8 @@ TEST(TestEvents, EveryKindSurvivesTheWire) {
   }
 
   const auto curve =
-      std::get<CurveRecorded>(round_trip(CurveRecorded{{"loss", {0, 10, 20}, {1.5, kInf, -kInf}}})).curve;
+      std::get<CurveRecorded>(round_trip(CurveRecorded{{"loss", {0, 10, 20}, {1.5, kInf, -kInf}}}))
+          .curve;
   EXPECT_EQ(curve.steps, (std::vector<std::int64_t>{0, 10, 20}));
   EXPECT_EQ(curve.values, (std::vector<double>{1.5, kInf, -kInf}));
 
@@ -64,20 +67,28 @@ TEST(TestEvents, EveryKindSurvivesTheWire) {
 }
 
 TEST(TestEvents, OneLinePerEventWhateverTheTextHolds) {
-  const std::string line = event_line(AssertionFailed{{"f.cc", 1, "line\nbreak, invalid UTF-8 \xff\xfe", false}});
+  const std::string line =
+      event_line(AssertionFailed{{"f.cc", 1, "line\nbreak, invalid UTF-8 \xff\xfe", false}});
   EXPECT_EQ(line.find('\n'), std::string::npos);
-  const auto failed = std::get<AssertionFailed>(round_trip(AssertionFailed{{"f.cc", 1, "bad \xff", false}}));
+  const auto failed =
+      std::get<AssertionFailed>(round_trip(AssertionFailed{{"f.cc", 1, "bad \xff", false}}));
   EXPECT_EQ(failed.failure.message, "bad \xEF\xBF\xBD");  // replaced, not thrown on
 }
 
 TEST(TestEvents, ADamagedLineIsRefusedWithTheReason) {
   EXPECT_THAT(decode_event_line("{not json").error, HasSubstr("unreadable event"));
-  EXPECT_THAT(decode_event_line(R"({"event": "teleport"})").error, HasSubstr("unknown event 'teleport'"));
+  EXPECT_THAT(decode_event_line(R"({"event": "teleport"})").error,
+              HasSubstr("unknown event 'teleport'"));
   EXPECT_THAT(decode_event_line(R"({"event": "metric", "name": "x", "value": "abc", "direction":
-      "lower_is_better", "policy": {"kind": "default"}})").error, HasSubstr("'value' is not a number"));
+      "lower_is_better", "policy": {"kind": "default"}})")
+                  .error,
+              HasSubstr("'value' is not a number"));
   EXPECT_THAT(decode_event_line(R"({"event": "metric", "name": "x", "value": 1, "direction": "up",
-      "policy": {"kind": "default"}})").error, HasSubstr("unknown direction 'up'"));
-  EXPECT_THAT(decode_event_line(R"({"event": "end", "test": "Fast.X"})").error, HasSubstr("malformed event"));
+      "policy": {"kind": "default"}})")
+                  .error,
+              HasSubstr("unknown direction 'up'"));
+  EXPECT_THAT(decode_event_line(R"({"event": "end", "test": "Fast.X"})").error,
+              HasSubstr("malformed event"));
   EXPECT_FALSE(decode_event_line(R"({"event": "end", "test": "Fast.X"})").event.has_value());
 }
 

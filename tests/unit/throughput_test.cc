@@ -24,7 +24,9 @@ namespace {
 
 // Short repetitions: these tests check bookkeeping, not speed.
 ThroughputOptions quick(int repetitions = 3, double items_per_step = 1.0) {
-  return {.items_per_step = items_per_step, .repetitions = repetitions, .min_time_s = 0.01,
+  return {.items_per_step = items_per_step,
+          .repetitions = repetitions,
+          .min_time_s = 0.01,
           .warmup_s = 0.0};
 }
 
@@ -35,10 +37,17 @@ void small_work() {
 
 TEST(Throughput, HonoursTheRepetitionCountAndTimesEveryStepItCounts) {
   std::int64_t calls = 0;
-  const ThroughputResult result = measure_throughput("count", [&] { ++calls; small_work(); }, quick(4));
+  const ThroughputResult result = measure_throughput(
+      "count",
+      [&] {
+        ++calls;
+        small_work();
+      },
+      quick(4));
   ASSERT_EQ(result.steps_per_s.size(), 4u);
   ASSERT_EQ(result.steps_timed.size(), 4u);
-  const std::int64_t timed = std::accumulate(result.steps_timed.begin(), result.steps_timed.end(), std::int64_t{0});
+  const std::int64_t timed =
+      std::accumulate(result.steps_timed.begin(), result.steps_timed.end(), std::int64_t{0});
   for (const std::int64_t steps : result.steps_timed) EXPECT_GT(steps, 0);
   // Benchmark also runs untimed steps (its first estimate of the iteration count).
   EXPECT_GE(calls, timed);
@@ -105,7 +114,8 @@ TEST(Throughput, AStepThatThrowsStopsTheMeasurementWithItsMessage) {
 
 TEST(Throughput, ConsecutiveMeasurementsDoNotRunEachOther) {
   int first_calls = 0;
-  measure_throughput("first", [&] { ++first_calls; }, quick(2));
+  measure_throughput(
+      "first", [&] { ++first_calls; }, quick(2));
   const int after_first = first_calls;
   const ThroughputResult second = measure_throughput("second", small_work, quick(3));
   EXPECT_EQ(first_calls, after_first) << "the first step ran during the second measurement";

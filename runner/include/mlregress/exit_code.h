@@ -7,17 +7,17 @@
 namespace mlregress {
 
 enum class ExitCode : int {
-  kPassed = 0,          ///< every selected test passed (skipped tests do not fail a run)
-  kTestFailed = 1,      ///< an assertion failed, a test threw, crashed or aborted
-  kRegression = 2,      ///< a recorded metric is worse than its baseline allows
-  kNoTestsMatched = 3,  ///< the tier / filter selection is empty
-  kUsageError = 4,      ///< unknown flag or subcommand, bad --set, invalid configuration
-  kOutputError = 5,     ///< the run folder or JUnit file cannot be written
-  kBaselineError = 6,   ///< a baseline file is invalid, or the baseline folder is missing/empty
-  kRunFolderError = 7,  ///< a RUN argument is not a readable run folder
+  kPassed = 0,            ///< every selected test passed (skipped tests do not fail a run)
+  kTestFailed = 1,        ///< an assertion failed, a test threw, crashed or aborted
+  kRegression = 2,        ///< a recorded metric is worse than its baseline allows
+  kNoTestsMatched = 3,    ///< the tier / filter selection is empty
+  kUsageError = 4,        ///< unknown flag or subcommand, bad --set, invalid configuration
+  kOutputError = 5,       ///< the run folder or JUnit file cannot be written
+  kBaselineError = 6,     ///< a baseline file is invalid, or the baseline folder is missing/empty
+  kRunFolderError = 7,    ///< a RUN argument is not a readable run folder
   kPromotionRefused = 8,  ///< promote refused a failed, incomplete or dirty run (see --force)
-  kInternalError = 70,  ///< a bug in mlregress itself (an invariant broke)
-  kAllSkipped = 77,     ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
+  kInternalError = 70,    ///< a bug in mlregress itself (an invariant broke)
+  kAllSkipped = 77,       ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
 };
 
 /// Short stable name of an exit code, e.g. "test_failed", as used in results.json and the ledger.

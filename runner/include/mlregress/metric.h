@@ -62,7 +62,7 @@ struct MetricRecord {
   double value = 0.0;  ///< for a seeded test: the mean of `samples`
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
-  std::vector<double> samples;             ///< seeded tests: one value per seed that finished
+  std::vector<double> samples;              ///< seeded tests: one value per seed that finished
   std::vector<std::uint64_t> sample_seeds;  ///< the seed of each sample
 };
 

@@ -60,8 +60,9 @@ class MlTest : public ::testing::Test {
   /// A policy that cannot gate (a NaN, negative or infinite tolerance; a Margin outside a
   /// seeded test) throws std::invalid_argument naming the file and line of the call (`file` and
   /// `line` are filled in at the call; std::source_location would need Clang 15 with libstdc++).
-  static void record(std::string_view name, double value, Direction direction, TolerancePolicy policy = {},
-                     const char* file = __builtin_FILE(), int line = __builtin_LINE());
+  static void record(std::string_view name, double value, Direction direction,
+                     TolerancePolicy policy = {}, const char* file = __builtin_FILE(),
+                     int line = __builtin_LINE());
 
   /// Records a curve whose steps are 0, 1, ..., values.size() - 1.
   static void record_curve(std::string_view name, const std::vector<double>& values);
@@ -110,7 +111,8 @@ T MlTest::param(std::string_view key) {
     if (const std::int64_t* i = std::get_if<std::int64_t>(&value)) return static_cast<T>(*i);
     internal::throw_param_type_error(key, value, "double");
   } else {
-    static_assert(std::is_same_v<T, std::string>, "param<T>: T must be bool, integer, double or std::string");
+    static_assert(std::is_same_v<T, std::string>,
+                  "param<T>: T must be bool, integer, double or std::string");
     if (const std::string* s = std::get_if<std::string>(&value)) return *s;
     internal::throw_param_type_error(key, value, "string");
   }
@@ -122,16 +124,15 @@ T MlTest::param(std::string_view key) {
 
 // One definition behind the three macros: the test class, its registration (whose last argument
 // says what kind of test it is) and the start of the body.
-#define MLREGRESS_DEFINE_TEST_(tier, name, kind, ...)                                         \
-  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {               \
-    void body() override;                                                                     \
-  };                                                                                          \
-  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                   \
-      ::mlregress::internal::register_ml_test(                                                \
-          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                 \
-          ::mlregress::ParamSpecs{__VA_ARGS__},                                               \
-          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); },     \
-          kind);                                                                              \
+#define MLREGRESS_DEFINE_TEST_(tier, name, kind, ...)                                            \
+  class MLREGRESS_TEST_CLASS_(tier, name) final : public ::mlregress::MlTest {                   \
+    void body() override;                                                                        \
+  };                                                                                             \
+  [[maybe_unused]] static const bool mlregress_registered_##tier##_##name =                      \
+      ::mlregress::internal::register_ml_test(                                                   \
+          ::mlregress::Tier::tier, #name, __FILE__, __LINE__,                                    \
+          ::mlregress::ParamSpecs{__VA_ARGS__},                                                  \
+          []() -> ::mlregress::MlTest* { return new MLREGRESS_TEST_CLASS_(tier, name); }, kind); \
   void MLREGRESS_TEST_CLASS_(tier, name)::body()
 
 /// Declares an ML test in a tier (Fast, Medium or Full) with optional parameters given as

@@ -23,13 +23,17 @@ std::string param_value_to_string(const ParamValue& value);
 /// One declared parameter: a name and a default whose type fixes the parameter's type.
 struct ParamSpec {
   ParamSpec(std::string name, bool value) : name(std::move(name)), default_value(value) {}
-  ParamSpec(std::string name, int value) : name(std::move(name)), default_value(std::int64_t{value}) {}
-  ParamSpec(std::string name, long value) : name(std::move(name)), default_value(std::int64_t{value}) {}
+  ParamSpec(std::string name, int value)
+      : name(std::move(name)), default_value(std::int64_t{value}) {}
+  ParamSpec(std::string name, long value)
+      : name(std::move(name)), default_value(std::int64_t{value}) {}
   ParamSpec(std::string name, long long value)
       : name(std::move(name)), default_value(static_cast<std::int64_t>(value)) {}
   ParamSpec(std::string name, double value) : name(std::move(name)), default_value(value) {}
-  ParamSpec(std::string name, const char* value) : name(std::move(name)), default_value(std::string(value)) {}
-  ParamSpec(std::string name, std::string value) : name(std::move(name)), default_value(std::move(value)) {}
+  ParamSpec(std::string name, const char* value)
+      : name(std::move(name)), default_value(std::string(value)) {}
+  ParamSpec(std::string name, std::string value)
+      : name(std::move(name)), default_value(std::move(value)) {}
 
   std::string name;
   ParamValue default_value;

@@ -2,10 +2,9 @@
 // seeding, thread control and the framework's environment probe live outside it.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 namespace mlregress {
 

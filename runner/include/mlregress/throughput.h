@@ -7,7 +7,8 @@
 //     ... build the model, the optimizer and a batch of 32 ...
 //     const auto result = mlregress::measure_throughput("train_step", [&] { step(); },
 //                                                       {.items_per_step = 32});
-//     record_throughput("train_step", result);  // train_step.steps_per_s, train_step.examples_per_s
+//     record_throughput("train_step", result);  // train_step.steps_per_s,
+//     train_step.examples_per_s
 //   }
 //
 // measure_throughput() uses Google Benchmark's global registry and clears it when it returns
@@ -39,8 +40,8 @@ struct ThroughputResult {
   double median_steps_per_s = 0.0;
   double mean_steps_per_s = 0.0;
   double stddev_steps_per_s = 0.0;
-  double cv = 0.0;                   ///< stddev / mean of steps/s across repetitions
-  double median_items_per_s = 0.0;   ///< median_steps_per_s * items_per_step
+  double cv = 0.0;                  ///< stddev / mean of steps/s across repetitions
+  double median_items_per_s = 0.0;  ///< median_steps_per_s * items_per_step
   /// Distribution-free interval for the median steps/s from the order statistics of the
   /// repetitions (the sign-test interval), and its exact coverage: at 5 repetitions the widest
   /// one, [min, max], covers 93.75%; 95% needs 6 or more.
@@ -48,7 +49,8 @@ struct ThroughputResult {
   double ci_high_steps_per_s = 0.0;
   double ci_coverage = 0.0;
 
-  /// "train_step: 412.3 steps/s (13194 examples/s), cv 1.2%, 5 repetitions, median in [405.1, 418.0] (93.8%)"
+  /// "train_step: 412.3 steps/s (13194 examples/s), cv 1.2%, 5 repetitions, median in [405.1,
+  /// 418.0] (93.8%)"
   std::string describe() const;
 };
 

@@ -150,7 +150,8 @@ std::string signed_bytes(std::int64_t bytes) {
   if (magnitude >= 1024.0 * 1024.0) {
     return fmt::format("{}{:.2f} MiB ({} B)", sign, magnitude / (1024.0 * 1024.0), bytes);
   }
-  if (magnitude >= 1024.0) return fmt::format("{}{:.1f} KiB ({} B)", sign, magnitude / 1024.0, bytes);
+  if (magnitude >= 1024.0)
+    return fmt::format("{}{:.1f} KiB ({} B)", sign, magnitude / 1024.0, bytes);
   return fmt::format("{:+} B", bytes);
 }
 

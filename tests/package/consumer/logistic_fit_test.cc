@@ -11,7 +11,8 @@ ML_TEST(Fast, LogisticFitSeparates, {"steps", 100}) {
     torch::binary_cross_entropy_with_logits(model(x), y).backward();
     optimizer.step();
   }
-  const double accuracy = ((model(x) > 0).to(torch::kFloat) == y).to(torch::kFloat).mean().item<double>();
+  const double accuracy =
+      ((model(x) > 0).to(torch::kFloat) == y).to(torch::kFloat).mean().item<double>();
   record("accuracy", accuracy, HigherIsBetter, Band{.atol = 0.02});
   EXPECT_GT(accuracy, 0.9);
 }

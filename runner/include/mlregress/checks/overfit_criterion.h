@@ -24,7 +24,8 @@ struct OverfitVerdict {
   std::int64_t first_non_finite_step = -1;
 };
 
-OverfitVerdict judge_overfit(const std::vector<double>& losses, const OverfitCriterion& criterion = {});
+OverfitVerdict judge_overfit(const std::vector<double>& losses,
+                             const OverfitCriterion& criterion = {});
 
 /// EXPECT_TRUE(overfits(losses)) explains a failure with initial, final, threshold and the
 /// first non-finite step.

@@ -38,11 +38,12 @@ void reset_peak_bytes();
 /// What a MemoryScope saw, from its start to now (or to stop()).
 struct MemoryScopeStats {
   std::string name;
-  std::int64_t start_bytes = 0;             ///< process current_bytes when the scope began
-  std::int64_t peak_bytes_above_start = 0;  ///< highest current_bytes in the scope minus start_bytes
-  std::int64_t net_bytes = 0;               ///< current_bytes at the end minus start_bytes
-  std::int64_t allocations = 0;             ///< allocations made in the scope (any thread)
-  std::int64_t allocated_bytes = 0;         ///< bytes requested by those allocations, in total
+  std::int64_t start_bytes = 0;  ///< process current_bytes when the scope began
+  std::int64_t peak_bytes_above_start =
+      0;                             ///< highest current_bytes in the scope minus start_bytes
+  std::int64_t net_bytes = 0;        ///< current_bytes at the end minus start_bytes
+  std::int64_t allocations = 0;      ///< allocations made in the scope (any thread)
+  std::int64_t allocated_bytes = 0;  ///< bytes requested by those allocations, in total
 
   /// "train_step: peak +1.2 MiB (1234567 B) above start, 42 allocations of 2.3 MiB, net +0 B"
   std::string describe() const;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "mlregress/metric.h"
 #include "environment/environment_profile.h"
+#include "mlregress/metric.h"
 #include "storage/policy_json.h"
 
 namespace mlregress::internal {
@@ -30,11 +30,11 @@ struct Provenance {
 
 /// What one promotion replaced.
 struct HistoryEntry {
-  int version = 0;           ///< the file version that introduced the replacement
-  std::string replaced_at;   ///< UTC
+  int version = 0;          ///< the file version that introduced the replacement
+  std::string replaced_at;  ///< UTC
   std::string reason;
   std::string source_run;
-  std::string environment;   ///< profile id for environment-bound values, else empty
+  std::string environment;          ///< profile id for environment-bound values, else empty
   std::optional<double> old_value;  ///< empty when the metric was new
   double new_value = 0.0;
   friend bool operator==(const HistoryEntry&, const HistoryEntry&) = default;
@@ -43,11 +43,11 @@ struct HistoryEntry {
 struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
-  std::optional<double> value;              ///< portable value (band and default policies)
-  std::map<std::string, double> by_environment;  ///< profile id -> value (exact, timing)
+  std::optional<double> value;                      ///< portable value (band and default policies)
+  std::map<std::string, double> by_environment;     ///< profile id -> value (exact, timing)
   std::map<std::string, double> cv_by_environment;  ///< timing: profile id -> cv at promotion
-  std::vector<double> samples;               ///< margin: one value per seed
-  std::vector<std::uint64_t> seeds;          ///< margin: the seed of each sample
+  std::vector<double> samples;                      ///< margin: one value per seed
+  std::vector<std::uint64_t> seeds;                 ///< margin: the seed of each sample
   std::vector<HistoryEntry> history;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };

@@ -19,20 +19,24 @@ std::string baseline_stem(const std::string& source_file) {
   return safe_file_stem(std::filesystem::path(source_file).stem().string());
 }
 
-BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary, bool allow_missing) {
+BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary,
+                              bool allow_missing) {
   namespace fs = std::filesystem;
   BaselineSet set;
   const std::string folder = baseline_folder(dir, binary);
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
     if (allow_missing) return set;
-    throw BaselineError(fmt::format("baseline folder '{}' does not exist (create it with `{} promote RUN "
-                                    "--baselines {}`)", dir, binary, dir));
+    throw BaselineError(
+        fmt::format("baseline folder '{}' does not exist (create it with `{} promote RUN "
+                    "--baselines {}`)",
+                    dir, binary, dir));
   }
   std::vector<std::string> paths;
   if (fs::is_directory(folder, error)) {
     for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".toml") paths.push_back(entry.path().string());
+      if (entry.is_regular_file() && entry.path().extension() == ".toml")
+        paths.push_back(entry.path().string());
     }
   }
   std::sort(paths.begin(), paths.end());

@@ -44,7 +44,8 @@ class Reader {
     }
   }
 
-  const toml::node& required(const toml::table& t, std::string_view key, std::string_view what) const {
+  const toml::node& required(const toml::table& t, std::string_view key,
+                             std::string_view what) const {
     const toml::node* node = t.get(key);
     if (node == nullptr) fail(t, fmt::format("{} is missing '{}'", what, key));
     return *node;
@@ -90,9 +91,9 @@ class Reader {
 };
 
 Provenance read_provenance(const Reader& r, const toml::table& t) {
-  r.only_keys(t, "[provenance]",
-              {"version", "promoted_at", "git_commit", "git_dirty", "reason", "source_run",
-               "environment"});
+  r.only_keys(
+      t, "[provenance]",
+      {"version", "promoted_at", "git_commit", "git_dirty", "reason", "source_run", "environment"});
   Provenance p;
   p.version = r.integer(r.required(t, "version", "[provenance]"), "provenance.version");
   if (const auto* n = t.get("promoted_at")) p.promoted_at = r.string(*n, "provenance.promoted_at");
@@ -119,8 +120,9 @@ EnvironmentProfile read_environment(const Reader& r, const std::string& id, cons
 
 HistoryEntry read_history(const Reader& r, const toml::node& node, const std::string& what) {
   const toml::table& t = r.table(node, what);
-  r.only_keys(t, what, {"version", "replaced_at", "reason", "source_run", "environment", "old_value",
-                        "new_value"});
+  r.only_keys(
+      t, what,
+      {"version", "replaced_at", "reason", "source_run", "environment", "old_value", "new_value"});
   HistoryEntry h;
   h.version = r.integer(r.required(t, "version", what), what + ".version", 1);
   if (const auto* n = t.get("replaced_at")) h.replaced_at = r.string(*n, what + ".replaced_at");
@@ -134,7 +136,8 @@ HistoryEntry read_history(const Reader& r, const toml::node& node, const std::st
 
 // A seeded metric keeps every per-seed sample; the summary is written for people and checked on
 // reading, so a hand edit of one side without the other is caught.
-void read_samples(const Reader& r, const toml::table& t, const std::string& what, BaselineMetric& m) {
+void read_samples(const Reader& r, const toml::table& t, const std::string& what,
+                  BaselineMetric& m) {
   const toml::node& seeds_node = r.required(t, "seeds", what);
   const toml::node& samples_node = r.required(t, "samples", what);
   const toml::array* seeds = seeds_node.as_array();
@@ -145,43 +148,52 @@ void read_samples(const Reader& r, const toml::table& t, const std::string& what
   for (const toml::node& seed : *seeds) {
     const auto* i = seed.as_integer();
     if (i == nullptr || i->get() < 0) r.fail(seed, what + ".seeds must hold integers >= 0");
-    if (!seen.insert(i->get()).second) r.fail(seed, fmt::format("{}.seeds lists seed {} twice", what, i->get()));
+    if (!seen.insert(i->get()).second)
+      r.fail(seed, fmt::format("{}.seeds lists seed {} twice", what, i->get()));
     m.seeds.push_back(static_cast<std::uint64_t>(i->get()));
   }
-  for (const toml::node& sample : *samples) m.samples.push_back(r.number(sample, what + ".samples[]"));
+  for (const toml::node& sample : *samples)
+    m.samples.push_back(r.number(sample, what + ".samples[]"));
   if (m.samples.empty()) r.fail(samples_node, what + ".samples is empty");
   if (m.samples.size() != m.seeds.size()) {
-    r.fail(samples_node, fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
+    r.fail(samples_node,
+           fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
   }
   if (const toml::node* summary_node = t.get("summary")) {
     const toml::table& summary = r.table(*summary_node, what + ".summary");
     r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
     const stats::SampleSummary expected = stats::summarize_samples(m.samples);
     const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
-    const double mean = r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
+    const double mean =
+        r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
     const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
     const auto close = [](double a, double b) {
-      return (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+      return (std::isnan(a) && std::isnan(b)) ||
+             std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
     };
-    if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) || !close(sd, expected.sd)) {
-      r.fail(*summary_node, fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
-                                        "(n={}, mean={}, sd={}); promote again instead of editing by hand",
-                                        what, n, mean, sd, expected.n, expected.mean, expected.sd));
+    if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) ||
+        !close(sd, expected.sd)) {
+      r.fail(*summary_node,
+             fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
+                         "(n={}, mean={}, sd={}); promote again instead of editing by hand",
+                         what, n, mean, sd, expected.n, expected.mean, expected.sd));
     }
   }
 }
 
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
-  r.only_keys(t, what, {"direction", "policy", "rtol", "atol", "margin", "value", "values", "cv",
-                        "seeds", "samples", "summary", "history"});
+  r.only_keys(t, what,
+              {"direction", "policy", "rtol", "atol", "margin", "value", "values", "cv", "seeds",
+               "samples", "summary", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
   const std::optional<Direction> parsed = parse_direction(direction);
   if (!parsed) {
     r.fail(direction_node, fmt::format("unknown direction '{}' (expected lower_is_better, "
-                                       "higher_is_better or must_equal)", direction));
+                                       "higher_is_better or must_equal)",
+                                       direction));
   }
   m.direction = *parsed;
 
@@ -199,7 +211,8 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (policy == "timing") m.policy = Timing{};
   } else {
     r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing or "
-                                     "default)", policy));
+                                     "default)",
+                                     policy));
   }
   // A key of another policy is a mistake, not something to ignore silently.
   const auto only_for = [&](std::initializer_list<const char*> keys, std::string_view owner) {
@@ -219,27 +232,34 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     for (const auto& [env, v] : values) {
       if (file.environments.count(std::string(env.str())) == 0) {
         r.fail(v, fmt::format("{}.values names environment '{}', which [environments] does not "
-                              "define", what, env.str()));
+                              "define",
+                              what, env.str()));
       }
-      m.by_environment[std::string(env.str())] = r.number(v, what + ".values." + std::string(env.str()));
+      m.by_environment[std::string(env.str())] =
+          r.number(v, what + ".values." + std::string(env.str()));
     }
   }
   if (policy == "margin") {
     for (const char* k : {"value", "values"}) {
-      if (const auto* n = t.get(k)) r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
+      if (const auto* n = t.get(k))
+        r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
     }
     read_samples(r, t, what, m);
   } else if (!m.value && m.by_environment.empty()) {
     r.fail(t, what + " has neither 'value' nor 'values'");
   }
   if (policy == "timing") {
-    if (m.value) r.fail(*t.get("value"), what + ": a timing is stored per environment ('values'), not as 'value'");
+    if (m.value)
+      r.fail(*t.get("value"),
+             what + ": a timing is stored per environment ('values'), not as 'value'");
     const toml::node& cv_node = r.required(t, "cv", what);
     for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
       if (m.by_environment.count(std::string(env.str())) == 0) {
-        r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what, env.str(), what));
+        r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what,
+                              env.str(), what));
       }
-      m.cv_by_environment[std::string(env.str())] = r.tolerance(v, what + ".cv." + std::string(env.str()));
+      m.cv_by_environment[std::string(env.str())] =
+          r.tolerance(v, what + ".cv." + std::string(env.str()));
     }
     if (m.cv_by_environment.size() != m.by_environment.size()) {
       r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
@@ -248,7 +268,8 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
   if (const auto* n = t.get("history")) {
     const toml::array* history = n->as_array();
     if (history == nullptr) r.fail(*n, what + ".history must be an array of tables");
-    for (const toml::node& entry : *history) m.history.push_back(read_history(r, entry, what + ".history"));
+    for (const toml::node& entry : *history)
+      m.history.push_back(read_history(r, entry, what + ".history"));
   }
   return m;
 }
@@ -269,11 +290,21 @@ std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7F) {
           out += fmt::format("\\u{:04X}", c);
@@ -314,7 +345,8 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& error) {
     const toml::source_position at = error.source().begin;
-    throw BaselineError(fmt::format("{}:{}:{}: {}", source_name, at.line, at.column, error.description()));
+    throw BaselineError(
+        fmt::format("{}:{}:{}: {}", source_name, at.line, at.column, error.description()));
   }
   const Reader r(source_name);
   BaselineFile file;
@@ -323,9 +355,11 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
   file.schema_version = r.integer(version_node, "schema_version", 1, 1'000'000);
   if (file.schema_version > kBaselineSchemaVersion) {
     r.fail(version_node, fmt::format("schema_version {} was written by a newer mlregress; this one "
-                                     "reads up to {}", file.schema_version, kBaselineSchemaVersion));
+                                     "reads up to {}",
+                                     file.schema_version, kBaselineSchemaVersion));
   }
-  file.provenance = read_provenance(r, r.table(r.required(root, "provenance", "the baseline file"), "provenance"));
+  file.provenance = read_provenance(
+      r, r.table(r.required(root, "provenance", "the baseline file"), "provenance"));
   if (const toml::node* envs = root.get("environments")) {
     for (const auto& [id, node] : r.table(*envs, "environments")) {
       file.environments[std::string(id.str())] =
@@ -338,10 +372,12 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
       const toml::table& t = r.table(node, what);
       r.only_keys(t, what, {"config_hash", "metrics"});
       BaselineTest test;
-      if (const auto* n = t.get("config_hash")) test.config_hash = r.string(*n, what + ".config_hash");
+      if (const auto* n = t.get("config_hash"))
+        test.config_hash = r.string(*n, what + ".config_hash");
       if (const auto* metrics = t.get("metrics")) {
         for (const auto& [metric_name, metric_node] : r.table(*metrics, what + ".metrics")) {
-          const std::string metric_what = fmt::format("[tests.{}.metrics.{}]", name.str(), metric_name.str());
+          const std::string metric_what =
+              fmt::format("[tests.{}.metrics.{}]", name.str(), metric_name.str());
           test.metrics[std::string(metric_name.str())] =
               read_metric(r, metric_what, r.table(metric_node, metric_what), file);
         }
@@ -381,7 +417,8 @@ std::string render_baseline(const BaselineFile& file) {
       out << "\n[" << path << "]\n";
       out << "direction = " << quoted(direction_name(m.direction)) << "\n";
       if (const Band* band = std::get_if<Band>(&m.policy)) {
-        out << "policy = \"band\"\nrtol = " << number(band->rtol) << "\natol = " << number(band->atol) << "\n";
+        out << "policy = \"band\"\nrtol = " << number(band->rtol)
+            << "\natol = " << number(band->atol) << "\n";
       } else if (std::holds_alternative<Exact>(m.policy)) {
         out << "policy = \"exact\"\n";
       } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
@@ -399,7 +436,8 @@ std::string render_baseline(const BaselineFile& file) {
         out << "seeds = [";
         for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
         out << "]\nsamples = [";
-        for (std::size_t i = 0; i < m.samples.size(); ++i) out << (i ? ", " : "") << number(m.samples[i]);
+        for (std::size_t i = 0; i < m.samples.size(); ++i)
+          out << (i ? ", " : "") << number(m.samples[i]);
         out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
             << ", sd = " << number(summary.sd) << " }\n";
       }

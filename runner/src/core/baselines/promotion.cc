@@ -1,10 +1,9 @@
 #include "baselines/promotion.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -14,11 +13,11 @@
 #include <thread>
 
 #include "environment/git_info.h"
-#include "support/atomic_file.h"
 #include "registry/name_filter.h"
-#include "support/errors.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "support/atomic_file.h"
+#include "support/errors.h"
 
 namespace mlregress::internal {
 namespace {
@@ -117,7 +116,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       for (const LoadedBaselineFile& f : existing.files()) {
         if (f.path == path) it->second.before = f.file;
       }
-      it->second.created = it->second.before.provenance.version == 0 && it->second.before.tests.empty();
+      it->second.created =
+          it->second.before.provenance.version == 0 && it->second.before.tests.empty();
       it->second.after = it->second.before;
     }
     return it->second;
@@ -152,10 +152,11 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       } else if (old != nullptr && !(updated == *old)) {
         ++planned.changed_metrics;  // direction or policy changed
       }
-      if (is_environment_bound(updated.policy)) planned.after.environments[profile_id] = record.profile;
+      if (is_environment_bound(updated.policy))
+        planned.after.environments[profile_id] = record.profile;
       if (!updated.samples.empty()) {
-        planned.detectable_effects.push_back(fmt::format(
-            "{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
+        planned.detectable_effects.push_back(
+            fmt::format("{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
       }
       target.metrics[metric.name] = std::move(updated);
     }
@@ -196,7 +197,8 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
   // One promotion at a time per binary: the second waits, then plans against the first's result.
   // The lock is on the folder itself, so no lock file ends up in the repository.
   const int lock = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (lock < 0) throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
+  if (lock < 0)
+    throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
   while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
   }
   struct Unlock {
@@ -204,7 +206,8 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     ~Unlock() { ::close(fd); }  // closing releases the lock
   } unlock{lock};
 
-  const BaselineSet existing = BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/true);
+  const BaselineSet existing =
+      BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/true);
   std::vector<PlannedFile> plan = plan_promotion(record, existing, request);
   // Test hook: widens the window in which kill -9 can land, so the atomicity test can aim at it.
   const char* pause = std::getenv("MLREGRESS_TEST_PROMOTE_PAUSE_MS");

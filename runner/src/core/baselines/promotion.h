@@ -17,7 +17,7 @@ struct PromotionRequest {
   std::string reason;
   std::string filter;  ///< NameFilter syntax over test names; empty: every test
   bool force = false;
-  std::string now;     ///< UTC time recorded as promoted_at
+  std::string now;  ///< UTC time recorded as promoted_at
 };
 
 struct PlannedFile {

@@ -1,8 +1,8 @@
 #include "cli/cli_options.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 
@@ -26,12 +26,15 @@ std::string exit_code_footer() {
 }
 
 void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
-  command->add_option("--tier", tiers, "Tiers to select: fast, medium, full (repeat or comma-separate)")
+  command
+      ->add_option("--tier", tiers,
+                   "Tiers to select: fast, medium, full (repeat or comma-separate)")
       ->delimiter(',')
       ->check(CLI::IsMember(kTierNames));
-  command->add_option("--filter", filter,
-                      "GoogleTest-style filter: 'Cnn*:Mlp*-*Slow'; a pattern with a '.' matches the "
-                      "full name (Fast.Cnn*), one without matches the test name");
+  command->add_option(
+      "--filter", filter,
+      "GoogleTest-style filter: 'Cnn*:Mlp*-*Slow'; a pattern with a '.' matches the "
+      "full name (Fast.Cnn*), one without matches the test name");
 }
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
@@ -54,28 +57,38 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option("--repo", run.repo,
                       "Git work tree whose commit and dirty flag the run records (default: the one "
                       "holding the test sources, known from the build)");
-  command->add_option("--jobs,-j", run.jobs,
-                      "Seeded tests: seeds run in this many single-threaded worker processes at once "
-                      "(default: the number of cores); results do not depend on it")
+  command
+      ->add_option("--jobs,-j", run.jobs,
+                   "Seeded tests: seeds run in this many single-threaded worker processes at once "
+                   "(default: the number of cores); results do not depend on it")
       ->check(CLI::Range(0, 1024));
-  command->add_option("--seed-timeout", run.seed_timeout_s,
-                      "Seconds one seed of a seeded test may run before it is killed and reported as an "
-                      "error for that seed (default 600)")
+  command
+      ->add_option(
+          "--seed-timeout", run.seed_timeout_s,
+          "Seconds one seed of a seeded test may run before it is killed and reported as an "
+          "error for that seed (default 600)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--alpha", run.alpha,
-                      "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
-                      "run (default 0.01)")
+  command
+      ->add_option(
+          "--alpha", run.alpha,
+          "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
+          "run (default 0.01)")
       ->check(CLI::Range(1e-9, 0.5));
-  command->add_option("--ab", run.ab_binary,
-                      "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
-                      "in alternating, randomised order and test the per-round log-ratio");
-  command->add_option("--rounds", run.ab_rounds, "A/B rounds (default 10)")->check(CLI::Range(2, 1000));
-  command->add_option("--ab-timeout", run.ab_timeout_s,
-                      "Seconds one child run of --ab may take before it is killed and the comparison "
-                      "stops (default 600)")
+  command->add_option(
+      "--ab", run.ab_binary,
+      "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
+      "in alternating, randomised order and test the per-round log-ratio");
+  command->add_option("--rounds", run.ab_rounds, "A/B rounds (default 10)")
+      ->check(CLI::Range(2, 1000));
+  command
+      ->add_option("--ab-timeout", run.ab_timeout_s,
+                   "Seconds one child run of --ab may take before it is killed and the comparison "
+                   "stops (default 600)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--ab-margin", run.ab_margin,
-                      "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
+  command
+      ->add_option(
+          "--ab-margin", run.ab_margin,
+          "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
       ->check(CLI::Range(0.0, 10.0));
   return command;
 }
@@ -91,17 +104,21 @@ CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
 }
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
-  CLI::App* command = app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
+  CLI::App* command =
+      app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
   command->add_option("run_a", compare.run_a, "Baseline run folder")->required();
   command->add_option("run_b", compare.run_b, "Candidate run folder")->required();
-  command->add_option("--alpha", compare.alpha, "Family-wise level of the multi-seed gate (default 0.01)")
+  command
+      ->add_option("--alpha", compare.alpha,
+                   "Family-wise level of the multi-seed gate (default 0.01)")
       ->check(CLI::Range(1e-9, 0.5));
   return command;
 }
 
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
-      "ablation", "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
+      "ablation",
+      "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
   command->add_option("run", ablation.run, "Run folder (e.g. runs/latest)")->required();
   command->add_option("--test", ablation.test, "Only this test");
   return command;
@@ -120,7 +137,8 @@ CLI::App* add_baselines_command(CLI::App& app, BaselinesCheckOptions& check_opti
 CLI::App* add_list_command(CLI::App& app, ListOptions& list) {
   CLI::App* command = app.add_subcommand("list", "List the tests, their tiers and parameters");
   add_selection(command, list.tiers, list.filter);
-  command->add_option("--format", list.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  command->add_option("--format", list.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return command;
 }
 
@@ -137,9 +155,10 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   ParsedCommandLine parsed;
   CommandLine& cl = parsed.command_line;
 
-  CLI::App app{"mlregress test binary: runs and lists ML regression tests. GoogleTest flags "
-               "(--gtest_filter, --gtest_list_tests, ...) are accepted too.",
-               binary_name};
+  CLI::App app{
+      "mlregress test binary: runs and lists ML regression tests. GoogleTest flags "
+      "(--gtest_filter, --gtest_list_tests, ...) are accepted too.",
+      binary_name};
   app.require_subcommand(1, 1);
   app.footer(exit_code_footer());
   const std::pair<CLI::App*, Command> commands[] = {
@@ -155,10 +174,13 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   std::vector<std::string> args(argv + 1, argv + argc);
   const bool wants_help = !args.empty() && (args[0] == "-h" || args[0] == "--help");
   if (args.empty() || (!wants_help && args[0].starts_with("-"))) args.insert(args.begin(), "run");
-  const bool known = std::find(kCommandNames.begin(), kCommandNames.end(), args[0]) != kCommandNames.end();
+  const bool known =
+      std::find(kCommandNames.begin(), kCommandNames.end(), args[0]) != kCommandNames.end();
   if (!known && !wants_help) {
-    std::fprintf(stderr, "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "ablation or baselines)\n", binary_name.c_str(), args[0].c_str());
+    std::fprintf(stderr,
+                 "%s: error: unknown command '%s' (expected run, list, promote, compare, "
+                 "ablation or baselines)\n",
+                 binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }
   std::reverse(args.begin(), args.end());  // CLI11 takes the vector in reverse order

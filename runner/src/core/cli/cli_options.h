@@ -19,13 +19,13 @@ struct RunOptions {
   std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
   bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
   std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'
-  int jobs = 0;             ///< seeded tests: worker processes at once; 0 = the number of cores
+  int jobs = 0;      ///< seeded tests: worker processes at once; 0 = the number of cores
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
-  double alpha = 0.01;      ///< family-wise level of the statistical gate (Holm across the run)
-  std::string ab_binary;    ///< --ab: interleave the timing tests with this other build
-  int ab_rounds = 10;       ///< --rounds: A/B rounds (each runs both binaries once)
+  double alpha = 0.01;          ///< family-wise level of the statistical gate (Holm across the run)
+  std::string ab_binary;        ///< --ab: interleave the timing tests with this other build
+  int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)
   double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed
-  double ab_margin = 0.05;  ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
+  double ab_margin = 0.05;      ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
 };
 
 struct PromoteOptions {

@@ -5,11 +5,13 @@ namespace {
 
 constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kPassed, "passed", "every selected test passed (skips do not fail a run)"},
-    {ExitCode::kTestFailed, "test_failed", "an assertion failed, a test threw, crashed, aborted or exited"},
+    {ExitCode::kTestFailed, "test_failed",
+     "an assertion failed, a test threw, crashed, aborted or exited"},
     {ExitCode::kRegression, "regression", "a metric is worse than its baseline allows"},
     {ExitCode::kNoTestsMatched, "no_tests_matched", "the tier / filter selection is empty"},
     {ExitCode::kUsageError, "usage_error",
-     "unknown flag or command, bad `--set` (unknown test or key, wrong type), invalid test registration"},
+     "unknown flag or command, bad `--set` (unknown test or key, wrong type), invalid test "
+     "registration"},
     {ExitCode::kOutputError, "output_error", "the run folder or JUnit file cannot be written"},
     {ExitCode::kBaselineError, "baseline_error",
      "a baseline file is invalid (file:line:column), or the baseline folder does not exist"},
@@ -18,7 +20,8 @@ constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kPromotionRefused, "promotion_refused",
      "promote refused a failed, incomplete or dirty run (`--force` overrides)"},
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
-    {ExitCode::kAllSkipped, "all_skipped", "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},
+    {ExitCode::kAllSkipped, "all_skipped",
+     "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},
 };
 
 }  // namespace

@@ -55,14 +55,19 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
   const std::string gtest_filter = GTEST_FLAG_GET(filter);
 
   switch (cl.command) {
-    case internal::Command::kList: return internal::list_command(cl.list, binary, gtest_filter);
-    case internal::Command::kPromote: return internal::promote_command(cl.promote);
-    case internal::Command::kCompare: return internal::compare_command(cl.compare);
-    case internal::Command::kAblation: return internal::ablation_command(cl.ablation, binary);
+    case internal::Command::kList:
+      return internal::list_command(cl.list, binary, gtest_filter);
+    case internal::Command::kPromote:
+      return internal::promote_command(cl.promote);
+    case internal::Command::kCompare:
+      return internal::compare_command(cl.compare);
+    case internal::Command::kAblation:
+      return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:
       return internal::baselines_check_command(cl.baselines_check, hooks, binary);
     default:
-      if (!cl.run.ab_binary.empty()) return internal::ab_command(cl.run, hooks, binary, gtest_filter);
+      if (!cl.run.ab_binary.empty())
+        return internal::ab_command(cl.run, hooks, binary, gtest_filter);
       return internal::run_command(cl.run, hooks, binary, gtest_filter);
   }
 }
@@ -76,7 +81,8 @@ int run_main(int argc, char** argv, const RunnerHooks& hooks) {
     std::vector<char*> args;
     bool help = false;
     for (int i = 0; i < argc; ++i) {
-      const bool is_help = i > 0 && (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0);
+      const bool is_help =
+          i > 0 && (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0);
       help = help || is_help;
       if (!is_help) args.push_back(argv[i]);
     }

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
 
@@ -28,7 +28,8 @@ namespace {
 std::string this_executable() {
   std::error_code error;
   const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
+  if (error)
+    throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
   return path.string();
 }
 
@@ -38,7 +39,8 @@ struct AbSelection {
 };
 
 AbSelection select_compared_tests(const std::set<std::string>& candidate_tests,
-                                  const std::set<std::string>& other_tests, const TestRegistry& registry) {
+                                  const std::set<std::string>& other_tests,
+                                  const TestRegistry& registry) {
   AbSelection s;
   for (const std::string& name : candidate_tests) {
     (other_tests.count(name) ? s.compared : s.only_candidate).push_back(name);
@@ -55,15 +57,19 @@ void print_header(const AbSelection& s, const RunOptions& options, const std::st
                   const AbSettings& settings) {
   std::string sets;
   for (const std::string& set : options.sets) sets += " --set " + set;
-  std::printf("A/B timing: %zu test%s, %d rounds\n  candidate: %s (this binary)%s\n  other:     %s\n",
-              s.compared.size(), s.compared.size() == 1 ? "" : "s", options.ab_rounds, candidate.c_str(),
-              sets.c_str(), options.ab_binary.c_str());
-  for (const std::string& name : s.only_candidate) std::printf("  not in the other binary: %s\n", name.c_str());
-  for (const std::string& name : s.only_other) std::printf("  only in the other binary: %s\n", name.c_str());
+  std::printf(
+      "A/B timing: %zu test%s, %d rounds\n  candidate: %s (this binary)%s\n  other:     %s\n",
+      s.compared.size(), s.compared.size() == 1 ? "" : "s", options.ab_rounds, candidate.c_str(),
+      sets.c_str(), options.ab_binary.c_str());
+  for (const std::string& name : s.only_candidate)
+    std::printf("  not in the other binary: %s\n", name.c_str());
+  for (const std::string& name : s.only_other)
+    std::printf("  only in the other binary: %s\n", name.c_str());
   if (std::pow(0.5, options.ab_rounds) >= settings.alpha) {
-    std::printf("  warning: with %d rounds the smallest possible p-value is %.3g, not below alpha %g: "
-                "no REGRESSION can be found; use more rounds\n",
-                options.ab_rounds, std::pow(0.5, options.ab_rounds), settings.alpha);
+    std::printf(
+        "  warning: with %d rounds the smallest possible p-value is %.3g, not below alpha %g: "
+        "no REGRESSION can be found; use more rounds\n",
+        options.ab_rounds, std::pow(0.5, options.ab_rounds), settings.alpha);
   }
   std::fflush(stdout);
 }
@@ -73,7 +79,8 @@ void print_header(const AbSelection& s, const RunOptions& options, const std::st
 ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
                     const std::string& gtest_filter) {
   if (!options.baselines.empty() || !options.junit.empty()) {
-    throw ConfigError("--ab compares two builds with each other; --baselines and --junit do not apply");
+    throw ConfigError(
+        "--ab compares two builds with each other; --baselines and --junit do not apply");
   }
   if (const std::string why = why_not_executable(options.ab_binary); !why.empty()) {
     throw ConfigError("--ab: cannot run the other binary: " + why);
@@ -81,12 +88,14 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const TestRegistry& registry = TestRegistry::instance();
   parse_param_overrides(options.sets, registry);  // a typo fails before anything runs
   std::set<std::string> candidate_tests;
-  for (const RegisteredTest* test : select_tests(registry, options.tiers, options.filter, gtest_filter)) {
+  for (const RegisteredTest* test :
+       select_tests(registry, options.tiers, options.filter, gtest_filter)) {
     if (test->timing) candidate_tests.insert(test->name);
   }
   if (candidate_tests.empty()) {
-    std::fprintf(stderr, "%s: --ab: no timing tests (ML_TIMING_TEST) matched the selection; see '%s list'\n",
-                 binary.c_str(), binary.c_str());
+    std::fprintf(
+        stderr, "%s: --ab: no timing tests (ML_TIMING_TEST) matched the selection; see '%s list'\n",
+        binary.c_str(), binary.c_str());
     return ExitCode::kNoTestsMatched;
   }
 
@@ -99,11 +108,11 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const std::string rounds_folder = folder.path + "/rounds";
   std::filesystem::create_directories(rounds_folder);
 
-  const AbSelection selection =
-      select_compared_tests(candidate_tests, other_timing_tests(options.ab_binary, folder.path), registry);
+  const AbSelection selection = select_compared_tests(
+      candidate_tests, other_timing_tests(options.ab_binary, folder.path), registry);
   if (selection.compared.empty()) {
-    std::fprintf(stderr, "%s: --ab: none of the selected timing tests exists in %s\n", binary.c_str(),
-                 options.ab_binary.c_str());
+    std::fprintf(stderr, "%s: --ab: none of the selected timing tests exists in %s\n",
+                 binary.c_str(), options.ab_binary.c_str());
     return ExitCode::kNoTestsMatched;
   }
   const std::string candidate = this_executable();
@@ -117,7 +126,8 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   if (rounds.failure.empty()) {
     results = analyse_ab(rounds.series, settings);
     if (results.empty()) {
-      rounds.failure = "the timing tests recorded no timing metric (record_throughput, or the Timing policy)";
+      rounds.failure =
+          "the timing tests recorded no timing metric (record_throughput, or the Timing policy)";
     }
   }
   ExitCode code = ExitCode::kPassed;
@@ -132,7 +142,8 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   entry.binary = binary;
   entry.other_binary = options.ab_binary;
   entry.started_at = utc_iso8601(start);
-  entry.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
+  entry.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
   entry.git = git;
   entry.exit_code = code;
   const nlohmann::json document = {
@@ -163,8 +174,9 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
       {"rounds", rounds.log},
       {"metrics", ab_metrics_json(results)},
       {"error", rounds.failure.empty() ? nlohmann::json() : nlohmann::json(rounds.failure)}};
-  write_file_atomically(folder.path + "/ab.json",
-                        document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(
+      folder.path + "/ab.json",
+      document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   finish_run_folder(folder, entry);
 
   if (!rounds.failure.empty()) {

@@ -34,9 +34,10 @@ ExitCode baselines_check_command(const BaselinesCheckOptions& options, const Run
       for (const auto& [metric, entry] : test.metrics) {
         // Per-seed samples are portable: seeds, not the machine, drive their randomness.
         if (entry.samples.empty() && !entry.value && entry.by_environment.count(profile.id) == 0) {
-          const std::string profiles = fmt::format("{}", fmt::join(std::views::keys(entry.by_environment), ", "));
-          std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(), name.c_str(),
-                      metric.c_str(), profiles.c_str());
+          const std::string profiles =
+              fmt::format("{}", fmt::join(std::views::keys(entry.by_environment), ", "));
+          std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(),
+                      name.c_str(), metric.c_str(), profiles.c_str());
           ++findings;
         }
       }

@@ -45,12 +45,15 @@ ExitCode compare_command(const CompareOptions& options) {
   for (std::size_t i = 0; i < b.run.tests.size(); ++i) {
     const TestResult& test = b.run.tests[i];
     in_b.insert(test.name);
-    for (const MetricComparison& c : test.comparisons) regressed = regressed || c.verdict == Verdict::kRegression;
-    std::printf("%s [%s in B]\n%s\n", test.full_name.c_str(), std::string(test_status_name(status_in_b[i])).c_str(),
+    for (const MetricComparison& c : test.comparisons)
+      regressed = regressed || c.verdict == Verdict::kRegression;
+    std::printf("%s [%s in B]\n%s\n", test.full_name.c_str(),
+                std::string(test_status_name(status_in_b[i])).c_str(),
                 format_regression_report(b.run.info.run_id, test).c_str());
   }
   for (const TestResult& test : a.run.tests) {
-    if (in_b.count(test.name) == 0) std::printf("%s: in A only (not run in B)\n", test.name.c_str());
+    if (in_b.count(test.name) == 0)
+      std::printf("%s: in A only (not run in B)\n", test.name.c_str());
   }
   std::printf("compare: %s\n", regressed ? "REGRESSION" : "no regression");
   return regressed ? ExitCode::kRegression : ExitCode::kPassed;

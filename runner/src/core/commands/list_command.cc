@@ -1,9 +1,9 @@
 #include "commands/list_command.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "registry/test_selection.h"
 
@@ -20,13 +20,13 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       params.push_back(std::move(param));
     }
     nlohmann::json entry = {{"name", test->name},
-                    {"full_name", test->full_name()},
-                    {"tier", tier_name(test->tier)},
-                    {"labels", {tier_name(test->tier)}},
-                    {"file", test->file},
-                    {"line", test->line},
-                    {"params", std::move(params)},
-                    {"timing", test->timing}};
+                            {"full_name", test->full_name()},
+                            {"tier", tier_name(test->tier)},
+                            {"labels", {tier_name(test->tier)}},
+                            {"file", test->file},
+                            {"line", test->line},
+                            {"params", std::move(params)},
+                            {"timing", test->timing}};
     if (test->seeded()) {
       nlohmann::json variants = nlohmann::json::array();
       for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
@@ -46,12 +46,13 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
     std::string kind;
     if (test->seeded()) {
       kind = fmt::format("  [{} seeds", test->seeds.count());
-      for (const Variant& v : test->seeds.variant_list()) kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
+      for (const Variant& v : test->seeds.variant_list())
+        kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
       kind += "]";
     }
     if (test->timing) kind = "  [timing]";
-    out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind, test->file,
-                       test->line);
+    out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind,
+                       test->file, test->line);
     for (const ParamSpec& spec : test->params) {
       out += fmt::format("          --set {}.{}={}  ({})\n", test->name, spec.name,
                          param_value_to_string(spec.default_value),
@@ -64,7 +65,8 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
 
 ExitCode list_command(const ListOptions& options, const std::string& binary,
                       const std::string& gtest_filter) {
-  const auto tests = select_tests(TestRegistry::instance(), options.tiers, options.filter, gtest_filter);
+  const auto tests =
+      select_tests(TestRegistry::instance(), options.tiers, options.filter, gtest_filter);
   const std::string text =
       options.format == "json" ? render_list_json(tests, binary) : render_list_text(tests);
   std::fputs(text.c_str(), stdout);

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "support/clock.h"
 #include "baselines/promotion.h"
 #include "storage/run_record.h"
+#include "support/clock.h"
 
 namespace mlregress::internal {
 
@@ -20,7 +20,8 @@ ExitCode promote_command(const PromoteOptions& options) {
   request.now = utc_now_iso8601();
   const std::vector<PlannedFile> written = promote_run(run, request);
   if (written.empty()) {
-    std::printf("promote: baselines already match run %s; nothing changed\n", run.run.info.run_id.c_str());
+    std::printf("promote: baselines already match run %s; nothing changed\n",
+                run.run.info.run_id.c_str());
     return ExitCode::kPassed;
   }
   for (const PlannedFile& file : written) {

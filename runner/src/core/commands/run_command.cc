@@ -50,9 +50,10 @@ ExitCode decide_exit_code(const RunResult& run, const std::vector<std::string>& 
 // Everything a run writes while it goes on: the console, the files in its folder, --junit.
 struct RunOutputs {
   RunOutputs(const RunOptions& options, const RunFolder& folder)
-      : console(stdout,
-                options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout)),
-                ::isatty(::fileno(stdout)) != 0),
+      : console(
+            stdout,
+            options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout)),
+            ::isatty(::fileno(stdout)) != 0),
         junit(folder.path + "/junit.xml"),
         junit_copy(options.junit),
         results(folder.path + "/results.json"),
@@ -72,7 +73,8 @@ struct RunOutputs {
 
 RunSettings run_settings(const RunOptions& options) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return {options.seed, options.threads, options.jobs > 0 ? options.jobs : cores, options.seed_timeout_s};
+  return {options.seed, options.threads, options.jobs > 0 ? options.jobs : cores,
+          options.seed_timeout_s};
 }
 
 }  // namespace
@@ -84,9 +86,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const std::vector<const RegisteredTest*> selected =
       select_tests(registry, options.tiers, options.filter, gtest_filter);
   if (selected.empty()) {
-    std::fprintf(stderr, "%s: no tests matched (tiers: %s, filter: '%s'); see '%s list'\n", binary.c_str(),
-                 options.tiers.empty() ? "all" : fmt::format("{}", fmt::join(options.tiers, ",")).c_str(),
-                 options.filter.c_str(), binary.c_str());
+    std::fprintf(
+        stderr, "%s: no tests matched (tiers: %s, filter: '%s'); see '%s list'\n", binary.c_str(),
+        options.tiers.empty() ? "all" : fmt::format("{}", fmt::join(options.tiers, ",")).c_str(),
+        options.filter.c_str(), binary.c_str());
     return ExitCode::kNoTestsMatched;
   }
   const RunPlan plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
@@ -95,9 +98,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const auto steady_start = std::chrono::steady_clock::now();
   const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
   RunResult run;
-  run.info.environment = probe_environment(
-      git, hooks,
-      {{"started_at", utc_iso8601(start)}, {"seed", plan.settings.seed}, {"intra_op_threads", plan.settings.threads}});
+  run.info.environment = probe_environment(git, hooks,
+                                           {{"started_at", utc_iso8601(start)},
+                                            {"seed", plan.settings.seed},
+                                            {"intra_op_threads", plan.settings.threads}});
   const EnvironmentProfile profile = environment_profile(run.info.environment);
   // Loaded before the run folder exists: a bad baseline file stops the run with nothing written.
   std::optional<BaselineSet> baselines;
@@ -112,7 +116,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.run_folder = folder.path;
   run.info.binary = binary;
   run.info.started_at = utc_iso8601(start);
-  run.info.tiers = options.tiers.empty() ? std::vector<std::string>{"fast", "medium", "full"} : options.tiers;
+  run.info.tiers =
+      options.tiers.empty() ? std::vector<std::string>{"fast", "medium", "full"} : options.tiers;
   run.info.filter = options.filter;
   run.info.seed = plan.settings.seed;
   run.info.threads = plan.settings.threads;
@@ -133,7 +138,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
 
   decide_multi_seed_gate(run, options.alpha);
   run.info.finished_at = utc_now_iso8601();
-  run.info.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
+  run.info.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
   run.exit_code = static_cast<int>(decide_exit_code(run, collector.output_errors()));
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();

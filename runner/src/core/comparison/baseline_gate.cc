@@ -15,7 +15,8 @@ bool fails_the_test(const MetricComparison& c, bool strict_env) {
 
 }  // namespace
 
-BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env)
+BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile,
+                           bool strict_env)
     : baselines_(baselines), profile_(std::move(profile)), strict_env_(strict_env) {}
 
 const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
@@ -45,8 +46,8 @@ void BaselineGate::compare_test(TestResult& test) const {
       if (it != baseline->metrics.end()) entry = &it->second;
     }
     MetricComparison c = test.seeded ? compare_distribution(metric, entry)
-                                     : compare_metric(metric.name, metric.value, metric.direction, entry,
-                                                      profile_.id);
+                                     : compare_metric(metric.name, metric.value, metric.direction,
+                                                      entry, profile_.id);
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
   }

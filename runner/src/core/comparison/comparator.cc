@@ -13,42 +13,53 @@ namespace mlregress::internal {
 
 std::string_view verdict_name(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kPass: return "PASS";
-    case Verdict::kRegression: return "REGRESSION";
-    case Verdict::kImproved: return "IMPROVED";
-    case Verdict::kInconclusive: return "INCONCLUSIVE";
-    case Verdict::kNew: return "NEW";
-    case Verdict::kNotComparable: return "NOT_COMPARABLE";
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kRegression:
+      return "REGRESSION";
+    case Verdict::kImproved:
+      return "IMPROVED";
+    case Verdict::kInconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::kNew:
+      return "NEW";
+    case Verdict::kNotComparable:
+      return "NOT_COMPARABLE";
   }
   return "UNKNOWN";
 }
 
 std::string_view metric_kind_name(MetricKind kind) {
   switch (kind) {
-    case MetricKind::kMetric: return "METRIC";
-    case MetricKind::kPerformance: return "PERFORMANCE";
-    case MetricKind::kDistribution: return "DISTRIBUTION";
+    case MetricKind::kMetric:
+      return "METRIC";
+    case MetricKind::kPerformance:
+      return "PERFORMANCE";
+    case MetricKind::kDistribution:
+      return "DISTRIBUTION";
   }
   return "METRIC";
 }
 
 std::optional<Verdict> parse_verdict(std::string_view name) {
-  for (Verdict v : {Verdict::kPass, Verdict::kRegression, Verdict::kImproved, Verdict::kInconclusive,
-                    Verdict::kNew, Verdict::kNotComparable}) {
+  for (Verdict v : {Verdict::kPass, Verdict::kRegression, Verdict::kImproved,
+                    Verdict::kInconclusive, Verdict::kNew, Verdict::kNotComparable}) {
     if (verdict_name(v) == name) return v;
   }
   return std::nullopt;
 }
 
 std::optional<MetricKind> parse_metric_kind(std::string_view name) {
-  for (MetricKind kind : {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution}) {
+  for (MetricKind kind :
+       {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution}) {
     if (metric_kind_name(kind) == name) return kind;
   }
   return std::nullopt;
 }
 
-MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
-                                const BaselineMetric* baseline, const std::string& profile_id) {
+MetricComparison compare_metric(const std::string& name, double observed,
+                                Direction observed_direction, const BaselineMetric* baseline,
+                                const std::string& profile_id) {
   MetricComparison c;
   c.metric = name;
   c.observed = observed;
@@ -97,7 +108,8 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
   const Direction direction = baseline->direction;
   TolerancePolicy policy = baseline->policy;
   if (std::holds_alternative<std::monostate>(policy)) {
-    policy = direction == Direction::MustEqual ? TolerancePolicy{Exact{}} : TolerancePolicy{kDefaultBand};
+    policy = direction == Direction::MustEqual ? TolerancePolicy{Exact{}}
+                                               : TolerancePolicy{kDefaultBand};
   }
   double allowed = 0.0;
   if (const Band* band = std::get_if<Band>(&policy)) {
@@ -109,12 +121,15 @@ MetricComparison compare_metric(const std::string& name, double observed, Direct
     const double spread = cv != baseline->cv_by_environment.end() ? cv->second : 0.0;
     const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
     allowed = rtol * std::fabs(*base);
-    c.tolerance = fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
+    c.tolerance =
+        fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
     if (rtol > kTimingMaximumBand) {
       // A band that wide could never fail: say so instead of passing everything.
       c.verdict = Verdict::kInconclusive;
-      c.note = fmt::format("the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
-                           "machine, or gate with run --ab", spread * 100.0);
+      c.note = fmt::format(
+          "the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
+          "machine, or gate with run --ab",
+          spread * 100.0);
       return c;
     }
   } else {

@@ -59,8 +59,9 @@ struct MetricComparison {
 
 /// Compares one observed value with its baseline entry (nullptr: none). `profile_id` is the
 /// run's environment profile, used for environment-bound (exact) values.
-MetricComparison compare_metric(const std::string& name, double observed, Direction observed_direction,
-                                const BaselineMetric* baseline, const std::string& profile_id);
+MetricComparison compare_metric(const std::string& name, double observed,
+                                Direction observed_direction, const BaselineMetric* baseline,
+                                const std::string& profile_id);
 
 /// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
 /// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays

@@ -53,11 +53,12 @@ struct DistributionAnalysis {
   double baseline_mean = 0.0, baseline_sd = 0.0;
   double difference = 0.0;  ///< candidate - baseline (paired: mean of per-seed differences)
   double ci_lower = 0.0, ci_upper = 0.0;  ///< 95% two-sided CI of the difference
-  double p_worse = 1.0;   ///< raw one-sided p-value for H1 "the candidate is worse"
+  double p_worse = 1.0;                   ///< raw one-sided p-value for H1 "the candidate is worse"
   double p_better = 1.0;  ///< raw one-sided p-value for H1 "the candidate is better"
   double hedges_g = 0.0;  ///< candidate vs baseline, positive when the candidate mean is larger
   double probability_of_improvement = 0.5;
-  std::string problem;  ///< non-empty when the samples cannot be tested; the verdict is INCONCLUSIVE
+  std::string
+      problem;  ///< non-empty when the samples cannot be tested; the verdict is INCONCLUSIVE
 };
 
 /// Analyses one metric. Never throws for bad samples (fewer than 2 seeds, non-finite values,
@@ -72,7 +73,7 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
 
 struct GateDecision {
   Verdict verdict = Verdict::kInconclusive;
-  double p_worse_adjusted = 1.0;   ///< Holm-adjusted over the run
+  double p_worse_adjusted = 1.0;  ///< Holm-adjusted over the run
   double p_better_adjusted = 1.0;
   std::string reason;  ///< one line: why this verdict ("worse: p=0.0021 (Holm 0.0042) < 0.01 and
                        ///< the estimated degradation 0.0131 exceeds the margin 0.01")

@@ -3,9 +3,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <functional>
-
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -79,11 +78,12 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
       {"cpu", {{"model", cpu_model()}, {"logical_cores", std::thread::hardware_concurrency()}}},
       {"os", {{"name", os.sysname}, {"release", os.release}, {"machine", os.machine}}},
       {"hostname", host},
-      {"compiler", {{"id", compiler()}, {"flags", MLREGRESS_CXX_FLAGS},
-                    {"build_type", MLREGRESS_BUILD_TYPE}}},
+      {"compiler",
+       {{"id", compiler()}, {"flags", MLREGRESS_CXX_FLAGS}, {"build_type", MLREGRESS_BUILD_TYPE}}},
       {"git", {{"commit", git.commit}, {"dirty", git.dirty}}},
   };
-  if (hooks.probe_framework) environment["framework"] = probe_in_child_process(hooks.probe_framework);
+  if (hooks.probe_framework)
+    environment["framework"] = probe_in_child_process(hooks.probe_framework);
   if (!run_section.is_null()) environment["run"] = run_section;
   return environment;
 }

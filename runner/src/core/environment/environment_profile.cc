@@ -19,7 +19,8 @@ std::string text_at(const nlohmann::json& json, const char* pointer) {
 EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   EnvironmentProfile p;
   const std::string name = text_at(environment, "/framework/name");
-  p.framework = name == "unknown" ? "none" : name + " " + text_at(environment, "/framework/version");
+  p.framework =
+      name == "unknown" ? "none" : name + " " + text_at(environment, "/framework/version");
   p.build = name == "unknown" ? "none" : text_at(environment, "/framework/build");
   p.cpu = text_at(environment, "/cpu/model");
   p.machine = text_at(environment, "/os/machine");
@@ -34,11 +35,14 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   return p;
 }
 
-std::string describe_environment_change(const EnvironmentProfile& before, const EnvironmentProfile& now) {
-  auto same = [](const std::string& a, const std::string& b) { return a == b ? "same" : "changed"; };
-  return fmt::format("framework {} · build {} · CPU {} · threads {}", same(before.framework, now.framework),
-                     same(before.build, now.build), same(before.cpu, now.cpu),
-                     before.threads == now.threads ? "same" : "changed");
+std::string describe_environment_change(const EnvironmentProfile& before,
+                                        const EnvironmentProfile& now) {
+  auto same = [](const std::string& a, const std::string& b) {
+    return a == b ? "same" : "changed";
+  };
+  return fmt::format("framework {} · build {} · CPU {} · threads {}",
+                     same(before.framework, now.framework), same(before.build, now.build),
+                     same(before.cpu, now.cpu), before.threads == now.threads ? "same" : "changed");
 }
 
 }  // namespace mlregress::internal

@@ -3,10 +3,8 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
-
 
 namespace mlregress::internal {
 
@@ -22,11 +20,11 @@ struct EnvironmentProfile {
   friend bool operator==(const EnvironmentProfile&, const EnvironmentProfile&) = default;
 };
 
-
 /// Builds the profile from an environment.json document.
 EnvironmentProfile environment_profile(const nlohmann::json& environment);
 
 /// "torch same · CPU changed · threads same": what differs between two profiles.
-std::string describe_environment_change(const EnvironmentProfile& before, const EnvironmentProfile& now);
+std::string describe_environment_change(const EnvironmentProfile& before,
+                                        const EnvironmentProfile& now);
 
 }  // namespace mlregress::internal

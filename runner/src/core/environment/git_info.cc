@@ -32,7 +32,8 @@ GitInfo probe_git(const std::string& directory) {
   return info;
 }
 
-std::string run_repository(const std::string& repo_option, const std::vector<std::string>& source_files) {
+std::string run_repository(const std::string& repo_option,
+                           const std::vector<std::string>& source_files) {
   if (!repo_option.empty()) return repo_option;
   if (const char* env = std::getenv("MLREGRESS_REPO"); env != nullptr && *env != '\0') return env;
   for (const std::string& file : source_files) {

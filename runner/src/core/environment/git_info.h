@@ -7,7 +7,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -26,7 +25,8 @@ GitInfo probe_git(const std::string& directory = "");
 /// The work tree a run records: `repo_option` (run --repo) when given, else $MLREGRESS_REPO,
 /// else the directory of the first absolute path among `source_files` (the test sources the
 /// build compiled), else "" (the current directory).
-std::string run_repository(const std::string& repo_option, const std::vector<std::string>& source_files);
+std::string run_repository(const std::string& repo_option,
+                           const std::vector<std::string>& source_files);
 
 /// The "git" part of an environment.json document ("unknown" and clean when it has none).
 GitInfo recorded_git(const nlohmann::json& environment);

@@ -56,7 +56,8 @@ void RunCollector::start_test(TestResult result) {
 
 void RunCollector::add_curve(TestResult& test, CurveRecord curve) {
   RecordedCurve recorded;
-  recorded.csv_file = "curves/" + unique_file_name(test.name + "." + curve.name, ".csv", curve_files_);
+  recorded.csv_file =
+      "curves/" + unique_file_name(test.name + "." + curve.name, ".csv", curve_files_);
   recorded.points = curve.values.size();
   recorded.curve = std::move(curve);
   test.curves.push_back(std::move(recorded));

@@ -34,8 +34,8 @@ class RunCollector {
   // seed's events and hands them over whole when its process has ended.
   void start_seeded_test(const PlannedTest& planned);
   /// `death`: see seed_run_from_events.
-  void add_seed_run(const SeedJob& job, const std::vector<TestEvent>& events, const std::string& death,
-                    double duration_s);
+  void add_seed_run(const SeedJob& job, const std::vector<TestEvent>& events,
+                    const std::string& death, double duration_s);
   /// Aggregates the per-seed metrics into samples and compares them with the baseline.
   void end_seeded_test(double duration_s);
 

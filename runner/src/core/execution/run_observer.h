@@ -15,7 +15,8 @@ class RunObserver {
   virtual void on_metric(const TestResult& /*test*/, const MetricRecord& /*metric*/) {}
   virtual void on_curve(const TestResult& /*test*/, const RecordedCurve& /*curve*/) {}
   /// A seed of a seeded test finished (its SeedRun is in test.seed_runs).
-  virtual void on_seed_end(const TestResult& /*test*/, const SeedRun& /*seed_run*/, const RunResult& /*run*/) {}
+  virtual void on_seed_end(const TestResult& /*test*/, const SeedRun& /*seed_run*/,
+                           const RunResult& /*run*/) {}
   virtual void on_test_end(const TestResult& /*test*/, const RunResult& /*run*/) {}
   virtual void on_run_end(const RunResult& /*run*/) {}
 };

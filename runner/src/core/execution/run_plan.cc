@@ -32,7 +32,8 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     PlannedVariant v{variant.name, planned.params, ""};
     for (const ParamSpec& change : variant.overrides) {
       const bool as_double = std::holds_alternative<double>(v.params.at(change.name));
-      if (const auto* i = std::get_if<std::int64_t>(&change.default_value); i != nullptr && as_double) {
+      if (const auto* i = std::get_if<std::int64_t>(&change.default_value);
+          i != nullptr && as_double) {
         v.params[change.name] = static_cast<double>(*i);
       } else {
         v.params[change.name] = change.default_value;
@@ -47,12 +48,13 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
 }  // namespace
 
 RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
-                      const std::vector<ParamOverride>& overrides, const std::vector<std::string>& items,
-                      const RunSettings& settings) {
+                      const std::vector<ParamOverride>& overrides,
+                      const std::vector<std::string>& items, const RunSettings& settings) {
   RunPlan plan;
   plan.settings = settings;
   plan.overrides = items;
-  for (const RegisteredTest* test : selected) plan.tests.push_back(plan_test(*test, overrides, settings));
+  for (const RegisteredTest* test : selected)
+    plan.tests.push_back(plan_test(*test, overrides, settings));
   return plan;
 }
 
@@ -67,7 +69,8 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
       entry["seeds"] = planned.seeds;
       nlohmann::json variants = nlohmann::json::array();
       for (const PlannedVariant& v : planned.variants) {
-        variants.push_back({{"name", v.name}, {"params", params_json(v.params)}, {"config_hash", v.config_hash}});
+        variants.push_back(
+            {{"name", v.name}, {"params", params_json(v.params)}, {"config_hash", v.config_hash}});
       }
       entry["variants"] = std::move(variants);
     }

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
@@ -59,8 +58,8 @@ struct RunPlan {
 /// variants, so that every worker agrees on them. `items` are the --set items `overrides` came
 /// from (recorded in config.json).
 RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
-                      const std::vector<ParamOverride>& overrides, const std::vector<std::string>& items,
-                      const RunSettings& settings);
+                      const std::vector<ParamOverride>& overrides,
+                      const std::vector<std::string>& items, const RunSettings& settings);
 
 /// config.json: the resolved parameters, config hash, seeds and variants of every planned test.
 void to_json(nlohmann::json& json, const RunPlan& plan);

@@ -4,11 +4,16 @@ namespace mlregress::internal {
 
 std::string_view test_status_name(TestStatus status) {
   switch (status) {
-    case TestStatus::kPassed: return "passed";
-    case TestStatus::kFailed: return "failed";
-    case TestStatus::kSkipped: return "skipped";
-    case TestStatus::kCrashed: return "crashed";
-    case TestStatus::kRegressed: return "regressed";
+    case TestStatus::kPassed:
+      return "passed";
+    case TestStatus::kFailed:
+      return "failed";
+    case TestStatus::kSkipped:
+      return "skipped";
+    case TestStatus::kCrashed:
+      return "crashed";
+    case TestStatus::kRegressed:
+      return "regressed";
   }
   return "unknown";
 }

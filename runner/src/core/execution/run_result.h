@@ -4,24 +4,23 @@
 // work on finished runs.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "mlregress/metric.h"
 #include "comparison/comparator.h"
+#include "mlregress/metric.h"
 #include "mlregress/tier.h"
 
 namespace mlregress::internal {
 
 enum class TestStatus {
   kPassed,
-  kFailed,   ///< an assertion failed or the body threw
-  kSkipped,  ///< GTEST_SKIP()
-  kCrashed,  ///< the test process died (signal, abort, exit) while the test ran
+  kFailed,     ///< an assertion failed or the body threw
+  kSkipped,    ///< GTEST_SKIP()
+  kCrashed,    ///< the test process died (signal, abort, exit) while the test ran
   kRegressed,  ///< the body passed, but a metric is worse than its baseline allows
 };
 
@@ -44,7 +43,7 @@ struct RecordedCurve {
 
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.
 struct SeedRun {
-  std::string variant;  ///< "" when the test declares no variants
+  std::string variant;            ///< "" when the test declares no variants
   std::size_t variant_index = 0;  ///< its position in the declared variants
   std::uint64_t seed = 0;
   TestStatus status = TestStatus::kPassed;  ///< kCrashed also covers a seed killed for its timeout

@@ -37,7 +37,8 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
       run.metrics.push_back(metric->metric);
     } else if (const auto* curve = std::get_if<CurveRecorded>(&event)) {
       CurveRecord renamed = curve->curve;
-      renamed.name = fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
+      renamed.name =
+          fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
       curves.push_back(std::move(renamed));
     } else if (const auto* end = std::get_if<TestEnded>(&event)) {
       ended = true;
@@ -102,7 +103,8 @@ TestStatus summarize_seed_runs(TestResult& test) {
   for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
 
   if (crashed > 0) {
-    test.crash_message = fmt::format("{} of {} seed runs did not finish", crashed, test.seed_runs.size());
+    test.crash_message =
+        fmt::format("{} of {} seed runs did not finish", crashed, test.seed_runs.size());
     return TestStatus::kCrashed;
   }
   if (failed > 0) return TestStatus::kFailed;

@@ -1,11 +1,10 @@
 #include "execution/supervisor.h"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -53,7 +52,8 @@ void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector
         collector.add_runner_error("from the test process: " + decoded.error);
         return;
       }
-      if (const auto* start = std::get_if<TestStarted>(&*decoded.event)) started.insert(start->test);
+      if (const auto* start = std::get_if<TestStarted>(&*decoded.event))
+        started.insert(start->test);
       collector.handle(*decoded.event);
     });
     ::close(child.output_fd);
@@ -101,8 +101,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Runs every (variant, seed) of a seeded test in its own single-threaded process, up to
-// plan.settings.jobs at once. A seed that outlives plan.settings.seed_timeout_s is killed; like a crash, that
-// is an error of that seed alone.
+// plan.settings.jobs at once. A seed that outlives plan.settings.seed_timeout_s is killed; like a
+// crash, that is an error of that seed alone.
 void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
                      RunCollector& collector) {
   std::vector<SeedJob> jobs;
@@ -124,9 +124,11 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
   };
 
   while (next < jobs.size() || !running.empty()) {
-    while (running.size() < static_cast<std::size_t>(std::max(plan.settings.jobs, 1)) && next < jobs.size()) {
+    while (running.size() < static_cast<std::size_t>(std::max(plan.settings.jobs, 1)) &&
+           next < jobs.size()) {
       const SeedJob& job = jobs[next++];
-      running.push_back({job, fork_worker(plan, hooks, names, &job), std::chrono::steady_clock::now(), {}, {}});
+      running.push_back(
+          {job, fork_worker(plan, hooks, names, &job), std::chrono::steady_clock::now(), {}, {}});
     }
 
     std::vector<pollfd> fds;
@@ -159,7 +161,8 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
       if (seconds_since(worker.started) >= plan.settings.seed_timeout_s) {
         ::kill(worker.child.pid, SIGKILL);
         wait_for_child(worker.child.pid);
-        finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)", plan.settings.seed_timeout_s));
+        finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)",
+                              plan.settings.seed_timeout_s));
       }
     }
   }

@@ -16,8 +16,8 @@ struct TestContext {
   std::uint64_t seed = 0;
   int threads = 1;
   EventSink* sink = nullptr;
-  bool seeded = false;   ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
-  std::string variant;   ///< its variant's name, "" when none
+  bool seeded = false;  ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
+  std::string variant;  ///< its variant's name, "" when none
 };
 
 /// The running test's context; nullptr outside a test body.

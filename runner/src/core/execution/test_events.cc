@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "storage/json_number.h"
-#include "support/overloaded.h"
 #include "storage/policy_json.h"
+#include "support/overloaded.h"
 
 namespace mlregress::internal {
 namespace {
@@ -37,7 +37,9 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                            {"message", e.failure.message},
                            {"fatal", e.failure.fatal}};
                  },
-                 [&](const TestSkipped& e) { json = {{"event", "skip"}, {"message", e.message}}; },
+                 [&](const TestSkipped& e) {
+                   json = {{"event", "skip"}, {"message", e.message}};
+                 },
                  [&](const MetricRecorded& e) {
                    json = {{"event", "metric"},
                            {"name", e.metric.name},

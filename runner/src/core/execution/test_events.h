@@ -14,7 +14,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <variant>
@@ -52,8 +51,8 @@ struct TestEnded {
   double duration_s = 0.0;
 };
 
-using TestEvent =
-    std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, CurveRecorded, TestEnded>;
+using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
+                               CurveRecorded, TestEnded>;
 
 void to_json(nlohmann::json& json, const TestEvent& event);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything that is not an event.

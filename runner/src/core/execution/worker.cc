@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "support/clock.h"
 #include "execution/test_context.h"
+#include "support/clock.h"
 
 namespace mlregress::internal {
 namespace {
@@ -24,7 +24,8 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
     const std::string full_name = std::string(info.test_suite_name()) + "." + info.name();
     const PlannedTest* planned = plan_.find(full_name);
     if (planned == nullptr) return;  // not an ML test; the filter should have excluded it
-    context_ = TestContext{planned->test, &planned->params, plan_.settings.seed, plan_.settings.threads, &sink_};
+    context_ = TestContext{planned->test, &planned->params, plan_.settings.seed,
+                           plan_.settings.threads, &sink_};
     if (job_ != nullptr && job_->test == planned) {
       context_.params = &job_->variant->params;
       context_.seed = job_->seed;

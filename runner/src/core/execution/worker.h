@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "execution/event_sink.h"
-#include "mlregress/runner_hooks.h"
 #include "execution/run_plan.h"
+#include "mlregress/runner_hooks.h"
 
 namespace mlregress::internal {
 

@@ -20,7 +20,8 @@ nlohmann::json params_json(const ResolvedParams& params) {
 }
 
 std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int threads) {
-  const nlohmann::json canonical = {{"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
+  const nlohmann::json canonical = {
+      {"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
   // --set rejects invalid UTF-8; a default in code could still have it, and hashing never throws.
   const std::uint64_t hash =
       fnv1a_64(canonical.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

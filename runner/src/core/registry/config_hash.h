@@ -2,9 +2,8 @@
 // parameters, seed and thread count. Equal hashes mean comparable configurations.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "mlregress/param.h"

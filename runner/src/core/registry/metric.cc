@@ -4,9 +4,12 @@ namespace mlregress {
 
 std::string_view direction_name(Direction direction) {
   switch (direction) {
-    case Direction::LowerIsBetter: return "lower_is_better";
-    case Direction::HigherIsBetter: return "higher_is_better";
-    case Direction::MustEqual: return "must_equal";
+    case Direction::LowerIsBetter:
+      return "lower_is_better";
+    case Direction::HigherIsBetter:
+      return "higher_is_better";
+    case Direction::MustEqual:
+      return "must_equal";
   }
   return "unknown";
 }

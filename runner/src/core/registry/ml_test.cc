@@ -29,17 +29,17 @@ const ParamValue& resolved_param(std::string_view key) {
   TestContext& context = require_context("param()");
   auto it = context.params->find(key);
   if (it == context.params->end()) {
-    throw std::invalid_argument(fmt::format(
-        "test '{}' reads parameter '{}', which it does not declare in ML_TEST",
-        context.test->name, key));
+    throw std::invalid_argument(
+        fmt::format("test '{}' reads parameter '{}', which it does not declare in ML_TEST",
+                    context.test->name, key));
   }
   return it->second;
 }
 
 void throw_param_type_error(std::string_view key, const ParamValue& value, std::string_view asked) {
-  throw std::invalid_argument(fmt::format("parameter '{}' is declared as {} (value {}) but read as {}",
-                                          key, param_type_name(value),
-                                          param_value_to_string(value), asked));
+  throw std::invalid_argument(
+      fmt::format("parameter '{}' is declared as {} (value {}) but read as {}", key,
+                  param_type_name(value), param_value_to_string(value), asked));
 }
 
 }  // namespace internal
@@ -50,19 +50,25 @@ bool finite_non_negative(double x) { return std::isfinite(x) && x >= 0.0; }
 
 // Why `policy` cannot gate `name`, or "" when it can. A NaN, negative or infinite tolerance would
 // silently widen or disable the gate (and a promoted infinite one could not be read back).
-std::string policy_problem(std::string_view name, Direction direction, const TolerancePolicy& policy,
-                           bool seeded) {
+std::string policy_problem(std::string_view name, Direction direction,
+                           const TolerancePolicy& policy, bool seeded) {
   const bool margin = std::holds_alternative<Margin>(policy);
   if (seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
-    return fmt::format("metric '{}': a seeded test compares per-seed distributions; give "
-                       "Margin{{.delta = ...}} or no policy, not a band, exact or timing policy", name);
+    return fmt::format(
+        "metric '{}': a seeded test compares per-seed distributions; give "
+        "Margin{{.delta = ...}} or no policy, not a band, exact or timing policy",
+        name);
   }
   if (seeded && direction == Direction::MustEqual) {
-    return fmt::format("metric '{}': must_equal has no worse side to test across seeds; record it "
-                       "from an ML_TEST", name);
+    return fmt::format(
+        "metric '{}': must_equal has no worse side to test across seeds; record it "
+        "from an ML_TEST",
+        name);
   }
-  if (!seeded && margin) return fmt::format("metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name);
-  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && !finite_non_negative(m->delta)) {
+  if (!seeded && margin)
+    return fmt::format("metric '{}': Margin applies to seeded tests (ML_SEED_TEST) only", name);
+  if (const Margin* m = std::get_if<Margin>(&policy);
+      m != nullptr && !finite_non_negative(m->delta)) {
     return fmt::format("metric '{}': the margin must be finite and >= 0, not {}", name, m->delta);
   }
   if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !finite_non_negative(t->cv)) {
@@ -70,18 +76,19 @@ std::string policy_problem(std::string_view name, Direction direction, const Tol
   }
   if (const Band* band = std::get_if<Band>(&policy);
       band != nullptr && !(finite_non_negative(band->rtol) && finite_non_negative(band->atol))) {
-    return fmt::format("metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})", name,
-                       band->rtol, band->atol);
+    return fmt::format("metric '{}': band tolerances must be finite and >= 0 (rtol={}, atol={})",
+                       name, band->rtol, band->atol);
   }
   return "";
 }
 
 }  // namespace
 
-void MlTest::record(std::string_view name, double value, Direction direction, TolerancePolicy policy,
-                    const char* file, int line) {
+void MlTest::record(std::string_view name, double value, Direction direction,
+                    TolerancePolicy policy, const char* file, int line) {
   internal::TestContext& context = internal::require_context("record()");
-  if (const std::string problem = policy_problem(name, direction, policy, context.seeded); !problem.empty()) {
+  if (const std::string problem = policy_problem(name, direction, policy, context.seeded);
+      !problem.empty()) {
     throw std::invalid_argument(fmt::format("{}:{}: {}", file, line, problem));
   }
   if (context.seeded && std::holds_alternative<std::monostate>(policy)) policy = Margin{};
@@ -103,8 +110,8 @@ void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>
                           const std::vector<double>& values) {
   internal::TestContext& context = internal::require_context("record_curve()");
   if (steps.size() != values.size()) {
-    throw std::invalid_argument(fmt::format("curve '{}': {} steps but {} values", name,
-                                            steps.size(), values.size()));
+    throw std::invalid_argument(
+        fmt::format("curve '{}': {} steps but {} values", name, steps.size(), values.size()));
   }
   context.sink->emit(internal::CurveRecorded{CurveRecord{std::string(name), steps, values}});
 }

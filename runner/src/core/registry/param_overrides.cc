@@ -16,15 +16,18 @@ std::vector<ParamOverride> parse_param_overrides(const std::vector<std::string>&
     const std::size_t equals = item.find('=');
     const std::size_t dot = item.substr(0, equals).rfind('.');
     if (equals == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == equals) {
-      throw ConfigError(fmt::format("--set '{}': expected TEST.KEY=VALUE, e.g. "
-                                    "CnnOverfitsOneBatch.lr=0.01", item));
+      throw ConfigError(
+          fmt::format("--set '{}': expected TEST.KEY=VALUE, e.g. "
+                      "CnnOverfitsOneBatch.lr=0.01",
+                      item));
     }
     const std::string test_name = item.substr(0, dot);
     const std::string key = item.substr(dot + 1, equals - dot - 1);
     const std::string text = item.substr(equals + 1);
     const RegisteredTest* test = registry.find(test_name);
     if (test == nullptr) {
-      throw ConfigError(fmt::format("--set '{}': no test named '{}' (see `list`)", item, test_name));
+      throw ConfigError(
+          fmt::format("--set '{}': no test named '{}' (see `list`)", item, test_name));
     }
     const ParamSpec* spec = test->find_param(key);
     if (spec == nullptr) {

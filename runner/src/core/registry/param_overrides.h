@@ -23,6 +23,7 @@ std::vector<ParamOverride> parse_param_overrides(const std::vector<std::string>&
                                                  const TestRegistry& registry);
 
 /// The test's defaults with the overrides that address it applied (later items win).
-ResolvedParams resolve_params(const RegisteredTest& test, const std::vector<ParamOverride>& overrides);
+ResolvedParams resolve_params(const RegisteredTest& test,
+                              const std::vector<ParamOverride>& overrides);
 
 }  // namespace mlregress::internal

@@ -1,20 +1,24 @@
 #include "registry/param_value.h"
 
-#include "support/text_sanitize.h"
+#include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
 
-#include <fmt/format.h>
+#include "support/text_sanitize.h"
 
 namespace mlregress {
 
 std::string_view param_type_name(const ParamValue& value) {
   switch (value.index()) {
-    case 0: return "bool";
-    case 1: return "int";
-    case 2: return "double";
-    default: return "string";
+    case 0:
+      return "bool";
+    case 1:
+      return "int";
+    case 2:
+      return "double";
+    default:
+      return "string";
   }
 }
 

@@ -42,42 +42,50 @@ void TestRegistry::add(RegisteredTest test) {
   std::set<std::string> seen;
   for (const ParamSpec& spec : test.params) {
     if (spec.name.empty() || spec.name.find_first_of(".= \t\n") != std::string::npos) {
-      add_error(fmt::format("{}: parameter name '{}' of test '{}' must be non-empty and contain "
-                            "no '.', '=' or whitespace", where, spec.name, test.name));
+      add_error(
+          fmt::format("{}: parameter name '{}' of test '{}' must be non-empty and contain "
+                      "no '.', '=' or whitespace",
+                      where, spec.name, test.name));
       return;
     }
     if (!seen.insert(spec.name).second) {
-      add_error(fmt::format("{}: parameter '{}' of test '{}' is declared twice", where,
-                            spec.name, test.name));
+      add_error(fmt::format("{}: parameter '{}' of test '{}' is declared twice", where, spec.name,
+                            test.name));
       return;
     }
   }
   std::set<std::string> variant_names;
   for (const Variant& variant : test.seeds.variant_list()) {
-    if (variant.name.empty() || variant.name.find_first_not_of(
-                                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-                                    std::string::npos) {
-      add_error(fmt::format("{}: variant name '{}' of test '{}' must be non-empty and use only "
-                            "letters, digits, '_' and '-'", where, variant.name, test.name));
+    if (variant.name.empty() ||
+        variant.name.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            std::string::npos) {
+      add_error(
+          fmt::format("{}: variant name '{}' of test '{}' must be non-empty and use only "
+                      "letters, digits, '_' and '-'",
+                      where, variant.name, test.name));
       return;
     }
     if (!variant_names.insert(variant.name).second) {
-      add_error(fmt::format("{}: variant '{}' of test '{}' is declared twice", where, variant.name, test.name));
+      add_error(fmt::format("{}: variant '{}' of test '{}' is declared twice", where, variant.name,
+                            test.name));
       return;
     }
     for (const ParamSpec& change : variant.overrides) {
       const ParamSpec* declared = test.find_param(change.name);
       if (declared == nullptr) {
-        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}', which the test does not declare",
-                              where, variant.name, test.name, change.name));
+        add_error(
+            fmt::format("{}: variant '{}' of test '{}' sets '{}', which the test does not declare",
+                        where, variant.name, test.name, change.name));
         return;
       }
       const bool int_for_double = std::holds_alternative<double>(declared->default_value) &&
                                   std::holds_alternative<std::int64_t>(change.default_value);
       if (declared->default_value.index() != change.default_value.index() && !int_for_double) {
-        add_error(fmt::format("{}: variant '{}' of test '{}' sets '{}' to a {}, but it is declared as {}",
-                              where, variant.name, test.name, change.name,
-                              param_type_name(change.default_value), param_type_name(declared->default_value)));
+        add_error(fmt::format(
+            "{}: variant '{}' of test '{}' sets '{}' to a {}, but it is declared as {}", where,
+            variant.name, test.name, change.name, param_type_name(change.default_value),
+            param_type_name(declared->default_value)));
         return;
       }
     }
@@ -121,9 +129,9 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Seeds seeds) noexcept {
   if (seeds.count() <= 0) {
-    TestRegistry::instance().add_error(fmt::format(
-        "{}:{}: seeded test '{}' declares Seeds({}); it needs at least 1", file, line, name,
-        seeds.count()));
+    TestRegistry::instance().add_error(
+        fmt::format("{}:{}: seeded test '{}' declares Seeds({}); it needs at least 1", file, line,
+                    name, seeds.count()));
     return false;
   }
   return register_test(tier, name, file, line, std::move(params), factory, std::move(seeds), false);

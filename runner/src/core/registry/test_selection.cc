@@ -15,7 +15,8 @@ std::vector<const RegisteredTest*> select_tests(const TestRegistry& registry,
   std::vector<const RegisteredTest*> selected;
   for (const RegisteredTest& test : registry.tests()) {
     const std::string tier(tier_name(test.tier));
-    const bool tier_ok = tiers.empty() || std::find(tiers.begin(), tiers.end(), tier) != tiers.end();
+    const bool tier_ok =
+        tiers.empty() || std::find(tiers.begin(), tiers.end(), tier) != tiers.end();
     const std::string full = test.full_name();
     if (tier_ok && by_name.matches(test.name, full) && by_gtest.matches(test.name, full)) {
       selected.push_back(&test);

@@ -4,9 +4,12 @@ namespace mlregress {
 
 std::string_view tier_name(Tier tier) {
   switch (tier) {
-    case Tier::Fast: return "fast";
-    case Tier::Medium: return "medium";
-    case Tier::Full: return "full";
+    case Tier::Fast:
+      return "fast";
+    case Tier::Medium:
+      return "medium";
+    case Tier::Full:
+      return "full";
   }
   return "unknown";
 }

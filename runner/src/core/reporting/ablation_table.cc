@@ -9,8 +9,8 @@
 #include <ranges>
 #include <utility>
 
-#include "statistics/moments.h"
 #include "statistics/holm.h"
+#include "statistics/moments.h"
 #include "statistics/paired.h"
 
 namespace mlregress::internal {
@@ -64,11 +64,13 @@ std::string values_text(const BySeed& values) {
 
 }  // namespace
 
-std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& only_test) {
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
+                                   const std::string& only_test) {
   // The ledger is in finishing order, which depends on --jobs; the table follows the declared one.
-  std::stable_sort(lines.begin(), lines.end(), [](const SeedLedgerLine& a, const SeedLedgerLine& b) {
-    return a.run.variant_index < b.run.variant_index;
-  });
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const SeedLedgerLine& a, const SeedLedgerLine& b) {
+                     return a.run.variant_index < b.run.variant_index;
+                   });
   // test -> variant order, and (variant, metric) -> values by seed; metrics in first-seen order.
   std::vector<std::string> tests;
   std::map<std::string, std::vector<std::string>> variants, metrics;
@@ -77,7 +79,8 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std:
     if (!only_test.empty() && line.test != only_test) continue;
     if (std::find(tests.begin(), tests.end(), line.test) == tests.end()) tests.push_back(line.test);
     auto& vs = variants[line.test];
-    if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end()) vs.push_back(line.run.variant);
+    if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end())
+      vs.push_back(line.run.variant);
     if (line.run.status != TestStatus::kPassed) continue;
     for (const MetricRecord& metric : line.run.metrics) {
       auto& ms = metrics[line.test];
@@ -93,13 +96,15 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std:
     std::vector<Comparison> comparisons;
     std::string body;
     for (const std::string& metric : metrics[test]) {
-      body += fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
+      body +=
+          fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
       for (const std::string& v : vs) {
         const BySeed& by_seed = values[test][{v, metric}];
         std::vector<double> samples;
         for (const auto& [seed, value] : by_seed) samples.push_back(value);
         const stats::SampleSummary s = stats::summarize_samples(samples);
-        body += fmt::format("  {:<16} {:<22} {}\n", v, fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
+        body += fmt::format("  {:<16} {:<22} {}\n", v,
+                            fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
                             values_text(by_seed));
         if (v != vs.front()) {
           Comparison c = compare_paired(by_seed, values[test][{vs.front(), metric}]);
@@ -114,18 +119,22 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std:
       if (c.problem.empty()) p_values.push_back(c.p);
     }
     const std::vector<double> adjusted = stats::holm_adjust(p_values);
-    out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n{}", test, vs.size(), body);
-    out += fmt::format("  vs {} (paired t on per-seed differences, two-sided, Holm across {} comparisons)\n",
-                       vs.front(), p_values.size());
+    out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n{}", test,
+                       vs.size(), body);
+    out += fmt::format(
+        "  vs {} (paired t on per-seed differences, two-sided, Holm across {} comparisons)\n",
+        vs.front(), p_values.size());
     std::size_t next = 0;
     for (const Comparison& c : comparisons) {
       if (!c.problem.empty()) {
         out += fmt::format("  {:<16} {:<12} {}\n", c.variant, c.metric, c.problem);
         continue;
       }
-      out += fmt::format("  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm {:.2g})\n",
-                         c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
-                         adjusted[next++]);
+      out += fmt::format(
+          "  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm "
+          "{:.2g})\n",
+          c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
+          adjusted[next++]);
     }
   }
   return out;

@@ -1,9 +1,8 @@
 #include "reporting/console_reporter.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -52,14 +51,17 @@ void ConsoleReporter::on_run_start(const RunResult& run) {
   flush();
 }
 
-void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& /*run*/) {
+void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_run,
+                                  const RunResult& /*run*/) {
   const std::size_t done = test.seed_runs.size();
   const std::size_t total = test.seed_runs_planned;
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
-  const double eta = done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
-  const std::string label = seed_run.variant.empty()
-                                ? fmt::format("seed {}", seed_run.seed)
-                                : fmt::format("seed {} [{}]", seed_run.seed, xml_safe(seed_run.variant));
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
+  const double eta =
+      done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+  const std::string label = seed_run.variant.empty() ? fmt::format("seed {}", seed_run.seed)
+                                                     : fmt::format("seed {} [{}]", seed_run.seed,
+                                                                   xml_safe(seed_run.variant));
   const bool ok = seed_run.status == TestStatus::kPassed || seed_run.status == TestStatus::kSkipped;
   if (progress_in_place_ && ok) {
     std::fprintf(out_, "\r\033[K[   SEEDS  ] %s %zu/%zu · %s · %.1f s elapsed · ETA %.0f s",
@@ -70,14 +72,19 @@ void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_ru
   }
   if (progress_line_open_) std::fputs("\r\033[K", out_);
   progress_line_open_ = false;
-  if (!ok) tag(Color::kRed, "[   SEED   ] ");
-  else std::fputs("[   SEED   ] ", out_);
-  std::fprintf(out_, "%s %zu/%zu: %s %s in %.2f s (elapsed %.1f s, ETA %.0f s)\n", xml_safe(test.name).c_str(),
-               done, total, label.c_str(), std::string(test_status_name(seed_run.status)).c_str(),
-               seed_run.duration_s, elapsed, eta);
-  if (!seed_run.crash_message.empty()) std::fprintf(out_, "%s\n", xml_safe(seed_run.crash_message).c_str());
+  if (!ok)
+    tag(Color::kRed, "[   SEED   ] ");
+  else
+    std::fputs("[   SEED   ] ", out_);
+  std::fprintf(out_, "%s %zu/%zu: %s %s in %.2f s (elapsed %.1f s, ETA %.0f s)\n",
+               xml_safe(test.name).c_str(), done, total, label.c_str(),
+               std::string(test_status_name(seed_run.status)).c_str(), seed_run.duration_s, elapsed,
+               eta);
+  if (!seed_run.crash_message.empty())
+    std::fprintf(out_, "%s\n", xml_safe(seed_run.crash_message).c_str());
   for (const TestFailure& failure : seed_run.failures) {
-    if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+    if (!failure.file.empty())
+      std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
     std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
   }
   flush();
@@ -92,7 +99,8 @@ void ConsoleReporter::on_test_start(const TestResult& test) {
 
 void ConsoleReporter::on_failure(const TestResult& test, const TestFailure& failure) {
   if (test.seeded) return;  // printed with its seed by on_seed_end
-  if (!failure.file.empty()) std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
+  if (!failure.file.empty())
+    std::fprintf(out_, "%s:%d: Failure\n", failure.file.c_str(), failure.line);
   std::fprintf(out_, "%s\n", xml_safe(failure.message).c_str());
   flush();
 }
@@ -113,8 +121,9 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
   switch (test.status) {
     case TestStatus::kPassed: {
       tag(Color::kGreen, "[       OK ] ");
-      const bool pending = std::any_of(test.comparisons.begin(), test.comparisons.end(),
-                                       [](const MetricComparison& c) { return c.distribution && !c.decision; });
+      const bool pending =
+          std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                      [](const MetricComparison& c) { return c.distribution && !c.decision; });
       std::fprintf(out_, "%s (%lld ms)%s\n", name.c_str(), ms,
                    pending ? "; its multi-seed verdicts follow at the end of the run" : "");
       break;
@@ -147,24 +156,28 @@ void ConsoleReporter::print_promotion_hint(const RunResult& run) {
   std::size_t fresh = 0, tests = 0;
   for (const TestResult& test : run.tests) {
     const auto is_new = [](const MetricComparison& c) { return c.verdict == Verdict::kNew; };
-    const auto count = static_cast<std::size_t>(std::count_if(test.comparisons.begin(), test.comparisons.end(), is_new));
+    const auto count = static_cast<std::size_t>(
+        std::count_if(test.comparisons.begin(), test.comparisons.end(), is_new));
     fresh += count;
     tests += count > 0;
   }
   if (fresh == 0) return;
   tag(Color::kYellow, "[   NEW    ] ");
   std::fprintf(out_, "%s of %s %s no baseline yet. Review this run, then adopt it:\n",
-               plural(fresh, "metric").c_str(), plural(tests, "test").c_str(), fresh == 1 ? "has" : "have");
-  std::fprintf(out_, "             %s promote %s --baselines %s --reason \"...\"\n", run.info.binary.c_str(),
-               run.info.run_folder.c_str(), run.info.baselines.c_str());
+               plural(fresh, "metric").c_str(), plural(tests, "test").c_str(),
+               fresh == 1 ? "has" : "have");
+  std::fprintf(out_, "             %s promote %s --baselines %s --reason \"...\"\n",
+               run.info.binary.c_str(), run.info.run_folder.c_str(), run.info.baselines.c_str());
 }
 
 void ConsoleReporter::on_run_end(const RunResult& run) {
-  const bool has_variants = std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
-    return t.seeded && !t.seed_runs.empty() &&
-           std::any_of(t.seed_runs.begin(), t.seed_runs.end(),
-                       [&](const SeedRun& r) { return r.variant != t.seed_runs.front().variant; });
-  });
+  const bool has_variants =
+      std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
+        return t.seeded && !t.seed_runs.empty() &&
+               std::any_of(t.seed_runs.begin(), t.seed_runs.end(), [&](const SeedRun& r) {
+                 return r.variant != t.seed_runs.front().variant;
+               });
+      });
   if (has_variants && !seed_ledger_.empty()) {
     try {
       std::fputs(xml_safe(render_ablation_tables(read_seed_ledger(seed_ledger_))).c_str(), out_);
@@ -179,12 +192,15 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       if (!c.distribution || !c.decision) continue;
       if (!gate_header) {
         tag(Color::kGreen, "[==========] ");
-        std::fprintf(out_, "Multi-seed gate (one-sided, Holm across the run's statistical checks)\n");
+        std::fprintf(out_,
+                     "Multi-seed gate (one-sided, Holm across the run's statistical checks)\n");
         gate_header = true;
       }
       const bool bad = c.verdict == Verdict::kRegression;
       const bool unsure = c.verdict == Verdict::kInconclusive;
-      tag(bad ? Color::kRed : unsure ? Color::kYellow : Color::kGreen,
+      tag(bad      ? Color::kRed
+          : unsure ? Color::kYellow
+                   : Color::kGreen,
           fmt::format("[{:^14}] ", verdict_name(c.verdict)).c_str());
       std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
                    xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
@@ -229,8 +245,8 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
     tag(Color::kRed, "[  RUNNER  ] ");
     std::fprintf(out_, "%s\n", xml_safe(error).c_str());
   }
-  std::fprintf(out_, "%zu passed, %zu failed, %zu skipped\n", passed.size(),
-               failed.size(), skipped.size());
+  std::fprintf(out_, "%zu passed, %zu failed, %zu skipped\n", passed.size(), failed.size(),
+               skipped.size());
   std::fprintf(out_, "Run folder: %s\n", run.info.run_folder.c_str());
   flush();
 }

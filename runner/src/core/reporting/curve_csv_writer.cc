@@ -13,8 +13,9 @@ std::string render_curve_csv(const CurveRecord& curve) {
   for (std::size_t i = 0; i < curve.values.size(); ++i) {
     const double v = curve.values[i];
     // fmt's "{}" is the shortest representation that round-trips, and ignores the locale.
-    const std::string value = std::isnan(v) ? "nan" : std::isinf(v) ? (v > 0 ? "inf" : "-inf")
-                                                                   : fmt::format("{}", v);
+    const std::string value = std::isnan(v)   ? "nan"
+                              : std::isinf(v) ? (v > 0 ? "inf" : "-inf")
+                                              : fmt::format("{}", v);
     out += fmt::format("{},{}\n", curve.steps[i], value);
   }
   return out;

@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <pugixml.hpp>
 
 #include <cmath>
+#include <pugixml.hpp>
 #include <sstream>
 
-#include "support/atomic_file.h"
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
+#include "support/atomic_file.h"
 #include "support/text_sanitize.h"
 
 namespace mlregress::internal {
@@ -33,7 +33,9 @@ void property(pugi::xml_node properties, std::string_view name, std::string_view
   set(node, "value", value);
 }
 
-std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+std::string first_line(std::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
 
 // A failure message on one line, whitespace collapsed, at most ~300 characters: CI servers show
 // it as the headline, the full text follows in the element's body.
@@ -72,10 +74,11 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
   if (test.status == TestStatus::kFailed) {
     pugi::xml_node failure = testcase.append_child("failure");
     const TestFailure& first = test.failures.empty() ? TestFailure{} : test.failures.front();
-    std::string message = first.file.empty()
-                              ? one_line(first.message)
-                              : fmt::format("{}:{}: {}", first.file, first.line, one_line(first.message));
-    if (test.failures.size() > 1) message += fmt::format(" (and {} more)", test.failures.size() - 1);
+    std::string message = first.file.empty() ? one_line(first.message)
+                                             : fmt::format("{}:{}: {}", first.file, first.line,
+                                                           one_line(first.message));
+    if (test.failures.size() > 1)
+      message += fmt::format(" (and {} more)", test.failures.size() - 1);
     set(failure, "message", message);
     set(failure, "type", "assertion");
     text(failure, failure_text(test));
@@ -88,7 +91,8 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     std::vector<std::string> regressed;
     for (const MetricComparison& c : test.comparisons) {
       if (c.verdict != Verdict::kRegression && c.verdict != Verdict::kNotComparable) continue;
-      regressed.push_back(fmt::format("{} {}", verdict_name(c.verdict), format_comparison_summary(c)));
+      regressed.push_back(
+          fmt::format("{} {}", verdict_name(c.verdict), format_comparison_summary(c)));
     }
     pugi::xml_node failure = testcase.append_child("failure");
     set(failure, "message", fmt::format("{}", fmt::join(regressed, "; ")));
@@ -135,7 +139,8 @@ std::string render_junit(const RunResult& run) {
     std::size_t suite_failures = 0, suite_errors = 0, suite_skipped = 0;
     double suite_time = 0;
     for (const TestResult* test : members) {
-      suite_failures += test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
+      suite_failures +=
+          test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
       suite_errors += test->status == TestStatus::kCrashed;
       suite_skipped += test->status == TestStatus::kSkipped;
       suite_time += test->duration_s;
@@ -153,12 +158,14 @@ std::string render_junit(const RunResult& run) {
     property(properties, "mlregress.run_id", run.info.run_id);
     property(properties, "mlregress.seed", fmt::format("{}", run.info.seed));
     property(properties, "mlregress.threads", fmt::format("{}", run.info.threads));
-    property(properties, "git.commit", env_string(run.info.environment, "/git/commit"_json_pointer));
+    property(properties, "git.commit",
+             env_string(run.info.environment, "/git/commit"_json_pointer));
     property(properties, "git.dirty", env_string(run.info.environment, "/git/dirty"_json_pointer));
     const std::string framework = env_string(run.info.environment, "/framework/name"_json_pointer);
     if (!framework.empty()) {
-      property(properties, "framework",
-               framework + " " + env_string(run.info.environment, "/framework/version"_json_pointer));
+      property(
+          properties, "framework",
+          framework + " " + env_string(run.info.environment, "/framework/version"_json_pointer));
     }
     for (const TestResult* test : members) add_testcase(suite, run, *test);
   }
@@ -167,6 +174,8 @@ std::string render_junit(const RunResult& run) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + out.str();
 }
 
-void JunitReporter::write(const RunResult& run) const { write_file_atomically(path_, render_junit(run)); }
+void JunitReporter::write(const RunResult& run) const {
+  write_file_atomically(path_, render_junit(run));
+}
 
 }  // namespace mlregress::internal

@@ -11,16 +11,17 @@ std::string format_delta(const MetricComparison& c) {
   if (!c.delta) return "";
   std::string out = fmt::format("{}{}", *c.delta >= 0 ? "+" : "", format_value(*c.delta));
   if (c.relative_change) {
-    out += fmt::format(" ({}{:.1f}%)", *c.relative_change >= 0 ? "+" : "", *c.relative_change * 100.0);
+    out +=
+        fmt::format(" ({}{:.1f}%)", *c.relative_change >= 0 ? "+" : "", *c.relative_change * 100.0);
   }
   return out;
 }
 
 std::string comparison_note(const MetricComparison& c) {
   if (!c.direction_change) return c.note;
-  const std::string change =
-      fmt::format("the test now says {}, the baseline {}; promote to adopt",
-                  direction_name(c.direction_change->test), direction_name(c.direction_change->baseline));
+  const std::string change = fmt::format("the test now says {}, the baseline {}; promote to adopt",
+                                         direction_name(c.direction_change->test),
+                                         direction_name(c.direction_change->baseline));
   return c.note.empty() ? change : c.note + "; " + change;
 }
 
@@ -40,24 +41,27 @@ std::string format_comparison_summary(const MetricComparison& c) {
 std::string format_regression_report(const std::string& run_id, const TestResult& test) {
   if (test.comparisons.empty() && test.baseline_file.empty()) return "";
   std::string out = fmt::format("RUN: {:<24}  BASELINE: ", run_id);
-  out += test.baseline_file.empty()
-             ? "none (NEW: promote a run to create it)\n"
-             : fmt::format("{} v{} ({}, {})\n", test.baseline_file, test.baseline_version,
-                           test.baseline_commit.substr(0, 7), test.baseline_promoted_at.substr(0, 10));
+  out +=
+      test.baseline_file.empty()
+          ? "none (NEW: promote a run to create it)\n"
+          : fmt::format("{} v{} ({}, {})\n", test.baseline_file, test.baseline_version,
+                        test.baseline_commit.substr(0, 7), test.baseline_promoted_at.substr(0, 10));
   for (const MetricComparison& c : test.comparisons) {
-    const std::string values = c.baseline ? fmt::format("{} → {}", format_value(*c.baseline), format_value(c.observed))
-                                          : fmt::format("— → {}", format_value(c.observed));
+    const std::string values =
+        c.baseline ? fmt::format("{} → {}", format_value(*c.baseline), format_value(c.observed))
+                   : fmt::format("— → {}", format_value(c.observed));
     const std::string kind(metric_kind_name(c.kind));
     if (c.distribution && c.decision) {
       out += fmt::format("{:<13} {:<20} {}  {}\n{:<13} {:<20} {}\n", kind, c.metric,
-                         format_distribution(*c.distribution, *c.decision), verdict_name(c.verdict), "", "",
-                         comparison_note(c));
+                         format_distribution(*c.distribution, *c.decision), verdict_name(c.verdict),
+                         "", "", comparison_note(c));
       continue;
     }
     // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).
-    const std::string_view verdict = c.distribution ? std::string_view("PENDING") : verdict_name(c.verdict);
-    out += fmt::format("{:<13} {:<20} {:<24} {:<22} {:<16} {}", kind, c.metric, values, format_delta(c),
-                       c.tolerance, verdict);
+    const std::string_view verdict =
+        c.distribution ? std::string_view("PENDING") : verdict_name(c.verdict);
+    out += fmt::format("{:<13} {:<20} {:<24} {:<22} {:<16} {}", kind, c.metric, values,
+                       format_delta(c), c.tolerance, verdict);
     const std::string note = comparison_note(c);
     out += note.empty() ? "\n" : fmt::format("  ({})\n", note);
   }

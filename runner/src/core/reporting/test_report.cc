@@ -14,7 +14,8 @@ std::string format_metric(const MetricRecord& metric) {
   for (char& c : direction) c = c == '_' ? ' ' : c;
   std::string policy;
   if (const Band* band = std::get_if<Band>(&metric.policy)) {
-    policy = fmt::format("; band rtol={} atol={}", format_value(band->rtol), format_value(band->atol));
+    policy =
+        fmt::format("; band rtol={} atol={}", format_value(band->rtol), format_value(band->atol));
   } else if (std::holds_alternative<Exact>(metric.policy)) {
     policy = "; exact";
   } else if (const Margin* margin = std::get_if<Margin>(&metric.policy)) {

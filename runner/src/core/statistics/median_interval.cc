@@ -1,8 +1,7 @@
 #include "statistics/median_interval.h"
 
-#include <boost/math/distributions/binomial.hpp>
-
 #include <algorithm>
+#include <boost/math/distributions/binomial.hpp>
 #include <stdexcept>
 #include <vector>
 

@@ -15,12 +15,12 @@
 namespace mlregress::internal::stats {
 
 struct MedianInterval {
-  double median = 0.0;  ///< the middle value; the mean of the two middle values when n is even
-  double low = 0.0;     ///< x_(low_rank)
-  double high = 0.0;    ///< x_(high_rank)
-  double coverage = 0.0;       ///< exact coverage of [low, high] for a continuous distribution
-  std::size_t low_rank = 0;    ///< 1-based rank of `low` in the sorted sample
-  std::size_t high_rank = 0;   ///< n + 1 - low_rank
+  double median = 0.0;       ///< the middle value; the mean of the two middle values when n is even
+  double low = 0.0;          ///< x_(low_rank)
+  double high = 0.0;         ///< x_(high_rank)
+  double coverage = 0.0;     ///< exact coverage of [low, high] for a continuous distribution
+  std::size_t low_rank = 0;  ///< 1-based rank of `low` in the sorted sample
+  std::size_t high_rank = 0;  ///< n + 1 - low_rank
 };
 
 /// The narrowest symmetric order-statistic interval whose coverage is at least `level`; when

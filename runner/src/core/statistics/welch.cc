@@ -28,7 +28,8 @@ TTestResult welch_t_test(std::span<const double> x, std::span<const double> y,
   const double vy = sample_variance(y);
 
   return t_test_from_estimate(mean(x) - mean(y), std::sqrt(vx / nx + vy / ny),
-                              welch_satterthwaite_df(vx, nx, vy, ny), alternative, confidence_level);
+                              welch_satterthwaite_df(vx, nx, vy, ny), alternative,
+                              confidence_level);
 }
 
 }  // namespace mlregress::internal::stats

@@ -1,6 +1,7 @@
 // The Wilcoxon signed-rank test on paired differences: the test on per-round log-ratios of
 // interleaved A/B timings (the multi-seed gate pairs seeds with the paired t test instead).
-// It follows scipy.stats.wilcoxon with its defaults (zero_method="wilcox", correction=False), with these deliberate choices:
+// It follows scipy.stats.wilcoxon with its defaults (zero_method="wilcox", correction=False), with
+// these deliberate choices:
 //
 // * Zero differences are dropped first ("wilcox"); n_used counts the rest. The exact
 //   distribution is then that of n_used ranks. SciPy 1.10 instead switches to the normal

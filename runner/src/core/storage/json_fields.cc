@@ -19,8 +19,9 @@ std::string without_exception_tag(std::string_view text) {
 double number_from(const nlohmann::json& value) {
   const std::optional<double> number = read_json_number(value);
   if (!number) {
-    throw std::invalid_argument("expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " +
-                                value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    throw std::invalid_argument(
+        "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " +
+        value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   return *number;
 }
@@ -28,7 +29,9 @@ double number_from(const nlohmann::json& value) {
 }  // namespace
 
 JsonFieldError::JsonFieldError(std::string path, std::string problem)
-    : std::runtime_error(path + ": " + problem), path_(std::move(path)), problem_(std::move(problem)) {}
+    : std::runtime_error(path + ": " + problem),
+      path_(std::move(path)),
+      problem_(std::move(problem)) {}
 
 JsonFieldError JsonFieldError::within(std::string_view parent) const {
   return JsonFieldError(fmt::format("{}.{}", parent, path_), problem_);

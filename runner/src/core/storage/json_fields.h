@@ -4,10 +4,9 @@
 // error unwinds through nested readers. Used by every from_json of the stored formats.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,10 +39,11 @@ void with_field_context(std::string_view key, const std::function<void()>& read)
 template <typename T>
 T convert(const nlohmann::json& value) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (!value.is_boolean()) throw std::invalid_argument("expected true or false, got " + value.dump());
+    if (!value.is_boolean())
+      throw std::invalid_argument("expected true or false, got " + value.dump());
     return value.get<bool>();
   } else if constexpr (std::is_integral_v<T>) {
-    const bool fits = value.is_number_unsigned() ? std::in_range<T>(value.get<std::uint64_t>())
+    const bool fits = value.is_number_unsigned()  ? std::in_range<T>(value.get<std::uint64_t>())
                       : value.is_number_integer() ? std::in_range<T>(value.get<std::int64_t>())
                                                   : false;
     if (!fits) {
@@ -61,7 +61,8 @@ template <typename T>
 T field(const nlohmann::json& object, std::string_view key) {
   T value{};
   with_field_context(key, [&] {
-    if (!object.is_object()) throw std::invalid_argument("expected an object, got " + object.dump());
+    if (!object.is_object())
+      throw std::invalid_argument("expected an object, got " + object.dump());
     const auto it = object.find(key);
     if (it == object.end()) throw std::invalid_argument("missing");
     value = convert<T>(*it);

@@ -19,7 +19,8 @@ nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? json_number(*value) : nlohmann::json();
 }
 
-nlohmann::json distribution_json(const DistributionAnalysis& a, const std::optional<GateDecision>& decision) {
+nlohmann::json distribution_json(const DistributionAnalysis& a,
+                                 const std::optional<GateDecision>& decision) {
   nlohmann::json json = {{"design", gate_design_name(a.design)},
                          {"margin", json_number(a.margin)},
                          {"n_candidate", a.n_candidate},
@@ -50,14 +51,16 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["tolerance"] = c.tolerance;
   metric["kind"] = metric_kind_name(c.kind);
   if (!c.note.empty()) metric["note"] = c.note;
-  if (c.direction_change) metric["baseline_direction"] = direction_name(c.direction_change->baseline);
+  if (c.direction_change)
+    metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
 }
 
 nlohmann::json test_json(const TestResult& test) {
   nlohmann::json failures = nlohmann::json::array();
   for (const TestFailure& f : test.failures) {
-    failures.push_back({{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
+    failures.push_back(
+        {{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
   }
   nlohmann::json metrics = nlohmann::json::array();
   for (std::size_t i = 0; i < test.metrics.size(); ++i) {
@@ -179,7 +182,8 @@ void from_json(const nlohmann::json& json, StoredMetric& stored) {
     m.samples = numbers_field(json, "samples");
     m.sample_seeds = array_field<std::uint64_t>(json, "seeds");
     if (m.samples.size() != m.sample_seeds.size()) {
-      throw JsonFieldError("seeds", fmt::format("{} seeds for {} samples", m.sample_seeds.size(), m.samples.size()));
+      throw JsonFieldError(
+          "seeds", fmt::format("{} seeds for {} samples", m.sample_seeds.size(), m.samples.size()));
     }
   }
   if (json.contains("verdict")) stored.comparison = comparison_from(json, m);
@@ -318,7 +322,8 @@ void to_json(nlohmann::json& json, const RunResult& run) {
             {"filter", run.info.filter},
             {"seed", run.info.seed},
             {"threads", run.info.threads},
-            {"baselines", run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
+            {"baselines",
+             run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
             {"environment_profile", run.info.environment_profile}}},
           {"summary", summarize_run(run)},
           {"tests", std::move(tests)},
@@ -342,7 +347,8 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     info.binary = field<std::string>(r, "binary");
     info.started_at = field<std::string>(r, "started_at");
     // "complete" is the field readers rely on; a run that is not complete has no end.
-    info.finished_at = field<bool>(r, "complete") ? field_or<std::string>(r, "finished_at", "") : "";
+    info.finished_at =
+        field<bool>(r, "complete") ? field_or<std::string>(r, "finished_at", "") : "";
     info.duration_s = number_field(r, "duration_s");
     info.tiers = array_field<std::string>(r, "tiers");
     info.filter = field<std::string>(r, "filter");
@@ -374,7 +380,8 @@ RunResult read_results_json(const std::string& path) {
   try {
     return json.get<RunResult>();
   } catch (const JsonFieldError& error) {
-    throw RunFolderError(fmt::format("{}: {} (see runner/docs/results-schema.md)", path, error.what()));
+    throw RunFolderError(
+        fmt::format("{}: {} (see runner/docs/results-schema.md)", path, error.what()));
   }
 }
 

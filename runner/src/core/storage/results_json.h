@@ -3,9 +3,8 @@
 // promote, compare, --ab and the reports read it back into the same types.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "execution/run_result.h"

@@ -1,9 +1,8 @@
 #include "storage/run_folder.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -49,8 +48,8 @@ void finish_run_folder(const RunFolder& folder, const LedgerEntry& entry) {
       ::rename(temp.c_str(), latest.c_str()) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
-    throw OutputError(fmt::format("cannot point '{}' at '{}': {}", latest, folder.run_id,
-                                  std::strerror(error)));
+    throw OutputError(
+        fmt::format("cannot point '{}' at '{}': {}", latest, folder.run_id, std::strerror(error)));
   }
   append_line(folder.root + "/ledger.jsonl",
               nlohmann::json(entry).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

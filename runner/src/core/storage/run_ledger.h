@@ -8,7 +8,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,11 +20,11 @@ namespace mlregress::internal {
 
 struct LedgerEntry {
   std::string run_id;
-  std::string kind = "run";   ///< "run" or "ab"
+  std::string kind = "run";  ///< "run" or "ab"
   std::string binary;
-  std::string other_binary;   ///< ab: the build compared with
+  std::string other_binary;  ///< ab: the build compared with
   std::string started_at;
-  std::string finished_at;    ///< run only
+  std::string finished_at;  ///< run only
   double duration_s = 0.0;
   std::vector<std::string> tiers;  ///< run only
   std::string filter;              ///< run only

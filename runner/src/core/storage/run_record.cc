@@ -34,7 +34,8 @@ RunRecord read_run_record(const std::string& path) {
   }
   for (const char* name : {"results.json", "environment.json"}) {
     if (!std::filesystem::exists(path + "/" + name)) {
-      throw RunFolderError(fmt::format("'{}' is not a run folder: it has no readable {}", path, name));
+      throw RunFolderError(
+          fmt::format("'{}' is not a run folder: it has no readable {}", path, name));
     }
   }
   RunRecord record;

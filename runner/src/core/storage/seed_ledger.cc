@@ -1,9 +1,9 @@
 #include "storage/seed_ledger.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "storage/json_fields.h"
 #include "storage/results_json.h"
@@ -29,7 +29,8 @@ std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
       const nlohmann::json json = nlohmann::json::parse(text);
       lines.push_back({field<std::string>(json, "test"), json.get<SeedRun>()});
     } catch (const std::exception& error) {
-      throw RunFolderError(fmt::format("{}:{}: not a seed ledger line ({})", path, number, error.what()));
+      throw RunFolderError(
+          fmt::format("{}:{}: not a seed ledger line ({})", path, number, error.what()));
     }
   }
   return lines;

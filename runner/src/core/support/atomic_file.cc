@@ -1,9 +1,8 @@
 #include "support/atomic_file.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -33,7 +32,8 @@ int write_all(int fd, std::string_view content) {
 // The rename is only durable once the directory entry is on disk too.
 void sync_parent_directory(const std::string& path) {
   const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   ::fsync(fd);
@@ -42,7 +42,8 @@ void sync_parent_directory(const std::string& path) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view content, Durability durability) {
+void write_file_atomically(const std::string& path, std::string_view content,
+                           Durability durability) {
   const bool flush = durability == Durability::kSurvivesPowerLoss;
   const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

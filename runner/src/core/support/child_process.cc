@@ -1,20 +1,18 @@
 #include "support/child_process.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
-#include <signal.h>
-
 #include <cerrno>
 #include <chrono>
-#include <thread>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "support/errors.h"
 
@@ -23,7 +21,8 @@ extern char** environ;
 namespace mlregress::internal {
 
 std::string ChildExit::describe() const {
-  if (timed_out_after_s > 0.0) return fmt::format("a timeout: killed after {:g} s", timed_out_after_s);
+  if (timed_out_after_s > 0.0)
+    return fmt::format("a timeout: killed after {:g} s", timed_out_after_s);
   if (signal != 0) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exit code {}", exit_code);
 }
@@ -66,7 +65,8 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
   ::close(fd);
   if (error_fd != fd) ::close(error_fd);
   if (spawn_error != 0) {
-    throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(spawn_error)));
+    throw std::runtime_error(
+        fmt::format("cannot start {}: {}", argv[0], std::strerror(spawn_error)));
   }
   ChildExit result;
   int status = 0;
@@ -75,9 +75,11 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
     // Without a timeout, block; with one, look every 10 ms (a hung child must not hang us).
     const pid_t done = ::waitpid(pid, &status, timeout_s > 0.0 ? WNOHANG : 0);
     if (done == pid) break;
-    if (done < 0 && errno != EINTR) throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
+    if (done < 0 && errno != EINTR)
+      throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
     if (done == 0) {
-      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= timeout_s) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+          timeout_s) {
         ::kill(pid, SIGKILL);
         result.timed_out_after_s = timeout_s;
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -132,7 +134,8 @@ std::string why_not_executable(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return fmt::format("{}: {}", path, std::strerror(errno));
   if (!S_ISREG(info.st_mode)) return fmt::format("{}: not a regular file", path);
-  if (::access(path.c_str(), X_OK) != 0) return fmt::format("{}: not executable ({})", path, std::strerror(errno));
+  if (::access(path.c_str(), X_OK) != 0)
+    return fmt::format("{}: not executable ({})", path, std::strerror(errno));
   return "";
 }
 

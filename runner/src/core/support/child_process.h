@@ -10,10 +10,10 @@
 namespace mlregress::internal {
 
 struct ChildExit {
-  int exit_code = -1;   ///< the program's exit status; -1 when it did not exit normally
-  int signal = 0;       ///< the signal that ended it, if one did
+  int exit_code = -1;              ///< the program's exit status; -1 when it did not exit normally
+  int signal = 0;                  ///< the signal that ended it, if one did
   double timed_out_after_s = 0.0;  ///< > 0 when it outlived its timeout and was killed
-  std::string describe() const;  ///< "exit code 1", "killed by signal 9 (Killed)"
+  std::string describe() const;    ///< "exit code 1", "killed by signal 9 (Killed)"
 };
 
 /// Runs argv[0] (a path; PATH is not searched) with stdout written to `output_path` and stderr

@@ -48,7 +48,8 @@ class RunFolderError : public Error {
 /// promote refused the run; the message lists every reason.
 class PromotionRefused : public Error {
  public:
-  explicit PromotionRefused(const std::string& message) : Error(ExitCode::kPromotionRefused, message) {}
+  explicit PromotionRefused(const std::string& message)
+      : Error(ExitCode::kPromotionRefused, message) {}
 };
 
 }  // namespace mlregress::internal

@@ -1,9 +1,8 @@
 #include "support/forked_child.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -47,9 +46,11 @@ bool write_line(int fd, std::string_view line) {
   return true;
 }
 
-void take_complete_lines(std::string& pending, const std::function<void(const std::string&)>& on_line) {
+void take_complete_lines(std::string& pending,
+                         const std::function<void(const std::string&)>& on_line) {
   std::size_t begin = 0;
-  for (std::size_t newline; (newline = pending.find('\n', begin)) != std::string::npos; begin = newline + 1) {
+  for (std::size_t newline; (newline = pending.find('\n', begin)) != std::string::npos;
+       begin = newline + 1) {
     on_line(pending.substr(begin, newline - begin));
   }
   pending.erase(0, begin);

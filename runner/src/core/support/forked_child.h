@@ -29,7 +29,8 @@ bool write_line(int fd, std::string_view line);
 void read_lines(int fd, const std::function<void(const std::string&)>& on_line);
 
 /// Splits the complete lines off the front of `pending`, leaving a partial last line there.
-void take_complete_lines(std::string& pending, const std::function<void(const std::string&)>& on_line);
+void take_complete_lines(std::string& pending,
+                         const std::function<void(const std::string&)>& on_line);
 
 /// Waits for the child and returns its wait status.
 int wait_for_child(pid_t pid);

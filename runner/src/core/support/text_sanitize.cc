@@ -62,22 +62,22 @@ std::string map_characters(std::string_view text, OnCharacter on_character) {
 }  // namespace
 
 std::string valid_utf8(std::string_view text) {
-  return map_characters(text, [](std::string& out, std::uint32_t, std::string_view bytes) {
-    out.append(bytes);
-  });
+  return map_characters(
+      text, [](std::string& out, std::uint32_t, std::string_view bytes) { out.append(bytes); });
 }
 
 std::string xml_safe(std::string_view text) {
-  return map_characters(text, [](std::string& out, std::uint32_t code_point, std::string_view bytes) {
-    const bool allowed_control = code_point == '\t' || code_point == '\n' || code_point == '\r';
-    if ((code_point < 0x20 && !allowed_control) || code_point == 0x7F) {
-      out += fmt::format("\\x{:02X}", code_point);
-    } else if (code_point == 0xFFFE || code_point == 0xFFFF) {
-      out += fmt::format("\\u{:04X}", code_point);
-    } else {
-      out.append(bytes);
-    }
-  });
+  return map_characters(
+      text, [](std::string& out, std::uint32_t code_point, std::string_view bytes) {
+        const bool allowed_control = code_point == '\t' || code_point == '\n' || code_point == '\r';
+        if ((code_point < 0x20 && !allowed_control) || code_point == 0x7F) {
+          out += fmt::format("\\x{:02X}", code_point);
+        } else if (code_point == 0xFFFE || code_point == 0xFFFF) {
+          out += fmt::format("\\u{:04X}", code_point);
+        } else {
+          out.append(bytes);
+        }
+      });
 }
 
 std::string safe_file_stem(std::string_view text) {

@@ -18,9 +18,11 @@ namespace {
 constexpr double kSameHypothesisTolerance = 1e-9;
 
 std::optional<std::string> unusable(const AbSeries& s) {
-  if (s.direction == Direction::MustEqual) return "a timing must be higher_is_better or lower_is_better";
+  if (s.direction == Direction::MustEqual)
+    return "a timing must be higher_is_better or lower_is_better";
   if (s.candidate.size() != s.other.size()) {
-    return fmt::format("{} candidate rounds but {} of the other binary", s.candidate.size(), s.other.size());
+    return fmt::format("{} candidate rounds but {} of the other binary", s.candidate.size(),
+                       s.other.size());
   }
   if (s.candidate.empty()) return "no rounds";
   for (std::size_t i = 0; i < s.candidate.size(); ++i) {
@@ -35,9 +37,12 @@ std::optional<std::string> unusable(const AbSeries& s) {
 
 std::string method_name(stats::WilcoxonMethod method) {
   switch (method) {
-    case stats::WilcoxonMethod::kExact: return "exact";
-    case stats::WilcoxonMethod::kNormalApproximation: return "normal approximation";
-    case stats::WilcoxonMethod::kNoData: return "no data";
+    case stats::WilcoxonMethod::kExact:
+      return "exact";
+    case stats::WilcoxonMethod::kNormalApproximation:
+      return "normal approximation";
+    case stats::WilcoxonMethod::kNoData:
+      return "no data";
   }
   return "?";
 }
@@ -52,7 +57,8 @@ bool same_hypothesis(const std::vector<double>& a, const std::vector<double>& b)
 
 }  // namespace
 
-std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series, const AbSettings& settings) {
+std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
+                                       const AbSettings& settings) {
   std::vector<AbMetricResult> results;
   std::vector<std::vector<double>> log_ratios(series.size());
   for (std::size_t m = 0; m < series.size(); ++m) {
@@ -122,9 +128,10 @@ std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series, cons
       r.verdict = Verdict::kImproved;
     } else if (r.median_cost_ratio > slow_limit) {
       r.verdict = Verdict::kInconclusive;
-      r.note = fmt::format("median {:+.1f}% slower, but p = {:.3g} (Holm) is not below {}: "
-                           "more rounds would tell", 100.0 * (r.median_cost_ratio - 1.0),
-                           r.p_slower_holm, settings.alpha);
+      r.note = fmt::format(
+          "median {:+.1f}% slower, but p = {:.3g} (Holm) is not below {}: "
+          "more rounds would tell",
+          100.0 * (r.median_cost_ratio - 1.0), r.p_slower_holm, settings.alpha);
     } else {
       r.verdict = Verdict::kPass;
     }

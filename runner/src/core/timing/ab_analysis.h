@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "mlregress/metric.h"
 #include "comparison/verdict.h"
+#include "mlregress/metric.h"
 
 namespace mlregress::internal {
 
@@ -40,10 +40,10 @@ struct AbMetricResult {
   AbSeries series;
   std::vector<double> cost_ratios;  ///< per round; > 1: the candidate was slower
   double median_cost_ratio = 1.0;
-  double ci_low = 1.0;        ///< order-statistic interval for the median cost ratio
+  double ci_low = 1.0;  ///< order-statistic interval for the median cost ratio
   double ci_high = 1.0;
-  double ci_coverage = 0.0;   ///< its exact coverage (below 95% with fewer than 6 rounds)
-  double p_slower = 1.0;      ///< one-sided Wilcoxon p-value, H1: the candidate is slower
+  double ci_coverage = 0.0;  ///< its exact coverage (below 95% with fewer than 6 rounds)
+  double p_slower = 1.0;     ///< one-sided Wilcoxon p-value, H1: the candidate is slower
   double p_faster = 1.0;
   double p_slower_holm = 1.0;  ///< Holm-adjusted across the comparison's hypotheses
   double p_faster_holm = 1.0;
@@ -59,6 +59,7 @@ struct AbSettings {
 
 /// Analyses every series. A series with a non-positive or non-finite value, a MustEqual
 /// direction or unequal lengths gets verdict INCONCLUSIVE with a note and stays out of Holm.
-std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series, const AbSettings& settings);
+std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
+                                       const AbSettings& settings);
 
 }  // namespace mlregress::internal

@@ -4,14 +4,16 @@
 
 #include <algorithm>
 
-#include "storage/json_number.h"
 #include "mlregress/metric.h"
+#include "storage/json_number.h"
 
 namespace mlregress::internal {
 namespace {
 
 // "+15.2%" for a cost ratio of 1.152: how much longer the candidate takes.
-std::string percent(double cost_ratio) { return fmt::format("{:+.1f}%", 100.0 * (cost_ratio - 1.0)); }
+std::string percent(double cost_ratio) {
+  return fmt::format("{:+.1f}%", 100.0 * (cost_ratio - 1.0));
+}
 
 nlohmann::json numbers(const std::vector<double>& values) {
   nlohmann::json array = nlohmann::json::array();
@@ -21,7 +23,8 @@ nlohmann::json numbers(const std::vector<double>& values) {
 
 }  // namespace
 
-std::string render_ab_table(const std::vector<AbMetricResult>& results, const AbSettings& settings) {
+std::string render_ab_table(const std::vector<AbMetricResult>& results,
+                            const AbSettings& settings) {
   std::size_t width = 6;
   for (const AbMetricResult& r : results) {
     width = std::max(width, r.series.test.size() + 1 + r.series.metric.size());
@@ -50,7 +53,8 @@ std::string render_ab_table(const std::vector<AbMetricResult>& results, const Ab
       "the log ratios, Holm-adjusted. REGRESSION needs p < {} and a median beyond +{:.1f}%.\n",
       100.0 * coverage, settings.alpha, 100.0 * settings.margin);
   for (const AbMetricResult& r : results) {
-    if (!r.note.empty()) out += fmt::format("  {}.{}: {}\n", r.series.test, r.series.metric, r.note);
+    if (!r.note.empty())
+      out += fmt::format("  {}.{}: {}\n", r.series.test, r.series.metric, r.note);
   }
   return out;
 }

@@ -55,7 +55,8 @@ void read_timing_metrics(const RunResult& results, ChildRun& run) {
   }
 }
 
-ChildRun run_side(Side side, int round, const std::string& program, const AbRoundsRequest& request) {
+ChildRun run_side(Side side, int round, const std::string& program,
+                  const AbRoundsRequest& request) {
   const RunOptions& options = *request.options;
   ChildRun run;
   // Both builds of a round get the same --out (each child makes its own run folder in it), so
@@ -64,10 +65,14 @@ ChildRun run_side(Side side, int round, const std::string& program, const AbRoun
   // tier's CNN step, --out names of different lengths ("NN-candidate", "NN-other") gave the
   // candidate a steady 5-13% edge, which equal command lines removed.
   const std::string out = fmt::format("{}/{:02}", request.rounds_folder, round);
-  const std::string log = fmt::format("{}/{:02}-{}.log", request.rounds_folder, round, side_name(side));
-  std::vector<std::string> argv = {program,  "run",   "--filter", request.filter, "--out", out, "--color", "never",
-                                   "--seed", std::to_string(options.seed), "--threads",
-                                   std::to_string(options.threads)};
+  const std::string log =
+      fmt::format("{}/{:02}-{}.log", request.rounds_folder, round, side_name(side));
+  std::vector<std::string> argv = {program,     "run",
+                                   "--filter",  request.filter,
+                                   "--out",     out,
+                                   "--color",   "never",
+                                   "--seed",    std::to_string(options.seed),
+                                   "--threads", std::to_string(options.threads)};
   if (side == Side::kCandidate) {
     for (const std::string& set : options.sets) argv.insert(argv.end(), {"--set", set});
   }
@@ -78,8 +83,9 @@ ChildRun run_side(Side side, int round, const std::string& program, const AbRoun
   std::error_code no_link;
   run.folder = out + "/" + std::filesystem::read_symlink(out + "/latest", no_link).string();
   if (exit.exit_code != 0) {
-    throw ChildRunFailed{fmt::format("round {}: the {} binary ({}) ended with {}; its output is in {}", round,
-                                     side_name(side), program, exit.describe(), log)};
+    throw ChildRunFailed{
+        fmt::format("round {}: the {} binary ({}) ended with {}; its output is in {}", round,
+                    side_name(side), program, exit.describe(), log)};
   }
   try {
     read_timing_metrics(read_results_json(out + "/latest/results.json"), run);
@@ -91,7 +97,8 @@ ChildRun run_side(Side side, int round, const std::string& program, const AbRoun
 
 // One series per (test, metric) seen in any round; a round that lacks it contributes NaN,
 // which the analysis reports instead of silently comparing fewer rounds.
-std::vector<AbSeries> build_series(const std::vector<ChildRun>& candidate, const std::vector<ChildRun>& other) {
+std::vector<AbSeries> build_series(const std::vector<ChildRun>& candidate,
+                                   const std::vector<ChildRun>& other) {
   std::map<MetricKey, Direction> keys;
   for (const auto* side : {&candidate, &other}) {
     for (const ChildRun& run : *side) keys.insert(run.directions.begin(), run.directions.end());
@@ -125,9 +132,10 @@ std::set<std::string> other_timing_tests(const std::string& other, const std::st
     }
     return names;
   } catch (const std::exception& error) {
-    throw ConfigError(fmt::format("--ab: '{} list --format json' did not list its tests ({}); is it "
-                                  "an mlregress test binary? Its output is in {}",
-                                  other, error.what(), out));
+    throw ConfigError(
+        fmt::format("--ab: '{} list --format json' did not list its tests ({}); is it "
+                    "an mlregress test binary? Its output is in {}",
+                    other, error.what(), out));
   }
 }
 
@@ -142,11 +150,13 @@ AbRounds run_ab_rounds(const AbRoundsRequest& request) {
     candidate_first = round % 2 == 1 ? std::bernoulli_distribution(0.5)(rng) : !candidate_first;
     const Side order[2] = {candidate_first ? Side::kCandidate : Side::kOther,
                            candidate_first ? Side::kOther : Side::kCandidate};
-    nlohmann::json entry = {{"round", round}, {"order", {side_name(order[0]), side_name(order[1])}}};
+    nlohmann::json entry = {{"round", round},
+                            {"order", {side_name(order[0]), side_name(order[1])}}};
     try {
       for (const Side side : order) {
         const bool is_candidate = side == Side::kCandidate;
-        ChildRun run = run_side(side, round, is_candidate ? request.candidate : request.other, request);
+        ChildRun run =
+            run_side(side, round, is_candidate ? request.candidate : request.other, request);
         entry[side_name(side)] = {{"seconds", run.seconds}, {"folder", run.folder}};
         (is_candidate ? candidate_runs : other_runs).push_back(std::move(run));
       }

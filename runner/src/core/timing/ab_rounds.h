@@ -5,9 +5,8 @@
 // metrics become one series per (test, metric) for ab_analysis.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,8 +31,9 @@ struct AbRoundsRequest {
 
 struct AbRounds {
   std::vector<AbSeries> series;
-  nlohmann::json log = nlohmann::json::array();  ///< per round: order, seconds and folder of each side
-  std::string failure;  ///< why the rounds stopped early (a child failed), else empty
+  nlohmann::json log =
+      nlohmann::json::array();  ///< per round: order, seconds and folder of each side
+  std::string failure;          ///< why the rounds stopped early (a child failed), else empty
   std::uint64_t order_seed = 0;
 };
 

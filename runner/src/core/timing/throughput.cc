@@ -42,7 +42,8 @@ void check_options(std::string_view name, const ThroughputOptions& options) {
     throw ThroughputError(fmt::format("throughput '{}': {}", name, what));
   };
   // Benchmark computes aggregates only from two repetitions on, and a spread needs two values.
-  if (options.repetitions < 2) fail(fmt::format("repetitions must be >= 2 (got {})", options.repetitions));
+  if (options.repetitions < 2)
+    fail(fmt::format("repetitions must be >= 2 (got {})", options.repetitions));
   if (!(options.items_per_step > 0.0) || !std::isfinite(options.items_per_step)) {
     fail(fmt::format("items_per_step must be finite and > 0 (got {})", options.items_per_step));
   }
@@ -62,8 +63,8 @@ double aggregate(const std::vector<benchmark::BenchmarkReporter::Run>& aggregate
     const auto counter = run.counters.find(kStepsCounter);
     if (counter != run.counters.end()) return counter->second.value;
   }
-  throw ThroughputError(fmt::format("throughput '{}': Google Benchmark reported no '{}' aggregate",
-                                    name, statistic));
+  throw ThroughputError(
+      fmt::format("throughput '{}': Google Benchmark reported no '{}' aggregate", name, statistic));
 }
 
 }  // namespace
@@ -74,8 +75,8 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
   ClearRegistryOnExit clear_registry;
   std::string step_error;  // what the step threw; later repetitions then skip at once
 
-  benchmark::internal::Benchmark* registered = benchmark::RegisterBenchmark(
-      kBenchmarkName, [&](benchmark::State& state) {
+  benchmark::internal::Benchmark* registered =
+      benchmark::RegisterBenchmark(kBenchmarkName, [&](benchmark::State& state) {
         if (!step_error.empty()) {
           state.SkipWithError(step_error.c_str());
           return;
@@ -95,8 +96,8 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
             break;
           }
         }
-        state.counters[kStepsCounter] =
-            benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+        state.counters[kStepsCounter] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                           benchmark::Counter::kIsRate);
         state.SetItemsProcessed(static_cast<std::int64_t>(
             std::llround(static_cast<double>(state.iterations()) * options.items_per_step)));
       });
@@ -121,9 +122,10 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
     result.steps_per_s.push_back(static_cast<double>(run.iterations) / run.real_accumulated_time);
   }
   if (result.steps_per_s.size() != static_cast<std::size_t>(options.repetitions)) {
-    throw ThroughputError(fmt::format("throughput '{}': Google Benchmark reported {} repetitions, "
-                                      "expected {}", name, result.steps_per_s.size(),
-                                      options.repetitions));
+    throw ThroughputError(
+        fmt::format("throughput '{}': Google Benchmark reported {} repetitions, "
+                    "expected {}",
+                    name, result.steps_per_s.size(), options.repetitions));
   }
   result.median_steps_per_s = aggregate(reporter.aggregates, "median", name);
   result.mean_steps_per_s = aggregate(reporter.aggregates, "mean", name);
@@ -138,11 +140,11 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
 }
 
 std::string ThroughputResult::describe() const {
-  return fmt::format("{}: {:.4g} steps/s ({:.4g} {}/s), cv {:.1f}%, {} repetitions, median in "
-                     "[{:.4g}, {:.4g}] ({:.1f}%)",
-                     name, median_steps_per_s, median_items_per_s, options.item_name, 100.0 * cv,
-                     steps_per_s.size(), ci_low_steps_per_s, ci_high_steps_per_s,
-                     100.0 * ci_coverage);
+  return fmt::format(
+      "{}: {:.4g} steps/s ({:.4g} {}/s), cv {:.1f}%, {} repetitions, median in "
+      "[{:.4g}, {:.4g}] ({:.1f}%)",
+      name, median_steps_per_s, median_items_per_s, options.item_name, 100.0 * cv,
+      steps_per_s.size(), ci_low_steps_per_s, ci_high_steps_per_s, 100.0 * ci_coverage);
 }
 
 void record_throughput(std::string_view name, const ThroughputResult& result) {

@@ -42,9 +42,8 @@ OverfitVerdict judge_overfit(const std::vector<double>& losses, const OverfitCri
       v.initial_loss, v.final_loss, losses.size(), v.threshold, criterion.absolute_floor,
       criterion.max_ratio);
   if (!v.passed) return ::testing::AssertionFailure() << "did not overfit one batch: " << summary;
-  return ::testing::AssertionSuccess()
-         << "overfit one batch (first under the threshold at step " << v.first_step_below
-         << "): " << summary;
+  return ::testing::AssertionSuccess() << "overfit one batch (first under the threshold at step "
+                                       << v.first_step_below << "): " << summary;
 }
 
 }  // namespace mlregress::checks
