@@ -74,10 +74,10 @@ void print_header(const AbSelection& s, const RunOptions& options, const std::st
   std::fflush(stdout);
 }
 
-}  // namespace
-
-ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
-                    const std::string& gtest_filter) {
+// The timing tests of this binary that the selection picks. A --set typo fails here, before
+// anything runs.
+std::set<std::string> selected_timing_tests(const RunOptions& options,
+                                            const std::string& gtest_filter) {
   if (!options.baselines.empty() || !options.junit.empty()) {
     throw ConfigError(
         "--ab compares two builds with each other; --baselines and --junit do not apply");
@@ -86,25 +86,91 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
     throw ConfigError("--ab: cannot run the other binary: " + why);
   }
   const TestRegistry& registry = TestRegistry::instance();
-  parse_param_overrides(options.sets, registry);  // a typo fails before anything runs
-  std::set<std::string> candidate_tests;
+  parse_param_overrides(options.sets, registry);
+  std::set<std::string> names;
   for (const RegisteredTest* test :
        select_tests(registry, options.tiers, options.filter, gtest_filter)) {
-    if (test->timing) candidate_tests.insert(test->name);
+    if (test->timing) names.insert(test->name);
   }
+  return names;
+}
+
+// What the rounds concluded: the per-metric results, or why there are none.
+struct AbOutcome {
+  std::vector<AbMetricResult> results;
+  std::string failure;
+  ExitCode code = ExitCode::kPassed;
+};
+
+AbOutcome judge_rounds(const AbRounds& rounds, const AbSettings& settings) {
+  AbOutcome outcome;
+  outcome.failure = rounds.failure;
+  if (outcome.failure.empty()) {
+    outcome.results = analyse_ab(rounds.series, settings);
+    if (outcome.results.empty()) {
+      outcome.failure =
+          "the timing tests recorded no timing metric (record_throughput, or the Timing policy)";
+    }
+  }
+  for (const AbMetricResult& r : outcome.results) {
+    if (r.verdict == Verdict::kRegression) outcome.code = ExitCode::kRegression;
+  }
+  if (!outcome.failure.empty()) outcome.code = ExitCode::kTestFailed;
+  return outcome;
+}
+
+// ab.json (runner/docs/timing.md).
+nlohmann::json ab_document(const LedgerEntry& entry, const RunOptions& options,
+                           const std::string& candidate, const AbSettings& settings,
+                           const AbSelection& selection, const AbRounds& rounds,
+                           const AbOutcome& outcome) {
+  return {{"schema_version", 1},
+          {"kind", "ab"},
+          {"run",
+           {{"id", entry.run_id},
+            {"binary", entry.binary},
+            {"started_at", entry.started_at},
+            {"finished_at", utc_now_iso8601()},
+            {"duration_s", entry.duration_s},
+            {"exit_code", static_cast<int>(outcome.code)},
+            {"exit_status", exit_code_name(outcome.code)}}},
+          {"candidate", {{"path", candidate}, {"sets", options.sets}}},
+          {"other", {{"path", options.ab_binary}}},
+          {"settings",
+           {{"rounds", options.ab_rounds},
+            {"alpha", settings.alpha},
+            {"margin", settings.margin},
+            {"seed", options.seed},
+            {"threads", options.threads},
+            {"tiers", options.tiers},
+            {"filter", options.filter},
+            {"order_seed", rounds.order_seed}}},
+          {"tests", selection.compared},
+          {"only_in_candidate", selection.only_candidate},
+          {"only_in_other", selection.only_other},
+          {"rounds", rounds.log},
+          {"metrics", ab_metrics_json(outcome.results)},
+          {"error", outcome.failure.empty() ? nlohmann::json() : nlohmann::json(outcome.failure)}};
+}
+
+}  // namespace
+
+ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
+                    const std::string& gtest_filter) {
+  const std::set<std::string> candidate_tests = selected_timing_tests(options, gtest_filter);
   if (candidate_tests.empty()) {
     std::fprintf(
         stderr, "%s: --ab: no timing tests (ML_TIMING_TEST) matched the selection; see '%s list'\n",
         binary.c_str(), binary.c_str());
     return ExitCode::kNoTestsMatched;
   }
-
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
+  const TestRegistry& registry = TestRegistry::instance();
   const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
-  const nlohmann::json environment = probe_environment(git, hooks, nullptr);
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
-  write_file_atomically(folder.path + "/environment.json", environment.dump(2) + "\n");
+  write_file_atomically(folder.path + "/environment.json",
+                        probe_environment(git, hooks, nullptr).dump(2) + "\n");
   const std::string rounds_folder = folder.path + "/rounds";
   std::filesystem::create_directories(rounds_folder);
 
@@ -118,23 +184,10 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const std::string candidate = this_executable();
   const AbSettings settings{.alpha = options.alpha, .margin = options.ab_margin};
   print_header(selection, options, candidate, settings);
-
-  AbRounds rounds = run_ab_rounds({candidate, options.ab_binary,
-                                   fmt::format("{}", fmt::join(selection.compared, ":")), &options,
-                                   rounds_folder});
-  std::vector<AbMetricResult> results;
-  if (rounds.failure.empty()) {
-    results = analyse_ab(rounds.series, settings);
-    if (results.empty()) {
-      rounds.failure =
-          "the timing tests recorded no timing metric (record_throughput, or the Timing policy)";
-    }
-  }
-  ExitCode code = ExitCode::kPassed;
-  for (const AbMetricResult& r : results) {
-    if (r.verdict == Verdict::kRegression) code = ExitCode::kRegression;
-  }
-  if (!rounds.failure.empty()) code = ExitCode::kTestFailed;
+  const AbRounds rounds = run_ab_rounds({candidate, options.ab_binary,
+                                         fmt::format("{}", fmt::join(selection.compared, ":")),
+                                         &options, rounds_folder});
+  const AbOutcome outcome = judge_rounds(rounds, settings);
 
   LedgerEntry entry;
   entry.run_id = folder.run_id;
@@ -145,47 +198,21 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   entry.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
   entry.git = git;
-  entry.exit_code = code;
-  const nlohmann::json document = {
-      {"schema_version", 1},
-      {"kind", "ab"},
-      {"run",
-       {{"id", folder.run_id},
-        {"binary", binary},
-        {"started_at", entry.started_at},
-        {"finished_at", utc_now_iso8601()},
-        {"duration_s", entry.duration_s},
-        {"exit_code", static_cast<int>(code)},
-        {"exit_status", exit_code_name(code)}}},
-      {"candidate", {{"path", candidate}, {"sets", options.sets}}},
-      {"other", {{"path", options.ab_binary}}},
-      {"settings",
-       {{"rounds", options.ab_rounds},
-        {"alpha", settings.alpha},
-        {"margin", settings.margin},
-        {"seed", options.seed},
-        {"threads", options.threads},
-        {"tiers", options.tiers},
-        {"filter", options.filter},
-        {"order_seed", rounds.order_seed}}},
-      {"tests", selection.compared},
-      {"only_in_candidate", selection.only_candidate},
-      {"only_in_other", selection.only_other},
-      {"rounds", rounds.log},
-      {"metrics", ab_metrics_json(results)},
-      {"error", rounds.failure.empty() ? nlohmann::json() : nlohmann::json(rounds.failure)}};
+  entry.exit_code = outcome.code;
+  const nlohmann::json document =
+      ab_document(entry, options, candidate, settings, selection, rounds, outcome);
   write_file_atomically(
       folder.path + "/ab.json",
       document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   finish_run_folder(folder, entry);
 
-  if (!rounds.failure.empty()) {
-    std::fprintf(stderr, "%s: --ab: %s\n", binary.c_str(), rounds.failure.c_str());
+  if (!outcome.failure.empty()) {
+    std::fprintf(stderr, "%s: --ab: %s\n", binary.c_str(), outcome.failure.c_str());
   } else {
-    std::fputs(render_ab_table(results, settings).c_str(), stdout);
+    std::fputs(render_ab_table(outcome.results, settings).c_str(), stdout);
   }
   std::printf("A/B results: %s/ab.json\n", folder.path.c_str());
-  return code;
+  return outcome.code;
 }
 
 }  // namespace mlregress::internal
