@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # clang-tidy (.clang-tidy: bugprone-*, performance-*, a few readability checks) over the core's
-# and the torch layer's sources, with the build's compile_commands.json. Prints the findings and
-# exits non-zero when there are any. Not part of CI: a new clang-tidy release adds checks.
-#   ci/tidy.sh [BUILD_DIR] [FILE...]      (default: build/, every runner/src file)
+# sources, with the build's compile_commands.json. Prints the findings and exits non-zero when
+# there are any. Not part of CI: a new clang-tidy release adds checks. The torch layer is left
+# out by default: Debian's clang-tidy 14 cannot parse LibTorch 1.13's headers in C++20 mode.
+#   ci/tidy.sh [BUILD_DIR] [FILE...]      (default: build/, every runner/src/core file)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
@@ -12,13 +13,17 @@ if [ ! -f "$build_dir/compile_commands.json" ]; then
   exit 2
 fi
 if (($# == 0)); then
-  mapfile -t files < <(git ls-files 'runner/src/*.cc')
+  mapfile -t files < <(git ls-files 'runner/src/core/*.cc')
 else
   files=("$@")
 fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build_dir" --quiet >"$log" 2>/dev/null || true
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# GCC's precompiled headers mean nothing to clang: parse torch's headers instead.
+sed -E 's# -Winvalid-pch -include [^ ]*cmake_pch\.hxx##g' "$build_dir/compile_commands.json" \
+  >"$work/compile_commands.json"
+log="$work/tidy.log"
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$work" --quiet >"$log" 2>/dev/null || true
 findings=$(grep -c 'warning:\|error:' "$log" || true)
 grep -A3 'warning:\|error:' "$log" || true
 echo "tidy: $findings finding(s) in ${#files[@]} files"

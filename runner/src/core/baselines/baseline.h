@@ -52,6 +52,13 @@ struct BaselineMetric {
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };
 
+/// The profile ids an environment-bound metric has values for, in order.
+inline std::vector<std::string> recorded_profiles(const BaselineMetric& metric) {
+  std::vector<std::string> ids;
+  for (const auto& entry : metric.by_environment) ids.push_back(entry.first);
+  return ids;
+}
+
 struct BaselineTest {
   std::string config_hash;
   std::map<std::string, BaselineMetric> metrics;

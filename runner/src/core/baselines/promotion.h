@@ -38,11 +38,11 @@ inline constexpr double kPromotionPower = 0.8;
 
 /// Throws PromotionRefused for a failed or incomplete run, or one from a dirty tree, unless
 /// request.force. Returns only the files whose content changes.
-std::vector<PlannedFile> plan_promotion(const RunRecord& run, const BaselineSet& existing,
+std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request);
 
 /// Runs plan_promotion holding an exclusive flock on <dir>/<binary>/ and writes each changed file
 /// atomically. Returns the plan that was written.
-std::vector<PlannedFile> promote_run(const RunRecord& run, const PromotionRequest& request);
+std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request);
 
 }  // namespace mlregress::internal

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
-#include <ranges>
 
 #include "baselines/baseline_store.h"
 #include "environment/environment_probe.h"
@@ -34,8 +33,7 @@ ExitCode baselines_check_command(const BaselinesCheckOptions& options, const Run
       for (const auto& [metric, entry] : test.metrics) {
         // Per-seed samples are portable: seeds, not the machine, drive their randomness.
         if (entry.samples.empty() && !entry.value && entry.by_environment.count(profile.id) == 0) {
-          const std::string profiles =
-              fmt::format("{}", fmt::join(std::views::keys(entry.by_environment), ", "));
+          const std::string profiles = fmt::format("{}", fmt::join(recorded_profiles(entry), ", "));
           std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(),
                       name.c_str(), metric.c_str(), profiles.c_str());
           ++findings;

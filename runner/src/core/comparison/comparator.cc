@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ranges>
 
 #include "support/number_format.h"
 
@@ -83,7 +82,7 @@ MetricComparison compare_metric(const std::string& name, double observed,
   if (!base) {
     c.verdict = Verdict::kNotComparable;
     c.note = fmt::format("baseline recorded for {} only; this run is {}",
-                         fmt::join(std::views::keys(baseline->by_environment), ", "), profile_id);
+                         fmt::join(recorded_profiles(*baseline), ", "), profile_id);
     return c;
   }
   c.baseline = base;

@@ -132,6 +132,7 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
     }
 
     std::vector<pollfd> fds;
+    fds.reserve(running.size());
     for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
     double wait_s = 1.0;
     for (const SeedWorker& worker : running) {

@@ -3,11 +3,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <ranges>
-
 #include "registry/param_value.h"
 
 namespace mlregress::internal {
+namespace {
+
+std::vector<std::string> declared_names(const RegisteredTest& test) {
+  std::vector<std::string> names;
+  for (const ParamSpec& spec : test.params) names.push_back(spec.name);
+  return names;
+}
+
+}  // namespace
 
 std::vector<ParamOverride> parse_param_overrides(const std::vector<std::string>& items,
                                                  const TestRegistry& registry) {
@@ -31,8 +38,7 @@ std::vector<ParamOverride> parse_param_overrides(const std::vector<std::string>&
     }
     const ParamSpec* spec = test->find_param(key);
     if (spec == nullptr) {
-      const std::string known =
-          fmt::format("{}", fmt::join(std::views::transform(test->params, &ParamSpec::name), ", "));
+      const std::string known = fmt::format("{}", fmt::join(declared_names(*test), ", "));
       throw ConfigError(fmt::format("--set '{}': test '{}' has no parameter '{}' (it has: {})",
                                     item, test_name, key, known.empty() ? "none" : known));
     }

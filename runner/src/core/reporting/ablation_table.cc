@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <ranges>
 #include <utility>
 
 #include "statistics/holm.h"
@@ -59,7 +58,9 @@ Comparison compare_paired(const BySeed& variant, const BySeed& reference) {
 }
 
 std::string values_text(const BySeed& values) {
-  return fmt::format("{:.4g}", fmt::join(std::views::values(values), ", "));
+  std::vector<double> in_seed_order;
+  for (const auto& entry : values) in_seed_order.push_back(entry.second);
+  return fmt::format("{:.4g}", fmt::join(in_seed_order, ", "));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -20,7 +21,7 @@ std::string plural(std::size_t n, const char* noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
-long long to_ms(double seconds) { return static_cast<long long>(seconds * 1000.0 + 0.5); }
+long long to_ms(double seconds) { return std::llround(seconds * 1000.0); }
 
 }  // namespace
 

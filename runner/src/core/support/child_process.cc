@@ -35,6 +35,15 @@ int open_for_writing(const std::string& path) {
   return fd;
 }
 
+// argv as execve takes it: the strings, then a null pointer.
+std::vector<char*> c_argv(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  return args;
+}
+
 }  // namespace
 
 ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
@@ -56,9 +65,7 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
   posix_spawn_file_actions_adddup2(&actions, error_fd, STDERR_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
+  std::vector<char*> args = c_argv(argv);
   pid_t pid = 0;
   const int spawn_error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -103,9 +110,7 @@ std::optional<std::string> capture_output(const std::vector<std::string>& argv) 
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
+  std::vector<char*> args = c_argv(argv);
   pid_t pid = 0;
   const int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

@@ -18,7 +18,8 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, std::uint32_t& c
   if (lead < 0x80) {
     code_point = lead;
     return 1;
-  } else if ((lead & 0xE0) == 0xC0) {
+  }
+  if ((lead & 0xE0) == 0xC0) {
     length = 2, code_point = lead & 0x1F, min = 0x80;
   } else if ((lead & 0xF0) == 0xE0) {
     length = 3, code_point = lead & 0x0F, min = 0x800;

@@ -104,8 +104,9 @@ std::vector<AbSeries> build_series(const std::vector<ChildRun>& candidate,
     for (const ChildRun& run : *side) keys.insert(run.directions.begin(), run.directions.end());
   }
   std::vector<AbSeries> series;
-  for (const auto& [key, direction] : keys) {
-    AbSeries s{key.first, key.second, direction, {}, {}};
+  for (const auto& entry : keys) {
+    const MetricKey& key = entry.first;
+    AbSeries s{key.first, key.second, entry.second, {}, {}};
     const auto value = [&key](const ChildRun& run) {
       const auto it = run.values.find(key);
       return it == run.values.end() ? std::nan("") : it->second;
