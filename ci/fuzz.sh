@@ -50,12 +50,11 @@ out=build-fuzz
 command -v "$cxx" >/dev/null || { echo "fuzz.sh: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
 
 # ---------------------------------------------------------------- build
-# The core sources each target needs. Linked with lld and --gc-sections: test_report.cc (for
-# format_value) also defines format_test_report, which references run_collector.cc and tier.cc;
-# dropping the unreferenced sections keeps the set minimal instead of pulling in half the core.
+# The core sources each target needs (linked with lld and --gc-sections, so that only what the
+# target reaches is kept).
 declare -A sources=(
-  [fuzz_baseline_parser]="runner/src/core/baseline_toml.cc runner/src/core/metric.cc"
-  [fuzz_comparator]="runner/src/core/comparator.cc runner/src/core/test_report.cc runner/src/core/metric.cc"
+  [fuzz_baseline_parser]="runner/src/core/baselines/baseline_toml.cc runner/src/core/registry/metric.cc runner/src/core/statistics/moments.cc"
+  [fuzz_comparator]="runner/src/core/comparison/comparator.cc runner/src/core/support/number_format.cc runner/src/core/registry/metric.cc"
 )
 cxxflags=(-std=c++20 -g -O1 -fno-omit-frame-pointer -ffunction-sections -fdata-sections
           -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -41,6 +41,7 @@ namespace {
 
 using mlregress::Band;
 using mlregress::Direction;
+using mlregress::direction_name;
 using mlregress::Exact;
 using mlregress::TolerancePolicy;
 using mlregress::internal::BaselineMetric;
@@ -52,18 +53,6 @@ using mlregress::internal::verdict_name;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-const char* direction_text(Direction d) {
-  switch (d) {
-    case Direction::LowerIsBetter:
-      return "lower_is_better";
-    case Direction::HigherIsBetter:
-      return "higher_is_better";
-    case Direction::MustEqual:
-      return "must_equal";
-  }
-  return "?";
-}
 
 Direction pick_direction(FuzzedDataProvider& in) {
   constexpr Direction kAll[] = {Direction::LowerIsBetter, Direction::HigherIsBetter,
@@ -132,10 +121,12 @@ struct Case {
 [[noreturn]] void violation(const char* invariant, const Case& k, const MetricComparison& c) {
   std::fprintf(stderr, "\n=== fuzz_comparator invariant violated: %s\n", invariant);
   std::fprintf(stderr, "observed=%a (%.17g) observed_direction=%s profile=%s\n", k.observed,
-               k.observed, direction_text(k.observed_direction), k.profile.c_str());
+               k.observed, std::string(direction_name(k.observed_direction)).c_str(),
+               k.profile.c_str());
   if (k.baseline) {
     const BaselineMetric& m = *k.baseline;
-    std::fprintf(stderr, "baseline direction=%s policy=", direction_text(m.direction));
+    std::fprintf(stderr,
+                 "baseline direction=%s policy=", std::string(direction_name(m.direction)).c_str());
     if (const Band* b = std::get_if<Band>(&m.policy)) {
       std::fprintf(stderr, "band rtol=%a (%.17g) atol=%a (%.17g)\n", b->rtol, b->rtol, b->atol,
                    b->atol);

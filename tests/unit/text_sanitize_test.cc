@@ -49,7 +49,7 @@ TEST(ValidUtf8, StrayBytesBecomeReplacementCharacters) {
 
 TEST(ValidUtf8, TruncatedSequencesAreReplacedBytewise) {
   EXPECT_EQ(valid_utf8("\xE2\x82"), times(kFffd, 2));
-  EXPECT_EQ(valid_utf8("x\xF0\x9D\x84"), "x" + times(kFffd, 3));
+  EXPECT_EQ(valid_utf8("x\xF0\x9D\x84"), std::string("x").append(times(kFffd, 3)));
   EXPECT_EQ(valid_utf8("\xC3"
                        "A"),
             kFffd + "A");  // lead byte followed by a non-continuation
