@@ -9,11 +9,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "fixture_runner.h"
 #include "process.h"
@@ -197,6 +200,37 @@ TEST_F(BaselinesE2eTest, AMissingBaselineFolderIsABaselineError) {
   EXPECT_FALSE(file_exists(runs())) << "a run folder was created for a run that never started";
 }
 
+// A test's own baseline file that cannot be read must stop the run: skipped, its tests would be
+// NEW and pass whatever they record.
+TEST_F(BaselinesE2eTest, ABaselineFileThatCannotBeReadIsABaselineErrorNeverSkipped) {
+  promote_fixture_baseline();
+  const std::string kept = temp_.path() + "/kept.toml";
+  fs::rename(file(), kept);
+  // Another, healthy file in the folder (the same entries under other test names): the run must
+  // not settle for reading just that one.
+  std::string other = read_file(kept);
+  for (std::size_t at = other.find("[tests."); at != std::string::npos;
+       at = other.find("[tests.", at + 1)) {
+    other.insert(at + 7, "Other");
+  }
+  std::ofstream(baselines() + "/mlregress_fixture_suite/other_suite.toml") << other;
+  const std::pair<std::string, std::function<void()>> cases[] = {
+      {"a symbolic link to nothing",
+       [&] { fs::create_symlink(temp_.path() + "/gone.toml", file()); }},
+      {"a directory, not a file", [&] { fs::create_directory(file()); }},
+      {"Too many levels of symbolic links", [&] { fs::create_symlink(file(), file()); }},
+  };
+  for (const auto& [why, plant] : cases) {
+    SCOPED_TRACE(why);
+    fs::remove(file());
+    plant();
+    const ProcessResult result = run("--filter Passes --baselines " + baselines());
+    EXPECT_EQ(result.exit_code, kBaselineError) << result.out << result.err;
+    EXPECT_THAT(result.err, ::testing::HasSubstr(file() + ": cannot be read: " + why))
+        << result.err;
+  }
+}
+
 TEST_F(BaselinesE2eTest, AnEmptyBaselineFolderGivesNewAndSaysHowToPromote) {
   // The first run of a new project: the folder exists, nothing has been promoted yet.
   fs::create_directories(baselines());
@@ -288,6 +322,30 @@ TEST_F(BaselinesE2eTest, CompareReportsTheSameVerdictsBetweenTwoRunFolders) {
   EXPECT_EQ(fixture("compare " + a + " " + a).exit_code, kPassed);
 }
 
+// A run killed after some of its tests holds only those: "no regression" would speak for tests
+// it never ran.
+TEST_F(BaselinesE2eTest, CompareRefusesAnIncompleteRunOnEitherSideUnlessAllowed) {
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  const std::string complete = runs() + "/" + fs::read_symlink(latest()).string();
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  const std::string killed = runs() + "/" + fs::read_symlink(latest()).string();
+  json document = json::parse(read_file(killed + "/results.json"));
+  document["run"]["complete"] = false;  // what a run killed mid-way leaves
+  std::ofstream(killed + "/results.json") << document.dump();
+
+  for (const auto& [a, b, side] : {std::tuple{complete, killed, "B"}, {killed, complete, "A"}}) {
+    const ProcessResult refused = fixture("compare " + a + " " + b);
+    EXPECT_EQ(refused.exit_code, kRunFolderError) << refused.out << refused.err;
+    EXPECT_THAT(refused.err, ::testing::HasSubstr(killed + ": run " + side + " is incomplete"))
+        << refused.err;
+    EXPECT_THAT(refused.out, ::testing::Not(::testing::HasSubstr("no regression")));
+  }
+  const ProcessResult allowed =
+      fixture("compare " + complete + " " + killed + " --allow-incomplete");
+  EXPECT_EQ(allowed.exit_code, kPassed) << allowed.out << allowed.err;
+  EXPECT_THAT(allowed.out, ::testing::HasSubstr("run B (" + killed + ") is incomplete"));
+}
+
 TEST_F(BaselinesE2eTest, BaselinesCheckShowsStaleEntriesAndTestsWithoutBaseline) {
   promote_fixture_baseline();
   std::ofstream(file(), std::ios::app) << "\n[tests.RemovedLongAgo.metrics.loss]\n"
@@ -345,8 +403,23 @@ TEST_F(BaselinesE2eTest, KillNineDuringPromotionLeavesOldOrNewFileNeverATornOne)
         << "torn file after kill -9:\n"
         << now;
     (now == old_text ? saw_old : saw_new)++;
+    // Whatever a kill leaves is hidden and not a .toml: neither `git add` of the visible files
+    // nor the loader picks it up.
+    for (const auto& entry : fs::directory_iterator(baselines() + "/mlregress_fixture_suite")) {
+      const std::string name = entry.path().filename().string();
+      EXPECT_TRUE(name == "fixture_suite.toml" ||
+                  (name[0] == '.' && entry.path().extension() != ".toml"))
+          << name;
+    }
     EXPECT_NE(run("--filter Passes --baselines " + baselines()).exit_code, kBaselineError);
   }
+  // The next promotion clears what killed ones left.
+  ASSERT_EQ(promote(candidate).exit_code, kPassed);
+  std::set<std::string> left;
+  for (const auto& entry : fs::directory_iterator(baselines() + "/mlregress_fixture_suite")) {
+    left.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(left, std::set<std::string>{"fixture_suite.toml"});
   EXPECT_GT(saw_old, 0) << "no kill landed before the rename; the test did not test anything";
   RecordProperty("kills_before_rename", saw_old);
   RecordProperty("kills_after_rename", saw_new);

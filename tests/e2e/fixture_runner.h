@@ -25,7 +25,7 @@ class FixtureRunnerTest : public ::testing::Test {
   // make.
   ProcessResult fixture(const std::string& args) {
     return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
+                       environment_ + " " + std::string(MLREGRESS_FIXTURE_BINARY) + " " + args);
   }
   // `run` with the given arguments, writing under this test's temporary runs folder.
   ProcessResult run(const std::string& args) {
@@ -51,6 +51,7 @@ class FixtureRunnerTest : public ::testing::Test {
   }
 
   test_support::TempDir temp_;
+  std::string environment_;  ///< more VAR=value words for the fixture's environment
 };
 
 }  // namespace mlregress::e2e

@@ -120,7 +120,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadCommandLine{"run --set Passes.points=1.5", kUsageError, "not a valid int"},
         BadCommandLine{"run --set NoSuchTest.x=1", kUsageError, "no test named 'NoSuchTest'"},
         BadCommandLine{"run --set Passes.value", kUsageError, "expected TEST.KEY=VALUE"},
-        BadCommandLine{"run --filter NoSuchTest", kNoTestsMatched, "no tests matched"}));
+        BadCommandLine{"run --filter NoSuchTest", kNoTestsMatched, "no tests matched"},
+        // Seeds are written to baselines as TOML integers: 0 <= S < 2^63, never wrapped.
+        BadCommandLine{"run --seed -1", kUsageError, "a seed is a whole number from 0 to"},
+        BadCommandLine{"run --seed 9223372036854775808", kUsageError, "not '9223372036854775808'"},
+        BadCommandLine{"run --seed 12abc", kUsageError, "not '12abc'"},
+        // NaN passes every range check; Inf passes "positive".
+        BadCommandLine{"run --alpha nan", kUsageError, "expected a finite number, not 'nan'"},
+        BadCommandLine{"run --seed-timeout nan", kUsageError, "expected a finite number"},
+        BadCommandLine{"run --seed-timeout inf", kUsageError, "expected a finite number"},
+        BadCommandLine{"run --ab-timeout -nan", kUsageError, "expected a finite number"},
+        BadCommandLine{"run --ab-margin nan", kUsageError, "expected a finite number"},
+        BadCommandLine{"run --alpha 0.01x", kUsageError, "'0.01x' is not a number"}));
+
+TEST_F(RunnerE2eTest, CompareRefusesANanAlpha) {
+  const ProcessResult result = fixture("compare a b --alpha nan");
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_THAT(result.err, ::testing::HasSubstr("expected a finite number, not 'nan'"));
+}
 
 TEST_F(RunnerE2eTest, UnwritableOutputFolderIsAnOutputError) {
   std::ofstream(temp_.path() + "/a_file") << "not a folder";
@@ -270,27 +287,61 @@ TEST_F(RunnerE2eTest, HelpDocumentsTheExitCodes) {
 }
 
 // Golden files: the console, JUnit and results.json of one mixed run, volatile fields normalised.
-class GoldenOutputTest : public FixtureRunnerTest {
+// They must hold on any machine: the second instance runs the same checks on a machine the probe
+// is told is another (CPU model, cores, hostname, kernel), as a CI runner elsewhere would be.
+constexpr const char* kAnotherMachine =
+    R"(MLREGRESS_ENVIRONMENT_OVERRIDE='{"cpu": {"model": "AMD EPYC 7B13 64-Core Processor", )"
+    R"("logical_cores": 96}, "hostname": "ci-runner-elsewhere", "os": {"release": "6.9.9-cloud"}}')";
+
+class GoldenOutputTest : public FixtureRunnerTest,
+                         public ::testing::WithParamInterface<const char*> {
  protected:
   void SetUp() override {
+    environment_ = GetParam();
     outcome_ = run("--filter Passes:FailsAnAssertion:Skips:Segfaults:HostileText");
     ASSERT_EQ(outcome_.exit_code, kTestFailed) << outcome_.err;
   }
   ProcessResult outcome_;
 };
 
-TEST_F(GoldenOutputTest, Console) {
+INSTANTIATE_TEST_SUITE_P(Machines, GoldenOutputTest, ::testing::Values("", kAnotherMachine),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "ThisMachine" : "AnotherMachine");
+                         });
+
+TEST_P(GoldenOutputTest, Console) {
   EXPECT_TRUE(matches_golden(normalise_volatile(outcome_.out, temp_.path()), "console.txt"));
 }
 
-TEST_F(GoldenOutputTest, Junit) {
+TEST_P(GoldenOutputTest, Junit) {
   EXPECT_TRUE(matches_golden(normalise_volatile(read_file(latest() + "/junit.xml"), temp_.path()),
                              "junit.xml"));
 }
 
-TEST_F(GoldenOutputTest, ResultsJson) {
+TEST_P(GoldenOutputTest, ResultsJson) {
   EXPECT_TRUE(matches_golden(
       normalise_volatile(read_file(latest() + "/results.json"), temp_.path()), "results.json"));
+}
+
+// The override reaches what the run records, or the golden checks above would prove nothing.
+TEST_F(FixtureRunnerTest, TheEnvironmentOverrideDescribesAnotherMachine) {
+  environment_ = kAnotherMachine;
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);
+  const nlohmann::json environment =
+      nlohmann::json::parse(read_file(latest() + "/environment.json"));
+  EXPECT_EQ(environment.at("cpu").at("model"), "AMD EPYC 7B13 64-Core Processor");
+  EXPECT_EQ(environment.at("cpu").at("logical_cores"), 96);
+  EXPECT_EQ(environment.at("hostname"), "ci-runner-elsewhere");
+  EXPECT_THAT(read_file(latest() + "/junit.xml"),
+              ::testing::HasSubstr("hostname=\"ci-runner-elsewhere\""));
+}
+
+TEST_F(FixtureRunnerTest, AnEnvironmentOverrideThatIsNotAJsonObjectIsAUsageError) {
+  environment_ = "MLREGRESS_ENVIRONMENT_OVERRIDE='[1, 2'";
+  const ProcessResult result = run("--filter Passes");
+  EXPECT_EQ(result.exit_code, kUsageError);
+  EXPECT_THAT(result.err,
+              ::testing::HasSubstr("MLREGRESS_ENVIRONMENT_OVERRIDE: expected a JSON object"));
 }
 
 }  // namespace

@@ -127,6 +127,46 @@ TEST_F(SeededE2eTest, AFailingSeedFailsTheTestNamingTheSeed) {
               ::testing::HasSubstr("seed 2: "));
 }
 
+// A training run that diverges on some seeds must not pass as "inconclusive": the seed fails,
+// and the metric is a REGRESSION against its baseline.
+TEST_F(SeededE2eTest, ANonFiniteValueFailsItsSeedAndTheMetricRegresses) {
+  promote_baseline();
+  for (const char* nan_seed : {"3", "-2"}) {  // one seed; every seed
+    SCOPED_TRACE(std::string("nan_seed=") + nan_seed);
+    const ProcessResult result = run_against_baseline(
+        std::string("--filter NoisyAccuracy --set NoisyAccuracy.nan_seed=") + nan_seed);
+    EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
+    const json test = test_named("NoisyAccuracy");
+    EXPECT_EQ(test.at("status"), "failed");
+    EXPECT_THAT(test.at("failures").at(0).at("message").get<std::string>(),
+                HasSubstr("seed " + std::string(nan_seed[0] == '-' ? "0" : nan_seed) +
+                          ": metric 'accuracy' is nan: the run diverged"));
+    EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "REGRESSION") << result.out;
+    // The other metric is judged on the seeds that passed (none when every seed diverged).
+    if (std::string(nan_seed) == "3") EXPECT_EQ(verdict("NoisyAccuracy", "loss"), "PASS");
+  }
+  // Without a baseline the seed still fails the test.
+  EXPECT_EQ(run("--filter NoisyAccuracy --set NoisyAccuracy.nan_seed=5").exit_code, kTestFailed);
+}
+
+// The last seed of a seeded test must fit the baseline file too: S + n - 1 < 2^63. At the edge,
+// promote writes seeds that every later run reads back.
+TEST_F(SeededE2eTest, SeedsBeyondWhatABaselineFileHoldsAreRefusedAndTheEdgeRoundTrips) {
+  const ProcessResult beyond = run("--filter NoisyAccuracy --seed 9223372036854775801");
+  EXPECT_EQ(beyond.exit_code, kUsageError) << beyond.out;
+  EXPECT_THAT(beyond.err, HasSubstr("Full.NoisyAccuracy: its 8 seeds from --seed "
+                                    "9223372036854775801 would go beyond the largest seed"));
+  EXPECT_THAT(beyond.err, HasSubstr("use --seed 9223372036854775800 or lower"));
+
+  ASSERT_EQ(run("--filter NoisyAccuracy --seed 9223372036854775800").exit_code, kPassed);
+  const ProcessResult promoted = promote();
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.err;
+  const ProcessResult again =
+      run_against_baseline("--filter NoisyAccuracy --seed 9223372036854775800");
+  EXPECT_EQ(again.exit_code, kPassed) << again.out << again.err;
+  EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "PASS");
+}
+
 TEST_F(SeededE2eTest, ABandPolicyInASeededTestIsRefusedWithAClearMessage) {
   const ProcessResult result = run("--filter NoisyAccuracy --set NoisyAccuracy.band_policy=true");
   EXPECT_EQ(result.exit_code, kTestFailed);

@@ -12,6 +12,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -140,6 +141,32 @@ TEST(WriteFileAtomically, FailedWriteLeavesNoTempFile) {
   write_file_atomically(path, "old");
   ASSERT_EQ(write_with_file_size_limit(path, std::string(100000, 'x'), 4096), 0);
   EXPECT_EQ(list_dir(dir.path()), (std::set<std::string>{"junit.xml"}));
+}
+
+// What a writer killed between naming its temporary and renaming it leaves: a hidden file that
+// the next writer (under the folder's lock) removes, while a live writer's is left alone.
+TEST(RemoveStaleTemporaries, RemovesOnlyTheTemporariesOfWritersThatAreGone) {
+  TempDir dir;
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ::waitpid(gone, nullptr, 0);
+  const std::string stale = ".suite.toml.tmp." + std::to_string(gone);
+  const std::string live = ".suite.toml.tmp." + std::to_string(::getppid());
+  for (const std::string& name : {stale, live, std::string("suite.toml"), std::string(".hidden"),
+                                  std::string("notes.tmp.1")}) {
+    std::ofstream(dir / name) << "x";
+  }
+  EXPECT_EQ(remove_stale_temporaries(dir.path()), 1);
+  EXPECT_EQ(list_dir(dir.path()),
+            (std::set<std::string>{live, "suite.toml", ".hidden", "notes.tmp.1"}));
+}
+
+TEST(WriteFileAtomically, LeavesNothingButTheFile) {
+  TempDir dir;
+  write_file_atomically(dir / "suite.toml", "a", Durability::kSurvivesPowerLoss);
+  write_file_atomically(dir / "suite.toml", "b");
+  EXPECT_EQ(list_dir(dir.path()), (std::set<std::string>{"suite.toml"}));
+  EXPECT_EQ(read_file(dir / "suite.toml"), "b");
 }
 
 TEST(AppendLine, CreatesTheFileAndAddsANewline) {

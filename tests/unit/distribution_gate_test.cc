@@ -380,8 +380,6 @@ struct ProblemCase {
 
 TEST(DistributionGate, UntestableSamplesAreInconclusiveWithAReason) {
   const SeedSamples good = baseline_arm(kAccuracy);
-  std::vector<double> with_nan = kAccuracyOtherDraw;
-  with_nan[3] = kNaN;
   std::vector<double> with_inf = kAccuracyOtherDraw;
   with_inf[0] = std::numeric_limits<double>::infinity();
   std::vector<std::uint64_t> repeated_seed = seed_range(101, 8);
@@ -389,7 +387,6 @@ TEST(DistributionGate, UntestableSamplesAreInconclusiveWithAReason) {
   const std::vector<ProblemCase> cases{
       {"one seed", HigherIsBetter, 0.01, SeedSamples{{0.87}, {101}}, good, "1 seed(s)"},
       {"no seeds", HigherIsBetter, 0.01, SeedSamples{}, good, "0 seed(s)"},
-      {"NaN value", HigherIsBetter, 0.01, independent_arm(with_nan), good, "seed 104 is nan"},
       {"Inf in baseline", HigherIsBetter, 0.01, good, baseline_arm(with_inf), "seed 1 is inf"},
       {"must equal", MustEqual, 0.0, independent_arm(kAccuracyOtherDraw), good, "must-equal"},
       {"seeds missing", LowerIsBetter, 0.01, SeedSamples{kAccuracyOtherDraw, {1, 2}}, good,
@@ -410,6 +407,34 @@ TEST(DistributionGate, UntestableSamplesAreInconclusiveWithAReason) {
     EXPECT_THAT(d.reason, ::testing::HasSubstr(a.problem)) << d.reason;
     EXPECT_THAT(format_distribution(a, d), ::testing::HasSubstr("not tested: " + a.problem));
   }
+}
+
+// A seed that diverged is a regression, never "not tested": one NaN, an Inf, or every seed.
+TEST(DistributionGate, ANonFiniteCandidateValueIsARegression) {
+  const SeedSamples good = baseline_arm(kAccuracy);
+  std::vector<double> with_nan = kAccuracyOtherDraw;
+  with_nan[3] = kNaN;
+  std::vector<double> with_inf = kAccuracyOtherDraw;
+  with_inf[0] = -std::numeric_limits<double>::infinity();
+  const std::vector<double> all_nan(kAccuracyOtherDraw.size(), kNaN);
+  const std::vector<std::pair<std::vector<double>, const char*>> cases{
+      {with_nan, "seed 104 is nan"}, {with_inf, "seed 101 is -inf"}, {all_nan, "seed 101 is nan"}};
+  for (const auto& [values, expected] : cases) {
+    SCOPED_TRACE(expected);
+    const DistributionAnalysis a =
+        analyse_distribution("m", HigherIsBetter, 0.01, independent_arm(values), good);
+    EXPECT_TRUE(a.candidate_not_finite);
+    const GateDecision d = decide_alone(a);
+    EXPECT_EQ(d.verdict, Verdict::kRegression);
+    EXPECT_THAT(d.reason, ::testing::StartsWith("a seed diverged: "));
+    EXPECT_THAT(d.reason, ::testing::HasSubstr(expected));
+    EXPECT_THAT(format_distribution(a, d), ::testing::Not(::testing::HasSubstr("not tested")));
+  }
+  // A candidate of one diverged seed is named as such, not as "too few seeds".
+  const DistributionAnalysis one =
+      analyse_distribution("m", HigherIsBetter, 0.01, SeedSamples{{kNaN}, {7}}, good);
+  EXPECT_EQ(decide_alone(one).verdict, Verdict::kRegression);
+  EXPECT_THAT(one.problem, ::testing::HasSubstr("seed 7 is nan"));
 }
 
 TEST(DistributionGate, FormatsOneReportLine) {

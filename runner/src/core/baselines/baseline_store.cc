@@ -19,6 +19,50 @@ std::string baseline_stem(const std::string& source_file) {
   return safe_file_stem(std::filesystem::path(source_file).stem().string());
 }
 
+namespace {
+
+// Why a `.toml` entry of the baseline folder cannot be read as a file, or "" when it can.
+std::string unreadable_because(const std::filesystem::directory_entry& entry) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status target = entry.status(error);
+  if (target.type() == fs::file_type::not_found) return "a symbolic link to nothing";
+  if (error) return error.message();  // a symbolic link loop, a permission
+  if (target.type() == fs::file_type::directory) return "a directory, not a file";
+  if (target.type() != fs::file_type::regular) return "not a regular file";
+  return "";
+}
+
+// Every `.toml` entry of the folder, sorted. An entry that is not a readable file is an error,
+// never skipped: its tests would otherwise run as NEW and pass whatever they record.
+std::vector<std::string> baseline_files_in(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(folder, error);
+  if (status.type() == fs::file_type::not_found) return {};  // nothing promoted yet
+  if (!fs::is_directory(folder, error)) {
+    throw BaselineError(
+        fmt::format("{}: cannot be read: expected the folder of this binary's "
+                    "baseline files{}",
+                    folder, error ? " (" + error.message() + ")" : ""));
+  }
+  std::vector<std::string> paths;
+  fs::directory_iterator entries(folder, error);
+  for (; !error && entries != fs::directory_iterator(); entries.increment(error)) {
+    const fs::directory_entry& entry = *entries;
+    if (entry.path().extension() != ".toml") continue;
+    const std::string why = unreadable_because(entry);
+    if (!why.empty())
+      throw BaselineError(fmt::format("{}: cannot be read: {}", entry.path().string(), why));
+    paths.push_back(entry.path().string());
+  }
+  if (error) throw BaselineError(fmt::format("{}: cannot be listed: {}", folder, error.message()));
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+}  // namespace
+
 BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary,
                               bool allow_missing) {
   namespace fs = std::filesystem;
@@ -32,14 +76,7 @@ BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary,
                     "--baselines {}`)",
                     dir, binary, dir));
   }
-  std::vector<std::string> paths;
-  if (fs::is_directory(folder, error)) {
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".toml")
-        paths.push_back(entry.path().string());
-    }
-  }
-  std::sort(paths.begin(), paths.end());
+  const std::vector<std::string> paths = baseline_files_in(folder);
   for (const std::string& path : paths) {
     std::ifstream in(path);
     if (!in) throw BaselineError(fmt::format("{}: cannot be read", path));

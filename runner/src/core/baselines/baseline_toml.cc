@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "statistics/moments.h"
+#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {
@@ -286,9 +287,13 @@ bool is_bare_key(std::string_view key) {
   return true;
 }
 
-std::string quoted(std::string_view text) {
+// A TOML basic string holding `text`: control characters escaped, and valid UTF-8 (an invalid
+// byte becomes U+FFFD), so the reader always takes back what promote writes. Not called
+// "quoted": with a std::string argument, ADL would pick std::quoted, which escapes nothing but
+// quotes and backslashes.
+std::string toml_string(std::string_view text) {
   std::string out = "\"";
-  for (unsigned char c : text) {
+  for (unsigned char c : valid_utf8(text)) {
     switch (c) {
       case '"':
         out += "\\\"";
@@ -316,7 +321,7 @@ std::string quoted(std::string_view text) {
   return out + "\"";
 }
 
-std::string key(std::string_view k) { return is_bare_key(k) ? std::string(k) : quoted(k); }
+std::string key(std::string_view k) { return is_bare_key(k) ? std::string(k) : toml_string(k); }
 
 // Shortest text that reads back as the same double, always a TOML float ("1.0", not "1").
 std::string number(double value) {
@@ -395,27 +400,27 @@ std::string render_baseline(const BaselineFile& file) {
   const Provenance& p = file.provenance;
   out << "[provenance]\n"
       << "version = " << p.version << "\n"
-      << "promoted_at = " << quoted(p.promoted_at) << "\n"
-      << "git_commit = " << quoted(p.git_commit) << "\n"
+      << "promoted_at = " << toml_string(p.promoted_at) << "\n"
+      << "git_commit = " << toml_string(p.git_commit) << "\n"
       << "git_dirty = " << (p.git_dirty ? "true" : "false") << "\n"
-      << "reason = " << quoted(p.reason) << "\n"
-      << "source_run = " << quoted(p.source_run) << "\n"
-      << "environment = " << quoted(p.environment) << "\n";
+      << "reason = " << toml_string(p.reason) << "\n"
+      << "source_run = " << toml_string(p.source_run) << "\n"
+      << "environment = " << toml_string(p.environment) << "\n";
   for (const auto& [id, e] : file.environments) {
     out << "\n[environments." << key(id) << "]\n"
-        << "framework = " << quoted(e.framework) << "\n"
-        << "build = " << quoted(e.build) << "\n"
-        << "cpu = " << quoted(e.cpu) << "\n"
-        << "machine = " << quoted(e.machine) << "\n"
+        << "framework = " << toml_string(e.framework) << "\n"
+        << "build = " << toml_string(e.build) << "\n"
+        << "cpu = " << toml_string(e.cpu) << "\n"
+        << "machine = " << toml_string(e.machine) << "\n"
         << "threads = " << e.threads << "\n";
   }
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
-    out << "config_hash = " << quoted(test.config_hash) << "\n";
+    out << "config_hash = " << toml_string(test.config_hash) << "\n";
     for (const auto& [metric_name, m] : test.metrics) {
       const std::string path = "tests." + key(name) + ".metrics." + key(metric_name);
       out << "\n[" << path << "]\n";
-      out << "direction = " << quoted(direction_name(m.direction)) << "\n";
+      out << "direction = " << toml_string(direction_name(m.direction)) << "\n";
       if (const Band* band = std::get_if<Band>(&m.policy)) {
         out << "policy = \"band\"\nrtol = " << number(band->rtol)
             << "\natol = " << number(band->atol) << "\n";
@@ -444,10 +449,10 @@ std::string render_baseline(const BaselineFile& file) {
       for (const HistoryEntry& h : m.history) {
         out << "\n[[" << path << ".history]]\n"
             << "version = " << h.version << "\n"
-            << "replaced_at = " << quoted(h.replaced_at) << "\n"
-            << "reason = " << quoted(h.reason) << "\n"
-            << "source_run = " << quoted(h.source_run) << "\n";
-        if (!h.environment.empty()) out << "environment = " << quoted(h.environment) << "\n";
+            << "replaced_at = " << toml_string(h.replaced_at) << "\n"
+            << "reason = " << toml_string(h.reason) << "\n"
+            << "source_run = " << toml_string(h.source_run) << "\n";
+        if (!h.environment.empty()) out << "environment = " << toml_string(h.environment) << "\n";
         if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
         out << "new_value = " << number(h.new_value) << "\n";
       }

@@ -206,6 +206,7 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     ~Unlock() { ::close(fd); }  // closing releases the lock
   } unlock{lock};
 
+  remove_stale_temporaries(folder);  // of a promotion killed between naming and renaming
   const BaselineSet existing =
       BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/true);
   std::vector<PlannedFile> plan = plan_promotion(record, existing, request);

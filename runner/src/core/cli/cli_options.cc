@@ -5,7 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 
+#include "execution/run_plan.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {
@@ -25,6 +29,35 @@ std::string exit_code_footer() {
   return footer;
 }
 
+// A seed is written to baseline files as a TOML integer, which holds 0 <= S < 2^63. Checked on
+// the text: CLI11 would wrap "-1" into 18446744073709551615.
+const CLI::Validator kSeed(
+    [](std::string& text) -> std::string {
+      std::uint64_t seed = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+      if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+          seed > kMaxSeed) {
+        return fmt::format("a seed is a whole number from 0 to {}, not '{}'", kMaxSeed, text);
+      }
+      return "";
+    },
+    "SEED");
+
+// NaN passes every range check (all its comparisons are false), and Inf passes PositiveNumber.
+const CLI::Validator kFinite(
+    [](std::string& text) -> std::string {
+      double value = 0.0;
+      try {
+        std::size_t used = 0;
+        value = std::stod(text, &used);
+        if (used != text.size()) return fmt::format("'{}' is not a number", text);
+      } catch (const std::exception&) {
+        return fmt::format("'{}' is not a number", text);
+      }
+      return std::isfinite(value) ? "" : fmt::format("expected a finite number, not '{}'", text);
+    },
+    "FINITE");
+
 void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
   command
       ->add_option("--tier", tiers,
@@ -43,7 +76,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option("--set", run.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_option("--seed", run.seed, "Seed every test starts from (default 0)");
+  command->add_option("--seed", run.seed, "Seed every test starts from (default 0)")->check(kSeed);
   command->add_option("--threads", run.threads, "Intra-op threads for every test (default 1)")
       ->check(CLI::Range(1, 1024));
   command->add_option("--out", run.out, "Folder that holds the run folders (default runs)");
@@ -67,13 +100,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "--seed-timeout", run.seed_timeout_s,
           "Seconds one seed of a seeded test may run before it is killed and reported as an "
           "error for that seed (default 600)")
-      ->check(CLI::PositiveNumber);
+      ->check(kFinite & CLI::PositiveNumber);
   command
       ->add_option(
           "--alpha", run.alpha,
           "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
           "run (default 0.01)")
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(kFinite & CLI::Range(1e-9, 0.5));
   command->add_option(
       "--ab", run.ab_binary,
       "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
@@ -84,12 +117,12 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
       ->add_option("--ab-timeout", run.ab_timeout_s,
                    "Seconds one child run of --ab may take before it is killed and the comparison "
                    "stops (default 600)")
-      ->check(CLI::PositiveNumber);
+      ->check(kFinite & CLI::PositiveNumber);
   command
       ->add_option(
           "--ab-margin", run.ab_margin,
           "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(kFinite & CLI::Range(0.0, 10.0));
   return command;
 }
 
@@ -111,7 +144,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
   command
       ->add_option("--alpha", compare.alpha,
                    "Family-wise level of the multi-seed gate (default 0.01)")
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  command->add_flag("--allow-incomplete", compare.allow_incomplete,
+                    "Compare a run that was killed or is still running (what it holds so far)");
   return command;
 }
 

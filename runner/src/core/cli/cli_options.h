@@ -39,7 +39,8 @@ struct PromoteOptions {
 struct CompareOptions {
   std::string run_a;
   std::string run_b;
-  double alpha = 0.01;  ///< the multi-seed gate's family-wise level
+  double alpha = 0.01;            ///< the multi-seed gate's family-wise level
+  bool allow_incomplete = false;  ///< compare runs that were killed or are still running
 };
 
 struct AblationOptions {

@@ -1,5 +1,7 @@
 #include "commands/compare_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <set>
 
@@ -8,6 +10,7 @@
 #include "comparison/baseline_gate.h"
 #include "reporting/regression_report.h"
 #include "storage/run_record.h"
+#include "support/errors.h"
 
 namespace mlregress::internal {
 namespace {
@@ -26,11 +29,28 @@ BaselineSet baseline_from_run(const RunRecord& a) {
   return BaselineSet::from_files(std::move(files));
 }
 
+// An incomplete run holds only the tests that finished before it was killed: "no regression"
+// would speak for tests it never ran.
+void check_complete(const RunRecord& record, const char* side, bool allow_incomplete) {
+  if (!record.run.info.finished_at.empty()) return;
+  if (allow_incomplete) {
+    std::printf("NOTE: run %s (%s) is incomplete: it holds the %zu tests that finished\n", side,
+                record.path.c_str(), record.run.tests.size());
+    return;
+  }
+  throw RunFolderError(
+      fmt::format("{}: run {} is incomplete (killed or still running; {} tests finished); compare "
+                  "--allow-incomplete compares what it holds",
+                  record.path, side, record.run.tests.size()));
+}
+
 }  // namespace
 
 ExitCode compare_command(const CompareOptions& options) {
   const RunRecord a = read_run_record(options.run_a);
   RunRecord b = read_run_record(options.run_b);
+  check_complete(a, "A", options.allow_incomplete);
+  check_complete(b, "B", options.allow_incomplete);
   const BaselineSet baseline = baseline_from_run(a);
   std::vector<TestStatus> status_in_b;  // as B's run recorded it, before the judgement against A
   for (const TestResult& test : b.run.tests) status_in_b.push_back(test.status);

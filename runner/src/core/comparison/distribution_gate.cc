@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -26,14 +27,14 @@ std::string arm_problem(const SeedSamples& arm, const char* name) {
     return fmt::format("the {} has {} values but {} seeds", name, arm.values.size(),
                        arm.seeds.size());
   }
-  if (arm.values.size() < 2) {
-    return fmt::format("the {} has {} seed(s); the gate needs at least 2 on each side", name,
-                       arm.values.size());
-  }
   for (std::size_t i = 0; i < arm.values.size(); ++i) {
     if (!std::isfinite(arm.values[i])) {
       return fmt::format("the {}'s value for seed {} is {}", name, arm.seeds[i], arm.values[i]);
     }
+  }
+  if (arm.values.size() < 2) {
+    return fmt::format("the {} has {} seed(s); the gate needs at least 2 on each side", name,
+                       arm.values.size());
   }
   // Two samples of one seed are not two replications; pairing by seed would be ambiguous too.
   std::set<std::uint64_t> seen;
@@ -53,6 +54,7 @@ std::string samples_problem(Direction direction, double margin, const SeedSample
   if (!(margin >= 0.0) || !std::isfinite(margin)) {
     return fmt::format("the margin must be finite and >= 0, not {}", margin);
   }
+  // The candidate first: a diverged seed is named even when the baseline has its own problem.
   if (std::string problem = arm_problem(candidate, "candidate"); !problem.empty()) return problem;
   return arm_problem(baseline, "baseline");
 }
@@ -173,6 +175,8 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   a.candidate_sd = c.sd;
   a.baseline_mean = b.mean;
   a.baseline_sd = b.sd;
+  a.candidate_not_finite = std::any_of(candidate.values.begin(), candidate.values.end(),
+                                       [](double v) { return !std::isfinite(v); });
   a.difference = c.mean - b.mean;
   a.ci_lower = a.ci_upper = kNaN;
 
@@ -249,6 +253,11 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
     decisions[members[k]] =
         decide_one(analyses[members[k]], worse_adjusted[k], better_adjusted[k], alpha);
   }
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    if (!analyses[i].candidate_not_finite) continue;
+    decisions[i].verdict = Verdict::kRegression;
+    decisions[i].reason = "a seed diverged: " + analyses[i].problem;
+  }
   return decisions;
 }
 
@@ -256,6 +265,7 @@ std::string format_distribution(const DistributionAnalysis& a, const GateDecisio
   std::string line =
       fmt::format("{:.4g}±{:.4g} (n={}) → {:.4g}±{:.4g} (n={})", a.baseline_mean, a.baseline_sd,
                   a.n_baseline, a.candidate_mean, a.candidate_sd, a.n_candidate);
+  if (a.candidate_not_finite) return line + " · " + decision.reason;
   if (!a.problem.empty()) return line + " · not tested: " + a.problem;
 
   // The p-value of the side the estimate leans to: the one that could decide the verdict.

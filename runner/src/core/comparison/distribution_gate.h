@@ -59,6 +59,9 @@ struct DistributionAnalysis {
   double probability_of_improvement = 0.5;
   std::string
       problem;  ///< non-empty when the samples cannot be tested; the verdict is INCONCLUSIVE
+  /// A candidate seed recorded NaN or Inf: a run that diverged. The verdict is REGRESSION, never
+  /// INCONCLUSIVE, whatever the other seeds say.
+  bool candidate_not_finite = false;
 };
 
 /// Analyses one metric. Never throws for bad samples (fewer than 2 seeds, non-finite values,

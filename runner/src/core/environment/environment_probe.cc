@@ -3,11 +3,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
 
+#include "support/errors.h"
 #include "support/forked_child.h"
 
 #ifndef MLREGRESS_CXX_FLAGS
@@ -66,6 +68,21 @@ nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& pro
   return result;
 }
 
+// MLREGRESS_ENVIRONMENT_OVERRIDE: a JSON object merged over what was probed (RFC 7386: a key
+// set to null is removed). For a machine the probe describes badly, and for checking that
+// nothing a run decides depends on the machine it ran on.
+void apply_environment_override(nlohmann::json& environment) {
+  const char* text = std::getenv("MLREGRESS_ENVIRONMENT_OVERRIDE");
+  if (text == nullptr || *text == '\0') return;
+  const nlohmann::json patch = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (patch.is_discarded() || !patch.is_object()) {
+    throw ConfigError(std::string("MLREGRESS_ENVIRONMENT_OVERRIDE: expected a JSON object such as "
+                                  "{\"cpu\": {\"model\": \"...\"}}, got: ") +
+                      text);
+  }
+  environment.merge_patch(patch);
+}
+
 }  // namespace
 
 nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
@@ -85,6 +102,7 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
   if (hooks.probe_framework)
     environment["framework"] = probe_in_child_process(hooks.probe_framework);
   if (!run_section.is_null()) environment["run"] = run_section;
+  apply_environment_override(environment);
   return environment;
 }
 

@@ -1,6 +1,9 @@
 #include "execution/run_plan.h"
 
+#include <fmt/format.h>
+
 #include "registry/config_hash.h"
+#include "support/errors.h"
 
 namespace mlregress::internal {
 
@@ -23,6 +26,13 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     return planned;
   }
   planned.config_hash = config_hash(planned.params, 0, 1);
+  const auto count = static_cast<std::uint64_t>(test.seeds.count());
+  if (count > 0 && settings.seed > kMaxSeed - (count - 1)) {
+    throw ConfigError(fmt::format(
+        "{}: its {} seeds from --seed {} would go beyond the largest seed {}; use --seed {} or "
+        "lower",
+        test.full_name(), count, settings.seed, kMaxSeed, kMaxSeed - (count - 1)));
+  }
   for (int i = 0; i < test.seeds.count(); ++i) {
     planned.seeds.push_back(settings.seed + static_cast<std::uint64_t>(i));
   }

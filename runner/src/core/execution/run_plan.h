@@ -38,6 +38,10 @@ struct SeedJob {
   std::uint64_t seed = 0;
 };
 
+/// The largest seed: baseline files hold seeds as TOML integers (signed 64-bit). A seeded test
+/// starting at S with n seeds needs S + n - 1 <= kMaxSeed.
+inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 63) - 1;
+
 /// What every test of a run starts from.
 struct RunSettings {
   std::uint64_t seed = 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -47,6 +48,13 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
                                  : TestStatus::kFailed;
     }
   }
+  // A seed whose training diverged has not passed, whatever its assertions said.
+  for (const MetricRecord& m : run.metrics) {
+    if (!std::isfinite(m.value)) {
+      run.failures.push_back(
+          {"", 0, fmt::format("metric '{}' is {}: the run diverged", m.name, m.value), false});
+    }
+  }
   if (!ended) {
     run.status = TestStatus::kCrashed;
     run.crash_message = death.empty() ? "the test process ended without finishing the test" : death;
@@ -77,10 +85,11 @@ TestStatus summarize_seed_runs(TestResult& test) {
     }
   }
   // Samples come from the seeds that passed, in plan order. A seed that failed or died is an
-  // error of the test, reported above; the others' values are still kept and shown.
+  // error of the test, reported above; the others' values are still kept and shown. A NaN or
+  // Inf is kept whichever seed recorded it, so that the metric's verdict is REGRESSION.
   for (const SeedRun& run : test.seed_runs) {
-    if (run.status != TestStatus::kPassed) continue;
     for (const MetricRecord& m : run.metrics) {
+      if (run.status != TestStatus::kPassed && std::isfinite(m.value)) continue;
       const std::string name = variant_metric_name(m.name, run.variant);
       auto it = std::find_if(test.metrics.begin(), test.metrics.end(),
                              [&](const MetricRecord& a) { return a.name == name; });
