@@ -16,9 +16,12 @@ export MLREGRESS_ENVIRONMENT_OVERRIDE='{"cpu": {"model": "AMD EPYC 7B13 64-Core 
 status=0
 "$suites" run --tier fast --baselines "$source_dir/baselines" --out runs --color never >run.log 2>&1 || status=$?
 [ "$status" -eq 0 ] || { cat run.log; echo "FAIL: the fast tier exits $status on another machine"; exit 1; }
-python3 - runs/latest/results.json <<'PY'
+python3 - runs/latest/results.json runs/latest/environment.json <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
+environment = json.load(open(sys.argv[2]))
+assert environment["cpu"]["model"] == "AMD EPYC 7B13 64-Core Processor", \
+    f"the run did not see the other machine: {environment['cpu']}"
 verdicts = {}
 for t in run["tests"]:
     for m in t["metrics"]:
