@@ -31,9 +31,15 @@ if(count GREATER 0)
     endforeach()
     string(TOUPPER "${tier}" tier_upper)
     set(timeout "${TIMEOUT_${tier_upper}}")
+    # The runner's own timeout fires first, so that a hung test is reported as timed out in the
+    # run folder and JUnit; ctest's is the backstop.
+    math(EXPR inner_timeout "${timeout} * 9 / 10")
+    if(inner_timeout LESS 1)
+      set(inner_timeout 1)
+    endif()
     string(APPEND content
       "add_test([==[${full_name}]==] \"${TEST_EXECUTABLE}\" run --filter [==[${full_name}]==] "
-      "--out \"${RUNS_DIR}\" --color never${extra_args})\n"
+      "--out \"${RUNS_DIR}\" --color never --timeout ${inner_timeout}${extra_args})\n"
       "set_tests_properties([==[${full_name}]==] PROPERTIES LABELS \"${labels}\" "
       "TIMEOUT ${timeout} SKIP_RETURN_CODE 77)\n")
   endforeach()

@@ -4,10 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "fixture_runner.h"
 #include "golden_files.h"
@@ -204,6 +207,72 @@ TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
   EXPECT_THAT(result.out, ::testing::HasSubstr("[  CRASHED ] Medium.Segfaults")) << result.out;
 }
 
+// A hung test must not hang the job: it is killed at its timeout, reported as timed out with what
+// it recorded, and the run goes on with the next test.
+TEST_F(RunnerE2eTest, AHangingTestIsKilledAtItsTimeoutAndTheRunGoesOn) {
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult result =
+      run("--filter LeavesProcessesBehind:RecordsNonFinite --set LeavesProcessesBehind.hang=true "
+          "--timeout 1");
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
+  EXPECT_LT(wall_s, 20.0);
+  const json hung = test_named(results(), "LeavesProcessesBehind");
+  EXPECT_EQ(hung.at("status"), "timed_out");
+  EXPECT_EQ(hung.at("metrics").at(0).at("name"), "value") << "what it recorded was lost";
+  EXPECT_EQ(test_named(results(), "RecordsNonFinite").at("status"), "passed");
+  EXPECT_EQ(results().at("summary").at("timed_out"), 1);
+  EXPECT_THAT(result.out, ::testing::HasSubstr("[ TIMED OUT] Medium.LeavesProcessesBehind"));
+  EXPECT_THAT(result.out, ::testing::HasSubstr("killed with its processes after 1"));
+  const std::string junit = read_file(latest() + "/junit.xml");
+  EXPECT_THAT(junit, ::testing::HasSubstr("type=\"timeout\""));
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+}
+
+// Whether a process of `group` still runs (zombies, killed and waiting for init to reap them,
+// do not count). Checked for up to 2 s: a killed process takes a moment to go.
+bool a_process_of_group_runs(pid_t group) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    bool found = false;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream stat(entry.path() / "stat");
+      std::string line;
+      if (!std::getline(stat, line)) continue;
+      // pid (comm) state ppid pgrp ...; comm may hold spaces, so read after the last ')'.
+      std::istringstream rest(line.substr(line.rfind(')') + 1));
+      char state = 0;
+      pid_t ppid = 0, pgrp = 0;
+      rest >> state >> ppid >> pgrp;
+      found = found || (pgrp == group && state != 'Z' && state != 'X');
+    }
+    if (!found) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
+// A process a test leaves running (a background program, a forked child holding the event pipe)
+// neither holds the runner until it exits nor outlives the test.
+TEST_F(RunnerE2eTest, AProcessATestLeavesRunningIsKilledAndDoesNotHoldTheRun) {
+  for (const char* leftover : {"background_sleep", "forked_sleeper"}) {
+    SCOPED_TRACE(leftover);
+    const std::string pid_file = temp_.path() + "/" + leftover + ".pgid";
+    const auto start = std::chrono::steady_clock::now();
+    const ProcessResult result =
+        run(std::string("--filter LeavesProcessesBehind --set "
+                        "LeavesProcessesBehind.") +
+            leftover + "=true --set LeavesProcessesBehind.pid_file=" + pid_file);
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+    EXPECT_LT(wall_s, 15.0) << "the runner waited for the 30 s sleeper";
+    const pid_t group = std::stoi(read_file(pid_file));
+    ASSERT_GT(group, 1);
+    EXPECT_FALSE(a_process_of_group_runs(group)) << "a process the test started still runs";
+  }
+}
+
 TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
   const ProcessResult result = run("--filter Skips");
   EXPECT_EQ(result.exit_code, kAllSkipped) << result.out;
@@ -245,7 +314,8 @@ TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
   std::vector<std::string> names;
   const json document = results();
   for (const json& test : document.at("tests")) names.push_back(test.at("full_name"));
-  EXPECT_EQ(names, (std::vector<std::string>{"Full.Skips", "Full.RecordsNonFinite"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"Medium.LeavesProcessesBehind", "Full.Skips",
+                                             "Full.RecordsNonFinite"}));
   // A pattern with a '.' matches the full name.
   ASSERT_EQ(run("--filter Fast.P*").exit_code, kPassed);
   EXPECT_EQ(results().at("tests").size(), 1u);

@@ -29,7 +29,7 @@ void check_promotable(const RunRecord& record, const PromotionRequest& request) 
     reasons.push_back("the run is incomplete (it was killed or is still running)");
   }
   for (const TestResult& test : run.tests) {
-    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed) {
+    if (is_test_failure(test.status)) {
       reasons.push_back(fmt::format("test {} {}", test.name, test_status_name(test.status)));
     }
   }
@@ -126,7 +126,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
   for (const TestResult& test : run.tests) {
     if (!filter.matches(test.name, test.full_name)) continue;
     if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
-    const bool failed = test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed;
+    const bool failed = is_test_failure(test.status);
     if (failed && !request.force) continue;
     PlannedFile& planned = file_for(test.name, test.file);
     BaselineTest& target = planned.after.tests[test.name];

@@ -96,6 +96,12 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                    "(default: the number of cores); results do not depend on it")
       ->check(CLI::Range(0, 1024));
   command
+      ->add_option("--timeout", run.timeout_s,
+                   "Seconds one plain test may run before it and every process it started are "
+                   "killed and it is reported as timed out (default per tier: fast 120, medium "
+                   "900, full 3600, as ctest)")
+      ->check(kFinite & CLI::PositiveNumber);
+  command
       ->add_option(
           "--seed-timeout", run.seed_timeout_s,
           "Seconds one seed of a seeded test may run before it is killed and reported as an "

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'
   int jobs = 0;      ///< seeded tests: worker processes at once; 0 = the number of cores
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
+  double timeout_s = 0.0;         ///< a plain test running longer is killed; 0: per tier
   double alpha = 0.01;          ///< family-wise level of the statistical gate (Holm across the run)
   std::string ab_binary;        ///< --ab: interleave the timing tests with this other build
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)

@@ -6,7 +6,7 @@ namespace {
 constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kPassed, "passed", "every selected test passed (skips do not fail a run)"},
     {ExitCode::kTestFailed, "test_failed",
-     "an assertion failed, a test threw, crashed, aborted or exited"},
+     "an assertion failed, a test threw, crashed, aborted, exited or timed out"},
     {ExitCode::kRegression, "regression", "a metric is worse than its baseline allows"},
     {ExitCode::kNoTestsMatched, "no_tests_matched", "the tier / filter selection is empty"},
     {ExitCode::kUsageError, "usage_error",

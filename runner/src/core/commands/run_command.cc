@@ -35,7 +35,7 @@ namespace {
 ExitCode decide_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
   std::size_t failed = 0, skipped = 0, regressed = 0;
   for (const TestResult& test : run.tests) {
-    failed += test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed;
+    failed += is_test_failure(test.status);
     skipped += test.status == TestStatus::kSkipped;
     regressed += test.status == TestStatus::kRegressed;
   }
@@ -74,7 +74,7 @@ struct RunOutputs {
 RunSettings run_settings(const RunOptions& options) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return {options.seed, options.threads, options.jobs > 0 ? options.jobs : cores,
-          options.seed_timeout_s};
+          options.seed_timeout_s, options.timeout_s};
 }
 
 }  // namespace

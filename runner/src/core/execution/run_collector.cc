@@ -108,7 +108,8 @@ void RunCollector::handle(const TestEvent& event) {
 void RunCollector::end_current(TestStatus status, double duration_s) {
   TestResult& test = current();
   // A failure always wins: GoogleTest may call a test with a failed SetUp "skipped".
-  if (!test.failures.empty() && status != TestStatus::kCrashed) status = TestStatus::kFailed;
+  if (!test.failures.empty() && status != TestStatus::kCrashed && status != TestStatus::kTimedOut)
+    status = TestStatus::kFailed;
   test.status = status;
   test.duration_s = duration_s;
   if (gate_ != nullptr) gate_->compare_test(test);
@@ -123,6 +124,17 @@ void RunCollector::crash_running_test(const std::string& message) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count();
   end_current(TestStatus::kCrashed, elapsed);
+}
+
+void RunCollector::time_out_running_test(const std::string& message) {
+  if (running_.empty()) return;
+  current().crash_message = message;
+  end_current(TestStatus::kTimedOut, running_for_s());
+}
+
+double RunCollector::running_for_s() const {
+  if (running_.empty()) return 0.0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count();
 }
 
 void RunCollector::add_runner_error(const std::string& message) {

@@ -28,6 +28,10 @@ class RunCollector {
   void handle(const TestEvent& event);
   /// The test process died while a test ran: that test is recorded as crashed.
   void crash_running_test(const std::string& message);
+  /// Ends the running test as timed out (its process was killed); what it recorded is kept.
+  void time_out_running_test(const std::string& message);
+  /// Seconds since the running test started (0 when none runs).
+  double running_for_s() const;
   void add_runner_error(const std::string& message);
 
   // Seeded tests. Their seeds run in parallel processes, so the supervisor collects each

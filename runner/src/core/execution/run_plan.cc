@@ -68,6 +68,19 @@ RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
   return plan;
 }
 
+double test_timeout_s(const RunSettings& settings, Tier tier) {
+  if (settings.test_timeout_s > 0.0) return settings.test_timeout_s;
+  switch (tier) {
+    case Tier::Fast:
+      return 120.0;
+    case Tier::Medium:
+      return 900.0;
+    case Tier::Full:
+      return 3600.0;
+  }
+  return 3600.0;
+}
+
 void to_json(nlohmann::json& json, const RunPlan& plan) {
   nlohmann::json tests = nlohmann::json::object();
   for (const PlannedTest& planned : plan.tests) {

@@ -48,7 +48,12 @@ struct RunSettings {
   int threads = 1;
   int jobs = 1;                   ///< seeded tests: worker processes at once
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed
+  double test_timeout_s = 0.0;    ///< a plain test running longer is killed; 0: per tier
 };
+
+/// The seconds a plain test of `tier` may run: --timeout, else the tier's default, the same
+/// ctest gets (fast 120, medium 900, full 3600).
+double test_timeout_s(const RunSettings& settings, Tier tier);
 
 struct RunPlan {
   std::vector<PlannedTest> tests;

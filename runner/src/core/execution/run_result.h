@@ -22,9 +22,16 @@ enum class TestStatus {
   kSkipped,    ///< GTEST_SKIP()
   kCrashed,    ///< the test process died (signal, abort, exit) while the test ran
   kRegressed,  ///< the body passed, but a metric is worse than its baseline allows
+  kTimedOut,   ///< the test outlived its timeout and was killed with its processes
 };
 
-/// "passed", "failed", "skipped", "crashed", "regressed".
+/// Failed, crashed or timed out: the test itself did not pass (a regression is judged apart).
+inline bool is_test_failure(TestStatus status) {
+  return status == TestStatus::kFailed || status == TestStatus::kCrashed ||
+         status == TestStatus::kTimedOut;
+}
+
+/// "passed", "failed", "skipped", "crashed", "regressed", "timed_out".
 std::string_view test_status_name(TestStatus status);
 std::optional<TestStatus> parse_test_status(std::string_view name);
 

@@ -39,27 +39,66 @@ ForkedChild fork_worker(const RunPlan& plan, const RunnerHooks& hooks,
   });
 }
 
+// The seconds the running test may still run before it is killed (a large number when none
+// runs).
+double time_left_for_running_test(const RunPlan& plan, const RunCollector& collector) {
+  if (collector.running_test().empty()) return 3600.0;
+  const PlannedTest* planned = plan.find(collector.running_test());
+  const Tier tier = planned != nullptr ? planned->test->tier : Tier::Full;
+  return test_timeout_s(plan.settings, tier) - collector.running_for_s();
+}
+
 // Runs plain tests (not seeded) in one child process after another, as GoogleTest would in one
-// process, starting a fresh one after a crash.
+// process, starting a fresh one after a crash or a timeout. The events are read until the child
+// has ended, not until end of file: a process a test left running may hold the pipe open, and
+// is killed with the child's process group instead.
 void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector& collector,
                      std::vector<std::string> remaining) {
   while (!remaining.empty()) {
     const ForkedChild child = fork_worker(plan, hooks, remaining, nullptr);
     std::set<std::string> started;
-    read_lines(child.output_fd, [&](const std::string& line) {
-      DecodedEvent decoded = decode_event_line(line);
-      if (!decoded.event) {
-        collector.add_runner_error("from the test process: " + decoded.error);
-        return;
+    std::string pending;
+    const auto take = [&] {
+      take_complete_lines(pending, [&](const std::string& line) {
+        DecodedEvent decoded = decode_event_line(line);
+        if (!decoded.event) {
+          collector.add_runner_error("from the test process: " + decoded.error);
+          return;
+        }
+        if (const auto* start = std::get_if<TestStarted>(&*decoded.event))
+          started.insert(start->test);
+        collector.handle(*decoded.event);
+      });
+    };
+    std::string timed_out;
+    for (;;) {
+      const double left_s = time_left_for_running_test(plan, collector);
+      if (left_s <= 0.0) {
+        timed_out = fmt::format("timed out: killed with its processes after {:g} s (--timeout)",
+                                collector.running_for_s());
+        break;
       }
-      if (const auto* start = std::get_if<TestStarted>(&*decoded.event))
-        started.insert(start->test);
-      collector.handle(*decoded.event);
-    });
+      pollfd ready{child.output_fd, POLLIN, 0};
+      const int wait_ms = static_cast<int>(std::clamp(left_s * 1000.0 + 1.0, 0.0, 100.0));
+      if (::poll(&ready, 1, wait_ms) < 0 && errno != EINTR) {
+        throw std::system_error(errno, std::generic_category(), "poll");
+      }
+      const bool open = read_available(child.output_fd, pending);
+      take();
+      if (!open) {
+        wait_until_ended(child.pid);  // end of file: the process is ending
+        break;
+      }
+      if (child_has_ended(child.pid)) break;
+    }
+    const int status = finish_child(child.pid);
+    read_available(child.output_fd, pending);  // what it wrote just before it ended
+    take();
     ::close(child.output_fd);
-    const int status = wait_for_child(child.pid);
     const bool died_in_test = !collector.running_test().empty();
-    if (died_in_test) {
+    if (!timed_out.empty()) {
+      collector.time_out_running_test(timed_out);
+    } else if (died_in_test) {
       collector.crash_running_test(describe_exit(status));
     } else if (!exited_cleanly(status)) {
       collector.add_runner_error(describe_exit(status) + " outside any test");
@@ -71,7 +110,9 @@ void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector
     }
     // A process that ended normally ran everything GoogleTest selected (its sharding may have
     // left some out); one that ended abnormally without starting anything would loop forever.
-    if ((exited_cleanly(status) && !died_in_test) || not_started.size() == remaining.size()) break;
+    if ((exited_cleanly(status) && !died_in_test && timed_out.empty()) ||
+        not_started.size() == remaining.size())
+      break;
     remaining = std::move(not_started);
   }
 }
@@ -134,7 +175,7 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
     std::vector<pollfd> fds;
     fds.reserve(running.size());
     for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
-    double wait_s = 1.0;
+    double wait_s = 0.1;  // also how soon a seed whose process ended is noticed
     for (const SeedWorker& worker : running) {
       wait_s = std::min(wait_s, plan.settings.seed_timeout_s - seconds_since(worker.started));
     }
@@ -143,25 +184,22 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
       throw std::system_error(errno, std::generic_category(), "poll");
     }
 
-    // Walk backwards so that finishing (erasing) a worker keeps the other indices valid.
+    // Walk backwards so that finishing (erasing) a worker keeps the other indices valid. A seed
+    // ends when its process does (end of file may never come while a process it left running
+    // holds the pipe); finish_child kills what it left.
     for (std::size_t i = running.size(); i-- > 0;) {
       SeedWorker& worker = running[i];
-      if (fds[i].revents != 0) {
-        char chunk[65536];
-        const ssize_t n = ::read(worker.child.output_fd, chunk, sizeof chunk);
-        if (n > 0) {
-          worker.pending.append(chunk, static_cast<std::size_t>(n));
-          take_events(worker, collector);
-          continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        const int status = wait_for_child(worker.child.pid);  // end of file: the process is ending
+      const bool open = read_available(worker.child.output_fd, worker.pending);
+      take_events(worker, collector);
+      if (!open) wait_until_ended(worker.child.pid);
+      if (!open || child_has_ended(worker.child.pid)) {
+        const int status = finish_child(worker.child.pid);
+        read_available(worker.child.output_fd, worker.pending);
         finish(i, exited_cleanly(status) ? "" : describe_exit(status));
         continue;
       }
       if (seconds_since(worker.started) >= plan.settings.seed_timeout_s) {
-        ::kill(worker.child.pid, SIGKILL);
-        wait_for_child(worker.child.pid);
+        finish_child(worker.child.pid);
         finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)",
                               plan.settings.seed_timeout_s));
       }

@@ -146,6 +146,10 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
       tag(Color::kRed, "[ REGRESSED] ");
       std::fprintf(out_, "%s (%lld ms)\n", name.c_str(), ms);
       break;
+    case TestStatus::kTimedOut:
+      tag(Color::kRed, "[ TIMED OUT] ");
+      std::fprintf(out_, "%s (%lld ms): %s\n", name.c_str(), ms, test.crash_message.c_str());
+      break;
   }
   const std::string report = format_regression_report(run.info.run_id, test);
   if (!report.empty()) std::fputs(xml_safe(report).c_str(), out_);
@@ -213,8 +217,7 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
   for (const TestResult& test : run.tests) {
     if (test.status == TestStatus::kPassed) passed.push_back(&test);
     if (test.status == TestStatus::kSkipped) skipped.push_back(&test);
-    if (test.status == TestStatus::kFailed || test.status == TestStatus::kCrashed ||
-        test.status == TestStatus::kRegressed) {
+    if (is_test_failure(test.status) || test.status == TestStatus::kRegressed) {
       failed.push_back(&test);
     }
   }
@@ -238,6 +241,7 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       tag(Color::kRed, "[  FAILED  ] ");
       std::fprintf(out_, "%s%s\n", xml_safe(test->full_name).c_str(),
                    test->status == TestStatus::kCrashed     ? " (crashed)"
+                   : test->status == TestStatus::kTimedOut  ? " (timed out)"
                    : test->status == TestStatus::kRegressed ? " (regression)"
                                                             : "");
     }

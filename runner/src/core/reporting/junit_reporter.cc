@@ -82,10 +82,11 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     set(failure, "message", message);
     set(failure, "type", "assertion");
     text(failure, failure_text(test));
-  } else if (test.status == TestStatus::kCrashed) {
+  } else if (test.status == TestStatus::kCrashed || test.status == TestStatus::kTimedOut) {
+    const bool crashed = test.status == TestStatus::kCrashed;
     pugi::xml_node error = testcase.append_child("error");
-    set(error, "message", "crashed: " + test.crash_message);
-    set(error, "type", "crash");
+    set(error, "message", (crashed ? "crashed: " : "timed out: ") + test.crash_message);
+    set(error, "type", crashed ? "crash" : "timeout");
     text(error, failure_text(test) + test.crash_message + "\n");
   } else if (test.status == TestStatus::kRegressed) {
     std::vector<std::string> regressed;
@@ -121,7 +122,7 @@ std::string render_junit(const RunResult& run) {
     if (!test.finished) continue;  // only finished tests become testcases
     ++finished;
     failures += test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed;
-    errors += test.status == TestStatus::kCrashed;
+    errors += test.status == TestStatus::kCrashed || test.status == TestStatus::kTimedOut;
   }
   pugi::xml_node root = doc.append_child("testsuites");
   set(root, "name", run.info.binary);
@@ -141,7 +142,7 @@ std::string render_junit(const RunResult& run) {
     for (const TestResult* test : members) {
       suite_failures +=
           test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
-      suite_errors += test->status == TestStatus::kCrashed;
+      suite_errors += test->status == TestStatus::kCrashed || test->status == TestStatus::kTimedOut;
       suite_skipped += test->status == TestStatus::kSkipped;
       suite_time += test->duration_s;
     }

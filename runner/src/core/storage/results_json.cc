@@ -252,13 +252,15 @@ RunSummary summarize_run(const RunResult& run) {
     s.skipped += test.status == TestStatus::kSkipped;
     s.crashed += test.status == TestStatus::kCrashed;
     s.regressed += test.status == TestStatus::kRegressed;
+    s.timed_out += test.status == TestStatus::kTimedOut;
   }
   return s;
 }
 
 void to_json(nlohmann::json& json, const RunSummary& s) {
-  json = {{"tests", s.tests},     {"passed", s.passed},   {"failed", s.failed},
-          {"skipped", s.skipped}, {"crashed", s.crashed}, {"regressed", s.regressed}};
+  json = {{"tests", s.tests},        {"passed", s.passed},   {"failed", s.failed},
+          {"skipped", s.skipped},    {"crashed", s.crashed}, {"regressed", s.regressed},
+          {"timed_out", s.timed_out}};
 }
 
 void to_json(nlohmann::json& json, const SeedRun& run) {

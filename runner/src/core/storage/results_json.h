@@ -15,7 +15,8 @@ inline constexpr int kResultsSchemaVersion = 1;
 
 /// How many finished tests ended in each status.
 struct RunSummary {
-  std::size_t tests = 0, passed = 0, failed = 0, skipped = 0, crashed = 0, regressed = 0;
+  std::size_t tests = 0, passed = 0, failed = 0, skipped = 0, crashed = 0, regressed = 0,
+              timed_out = 0;
 };
 RunSummary summarize_run(const RunResult& run);
 

@@ -17,8 +17,26 @@ struct ForkedChild {
 };
 
 /// Forks; the child runs `body` with the pipe's write end and exits with what it returns.
-/// Throws std::system_error when the pipe or the fork fails.
+/// Throws std::system_error when the pipe or the fork fails. The child leads a process group of
+/// its own (what it starts, finish_child can kill), dies with this process (PR_SET_PDEATHSIG),
+/// and its pipe end is close-on-exec, so a program it starts does not hold the pipe open.
 ForkedChild fork_child(const std::function<int(int output_fd)>& body);
+
+/// True once the child has ended. It is left unreaped, so that its process group id cannot be
+/// taken by another process before finish_child.
+bool child_has_ended(pid_t pid);
+
+/// Waits until the child has ended, leaving it unreaped.
+void wait_until_ended(pid_t pid);
+
+/// Kills every process left in the child's process group (what a test started and left
+/// running), including the child itself if it still runs; then reaps the child and returns its
+/// wait status.
+int finish_child(pid_t pid);
+
+/// Reads what is already in the pipe without waiting for more; false once it has hit end of
+/// file.
+bool read_available(int fd, std::string& pending);
 
 /// Writes `line` and a newline with as many write() calls as it takes. False when the reader
 /// is gone.
