@@ -273,6 +273,19 @@ TEST_F(RunnerE2eTest, AProcessATestLeavesRunningIsKilledAndDoesNotHoldTheRun) {
   }
 }
 
+// User text reaches results.json and the ledger: invalid UTF-8 in a --filter is repaired, never
+// a crash after the tests ran that loses the ledger line.
+TEST_F(RunnerE2eTest, InvalidUtf8InAFilterIsRepairedInEveryFile) {
+  const ProcessResult result = run("--filter \"$(printf 'Passes:Nothing\\377\\376')\"");
+  EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  for (const char* file : {"/results.json", "/config.json", "/environment.json"}) {
+    EXPECT_NO_THROW(json::parse(read_file(latest() + file))) << file;
+  }
+  const std::string ledger = read_file(runs() + "/ledger.jsonl");
+  EXPECT_EQ(json::parse(ledger).at("exit_code"), 0);
+  EXPECT_THAT(ledger, ::testing::HasSubstr("Nothing\xEF\xBF\xBD\xEF\xBF\xBD"));
+}
+
 TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
   const ProcessResult result = run("--filter Skips");
   EXPECT_EQ(result.exit_code, kAllSkipped) << result.out;

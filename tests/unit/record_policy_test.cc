@@ -33,6 +33,7 @@ class RecordPolicyTest : public ::testing::Test {
 
   // The message record() threw for `policy`, or "" when it recorded the metric.
   std::string refusal(TolerancePolicy policy, Direction direction = LowerIsBetter) {
+    context_.recorded.clear();  // each call stands for a test of its own
     try {
       MlTest::record("loss", 0.5, direction, policy);
     } catch (const std::invalid_argument& error) {
@@ -44,6 +45,24 @@ class RecordPolicyTest : public ::testing::Test {
   CapturingSink sink_;
   internal::TestContext context_{.sink = &sink_};
 };
+
+// Recorded twice, one value would be dropped without a word: the second record() is an error
+// naming the metric and both values, and nothing more is emitted.
+TEST_F(RecordPolicyTest, AMetricRecordedTwiceInOneTestIsAnErrorWithBothValues) {
+  MlTest::record("accuracy", 0.5, HigherIsBetter);
+  std::string message;
+  try {
+    MlTest::record("accuracy", 0.7, HigherIsBetter);
+  } catch (const std::invalid_argument& error) {
+    message = error.what();
+  }
+  EXPECT_THAT(message, HasSubstr("metric 'accuracy' is recorded twice in this test (first 0.5, "
+                                 "then 0.7)"));
+  EXPECT_THAT(message, HasSubstr("record_policy_test.cc:"));
+  EXPECT_EQ(sink_.events.size(), 1u);
+  MlTest::record("loss", 0.1, LowerIsBetter);  // another name is fine
+  EXPECT_EQ(sink_.events.size(), 2u);
+}
 
 TEST_F(RecordPolicyTest, AFiniteBandIsRecorded) {
   EXPECT_EQ(refusal(Band{.rtol = 0.5, .atol = 1e-3}), "");

@@ -14,6 +14,7 @@
 #include "environment/environment_probe.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
+#include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"
@@ -170,7 +171,7 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
   write_file_atomically(folder.path + "/environment.json",
-                        probe_environment(git, hooks, nullptr).dump(2) + "\n");
+                        json_text(probe_environment(git, hooks, nullptr), 2) + "\n");
   const std::string rounds_folder = folder.path + "/rounds";
   std::filesystem::create_directories(rounds_folder);
 
@@ -201,9 +202,7 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   entry.exit_code = outcome.code;
   const nlohmann::json document =
       ab_document(entry, options, candidate, settings, selection, rounds, outcome);
-  write_file_atomically(
-      folder.path + "/ab.json",
-      document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(folder.path + "/ab.json", json_text(document, 2) + "\n");
   finish_run_folder(folder, entry);
 
   if (!outcome.failure.empty()) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/test_selection.h"
+#include "storage/json_text.h"
 
 namespace mlregress::internal {
 
@@ -37,7 +38,7 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
   }
   const nlohmann::json document = {
       {"schema_version", kListSchemaVersion}, {"binary", binary}, {"tests", std::move(list)}};
-  return document.dump(2) + "\n";
+  return json_text(document, 2) + "\n";
 }
 
 std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {

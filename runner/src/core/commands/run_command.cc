@@ -23,6 +23,7 @@
 #include "reporting/junit_reporter.h"
 #include "reporting/results_json_writer.h"
 #include "reporting/seed_ledger_writer.h"
+#include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
 #include "support/atomic_file.h"
@@ -123,8 +124,9 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.threads = plan.settings.threads;
   run.info.baselines = options.baselines;
   run.info.environment_profile = profile.id;
-  write_file_atomically(folder.path + "/environment.json", run.info.environment.dump(2) + "\n");
-  write_file_atomically(folder.path + "/config.json", nlohmann::json(plan).dump(2) + "\n");
+  write_file_atomically(folder.path + "/environment.json",
+                        json_text(run.info.environment, 2) + "\n");
+  write_file_atomically(folder.path + "/config.json", json_text(nlohmann::json(plan), 2) + "\n");
 
   RunOutputs outputs(options, folder);
   RunCollector collector(plan, run, outputs.observers);

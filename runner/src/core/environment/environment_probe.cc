@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "storage/json_text.h"
 #include "support/errors.h"
 #include "support/forked_child.h"
 
@@ -54,7 +55,7 @@ nlohmann::json probe_in_child_process(const std::function<nlohmann::json()>& pro
     } catch (const std::exception& error) {
       answer = {{"error", error.what()}};
     }
-    write_line(output_fd, answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    write_line(output_fd, json_text(answer));
     return 0;
   });
   std::string output;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "storage/json_text.h"
 #include "support/fnv1a.h"
 
 namespace mlregress::internal {
@@ -11,7 +12,7 @@ std::string text_at(const nlohmann::json& json, const char* pointer) {
   const nlohmann::json::json_pointer at(pointer);
   if (!json.contains(at)) return "unknown";
   const nlohmann::json& value = json.at(at);
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
 }  // namespace
@@ -29,7 +30,7 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
                   ? environment.at(threads).get<int>()
                   : 1;
   const std::string canonical =
-      nlohmann::json{p.framework, p.build, p.cpu, p.machine, p.threads}.dump();
+      json_text(nlohmann::json{p.framework, p.build, p.cpu, p.machine, p.threads});
   const std::uint64_t hash = fnv1a_64(canonical);
   p.id = fmt::format("{}-{:08x}", p.build == "none" ? "env" : p.build, hash >> 32);
   return p;

@@ -101,10 +101,6 @@ TestStatus summarize_seed_runs(TestResult& test) {
         test.metrics.push_back(std::move(aggregate));
         it = std::prev(test.metrics.end());
       }
-      if (!it->sample_seeds.empty() && it->sample_seeds.back() == run.seed) {
-        it->samples.back() = m.value;  // recorded twice in one seed: the last value counts
-        continue;
-      }
       it->samples.push_back(m.value);
       it->sample_seeds.push_back(run.seed);
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "execution/event_sink.h"
@@ -18,6 +19,7 @@ struct TestContext {
   EventSink* sink = nullptr;
   bool seeded = false;  ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
   std::string variant;  ///< its variant's name, "" when none
+  std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
 };
 
 /// The running test's context; nullptr outside a test body.

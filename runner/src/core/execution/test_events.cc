@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "storage/json_number.h"
+#include "storage/json_text.h"
 #include "storage/policy_json.h"
 #include "support/overloaded.h"
 
@@ -103,7 +104,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
 
 std::string event_line(const TestEvent& event) {
   // Invalid UTF-8 in user strings is replaced, never thrown on: an event must always get out.
-  return nlohmann::json(event).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(nlohmann::json(event));
 }
 
 DecodedEvent decode_event_line(const std::string& line) {

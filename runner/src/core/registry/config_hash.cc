@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "storage/json_number.h"
+#include "storage/json_text.h"
 #include "support/fnv1a.h"
 
 namespace mlregress::internal {
@@ -23,8 +24,7 @@ std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int th
   const nlohmann::json canonical = {
       {"params", params_json(params)}, {"seed", seed}, {"threads", threads}};
   // --set rejects invalid UTF-8; a default in code could still have it, and hashing never throws.
-  const std::uint64_t hash =
-      fnv1a_64(canonical.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const std::uint64_t hash = fnv1a_64(json_text(canonical));
   return fmt::format("{:016x}", hash);
 }
 

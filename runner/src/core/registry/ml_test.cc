@@ -91,6 +91,15 @@ void MlTest::record(std::string_view name, double value, Direction direction,
       !problem.empty()) {
     throw std::invalid_argument(fmt::format("{}:{}: {}", file, line, problem));
   }
+  // Twice in one test, one of the values would be silently dropped (promote kept the last, the
+  // comparison judged both against one baseline entry).
+  if (const auto [earlier, first_time] = context.recorded.emplace(std::string(name), value);
+      !first_time) {
+    throw std::invalid_argument(
+        fmt::format("{}:{}: metric '{}' is recorded twice in this test (first {}, then {}); record "
+                    "each metric once",
+                    file, line, name, earlier->second, value));
+  }
   if (context.seeded && std::holds_alternative<std::monostate>(policy)) policy = Margin{};
   MetricRecord metric;
   metric.name = name;

@@ -9,6 +9,7 @@
 
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
+#include "storage/json_text.h"
 #include "support/atomic_file.h"
 #include "support/text_sanitize.h"
 
@@ -63,7 +64,7 @@ std::string failure_text(const TestResult& test) {
 std::string env_string(const nlohmann::json& environment, const nlohmann::json::json_pointer& at) {
   if (!environment.contains(at)) return "";
   const nlohmann::json& value = environment.at(at);
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
 void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {

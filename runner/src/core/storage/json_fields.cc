@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "storage/json_number.h"
+#include "storage/json_text.h"
 
 namespace mlregress::internal {
 namespace {
@@ -20,8 +21,7 @@ double number_from(const nlohmann::json& value) {
   const std::optional<double> number = read_json_number(value);
   if (!number) {
     throw std::invalid_argument(
-        "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " +
-        value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " + json_text(value));
   }
   return *number;
 }
@@ -64,7 +64,8 @@ std::vector<double> numbers_field(const nlohmann::json& object, std::string_view
   const nlohmann::json array = field<nlohmann::json>(object, key);
   std::vector<double> numbers;
   with_field_context(key, [&] {
-    if (!array.is_array()) throw std::invalid_argument("expected an array, got " + array.dump());
+    if (!array.is_array())
+      throw std::invalid_argument("expected an array, got " + json_text(array));
   });
   for (std::size_t i = 0; i < array.size(); ++i) {
     with_field_context(std::string(key) + "[" + std::to_string(i) + "]",

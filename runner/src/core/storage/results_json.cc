@@ -9,6 +9,7 @@
 #include "mlregress/exit_code.h"
 #include "storage/json_fields.h"
 #include "storage/json_number.h"
+#include "storage/json_text.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
 
@@ -365,7 +366,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
 }
 
 std::string render_results_json(const RunResult& run) {
-  return nlohmann::json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return json_text(nlohmann::json(run), 2) + "\n";
 }
 
 RunResult read_results_json(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "storage/json_text.h"
 #include "support/atomic_file.h"
 #include "support/clock.h"
 #include "support/errors.h"
@@ -51,8 +52,7 @@ void finish_run_folder(const RunFolder& folder, const LedgerEntry& entry) {
     throw OutputError(
         fmt::format("cannot point '{}' at '{}': {}", latest, folder.run_id, std::strerror(error)));
   }
-  append_line(folder.root + "/ledger.jsonl",
-              nlohmann::json(entry).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  append_line(folder.root + "/ledger.jsonl", json_text(nlohmann::json(entry)));
 }
 
 }  // namespace mlregress::internal

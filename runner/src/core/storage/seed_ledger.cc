@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/json_fields.h"
+#include "storage/json_text.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
 
@@ -14,7 +15,7 @@ namespace mlregress::internal {
 std::string seed_ledger_line(const std::string& test, const SeedRun& run) {
   nlohmann::json line = run;
   line["test"] = test;
-  return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(line);
 }
 
 std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
