@@ -1,8 +1,13 @@
 // The runner as users and CI meet it: a real test binary (tests/fixture) run with real command
 // lines. Every fault the runner promises to survive is planted there and checked here: the
 // exit code, the message, and that no finished result is lost from results.json or JUnit.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -284,6 +289,96 @@ TEST_F(RunnerE2eTest, InvalidUtf8InAFilterIsRepairedInEveryFile) {
   const std::string ledger = read_file(runs() + "/ledger.jsonl");
   EXPECT_EQ(json::parse(ledger).at("exit_code"), 0);
   EXPECT_THAT(ledger, ::testing::HasSubstr("Nothing\xEF\xBF\xBD\xEF\xBF\xBD"));
+}
+
+// Whether a process of session `session` other than `except` runs (zombies do not count),
+// checked for up to 2 s. The runner under test leads a session of its own, and its test
+// processes stay in it, wherever they are re-parented: other tests running meanwhile do not
+// count.
+bool a_process_of_session_runs(pid_t session, pid_t except) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    bool found = false;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream stat(entry.path() / "stat");
+      std::string line;
+      if (!std::getline(stat, line)) continue;
+      std::istringstream rest(line.substr(line.rfind(')') + 1));
+      char state = 0;
+      pid_t ppid = 0, pgrp = 0, sid = 0;
+      rest >> state >> ppid >> pgrp >> sid;
+      const pid_t pid = std::atoi(entry.path().filename().c_str());
+      found = found || (sid == session && pid != except && state != 'Z' && state != 'X');
+    }
+    if (!found) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
+// A CI agent cancelling the job sends SIGTERM, a developer presses Ctrl-C, or the runner is
+// killed outright: no test process or seed worker may survive it, and the run folder keeps what
+// finished, marked incomplete.
+TEST_F(RunnerE2eTest, SignalsStopTheRunAndTakeEveryTestProcessWithIt) {
+  struct Case {
+    int signal;
+    int exit_code;
+    const char* binary;
+    std::vector<std::string> args;
+  };
+  const std::vector<Case> cases{
+      {SIGTERM,
+       143,
+       MLREGRESS_FIXTURE_BINARY,
+       {"--filter", "Passes:LeavesProcessesBehind", "--set", "LeavesProcessesBehind.hang=true"}},
+      {SIGINT,
+       130,
+       MLREGRESS_FIXTURE_BINARY,
+       {"--filter", "Passes:LeavesProcessesBehind", "--set", "LeavesProcessesBehind.hang=true"}},
+      {SIGTERM,
+       143,
+       MLREGRESS_SEED_FIXTURE_BINARY,
+       {"--filter", "NoisyAccuracy", "--set", "NoisyAccuracy.hang_seed=1", "--jobs", "2"}},
+      {SIGKILL,
+       -1,
+       MLREGRESS_FIXTURE_BINARY,
+       {"--filter", "LeavesProcessesBehind", "--set", "LeavesProcessesBehind.hang=true"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(::strsignal(c.signal)) + " to " + c.binary);
+    const std::string out = temp_.path() + "/signal-runs";
+    std::vector<std::string> args = {c.binary, "run", "--color", "never", "--out", out};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const pid_t runner = ::fork();
+    ASSERT_GE(runner, 0);
+    if (runner == 0) {
+      ::setsid();
+      ::setenv("MLREGRESS_REPO", temp_.path().c_str(), 1);
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1);
+      std::vector<char*> argv;
+      for (std::string& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    // Wait until the hanging test (or seed) runs: its process is a child of the runner.
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    ASSERT_TRUE(a_process_of_session_runs(runner, runner)) << "no test process started";
+    ::kill(runner, c.signal);
+    int status = 0;
+    ::waitpid(runner, &status, 0);
+    if (c.exit_code >= 0) {
+      ASSERT_TRUE(WIFEXITED(status)) << "the runner died of the signal instead of stopping";
+      EXPECT_EQ(WEXITSTATUS(status), c.exit_code);
+      const json results = json::parse(read_file(out + "/latest/results.json"));
+      EXPECT_EQ(results.at("run").at("complete"), false);
+      const std::string ledger = read_file(out + "/ledger.jsonl");
+      EXPECT_THAT(ledger, ::testing::HasSubstr("\"exit_code\":" + std::to_string(c.exit_code)));
+    }
+    EXPECT_FALSE(a_process_of_session_runs(runner, runner))
+        << "a test process or seed worker outlived the runner";
+    std::filesystem::remove_all(out);
+  }
 }
 
 TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {

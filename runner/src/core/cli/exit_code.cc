@@ -22,6 +22,9 @@ constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
     {ExitCode::kAllSkipped, "all_skipped",
      "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},
+    {ExitCode::kInterrupted, "interrupted",
+     "stopped by SIGINT (Ctrl-C): test processes killed, the run folder marked incomplete"},
+    {ExitCode::kTerminated, "terminated", "stopped by SIGTERM (a cancelled CI job): as for SIGINT"},
 };
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "support/atomic_file.h"
 #include "support/clock.h"
 #include "support/errors.h"
+#include "support/stop_signal.h"
 
 namespace mlregress::internal {
 namespace {
@@ -136,7 +137,19 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     // Nothing has run yet: better to stop than to run tests whose results cannot be kept.
     throw OutputError(collector.output_errors().front());
   }
-  run_tests_in_child_processes(plan, hooks, collector);
+  install_stop_handlers();
+  try {
+    run_tests_in_child_processes(plan, hooks, collector);
+  } catch (const RunInterrupted& stopped) {
+    // The folder keeps what finished; without finished_at it reads as incomplete.
+    run.exit_code = static_cast<int>(stopped.exit_code());
+    try {
+      finish_run_folder(folder, ledger_entry(run));
+    } catch (const OutputError&) {
+      // the run ends anyway; results.json already holds every finished test
+    }
+    throw;
+  }
 
   decide_multi_seed_gate(run, options.alpha);
   run.info.finished_at = utc_now_iso8601();

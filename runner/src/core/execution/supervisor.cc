@@ -17,6 +17,7 @@
 #include "execution/event_sink.h"
 #include "execution/worker.h"
 #include "support/forked_child.h"
+#include "support/stop_signal.h"
 
 namespace mlregress::internal {
 namespace {
@@ -72,6 +73,11 @@ void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector
     };
     std::string timed_out;
     for (;;) {
+      if (const int signal = stop_signal(); signal != 0) {
+        finish_child(child.pid);
+        ::close(child.output_fd);
+        throw RunInterrupted(signal);
+      }
       const double left_s = time_left_for_running_test(plan, collector);
       if (left_s <= 0.0) {
         timed_out = fmt::format("timed out: killed with its processes after {:g} s (--timeout)",
@@ -165,6 +171,13 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
   };
 
   while (next < jobs.size() || !running.empty()) {
+    if (const int signal = stop_signal(); signal != 0) {
+      for (const SeedWorker& worker : running) {
+        finish_child(worker.child.pid);
+        ::close(worker.child.output_fd);
+      }
+      throw RunInterrupted(signal);
+    }
     while (running.size() < static_cast<std::size_t>(std::max(plan.settings.jobs, 1)) &&
            next < jobs.size()) {
       const SeedJob& job = jobs[next++];

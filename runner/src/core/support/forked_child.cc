@@ -13,6 +13,8 @@
 #include <cstring>
 #include <system_error>
 
+#include "support/stop_signal.h"
+
 namespace mlregress::internal {
 
 ForkedChild fork_child(const std::function<int(int output_fd)>& body) {
@@ -25,6 +27,7 @@ ForkedChild fork_child(const std::function<int(int output_fd)>& body) {
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) {
     ::setpgid(0, 0);
+    restore_default_stop_actions();
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);  // the parent died before the line above
     ::close(fds[0]);
