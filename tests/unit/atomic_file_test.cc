@@ -169,6 +169,40 @@ TEST(WriteFileAtomically, LeavesNothingButTheFile) {
   EXPECT_EQ(read_file(dir / "suite.toml"), "b");
 }
 
+// Runs append_line in a child whose file size limit lets only part of the line be written.
+int append_with_file_size_limit(const std::string& path, const std::string& line,
+                                rlim_t limit_bytes) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    limit.rlim_cur = limit_bytes;
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      append_line(path, line);
+    } catch (const OutputError&) {
+      ::_exit(0);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// A full disk mid-line must not leave half a line for the next run's line to be glued to.
+TEST(AppendLine, AWriteCutShortLeavesWholeLinesOnly) {
+  TempDir dir;
+  const std::string path = dir / "ledger.jsonl";
+  append_line(path, "{\"run\": 1}");
+  const std::string before = read_file(path);
+  ASSERT_EQ(append_with_file_size_limit(path, std::string(200, 'x'), before.size() + 50), 0);
+  EXPECT_EQ(read_file(path), before);
+  append_line(path, "{\"run\": 3}");
+  EXPECT_EQ(read_file(path), "{\"run\": 1}\n{\"run\": 3}\n");
+}
+
 TEST(AppendLine, CreatesTheFileAndAddsANewline) {
   TempDir dir;
   const std::string path = dir / "ledger.jsonl";

@@ -8,7 +8,11 @@ namespace mlregress::internal {
 
 ExitCode ablation_command(const AblationOptions& options, const std::string& binary) {
   const std::string ledger = options.run + "/seeds.jsonl";
-  const std::string table = render_ablation_tables(read_seed_ledger(ledger), options.test);
+  const SeedLedger seeds = read_seed_ledger(ledger);
+  for (const std::string& note : seeds.damaged) {
+    std::fprintf(stderr, "%s: warning: %s\n", binary.c_str(), note.c_str());
+  }
+  const std::string table = render_ablation_tables(seeds.lines, options.test);
   if (table.empty()) {
     std::fprintf(stderr, "%s: error: %s has no seeded test with variants%s\n", binary.c_str(),
                  ledger.c_str(), options.test.empty() ? "" : (" named " + options.test).c_str());

@@ -185,7 +185,11 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       });
   if (has_variants && !seed_ledger_.empty()) {
     try {
-      std::fputs(xml_safe(render_ablation_tables(read_seed_ledger(seed_ledger_))).c_str(), out_);
+      const SeedLedger seeds = read_seed_ledger(seed_ledger_);
+      for (const std::string& note : seeds.damaged) {
+        std::fprintf(out_, "warning: %s\n", xml_safe(note).c_str());
+      }
+      std::fputs(xml_safe(render_ablation_tables(seeds.lines)).c_str(), out_);
     } catch (const std::exception& error) {
       std::fprintf(out_, "ablation table unavailable: %s\n", xml_safe(error.what()).c_str());
     }

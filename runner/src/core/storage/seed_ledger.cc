@@ -18,23 +18,23 @@ std::string seed_ledger_line(const std::string& test, const SeedRun& run) {
   return json_text(line);
 }
 
-std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path) {
+SeedLedger read_seed_ledger(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw RunFolderError(fmt::format("cannot read the seed ledger '{}'", path));
-  std::vector<SeedLedgerLine> lines;
+  SeedLedger ledger;
   int number = 0;
   for (std::string text; std::getline(in, text);) {
     ++number;
     if (text.empty()) continue;
     try {
       const nlohmann::json json = nlohmann::json::parse(text);
-      lines.push_back({field<std::string>(json, "test"), json.get<SeedRun>()});
+      ledger.lines.push_back({field<std::string>(json, "test"), json.get<SeedRun>()});
     } catch (const std::exception& error) {
-      throw RunFolderError(
-          fmt::format("{}:{}: not a seed ledger line ({})", path, number, error.what()));
+      ledger.damaged.push_back(
+          fmt::format("{}:{}: skipped, not a seed ledger line ({})", path, number, error.what()));
     }
   }
-  return lines;
+  return ledger;
 }
 
 }  // namespace mlregress::internal

@@ -18,8 +18,15 @@ struct SeedLedgerLine {
 /// One line, without the newline.
 std::string seed_ledger_line(const std::string& test, const SeedRun& run);
 
-/// Reads a seed ledger. Throws RunFolderError naming the file, the line and the field for a
-/// damaged line.
-std::vector<SeedLedgerLine> read_seed_ledger(const std::string& path);
+struct SeedLedger {
+  std::vector<SeedLedgerLine> lines;
+  /// "seeds.jsonl:9: skipped, not a seed ledger line (...)": one note per damaged line (a
+  /// process killed while writing it), which the reader reports and skips.
+  std::vector<std::string> damaged;
+};
+
+/// Reads a seed ledger. Throws RunFolderError when the file cannot be read; a damaged line is
+/// skipped and reported in `damaged`, naming the file, the line and the field.
+SeedLedger read_seed_ledger(const std::string& path);
 
 }  // namespace mlregress::internal

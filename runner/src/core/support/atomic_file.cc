@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -130,7 +132,17 @@ void append_line(const std::string& path, std::string_view line) {
   if (fd < 0) fail("open", path, errno);
   std::string buffer(line);
   buffer += '\n';
+  // Whole lines or nothing: a write cut short (a full disk) is truncated back, or the next line
+  // would be glued to the partial one. The lock keeps another appender from writing between
+  // the size taken here and the truncation.
+  while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+  }
+  struct stat before {};
+  ::fstat(fd, &before);
   if (const int error = write_all(fd, buffer); error != 0) {
+    if (::ftruncate(fd, before.st_size) != 0) {
+      // nothing more to do: the error below names the file
+    }
     ::close(fd);
     fail("append to", path, error);
   }

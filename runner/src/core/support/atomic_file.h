@@ -23,8 +23,9 @@ void write_file_atomically(const std::string& path, std::string_view content,
 /// under the folder's lock. Returns how many it removed.
 int remove_stale_temporaries(const std::string& folder);
 
-/// Appends one line (a newline is added) with a single write, so concurrent appenders do not
-/// interleave. Throws OutputError.
+/// Appends one line (a newline is added) under an exclusive lock, so concurrent appenders do not
+/// interleave. A write cut short (full disk) is truncated back: the file holds whole lines only.
+/// Throws OutputError.
 void append_line(const std::string& path, std::string_view line);
 
 }  // namespace mlregress::internal
