@@ -235,26 +235,38 @@ TEST_F(RunnerE2eTest, AHangingTestIsKilledAtItsTimeoutAndTheRunGoesOn) {
   EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
 }
 
-// Whether a process of `group` still runs (zombies, killed and waiting for init to reap them,
-// do not count). Checked for up to 2 s: a killed process takes a moment to go.
-bool a_process_of_group_runs(pid_t group) {
+// Whether a process that `matches` (pid, process group, session) runs, zombies not counted,
+// checked for up to 2 s: a killed process takes a moment to go.
+template <typename Matches>
+bool a_process_runs(Matches&& matches) {
   for (int attempt = 0; attempt < 20; ++attempt) {
     bool found = false;
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
       std::ifstream stat(entry.path() / "stat");
       std::string line;
       if (!std::getline(stat, line)) continue;
-      // pid (comm) state ppid pgrp ...; comm may hold spaces, so read after the last ')'.
+      // pid (comm) state ppid pgrp session ...; comm may hold spaces, so read after the last ')'.
       std::istringstream rest(line.substr(line.rfind(')') + 1));
       char state = 0;
-      pid_t ppid = 0, pgrp = 0;
-      rest >> state >> ppid >> pgrp;
-      found = found || (pgrp == group && state != 'Z' && state != 'X');
+      pid_t ppid = 0, group = 0, session = 0;
+      rest >> state >> ppid >> group >> session;
+      const pid_t pid = std::atoi(entry.path().filename().c_str());
+      found = found || (state != 'Z' && state != 'X' && matches(pid, group, session));
     }
     if (!found) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return true;
+}
+
+bool a_process_of_group_runs(pid_t group) {
+  return a_process_runs([&](pid_t, pid_t g, pid_t) { return g == group; });
+}
+
+// The runner under test leads a session of its own, and its test processes stay in it wherever
+// they are re-parented: tests running meanwhile do not count.
+bool a_process_of_session_runs(pid_t session, pid_t except) {
+  return a_process_runs([&](pid_t pid, pid_t, pid_t s) { return s == session && pid != except; });
 }
 
 // A process a test leaves running (a background program, a forked child holding the event pipe)
@@ -289,30 +301,6 @@ TEST_F(RunnerE2eTest, InvalidUtf8InAFilterIsRepairedInEveryFile) {
   const std::string ledger = read_file(runs() + "/ledger.jsonl");
   EXPECT_EQ(json::parse(ledger).at("exit_code"), 0);
   EXPECT_THAT(ledger, ::testing::HasSubstr("Nothing\xEF\xBF\xBD\xEF\xBF\xBD"));
-}
-
-// Whether a process of session `session` other than `except` runs (zombies do not count),
-// checked for up to 2 s. The runner under test leads a session of its own, and its test
-// processes stay in it, wherever they are re-parented: other tests running meanwhile do not
-// count.
-bool a_process_of_session_runs(pid_t session, pid_t except) {
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    bool found = false;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-      std::ifstream stat(entry.path() / "stat");
-      std::string line;
-      if (!std::getline(stat, line)) continue;
-      std::istringstream rest(line.substr(line.rfind(')') + 1));
-      char state = 0;
-      pid_t ppid = 0, pgrp = 0, sid = 0;
-      rest >> state >> ppid >> pgrp >> sid;
-      const pid_t pid = std::atoi(entry.path().filename().c_str());
-      found = found || (sid == session && pid != except && state != 'Z' && state != 'X');
-    }
-    if (!found) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return true;
 }
 
 // A CI agent cancelling the job sends SIGTERM, a developer presses Ctrl-C, or the runner is

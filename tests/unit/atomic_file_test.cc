@@ -99,11 +99,11 @@ TEST(WriteFileAtomically, FailedRenameRemovesTheTempFile) {
   EXPECT_EQ(list_dir(dir.path()), (std::set<std::string>{"target"}));
 }
 
-// Runs write_file_atomically(path, content) in a child process whose file size limit is
-// `limit_bytes`, so the write itself fails (EFBIG). Returns the child's exit code: 0 when it
-// threw OutputError, 1 when it returned normally, 2 for any other exception.
-int write_with_file_size_limit(const std::string& path, const std::string& content,
-                               rlim_t limit_bytes) {
+// Runs `write` in a child process whose file size limit is `limit_bytes`, so that the write
+// itself fails (EFBIG), as on a full disk. Returns the child's exit code: 0 when it threw
+// OutputError, 1 when it returned normally, 2 for any other exception.
+template <typename Write>
+int with_file_size_limit(rlim_t limit_bytes, Write&& write) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     std::signal(SIGXFSZ, SIG_IGN);
@@ -112,7 +112,7 @@ int write_with_file_size_limit(const std::string& path, const std::string& conte
     limit.rlim_cur = limit_bytes;
     ::setrlimit(RLIMIT_FSIZE, &limit);
     try {
-      write_file_atomically(path, content);
+      write();
     } catch (const OutputError&) {
       ::_exit(0);
     } catch (...) {
@@ -123,6 +123,11 @@ int write_with_file_size_limit(const std::string& path, const std::string& conte
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int write_with_file_size_limit(const std::string& path, const std::string& content,
+                               rlim_t limit_bytes) {
+  return with_file_size_limit(limit_bytes, [&] { write_file_atomically(path, content); });
 }
 
 TEST(WriteFileAtomically, FailedWriteThrowsAndKeepsTheOldFile) {
@@ -169,35 +174,14 @@ TEST(WriteFileAtomically, LeavesNothingButTheFile) {
   EXPECT_EQ(read_file(dir / "suite.toml"), "b");
 }
 
-// Runs append_line in a child whose file size limit lets only part of the line be written.
-int append_with_file_size_limit(const std::string& path, const std::string& line,
-                                rlim_t limit_bytes) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limit{};
-    ::getrlimit(RLIMIT_FSIZE, &limit);
-    limit.rlim_cur = limit_bytes;
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    try {
-      append_line(path, line);
-    } catch (const OutputError&) {
-      ::_exit(0);
-    }
-    ::_exit(1);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 // A full disk mid-line must not leave half a line for the next run's line to be glued to.
 TEST(AppendLine, AWriteCutShortLeavesWholeLinesOnly) {
   TempDir dir;
   const std::string path = dir / "ledger.jsonl";
   append_line(path, "{\"run\": 1}");
   const std::string before = read_file(path);
-  ASSERT_EQ(append_with_file_size_limit(path, std::string(200, 'x'), before.size() + 50), 0);
+  const std::string long_line(200, 'x');
+  ASSERT_EQ(with_file_size_limit(before.size() + 50, [&] { append_line(path, long_line); }), 0);
   EXPECT_EQ(read_file(path), before);
   append_line(path, "{\"run\": 3}");
   EXPECT_EQ(read_file(path), "{\"run\": 1}\n{\"run\": 3}\n");
