@@ -322,6 +322,21 @@ TEST_F(BaselinesE2eTest, CompareReportsTheSameVerdictsBetweenTwoRunFolders) {
   EXPECT_EQ(fixture("compare " + a + " " + a).exit_code, kPassed);
 }
 
+// Exit 1 ("test failed") outranks exit 2 ("regression"), so a test that does both must name both
+// where CI looks: the JUnit failure message and the metric verdicts in results.json.
+TEST_F(BaselinesE2eTest, ATestThatFailsAndRegressesShowsBothInJunit) {
+  ASSERT_EQ(run("--filter FailsAnAssertion").exit_code, kTestFailed);
+  ASSERT_EQ(promote(latest(), "--force").exit_code, kPassed);
+  replace_in_baseline("value = 2.0", "value = 20.0");  // higher is better: 2 is now far worse
+  const ProcessResult both = run("--filter FailsAnAssertion --baselines " + baselines());
+  EXPECT_EQ(both.exit_code, kTestFailed) << both.out;
+  EXPECT_EQ(verdict_of("FailsAnAssertion", "recorded_before_failure"), "REGRESSION");
+  const std::string junit = read_file(latest() + "/junit.xml");
+  EXPECT_THAT(junit, ::testing::HasSubstr("planted failure"));
+  EXPECT_THAT(junit, ::testing::HasSubstr("; also REGRESSION recorded_before_failure")) << junit;
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+}
+
 // A run killed after some of its tests holds only those: "no regression" would speak for tests
 // it never ran.
 TEST_F(BaselinesE2eTest, CompareRefusesAnIncompleteRunOnEitherSideUnlessAllowed) {

@@ -162,6 +162,12 @@ TEST_F(RunnerE2eTest, UnwritableJunitPathStopsTheRunBeforeAnyTest) {
   EXPECT_EQ(result.exit_code, kOutputError) << result.err;
   EXPECT_THAT(result.err, ::testing::HasSubstr("missing/dir/junit.xml")) << result.err;
   EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("[ RUN")));
+  // No folder that looks like a run which holds nothing.
+  if (std::filesystem::exists(runs())) {
+    for (const auto& entry : std::filesystem::directory_iterator(runs())) {
+      ADD_FAILURE() << "left behind: " << entry.path();
+    }
+  }
 }
 
 TEST_F(RunnerE2eTest, CrashesAbortsExitsAndThrowsLoseNoFinishedResult) {
@@ -369,6 +375,22 @@ TEST_F(RunnerE2eTest, SignalsStopTheRunAndTakeEveryTestProcessWithIt) {
   }
 }
 
+// A 64 MiB failure message keeps its first MiB and says how much was cut: JUnit and results.json
+// stay small (they held it twice and once, 134 MB together).
+TEST_F(RunnerE2eTest, AHugeFailureMessageIsCutToItsFirstMebibyte) {
+  const ProcessResult result =
+      run("--filter FailsWithAHugeMessage --set FailsWithAHugeMessage.mib=64");
+  EXPECT_EQ(result.exit_code, kTestFailed);
+  const std::string message =
+      test_named(results(), "FailsWithAHugeMessage").at("failures").at(0).at("message");
+  EXPECT_LT(message.size(), (1u << 20) + 200);
+  const std::string tail =
+      message.substr(message.size() - std::min<std::size_t>(message.size(), 120));
+  EXPECT_THAT(tail, ::testing::HasSubstr("[... 66060295 more bytes of this message cut"));
+  EXPECT_LT(std::filesystem::file_size(latest() + "/junit.xml"), 4u << 20);
+  EXPECT_LT(std::filesystem::file_size(latest() + "/results.json"), 4u << 20);
+}
+
 TEST_F(RunnerE2eTest, AllSkippedHasItsOwnExitCodeForCtest) {
   const ProcessResult result = run("--filter Skips");
   EXPECT_EQ(result.exit_code, kAllSkipped) << result.out;
@@ -410,8 +432,9 @@ TEST_F(RunnerE2eTest, TierAndFilterSelectTests) {
   std::vector<std::string> names;
   const json document = results();
   for (const json& test : document.at("tests")) names.push_back(test.at("full_name"));
-  EXPECT_EQ(names, (std::vector<std::string>{"Medium.LeavesProcessesBehind", "Full.Skips",
-                                             "Full.RecordsNonFinite"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"Medium.LeavesProcessesBehind", "Full.Skips",
+                                      "Full.RecordsNonFinite", "Full.FailsWithAHugeMessage"}));
   // A pattern with a '.' matches the full name.
   ASSERT_EQ(run("--filter Fast.P*").exit_code, kPassed);
   EXPECT_EQ(results().at("tests").size(), 1u);

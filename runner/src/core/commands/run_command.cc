@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -134,7 +135,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   if (gate) collector.compare_with(&*gate);
   collector.start_run();
   if (!collector.output_errors().empty()) {
-    // Nothing has run yet: better to stop than to run tests whose results cannot be kept.
+    // Nothing has run yet: better to stop than to run tests whose results cannot be kept. The
+    // folder would look like a run that holds nothing, so it goes too.
+    std::error_code ignored;
+    std::filesystem::remove_all(folder.path, ignored);
     throw OutputError(collector.output_errors().front());
   }
   install_stop_handlers();

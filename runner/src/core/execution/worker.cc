@@ -7,12 +7,26 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "execution/test_context.h"
 #include "support/clock.h"
 
 namespace mlregress::internal {
 namespace {
+
+// A failure message travels to the runner, results.json and JUnit (twice there): a test that
+// prints a whole tensor into one must not cost the runner hundreds of megabytes. The start of a
+// message says what failed; the first 1 MiB is kept, and the note says how much was cut.
+constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 20;
+
+std::string capped_message(const char* message) {
+  const std::string_view text = message != nullptr ? message : "";
+  if (text.size() <= kMaxMessageBytes) return std::string(text);
+  return fmt::format("{}\n[... {} more bytes of this message cut: mlregress keeps the first 1 MiB]",
+                     text.substr(0, kMaxMessageBytes), text.size() - kMaxMessageBytes);
+}
 
 class EventEmittingListener final : public ::testing::EmptyTestEventListener {
  public:
@@ -42,12 +56,13 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (current_test_context() == nullptr) return;
     if (result.skipped()) {
-      sink_.emit(TestSkipped{result.message()});
+      sink_.emit(TestSkipped{capped_message(result.message())});
       return;
     }
     if (!result.failed()) return;
     sink_.emit(AssertionFailed{{result.file_name() != nullptr ? result.file_name() : "",
-                                result.line_number(), result.message(), result.fatally_failed()}});
+                                result.line_number(), capped_message(result.message()),
+                                result.fatally_failed()}});
   }
 
   void OnTestEnd(const ::testing::TestInfo& info) override {

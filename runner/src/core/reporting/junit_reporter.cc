@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <pugixml.hpp>
 #include <sstream>
 
@@ -67,6 +69,17 @@ std::string env_string(const nlohmann::json& environment, const nlohmann::json::
   return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
+// "REGRESSION loss 0.31 -> 0.35 ..." for each comparison with one of `verdicts`.
+std::vector<std::string> comparisons_with(const TestResult& test,
+                                          std::initializer_list<Verdict> verdicts) {
+  std::vector<std::string> found;
+  for (const MetricComparison& c : test.comparisons) {
+    if (std::find(verdicts.begin(), verdicts.end(), c.verdict) == verdicts.end()) continue;
+    found.push_back(fmt::format("{} {}", verdict_name(c.verdict), format_comparison_summary(c)));
+  }
+  return found;
+}
+
 void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {
   pugi::xml_node testcase = suite.append_child("testcase");
   set(testcase, "name", test.name);
@@ -80,9 +93,13 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
                                                            one_line(first.message));
     if (test.failures.size() > 1)
       message += fmt::format(" (and {} more)", test.failures.size() - 1);
+    // A failed test that also regressed: the exit code says "failed", so CI must see both here.
+    const std::vector<std::string> regressed = comparisons_with(test, {Verdict::kRegression});
+    if (!regressed.empty()) message += fmt::format("; also {}", fmt::join(regressed, "; "));
     set(failure, "message", message);
     set(failure, "type", "assertion");
-    text(failure, failure_text(test));
+    text(failure, failure_text(test) +
+                      (regressed.empty() ? "" : format_regression_report(run.info.run_id, test)));
   } else if (test.status == TestStatus::kCrashed || test.status == TestStatus::kTimedOut) {
     const bool crashed = test.status == TestStatus::kCrashed;
     pugi::xml_node error = testcase.append_child("error");
@@ -90,12 +107,8 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     set(error, "type", crashed ? "crash" : "timeout");
     text(error, failure_text(test) + test.crash_message + "\n");
   } else if (test.status == TestStatus::kRegressed) {
-    std::vector<std::string> regressed;
-    for (const MetricComparison& c : test.comparisons) {
-      if (c.verdict != Verdict::kRegression && c.verdict != Verdict::kNotComparable) continue;
-      regressed.push_back(
-          fmt::format("{} {}", verdict_name(c.verdict), format_comparison_summary(c)));
-    }
+    const std::vector<std::string> regressed =
+        comparisons_with(test, {Verdict::kRegression, Verdict::kNotComparable});
     pugi::xml_node failure = testcase.append_child("failure");
     set(failure, "message", fmt::format("{}", fmt::join(regressed, "; ")));
     set(failure, "type", "regression");
