@@ -4,15 +4,23 @@
 // the other build instead (must be IMPROVED, and shows --set reaches the candidate only), no
 // change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable
 // or not an mlregress binary (usage errors naming the path).
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "fixture_runner.h"
+#include "leftover_processes.h"
 #include "process.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
@@ -55,6 +63,40 @@ TEST_F(AbE2eTest, AHungChildIsKilledAtTheTimeoutAndTheComparisonStopsWithTheReas
   EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
   EXPECT_THAT(result.out + result.err, ::testing::HasSubstr("a timeout: killed after 1 s"))
       << result.out << result.err;
+}
+
+// A cancelled CI job stops an A/B comparison too: the signal reaches the child run, which kills
+// its test processes, and the comparison exits 143 with nothing left running.
+TEST_F(AbE2eTest, SigtermStopsTheComparisonAndItsChildRun) {
+  const std::string out = runs();
+  std::vector<std::string> args = {kFixture,   "run",
+                                   "--ab",     kFixture,
+                                   "--rounds", "8",
+                                   "--out",    out,
+                                   "--filter", "BusyLoopThroughput",
+                                   "--set",    "BusyLoopThroughput.hang=true"};
+  const pid_t runner = ::fork();
+  ASSERT_GE(runner, 0);
+  if (runner == 0) {
+    ::setsid();
+    ::setenv("MLREGRESS_REPO", temp_.path().c_str(), 1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  ASSERT_TRUE(a_process_of_session_runs(runner, runner)) << "the child run did not start";
+  ::kill(runner, SIGTERM);
+  int status = 0;
+  ::waitpid(runner, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the comparison died of the signal instead of stopping";
+  EXPECT_EQ(WEXITSTATUS(status), 143);
+  EXPECT_FALSE(a_process_of_session_runs(runner, runner)) << "a child run or test outlived it";
 }
 
 TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {

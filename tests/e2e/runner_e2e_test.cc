@@ -19,6 +19,7 @@
 
 #include "fixture_runner.h"
 #include "golden_files.h"
+#include "leftover_processes.h"
 #include "process.h"
 #include "tests/support/files.h"
 
@@ -239,40 +240,6 @@ TEST_F(RunnerE2eTest, AHangingTestIsKilledAtItsTimeoutAndTheRunGoesOn) {
   const std::string junit = read_file(latest() + "/junit.xml");
   EXPECT_THAT(junit, ::testing::HasSubstr("type=\"timeout\""));
   EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
-}
-
-// Whether a process that `matches` (pid, process group, session) runs, zombies not counted,
-// checked for up to 2 s: a killed process takes a moment to go.
-template <typename Matches>
-bool a_process_runs(Matches&& matches) {
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    bool found = false;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-      std::ifstream stat(entry.path() / "stat");
-      std::string line;
-      if (!std::getline(stat, line)) continue;
-      // pid (comm) state ppid pgrp session ...; comm may hold spaces, so read after the last ')'.
-      std::istringstream rest(line.substr(line.rfind(')') + 1));
-      char state = 0;
-      pid_t ppid = 0, group = 0, session = 0;
-      rest >> state >> ppid >> group >> session;
-      const pid_t pid = std::atoi(entry.path().filename().c_str());
-      found = found || (state != 'Z' && state != 'X' && matches(pid, group, session));
-    }
-    if (!found) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return true;
-}
-
-bool a_process_of_group_runs(pid_t group) {
-  return a_process_runs([&](pid_t, pid_t g, pid_t) { return g == group; });
-}
-
-// The runner under test leads a session of its own, and its test processes stay in it wherever
-// they are re-parented: tests running meanwhile do not count.
-bool a_process_of_session_runs(pid_t session, pid_t except) {
-  return a_process_runs([&](pid_t pid, pid_t, pid_t s) { return s == session && pid != except; });
 }
 
 // A process a test leaves running (a background program, a forked child holding the event pipe)

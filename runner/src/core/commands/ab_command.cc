@@ -20,6 +20,7 @@
 #include "support/child_process.h"
 #include "support/clock.h"
 #include "support/errors.h"
+#include "support/stop_signal.h"
 #include "timing/ab_report.h"
 #include "timing/ab_rounds.h"
 
@@ -158,6 +159,7 @@ nlohmann::json ab_document(const LedgerEntry& entry, const RunOptions& options,
 
 ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
                     const std::string& gtest_filter) {
+  install_stop_handlers();  // SIGINT / SIGTERM reach the child run, which stops in order
   const std::set<std::string> candidate_tests = selected_timing_tests(options, gtest_filter);
   if (candidate_tests.empty()) {
     std::fprintf(

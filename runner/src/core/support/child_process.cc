@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "support/errors.h"
+#include "support/stop_signal.h"
 
 extern char** environ;
 
@@ -79,6 +80,14 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
+    if (const int signal = stop_signal(); signal != 0) {
+      // The child is a run of its own: passed the signal, it stops in order (kills its tests,
+      // keeps its folder); then this process stops too.
+      ::kill(pid, signal);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      throw RunInterrupted(signal);
+    }
     // Without a timeout, block; with one, look every 10 ms (a hung child must not hang us).
     const pid_t done = ::waitpid(pid, &status, timeout_s > 0.0 ? WNOHANG : 0);
     if (done == pid) break;
