@@ -4,7 +4,6 @@
 // the other build instead (must be IMPROVED, and shows --set reaches the candidate only), no
 // change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable
 // or not an mlregress binary (usage errors naming the path).
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -69,26 +68,14 @@ TEST_F(AbE2eTest, AHungChildIsKilledAtTheTimeoutAndTheComparisonStopsWithTheReas
 // its test processes, and the comparison exits 143 with nothing left running.
 TEST_F(AbE2eTest, SigtermStopsTheComparisonAndItsChildRun) {
   const std::string out = runs();
-  std::vector<std::string> args = {kFixture,   "run",
-                                   "--ab",     kFixture,
-                                   "--rounds", "8",
-                                   "--out",    out,
-                                   "--filter", "BusyLoopThroughput",
-                                   "--set",    "BusyLoopThroughput.hang=true"};
-  const pid_t runner = ::fork();
+  const std::vector<std::string> args = {kFixture,   "run",
+                                         "--ab",     kFixture,
+                                         "--rounds", "8",
+                                         "--out",    out,
+                                         "--filter", "BusyLoopThroughput",
+                                         "--set",    "BusyLoopThroughput.hang=true"};
+  const pid_t runner = start_in_own_session(args, temp_.path());
   ASSERT_GE(runner, 0);
-  if (runner == 0) {
-    ::setsid();
-    ::setenv("MLREGRESS_REPO", temp_.path().c_str(), 1);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   ASSERT_TRUE(a_process_of_session_runs(runner, runner)) << "the child run did not start";
   ::kill(runner, SIGTERM);

@@ -1,5 +1,8 @@
 #include "leftover_processes.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +39,23 @@ bool a_process_runs(Matches&& matches) {
 }
 
 }  // namespace
+
+pid_t start_in_own_session(std::vector<std::string> argv, const std::string& repo) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    ::setenv("MLREGRESS_REPO", repo.c_str(), 1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    std::vector<char*> args;
+    for (std::string& arg : argv) args.push_back(arg.data());
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  return pid;
+}
 
 bool a_process_of_group_runs(pid_t group) {
   return a_process_runs([&](pid_t, pid_t g, pid_t) { return g == group; });

@@ -1,7 +1,6 @@
 // The runner as users and CI meet it: a real test binary (tests/fixture) run with real command
 // lines. Every fault the runner promises to survive is planted there and checked here: the
 // exit code, the message, and that no finished result is lost from results.json or JUnit.
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -309,19 +308,8 @@ TEST_F(RunnerE2eTest, SignalsStopTheRunAndTakeEveryTestProcessWithIt) {
     const std::string out = temp_.path() + "/signal-runs";
     std::vector<std::string> args = {c.binary, "run", "--color", "never", "--out", out};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    const pid_t runner = ::fork();
+    const pid_t runner = start_in_own_session(args, temp_.path());
     ASSERT_GE(runner, 0);
-    if (runner == 0) {
-      ::setsid();
-      ::setenv("MLREGRESS_REPO", temp_.path().c_str(), 1);
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, 1);
-      std::vector<char*> argv;
-      for (std::string& arg : args) argv.push_back(arg.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
     // Wait until the hanging test (or seed) runs: its process is a child of the runner.
     std::this_thread::sleep_for(std::chrono::milliseconds(800));
     ASSERT_TRUE(a_process_of_session_runs(runner, runner)) << "no test process started";
