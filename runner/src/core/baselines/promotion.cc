@@ -219,4 +219,17 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
   return plan;
 }
 
+BaselineSet baseline_from_run(const RunRecord& record) {
+  PromotionRequest request;
+  request.force = true;
+  request.reason = "compare";
+  request.now = record.run.info.started_at;
+  std::vector<LoadedBaselineFile> files;
+  for (PlannedFile& planned : plan_promotion(record, BaselineSet{}, request)) {
+    planned.after.provenance.version = 0;  // never promoted: the report says v0
+    files.push_back({record.path, std::move(planned.after)});
+  }
+  return BaselineSet::from_files(std::move(files));
+}
+
 }  // namespace mlregress::internal

@@ -45,4 +45,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
 /// atomically. Returns the plan that was written.
 std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request);
 
+/// A run as a baseline, exactly as `promote --force` would write it, in memory only (version 0:
+/// never promoted). `compare` and `report --against` judge a run against another with it.
+BaselineSet baseline_from_run(const RunRecord& record);
+
 }  // namespace mlregress::internal

@@ -17,8 +17,8 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 6> kCommandNames = {"run",     "list",     "promote",
-                                                           "compare", "ablation", "baselines"};
+constexpr std::array<std::string_view, 7> kCommandNames = {
+    "run", "list", "promote", "compare", "report", "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -156,6 +156,28 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
   return command;
 }
 
+CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
+  CLI::App* command = app.add_subcommand(
+      "report",
+      "Write a run's report: a self-contained HTML page, Markdown for a pull request, or "
+      "OpenMetrics for CI dashboards");
+  command->add_option("run", report.run, "Run folder (e.g. runs/latest)")->required();
+  CLI::Option* against =
+      command->add_option("--against", report.against, "Judge the run against this run folder");
+  command->add_option("--baselines", report.baselines, "Judge the run against this baseline folder")
+      ->excludes(against);
+  command->add_option("--format", report.format, "html (default), markdown or openmetrics")
+      ->check(CLI::IsMember({"html", "markdown", "openmetrics"}));
+  command->add_option("--out", report.out,
+                      "Output file; - for stdout (default: report.html for html, stdout for the "
+                      "others)");
+  command
+      ->add_option("--alpha", report.alpha,
+                   "Family-wise level of the multi-seed gate when judging (default 0.01)")
+      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -206,6 +228,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_run_command(app, cl.run), Command::kRun},
       {add_promote_command(app, cl.promote), Command::kPromote},
       {add_compare_command(app, cl.compare), Command::kCompare},
+      {add_report_command(app, cl.report), Command::kReport},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -220,7 +243,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "ablation or baselines)\n",
+                 "report, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

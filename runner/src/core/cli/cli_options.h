@@ -44,6 +44,15 @@ struct CompareOptions {
   bool allow_incomplete = false;  ///< compare runs that were killed or are still running
 };
 
+struct ReportOptions {
+  std::string run;
+  std::string against;    ///< judge the run against this run folder
+  std::string baselines;  ///< judge the run against these baselines
+  std::string format = "html";
+  std::string out;  ///< "-": stdout; empty: report.html for html, stdout otherwise
+  double alpha = 0.01;
+};
+
 struct AblationOptions {
   std::string run;
   std::string test;  ///< empty: every test with variants
@@ -59,7 +68,7 @@ struct ListOptions {
   std::string format = "text";
 };
 
-enum class Command { kRun, kList, kPromote, kCompare, kBaselinesCheck, kAblation };
+enum class Command { kRun, kList, kPromote, kCompare, kReport, kBaselinesCheck, kAblation };
 
 struct CommandLine {
   Command command = Command::kRun;
@@ -67,6 +76,7 @@ struct CommandLine {
   ListOptions list;
   PromoteOptions promote;
   CompareOptions compare;
+  ReportOptions report;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

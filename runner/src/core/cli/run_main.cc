@@ -13,6 +13,7 @@
 #include "commands/compare_command.h"
 #include "commands/list_command.h"
 #include "commands/promote_command.h"
+#include "commands/report_command.h"
 #include "commands/run_command.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/runner_hooks.h"
@@ -61,6 +62,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::promote_command(cl.promote);
     case internal::Command::kCompare:
       return internal::compare_command(cl.compare);
+    case internal::Command::kReport:
+      return internal::report_command(cl.report);
     case internal::Command::kAblation:
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:

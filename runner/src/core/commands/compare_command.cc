@@ -15,20 +15,6 @@
 namespace mlregress::internal {
 namespace {
 
-// Run A as a baseline, exactly as `promote --force` would write it, in memory only.
-BaselineSet baseline_from_run(const RunRecord& a) {
-  PromotionRequest request;
-  request.force = true;
-  request.reason = "compare";
-  request.now = a.run.info.started_at;
-  std::vector<LoadedBaselineFile> files;
-  for (PlannedFile& planned : plan_promotion(a, BaselineSet{}, request)) {
-    planned.after.provenance.version = 0;  // never promoted: the report says v0
-    files.push_back({a.path, std::move(planned.after)});
-  }
-  return BaselineSet::from_files(std::move(files));
-}
-
 // An incomplete run holds only the tests that finished before it was killed: "no regression"
 // would speak for tests it never ran.
 void check_complete(const RunRecord& record, const char* side, bool allow_incomplete) {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "baselines/baseline_store.h"
+#include "commands/report_command.h"
 #include "comparison/baseline_gate.h"
 #include "environment/environment_probe.h"
 #include "environment/environment_profile.h"
@@ -162,6 +163,12 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.exit_code = static_cast<int>(decide_exit_code(run, collector.output_errors()));
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();
+  try {
+    write_run_report_html(RunRecord{folder.path, run, profile}, baselines ? &*baselines : nullptr,
+                          folder.path + "/report.html");
+  } catch (const std::exception& error) {
+    output_errors.push_back(fmt::format("report.html: {}", error.what()));
+  }
   try {
     finish_run_folder(folder, ledger_entry(run));
   } catch (const OutputError& error) {

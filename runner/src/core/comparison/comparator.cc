@@ -134,6 +134,7 @@ MetricComparison compare_metric(const std::string& name, double observed,
   } else {
     c.tolerance = "exact";
   }
+  c.allowed = allowed;
   const double worse_by = direction == Direction::HigherIsBetter ? -*c.delta : *c.delta;
   if (direction == Direction::MustEqual) {
     c.verdict = std::fabs(*c.delta) > allowed ? Verdict::kRegression : Verdict::kPass;

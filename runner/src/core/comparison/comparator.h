@@ -46,7 +46,10 @@ struct MetricComparison {
   std::optional<double> delta;            ///< observed - baseline
   std::optional<double> relative_change;  ///< delta / |baseline|, when the baseline is not 0
   std::string tolerance;                  ///< "band ±0.0011", "exact", ...
-  std::string note;                       ///< why NOT_COMPARABLE / INCONCLUSIVE / the gate decided
+  /// The band's half-width in the metric's units (0 for exact): how far the candidate may move
+  /// towards worse. Set when a single value was compared; reports draw the band from it.
+  std::optional<double> allowed;
+  std::string note;  ///< why NOT_COMPARABLE / INCONCLUSIVE / the gate decided
   /// Set when the baseline was promoted with another direction than the test states now;
   /// promoting adopts the test's.
   std::optional<DirectionChange> direction_change;

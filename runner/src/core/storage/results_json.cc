@@ -50,6 +50,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["delta"] = optional_number(c.delta);
   metric["relative_change"] = optional_number(c.relative_change);
   metric["tolerance"] = c.tolerance;
+  if (c.allowed) metric["allowed"] = json_number(*c.allowed);
   metric["kind"] = metric_kind_name(c.kind);
   if (!c.note.empty()) metric["note"] = c.note;
   if (c.direction_change)
@@ -149,6 +150,7 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
   c.delta = optional_number_field(json, "delta");
   c.relative_change = optional_number_field(json, "relative_change");
   c.tolerance = field<std::string>(json, "tolerance");
+  c.allowed = optional_number_field(json, "allowed");
   c.kind = enum_field<MetricKind>(json, "kind", parse_metric_kind);
   c.note = field_or<std::string>(json, "note", "");
   if (json.contains("baseline_direction")) {

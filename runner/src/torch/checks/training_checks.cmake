@@ -1,7 +1,6 @@
 # Checks on data and training runs: the permuted-label leak test, the learning-rate sweep,
-# curve comparison and diagnosis.
+# curve diagnosis (curve comparison is torch-free and lives in the core, comparison/).
 target_sources(mlregress_torch PRIVATE
-  checks/curve_comparison.cc
   checks/curve_diagnosis.cc
   checks/learning_rate_sweep.cc
   checks/loss_progress.cc

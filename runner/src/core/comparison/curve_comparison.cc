@@ -4,16 +4,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace mlregress::checks {
 namespace {
 
 std::size_t common_length(const std::vector<std::vector<double>>& curves, const char* what) {
-  TORCH_CHECK(!curves.empty(), what, ": needs at least one curve");
+  if (curves.empty())
+    throw std::invalid_argument(fmt::format("{}: needs at least one curve", what));
   const std::size_t n = curves.front().size();
   for (const auto& curve : curves) {
-    TORCH_CHECK(curve.size() == n, what, ": curves of different lengths (", n, " and ",
-                curve.size(), ")");
+    if (curve.size() != n) {
+      throw std::invalid_argument(
+          fmt::format("{}: curves of different lengths ({} and {})", what, n, curve.size()));
+    }
   }
   return n;
 }
@@ -44,7 +48,9 @@ CurveEnvelope min_max_envelope(const std::vector<std::vector<double>>& curves) {
 
 CurveEnvelope mean_sd_envelope(const std::vector<std::vector<double>>& curves, double k) {
   const std::size_t n = common_length(curves, "mean_sd_envelope");
-  TORCH_CHECK(curves.size() >= 2, "mean_sd_envelope: needs at least two curves for a spread");
+  if (curves.size() < 2) {
+    throw std::invalid_argument("mean_sd_envelope: needs at least two curves for a spread");
+  }
   CurveEnvelope envelope;
   envelope.lower.assign(n, 0.0);
   envelope.upper.assign(n, 0.0);
@@ -79,8 +85,9 @@ CurveEnvelope band_envelope(const std::vector<double>& baseline, const Band& ban
 
 CurveComparison compare_curve(const std::vector<double>& candidate, const CurveEnvelope& envelope,
                               const CurveComparisonOptions& options) {
-  TORCH_CHECK(envelope.lower.size() == envelope.upper.size(),
-              "compare_curve: envelope bounds of different lengths");
+  if (envelope.lower.size() != envelope.upper.size()) {
+    throw std::invalid_argument("compare_curve: envelope bounds of different lengths");
+  }
   CurveComparison result;
   result.candidate_steps = candidate.size();
   result.envelope_steps = envelope.lower.size();

@@ -1,0 +1,103 @@
+#include "commands/report_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "baselines/promotion.h"
+#include "comparison/baseline_gate.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "report/openmetrics_report.h"
+#include "support/atomic_file.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string describe_baselines(const std::string& dir, const BaselineSet& set) {
+  int newest = 0;
+  for (const LoadedBaselineFile& file : set.files())
+    newest = std::max(newest, file.file.provenance.version);
+  return set.files().empty()
+             ? fmt::format("baselines in {} (none for this binary yet)", dir)
+             : fmt::format("baselines in {} ({} file{}, newest v{})", dir, set.files().size(),
+                           set.files().size() == 1 ? "" : "s", newest);
+}
+
+std::string render(const RunReport& report, const std::string& format) {
+  if (format == "markdown") return render_markdown_report(report);
+  if (format == "openmetrics") return render_openmetrics_report(report);
+  return render_html_report(report);
+}
+
+}  // namespace
+
+void write_run_report_html(const RunRecord& record, const BaselineSet* baselines,
+                           const std::string& path) {
+  ReportReference reference;
+  reference.baselines = baselines;
+  reference.description = baselines != nullptr
+                              ? describe_baselines(record.run.info.baselines, *baselines)
+                              : "nothing (the run had no --baselines)";
+  write_file_atomically(path, render_html_report(build_run_report(record, reference)));
+}
+
+ExitCode report_command(const ReportOptions& options) {
+  if (!options.against.empty() && !options.baselines.empty()) {
+    throw ConfigError("report: --against and --baselines name two references; give one");
+  }
+  RunRecord candidate = read_run_record(options.run);
+  std::optional<RunRecord> against;
+  std::optional<BaselineSet> baselines;
+  ReportReference reference;
+  std::vector<std::string> notes;
+  if (!options.against.empty()) {
+    against = read_run_record(options.against);
+    baselines = baseline_from_run(*against);
+    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false)
+        .judge_run(candidate.run, options.alpha);
+    reference.run = &*against;
+    reference.description = fmt::format("run {} ({})", against->run.info.run_id, against->path);
+  } else if (!options.baselines.empty()) {
+    baselines = BaselineSet::load(options.baselines, candidate.run.info.binary,
+                                  /*allow_missing=*/false);
+    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false)
+        .judge_run(candidate.run, options.alpha);
+    reference.description = describe_baselines(options.baselines, *baselines);
+  } else if (!candidate.run.info.baselines.empty()) {
+    // The verdicts stay the run's own; the baselines it named only add their stored samples.
+    reference.description =
+        fmt::format("baselines in {} (as the run judged it)", candidate.run.info.baselines);
+    try {
+      baselines = BaselineSet::load(candidate.run.info.baselines, candidate.run.info.binary,
+                                    /*allow_missing=*/true);
+    } catch (const BaselineError& error) {
+      notes.push_back(
+          fmt::format("the baselines the run named cannot be read now ({}): the "
+                      "plots show no stored samples",
+                      error.what()));
+    }
+  } else {
+    reference.description = "nothing (the run had no --baselines)";
+  }
+  reference.baselines = baselines ? &*baselines : nullptr;
+  RunReport report = build_run_report(candidate, reference);
+  report.notes.insert(report.notes.end(), notes.begin(), notes.end());
+
+  const std::string text = render(report, options.format);
+  const std::string out = !options.out.empty()       ? options.out
+                          : options.format == "html" ? "report.html"
+                                                     : "-";
+  if (out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    write_file_atomically(out, text);
+    std::printf("report: %s (%s, %zu bytes, %s)\n", out.c_str(), options.format.c_str(),
+                text.size(), report.headline.c_str());
+  }
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

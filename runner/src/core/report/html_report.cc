@@ -1,0 +1,322 @@
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "reporting/regression_report.h"
+#include "reporting/test_report.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr std::string_view kStyle = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;max-width:1120px;padding:0 16px 40px;color:#1d1d1d}
+h1{margin:0;font-size:26px}h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:14px 0 4px}
+header.verdict{padding:14px 18px;margin:16px 0;border-radius:6px;border-left:8px solid #2e7d32;background:#eef6ee}
+header.verdict.regression,header.verdict.failed{border-color:#c62828;background:#fbeaea}
+header.verdict.incomplete{border-color:#ef6c00;background:#fdf1e4}
+.summary{font-size:16px;margin:4px 0 8px}
+dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:0}dl.facts dt{color:#555}dl.facts dd{margin:0}
+table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}th,td{border-bottom:1px solid #e3e3e3;padding:3px 8px;text-align:left;vertical-align:middle}
+th{background:#f6f6f6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.differs td{background:#fff4e0}
+.badge{display:inline-block;padding:1px 7px;border-radius:10px;color:#fff;font-size:12px;font-weight:600;white-space:nowrap}
+section.test{border:1px solid #ddd;border-radius:6px;padding:12px 14px;margin:14px 0}
+section.test.rank-0{border-left:6px solid #c62828}section.test.rank-1{border-left:6px solid #ef6c00}
+.meta{color:#555;font-size:12px;margin-bottom:6px}
+pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;word-break:break-word}
+pre.failure{background:#fbeaea}
+figure{margin:8px 0}figcaption{font-size:12px;color:#444}
+svg.plot{max-width:100%;height:auto;background:#fff}svg .tick{font-size:10px;fill:#555}svg .plot-title{font-size:12px;font-weight:600}
+footer{margin-top:28px;color:#555;font-size:12px;border-top:1px solid #ddd;padding-top:8px}
+)";
+
+std::string badge(std::string_view text, std::string_view colour) {
+  return fmt::format("<span class=\"badge\" style=\"background:{}\">{}</span>", colour,
+                     escape_html(text));
+}
+
+std::string verdict_badge(Verdict verdict) {
+  return badge(verdict_name(verdict), verdict_colour(verdict));
+}
+
+std::string status_badge(TestStatus status) {
+  std::string name(test_status_name(status));
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string_view colour = status == TestStatus::kPassed    ? verdict_colour(Verdict::kPass)
+                                  : status == TestStatus::kSkipped ? "#757575"
+                                                                   : "#c62828";
+  return badge(name, colour);
+}
+
+std::string anchor(const std::string& test_name) { return "test-" + escape_html(test_name); }
+
+std::string header_html(const RunReport& r) {
+  std::string css = r.headline;
+  for (char& c : css) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string out = fmt::format(
+      "<header id=\"verdict\" class=\"verdict {}\" data-verdict=\"{}\"><h1>{}</h1>"
+      "<p class=\"summary\">{}</p><dl class=\"facts\">",
+      css, r.headline, r.headline, escape_html(count_summary(r)));
+  auto fact = [&out](std::string_view name, const std::string& value) {
+    out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, escape_html(value));
+  };
+  fact("run", r.info.run_id + (r.info.finished_at.empty() ? " (incomplete)" : ""));
+  fact("binary", r.info.binary);
+  fact("commit", r.commit.substr(0, 12) + (r.dirty ? " (dirty work tree)" : ""));
+  fact("started", r.info.started_at + fmt::format(" · {:.1f} s", r.info.duration_s));
+  fact("tiers", fmt::format("{}", fmt::join(r.info.tiers, ", ")) +
+                    (r.info.filter.empty() ? "" : " · filter " + r.info.filter));
+  fact("environment profile", r.info.environment_profile);
+  fact("compared with", r.reference);
+  const ReportCounts& c = r.counts;
+  fact("tests",
+       fmt::format("{} run: {} passed, {} failed, {} crashed, {} timed out, {} regressed, "
+                   "{} skipped",
+                   c.tests, c.passed, c.failed, c.crashed, c.timed_out, c.regressed, c.skipped));
+  out += "</dl>";
+  if (r.compared) {
+    out += "<p>";
+    for (const auto& [verdict, n] : c.metrics) {
+      out += verdict_badge(verdict) + fmt::format(" {} &nbsp; ", n);
+    }
+    out += "</p>";
+  }
+  return out + "</header>";
+}
+
+std::string contents_html(const RunReport& r) {
+  std::string out =
+      "<section id=\"contents\"><h2>Tests</h2><table><tr><th>test</th><th>status</th>"
+      "<th>verdicts</th><th>duration</th></tr>";
+  for (const TestSection& s : r.sections) {
+    std::string verdicts;
+    for (const MetricComparison& c : s.test.comparisons) {
+      if (c.verdict != Verdict::kPass) verdicts += verdict_badge(c.verdict) + " ";
+    }
+    if (verdicts.empty() && !s.test.comparisons.empty()) verdicts = verdict_badge(Verdict::kPass);
+    out += fmt::format(
+        "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"num\">{:.2f} s</td>"
+        "</tr>",
+        anchor(s.test.name), escape_html(s.test.full_name), status_badge(s.test.status), verdicts,
+        s.test.duration_s);
+  }
+  return out + "</table></section>";
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? escape_html(format_value(*value)) : "—";
+}
+
+const MetricRecord* metric_named(const TestResult& test, const std::string& name) {
+  for (const MetricRecord& m : test.metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+std::string metrics_table(const TestSection& s) {
+  const TestResult& test = s.test;
+  if (test.metrics.empty()) return "";
+  if (test.comparisons.empty()) {
+    std::string out =
+        "<table class=\"metrics\"><tr><th>metric</th><th>value</th><th>direction and "
+        "policy</th></tr>";
+    for (const MetricRecord& m : test.metrics) {
+      out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                         escape_html(m.name), escape_html(format_value(m.value)),
+                         escape_html(format_metric(m)));
+    }
+    return out + "</table>";
+  }
+  std::string out =
+      "<table class=\"metrics\"><tr><th>metric</th><th>baseline</th><th>candidate</th>"
+      "<th>Δ</th><th>tolerance</th><th>band</th><th>verdict</th><th>note</th></tr>";
+  for (const MetricComparison& c : test.comparisons) {
+    std::string band;
+    const MetricRecord* metric = metric_named(test, c.metric);
+    if (c.baseline && c.allowed && metric != nullptr) {
+      band = band_svg(*c.baseline, *c.allowed, c.observed, metric->direction, c.verdict);
+    }
+    std::string delta = c.delta ? escape_html(format_delta(c)) : "—";
+    if (c.distribution && c.distribution->problem.empty()) {
+      delta = escape_html(fmt::format("{} [{}, {}]", format_value(c.distribution->difference),
+                                      format_value(c.distribution->ci_lower),
+                                      format_value(c.distribution->ci_upper)));
+    }
+    out += fmt::format(
+        "<tr data-verdict=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        verdict_name(c.verdict), escape_html(c.metric), optional_number(c.baseline),
+        escape_html(format_value(c.observed)), delta, escape_html(c.tolerance), band,
+        verdict_badge(c.verdict), escape_html(comparison_note(c)));
+  }
+  return out + "</table>";
+}
+
+std::string seeded_html(const TestSection& s) {
+  std::string out;
+  for (const MetricRecord& m : s.test.metrics) {
+    if (m.samples.empty() && m.sample_seeds.empty()) continue;
+    SeedStrip strip;
+    strip.metric = m.name;
+    strip.direction = m.direction;
+    strip.candidate = m.samples;
+    if (const auto it = s.baseline_samples.find(m.name); it != s.baseline_samples.end())
+      strip.baseline = it->second;
+    std::string reason;
+    for (const MetricComparison& c : s.test.comparisons) {
+      if (c.metric != m.name) continue;
+      strip.verdict = c.verdict;
+      reason = comparison_note(c);
+      if (c.distribution && c.distribution->problem.empty()) {
+        strip.difference = c.distribution->difference;
+        strip.ci_low = c.distribution->ci_lower;
+        strip.ci_high = c.distribution->ci_upper;
+        strip.margin = c.distribution->margin;
+      }
+    }
+    out += fmt::format(
+        "<figure class=\"seeded\">{}<figcaption>{}{}</figcaption></figure>", seed_strip_svg(strip),
+        s.test.comparisons.empty() ? "" : verdict_badge(strip.verdict) + " ", escape_html(reason));
+  }
+  return out;
+}
+
+std::string curve_caption(const CurvePlot& plot) {
+  if (!plot.problem.empty()) return escape_html(plot.problem);
+  if (!plot.divergence) return "";
+  const checks::CurveComparison& d = *plot.divergence;
+  if (!d.diverged) {
+    return escape_html(fmt::format("within ±{:.0f}% of the reference at every compared step ({})",
+                                   kCurveReportRtol * 100.0, d.candidate_steps));
+  }
+  return escape_html(fmt::format(
+      "leaves ±{:.0f}% of the reference at step {} ({} steps in a row): {} against [{}, {}]; {} "
+      "of {} steps outside",
+      kCurveReportRtol * 100.0, d.first_divergent_step, kCurveReportSteps,
+      format_value(d.candidate_value), format_value(d.lower), format_value(d.upper),
+      d.steps_outside, std::min(d.candidate_steps, d.envelope_steps)));
+}
+
+std::string curves_html(const TestSection& s) {
+  std::string out;
+  for (const CurvePlot& plot : s.curves) {
+    LineChart chart;
+    chart.title = plot.name;
+    chart.x_label = "step";
+    chart.lines = plot.lines;
+    if (plot.divergence && plot.divergence->diverged) {
+      // The comparison counts list positions; the marker goes at that position's step.
+      const auto& line = *std::find_if(plot.lines.begin(), plot.lines.end(),
+                                       [](const PlotLine& l) { return !l.reference; });
+      const auto index = static_cast<std::size_t>(plot.divergence->first_divergent_step);
+      if (index < line.x.size()) {
+        chart.marker_x = line.x[index];
+        chart.marker_label = fmt::format("diverges at step {}", format_value(line.x[index]));
+      }
+    }
+    out += fmt::format(
+        "<figure class=\"curve\" data-diverged=\"{}\">{}<figcaption>{}</figcaption>"
+        "</figure>",
+        plot.divergence && plot.divergence->diverged ? "true" : "false", line_chart_svg(chart),
+        curve_caption(plot));
+  }
+  return out;
+}
+
+std::string section_html(const TestSection& s) {
+  const TestResult& t = s.test;
+  std::string out = fmt::format(
+      "<section class=\"test rank-{}\" id=\"{}\" data-status=\"{}\"><h2>{} {}</h2>", s.rank,
+      anchor(t.name), test_status_name(t.status), escape_html(t.full_name), status_badge(t.status));
+  std::string meta = fmt::format("{}:{} · {:.2f} s · seed {} · threads {} · config {}", t.file,
+                                 t.line, t.duration_s, t.seed, t.threads, t.config_hash);
+  if (!t.baseline_file.empty()) {
+    meta += fmt::format(" · baseline {} v{} ({}, {})", t.baseline_file, t.baseline_version,
+                        t.baseline_commit.substr(0, 7), t.baseline_promoted_at.substr(0, 10));
+  }
+  if (!t.environment_note.empty()) meta += " · " + t.environment_note;
+  out += "<div class=\"meta\">" + escape_html(meta) + "</div>";
+  for (const TestFailure& f : t.failures) {
+    out += "<pre class=\"failure\">" +
+           escape_html(f.file.empty() ? f.message
+                                      : fmt::format("{}:{}: {}", f.file, f.line, f.message)) +
+           "</pre>";
+  }
+  if (!t.crash_message.empty())
+    out += "<pre class=\"failure\">" + escape_html(t.crash_message) + "</pre>";
+  if (!t.skip_message.empty()) out += "<p>skipped: " + escape_html(t.skip_message) + "</p>";
+  out += metrics_table(s);
+  out += seeded_html(s);
+  out += curves_html(s);
+  if (!s.ablation_text.empty())
+    out += "<h3>Ablation</h3><pre class=\"ablation\">" + escape_html(s.ablation_text) + "</pre>";
+  if (!s.regression_text.empty()) {
+    out += "<details><summary>regression report (as the console printed it)</summary><pre>" +
+           escape_html(s.regression_text) + "</pre></details>";
+  }
+  return out + "</section>";
+}
+
+std::string environment_html(const RunReport& r) {
+  std::string out = fmt::format(
+      "<section id=\"environment\"><h2>Environment</h2><table><tr><th>field</th><th>{}</th>"
+      "<th>this run</th></tr>",
+      escape_html(r.reference_label));
+  for (const EnvironmentRow& row : r.environment) {
+    out += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td></tr>",
+                       row.differs() ? " class=\"differs\"" : "", escape_html(row.field),
+                       escape_html(row.reference), escape_html(row.candidate));
+  }
+  return out + "</table></section>";
+}
+
+}  // namespace
+
+std::string html_page_start(std::string_view title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<meta name=\"generator\" content=\"mlregress\"><title>{}</title><style>{}</style></head>"
+      "<body>\n",
+      escape_html(title), kStyle);
+}
+
+std::string html_page_end(std::string_view method) {
+  return fmt::format("<footer id=\"method\">{}</footer></body></html>\n", method);
+}
+
+std::string render_html_report(const RunReport& r) {
+  std::string out =
+      html_page_start(fmt::format("{} · {} · {}", r.headline, r.info.binary, r.info.run_id));
+  out += header_html(r);
+  for (const std::string& error : r.runner_errors) {
+    out += "<pre class=\"failure\">runner error: " + escape_html(error) + "</pre>";
+  }
+  out += contents_html(r);
+  for (const TestSection& s : r.sections) out += section_html(s);
+  out += environment_html(r);
+  if (!r.notes.empty()) {
+    out += "<section id=\"notes\"><h2>Notes</h2><ul>";
+    for (const std::string& note : r.notes) out += "<li>" + escape_html(note) + "</li>";
+    out += "</ul></section>";
+  }
+  return out + html_page_end(fmt::format(
+                   "Method: a single value is compared with its baseline inside a band "
+                   "|Δ| ≤ atol + rtol·|baseline| on the worse side (exact values must be equal; "
+                   "timings use a band from the spread measured at promotion). A seeded metric "
+                   "is compared seed by seed: one-sided Welch or paired t test, Holm-adjusted "
+                   "across the run's statistical checks; REGRESSION needs significance and an "
+                   "estimate worse than the margin δ, INCONCLUSIVE when the 95% CI still allows "
+                   "a degradation beyond δ. Curves are drawn against the reference run's; the "
+                   "marker is the first step where the candidate leaves ±{:.0f}% of it for {} "
+                   "steps in a row. Written by mlregress from {}.",
+                   kCurveReportRtol * 100.0, kCurveReportSteps, escape_html(r.path)));
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,20 @@
+// report.html: one self-contained page per run. No script, no font, no image file, no request:
+// a Content-Security-Policy meta tag forbids every load, the plots are inline SVG
+// (report/svg_plot.h) and the tables are plain HTML, so it opens from a CI artifact, from
+// file:// and in a browser without JavaScript. Regressions and failures come first.
+#pragma once
+
+#include <string>
+
+#include "report/run_report.h"
+
+namespace mlregress::internal {
+
+std::string render_html_report(const RunReport& report);
+
+/// The page's <head> and the opening of its <body>: the CSP, the style sheet, the title.
+std::string html_page_start(std::string_view title);
+/// The method footer and the end of the page.
+std::string html_page_end(std::string_view method);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,177 @@
+#include "report/markdown_report.h"
+
+#include <fmt/format.h>
+
+#include "reporting/regression_report.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+// A table cell: one line, no column break, no HTML of its own.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else {
+      out += c;
+    }
+  }
+  if (out.size() > 300) out = out.substr(0, 297) + "...";
+  return out;
+}
+
+std::string number(const std::optional<double>& value) {
+  return value ? format_value(*value) : "—";
+}
+
+std::string_view verdict_mark(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegression:
+      return "❌ REGRESSION";
+    case Verdict::kInconclusive:
+      return "⚠️ INCONCLUSIVE";
+    case Verdict::kImproved:
+      return "🚀 IMPROVED";
+    case Verdict::kNew:
+      return "🆕 NEW";
+    case Verdict::kNotComparable:
+      return "➖ NOT_COMPARABLE";
+    case Verdict::kPass:
+      return "✅ PASS";
+  }
+  return "";
+}
+
+int verdict_rank(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegression:
+      return 0;
+    case Verdict::kInconclusive:
+      return 1;
+    case Verdict::kNotComparable:
+      return 2;
+    case Verdict::kImproved:
+      return 3;
+    case Verdict::kNew:
+      return 4;
+    case Verdict::kPass:
+      return 5;
+  }
+  return 5;
+}
+
+struct Row {
+  int rank;
+  std::string text;
+};
+
+// Appends rows while they fit in `budget` bytes; says how many did not.
+void append_rows(std::string& out, const std::vector<Row>& rows, std::size_t budget,
+                 std::string_view what) {
+  std::size_t written = 0;
+  for (const Row& row : rows) {
+    if (out.size() + row.text.size() > budget) break;
+    out += row.text;
+    ++written;
+  }
+  if (written < rows.size()) {
+    out += fmt::format(
+        "\n*{} more {} cut to keep this summary under {} KB; report.html in the run folder has "
+        "them all.*\n",
+        rows.size() - written, what, kMarkdownLimit / 1000);
+  }
+}
+
+}  // namespace
+
+std::string render_markdown_report(const RunReport& r, std::size_t limit) {
+  const std::string_view mark = r.headline == "PASSED"       ? "✅"
+                                : r.headline == "INCOMPLETE" ? "⚠️"
+                                                             : "❌";
+  std::string out = fmt::format("## {} mlregress: {} — {}\n\n", mark, r.headline, count_summary(r));
+  out +=
+      fmt::format("`{}` run `{}` · commit `{}`{} · profile `{}` · compared with {}\n\n",
+                  cell(r.info.binary), cell(r.info.run_id), cell(r.commit.substr(0, 12)),
+                  r.dirty ? " (dirty)" : "", cell(r.info.environment_profile), cell(r.reference));
+  const std::string footer = fmt::format(
+      "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
+      "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
+      "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
+      "δ. Full report: `report.html` in the run folder ({}).</sub>\n",
+      cell(r.path));
+  const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
+
+  std::vector<Row> failures, attention, seeded, rest;
+  for (const TestSection& s : r.sections) {
+    const TestResult& t = s.test;
+    if (is_test_failure(t.status)) {
+      std::string why = t.crash_message;
+      if (why.empty() && !t.failures.empty()) why = t.failures.front().message;
+      failures.push_back({0, fmt::format("| `{}` | {} | {} |\n", cell(t.full_name),
+                                         test_status_name(t.status), cell(why))});
+    }
+    for (const MetricComparison& c : t.comparisons) {
+      if (c.distribution && c.distribution->problem.empty()) {
+        const DistributionAnalysis& d = *c.distribution;
+        seeded.push_back(
+            {verdict_rank(c.verdict),
+             fmt::format("| `{}` | {} | {} (n={}) | {} (n={}) | {} [{}, {}] | {} | {} |\n",
+                         cell(t.full_name), cell(c.metric), format_value(d.baseline_mean),
+                         d.n_baseline, format_value(d.candidate_mean), d.n_candidate,
+                         format_value(d.difference), format_value(d.ci_lower),
+                         format_value(d.ci_upper), format_value(d.margin),
+                         verdict_mark(c.verdict))});
+      }
+      Row row{verdict_rank(c.verdict),
+              fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(t.full_name), cell(c.metric),
+                          number(c.baseline), format_value(c.observed),
+                          c.delta ? cell(format_delta(c)) : "—", verdict_mark(c.verdict))};
+      (c.verdict == Verdict::kPass ? rest : attention).push_back(std::move(row));
+    }
+  }
+  auto by_rank = [](const Row& a, const Row& b) { return a.rank < b.rank; };
+  std::stable_sort(attention.begin(), attention.end(), by_rank);
+  std::stable_sort(seeded.begin(), seeded.end(), by_rank);
+
+  if (!failures.empty()) {
+    out += "### Failed tests\n\n| test | status | message |\n|---|---|---|\n";
+    append_rows(out, failures, budget, "failed tests");
+    out += "\n";
+  }
+  if (!attention.empty()) {
+    out += "| test | metric | BASE | HEAD | Δ | verdict |\n|---|---|---:|---:|---:|---|\n";
+    append_rows(out, attention, budget, "rows");
+    out += "\n";
+  } else if (r.compared) {
+    out += "Every compared metric is within its baseline's tolerance.\n\n";
+  } else {
+    out += "Nothing was compared with a baseline (run with `--baselines DIR`).\n\n";
+  }
+  if (!seeded.empty()) {
+    out +=
+        "### Seeded metrics\n\n| test | metric | BASE mean | HEAD mean | difference [95% CI] | "
+        "margin | verdict |\n|---|---|---:|---:|---:|---:|---|\n";
+    append_rows(out, seeded, budget, "seeded metrics");
+    out += "\n";
+  }
+  if (!rest.empty() && out.size() < budget) {
+    out += fmt::format("<details><summary>{} metrics within tolerance</summary>\n\n", rest.size());
+    out += "| test | metric | BASE | HEAD | Δ | verdict |\n|---|---|---:|---:|---:|---|\n";
+    append_rows(out, rest, budget - std::min(budget, std::size_t{40}), "passing rows");
+    out += "\n</details>\n";
+  } else if (!rest.empty()) {
+    out += fmt::format("\n*{} metrics within tolerance cut to keep this summary under {} KB.*\n",
+                       rest.size(), kMarkdownLimit / 1000);
+  }
+  return out + footer;
+}
+
+}  // namespace mlregress::internal

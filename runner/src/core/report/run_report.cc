@@ -1,0 +1,304 @@
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "reporting/ablation_table.h"
+#include "reporting/regression_report.h"
+#include "storage/curve_csv_reader.h"
+#include "storage/json_text.h"
+#include "storage/seed_ledger.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+bool has_verdict(const TestResult& test, Verdict verdict) {
+  return std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                     [verdict](const MetricComparison& c) { return c.verdict == verdict; });
+}
+
+int rank_of(const TestResult& test) {
+  if (is_test_failure(test.status) || test.status == TestStatus::kRegressed ||
+      has_verdict(test, Verdict::kRegression))
+    return 0;
+  if (has_verdict(test, Verdict::kInconclusive) || has_verdict(test, Verdict::kNotComparable))
+    return 1;
+  if (has_verdict(test, Verdict::kImproved) || has_verdict(test, Verdict::kNew)) return 2;
+  return 3;
+}
+
+const TestResult* find_test(const RunRecord* record, const std::string& name) {
+  if (record == nullptr) return nullptr;
+  for (const TestResult& test : record->run.tests) {
+    if (test.name == name) return &test;
+  }
+  return nullptr;
+}
+
+// "loss.seed3" -> {"loss", "seed 3"}; a curve of a plain test is its own group.
+std::pair<std::string, std::string> curve_group(const std::string& name) {
+  static const std::regex seeded(R"((.*)\.seed([0-9]+))");
+  std::smatch match;
+  if (std::regex_match(name, match, seeded)) return {match[1], "seed " + match[2].str()};
+  return {name, name};
+}
+
+PlotLine load_line(const std::string& folder, const RecordedCurve& curve, std::string label,
+                   bool reference) {
+  const CurveRecord values = read_curve_csv(folder + "/" + curve.csv_file);
+  PlotLine line{std::move(label), {}, values.values, reference};
+  line.x.assign(values.steps.begin(), values.steps.end());
+  return line;
+}
+
+std::vector<CurvePlot> curve_plots(const TestResult& test, const std::string& folder,
+                                   const TestResult* reference,
+                                   const std::string& reference_folder) {
+  std::vector<CurvePlot> plots;
+  auto plot_named = [&plots](const std::string& name) -> CurvePlot& {
+    for (CurvePlot& plot : plots) {
+      if (plot.name == name) return plot;
+    }
+    plots.push_back(CurvePlot{name, {}, std::nullopt, ""});
+    return plots.back();
+  };
+  auto add = [&](const TestResult& owner, const std::string& owner_folder, bool is_reference) {
+    for (const RecordedCurve& curve : owner.curves) {
+      const auto [group, label] = curve_group(curve.curve.name);
+      if (is_reference && std::none_of(plots.begin(), plots.end(),
+                                       [&](const CurvePlot& p) { return p.name == group; }))
+        continue;  // a curve the candidate no longer records has nothing to be drawn under
+      CurvePlot& plot = plot_named(group);
+      try {
+        plot.lines.push_back(load_line(owner_folder, curve,
+                                       is_reference ? "reference " + label : label, is_reference));
+      } catch (const RunFolderError& error) {
+        plot.problem += (plot.problem.empty() ? "" : "; ") + std::string(error.what());
+      }
+    }
+  };
+  add(test, folder, false);
+  if (reference != nullptr) add(*reference, reference_folder, true);
+
+  for (CurvePlot& plot : plots) {
+    const PlotLine* candidate = nullptr;
+    const PlotLine* base = nullptr;
+    std::size_t candidates = 0, references = 0;
+    for (const PlotLine& line : plot.lines) {
+      (line.reference ? references : candidates) += 1;
+      (line.reference ? base : candidate) = &line;
+    }
+    if (candidates == 1 && references == 1) {
+      checks::CurveComparisonOptions options;
+      options.direction = Direction::MustEqual;
+      options.consecutive_steps = kCurveReportSteps;
+      plot.divergence = checks::compare_curve(
+          candidate->y, base->y, Band{.rtol = kCurveReportRtol, .atol = kCurveReportAtol}, options);
+    }
+  }
+  return plots;
+}
+
+std::string text_at(const nlohmann::json& json, const char* pointer) {
+  const nlohmann::json::json_pointer at(pointer);
+  if (!json.contains(at)) return "—";
+  const nlohmann::json& value = json.at(at);
+  return value.is_string() ? value.get<std::string>() : json_text(value);
+}
+
+// The rows of the environment table, from an environment.json document.
+std::vector<std::pair<std::string, std::string>> environment_fields(const nlohmann::json& env) {
+  const std::string commit = text_at(env, "/git/commit");
+  const bool dirty = env.contains(nlohmann::json::json_pointer("/git/dirty")) &&
+                     env.at(nlohmann::json::json_pointer("/git/dirty")) == true;
+  return {
+      {"framework", text_at(env, "/framework/name") + " " + text_at(env, "/framework/version")},
+      {"build", text_at(env, "/framework/build")},
+      {"CUDA devices", text_at(env, "/framework/cuda/device_count")},
+      {"CPU", text_at(env, "/cpu/model")},
+      {"logical cores", text_at(env, "/cpu/logical_cores")},
+      {"architecture", text_at(env, "/os/machine")},
+      {"OS", text_at(env, "/os/name") + " " + text_at(env, "/os/release")},
+      {"compiler", text_at(env, "/compiler/id")},
+      {"build type", text_at(env, "/compiler/build_type")},
+      {"intra-op threads", text_at(env, "/run/intra_op_threads")},
+      {"seed", text_at(env, "/run/seed")},
+      {"git commit", commit.substr(0, 12) + (dirty ? " (dirty)" : "")},
+  };
+}
+
+// What a baseline file's provenance says, in the same rows (the rest it does not record).
+std::map<std::string, std::string> baseline_fields(const BaselineSet& baselines) {
+  std::map<std::string, std::set<std::string>> values;
+  for (const LoadedBaselineFile& loaded : baselines.files()) {
+    const BaselineFile& file = loaded.file;
+    if (auto it = file.environments.find(file.provenance.environment);
+        it != file.environments.end()) {
+      const EnvironmentProfile& p = it->second;
+      values["framework"].insert(p.framework);
+      values["build"].insert(p.build);
+      values["CPU"].insert(p.cpu);
+      values["architecture"].insert(p.machine);
+      values["intra-op threads"].insert(std::to_string(p.threads));
+    }
+    values["git commit"].insert(file.provenance.git_commit.substr(0, 12) +
+                                (file.provenance.git_dirty ? " (dirty)" : ""));
+  }
+  std::map<std::string, std::string> fields;
+  for (const auto& [field, set] : values) fields[field] = fmt::format("{}", fmt::join(set, " / "));
+  return fields;
+}
+
+std::vector<EnvironmentRow> environment_rows(const RunRecord& record,
+                                             const ReportReference& reference,
+                                             const std::vector<TestSection>& sections) {
+  std::map<std::string, std::string> reference_values;
+  if (reference.run != nullptr) {
+    for (auto& [field, value] : environment_fields(reference.run->run.info.environment))
+      reference_values[field] = value;
+  } else if (reference.baselines != nullptr) {
+    reference_values = baseline_fields(*reference.baselines);
+  }
+  std::vector<EnvironmentRow> rows;
+  for (auto& [field, value] : environment_fields(record.run.info.environment)) {
+    const auto it = reference_values.find(field);
+    rows.push_back({field, it != reference_values.end() ? it->second : "—", value});
+  }
+  std::size_t compared = 0, changed = 0;
+  for (const TestSection& section : sections) {
+    if (section.test.environment_note.empty()) continue;
+    ++compared;
+    changed += section.test.environment_note.find("config changed") != std::string::npos;
+  }
+  if (compared > 0) {
+    rows.push_back({"config (per test)", fmt::format("{} tests", compared),
+                    changed == 0
+                        ? fmt::format("{} tests, same config", compared)
+                        : fmt::format("{} of {} tests changed config", changed, compared)});
+  }
+  return rows;
+}
+
+}  // namespace
+
+RunReport build_run_report(const RunRecord& record, const ReportReference& reference) {
+  RunReport report;
+  report.path = record.path;
+  report.info = record.run.info;
+  report.reference = reference.description;
+  report.runner_errors = record.run.runner_errors;
+  const nlohmann::json& env = record.run.info.environment;
+  report.commit = text_at(env, "/git/commit");
+  report.dirty = env.contains(nlohmann::json::json_pointer("/git/dirty")) &&
+                 env.at(nlohmann::json::json_pointer("/git/dirty")) == true;
+
+  SeedLedger seed_ledger;
+  const std::string seeds_path = record.path + "/seeds.jsonl";
+  if (std::filesystem::exists(seeds_path)) {
+    try {
+      seed_ledger = read_seed_ledger(seeds_path);
+      report.notes.insert(report.notes.end(), seed_ledger.damaged.begin(),
+                          seed_ledger.damaged.end());
+    } catch (const RunFolderError& error) {
+      report.notes.emplace_back(error.what());
+    }
+  }
+
+  ReportCounts& counts = report.counts;
+  for (const TestResult& test : record.run.tests) {
+    ++counts.tests;
+    switch (test.status) {
+      case TestStatus::kPassed:
+        ++counts.passed;
+        break;
+      case TestStatus::kFailed:
+        ++counts.failed;
+        break;
+      case TestStatus::kSkipped:
+        ++counts.skipped;
+        break;
+      case TestStatus::kCrashed:
+        ++counts.crashed;
+        break;
+      case TestStatus::kRegressed:
+        ++counts.regressed;
+        break;
+      case TestStatus::kTimedOut:
+        ++counts.timed_out;
+        break;
+    }
+    for (const MetricComparison& c : test.comparisons) ++counts.metrics[c.verdict];
+
+    TestSection section;
+    section.test = test;
+    section.rank = rank_of(test);
+    section.curves = curve_plots(test, record.path, find_test(reference.run, test.name),
+                                 reference.run != nullptr ? reference.run->path : "");
+    section.regression_text = format_regression_report(record.run.info.run_id, test);
+    if (reference.baselines != nullptr) {
+      if (const LoadedBaselineFile* file = reference.baselines->find(test.name)) {
+        if (auto t = file->file.tests.find(test.name); t != file->file.tests.end()) {
+          for (const auto& [metric, stored] : t->second.metrics) {
+            if (!stored.samples.empty()) section.baseline_samples[metric] = stored.samples;
+          }
+        }
+      }
+    }
+    if (test.seeded) section.ablation_text = render_ablation_tables(seed_ledger.lines, test.name);
+    report.sections.push_back(std::move(section));
+  }
+  report.compared = !counts.metrics.empty();
+  std::stable_sort(report.sections.begin(), report.sections.end(),
+                   [](const TestSection& a, const TestSection& b) { return a.rank < b.rank; });
+
+  if (counts.failed + counts.crashed + counts.timed_out > 0) {
+    report.headline = "FAILED";
+  } else if (counts.regressed > 0 || counts.metrics.count(Verdict::kRegression) > 0) {
+    report.headline = "REGRESSION";
+  } else if (record.run.info.finished_at.empty()) {
+    report.headline = "INCOMPLETE";
+  } else {
+    report.headline = "PASSED";
+  }
+
+  report.reference_label = reference.run != nullptr         ? "reference run"
+                           : reference.baselines != nullptr ? "baseline (as promoted)"
+                                                            : "reference";
+  report.environment = environment_rows(record, reference, report.sections);
+  return report;
+}
+
+std::string count_summary(const RunReport& report) {
+  std::vector<std::string> parts;
+  auto add = [&parts](std::size_t n, std::string_view one, std::string_view many) {
+    if (n > 0) parts.push_back(fmt::format("{} {}", n, n == 1 ? one : many));
+  };
+  const ReportCounts& c = report.counts;
+  add(c.failed + c.crashed + c.timed_out, "test failed", "tests failed");
+  if (report.compared) {
+    auto n = [&c](Verdict v) {
+      const auto it = c.metrics.find(v);
+      return it == c.metrics.end() ? std::size_t{0} : it->second;
+    };
+    add(n(Verdict::kRegression), "regression", "regressions");
+    add(n(Verdict::kInconclusive), "inconclusive", "inconclusive");
+    add(n(Verdict::kNotComparable), "not comparable", "not comparable");
+    add(n(Verdict::kImproved), "improved", "improved");
+    add(n(Verdict::kNew), "new", "new");
+    add(n(Verdict::kPass), "passed", "passed");
+  } else {
+    add(c.regressed, "regressed", "regressed");
+    add(c.passed, "test passed", "tests passed");
+  }
+  add(c.skipped, "skipped", "skipped");
+  if (parts.empty()) return "no tests";
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace mlregress::internal

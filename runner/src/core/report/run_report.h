@@ -1,0 +1,87 @@
+// What a report shows, gathered once from a run folder and what it was compared with, for the
+// HTML, Markdown and OpenMetrics renderers. Building it decides nothing: the verdicts are the
+// run's own (results.json), or those the report command had BaselineGate make before, exactly
+// as `run` and `compare` make them.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "baselines/baseline_store.h"
+#include "mlregress/checks/curve_comparison.h"
+#include "report/svg_plot.h"
+#include "storage/run_record.h"
+
+namespace mlregress::internal {
+
+/// Where a candidate curve first leaves the reference's band: ±kCurveReportRtol relative
+/// (plus kCurveReportAtol) for kCurveReportSteps steps in a row, on either side. A report's
+/// view, not a gate: it shows where to start looking.
+inline constexpr double kCurveReportRtol = 0.10;
+inline constexpr double kCurveReportAtol = 1e-6;
+inline constexpr std::size_t kCurveReportSteps = 3;
+
+/// What the run is compared with.
+struct ReportReference {
+  std::string description;         ///< "baselines (baselines/, v3)", "run 20261202T…-a1b2c3d"
+  const RunRecord* run = nullptr;  ///< --against: its curves and environment are drawn
+  const BaselineSet* baselines = nullptr;  ///< stored per-seed samples and environments
+};
+
+/// One plot: a curve, or one curve per seed of a seeded test (and variant).
+struct CurvePlot {
+  std::string name;  ///< "loss", "loss[half_width]"
+  std::vector<PlotLine> lines;
+  std::optional<checks::CurveComparison> divergence;  ///< with a single reference curve only
+  std::string problem;                                ///< a curve file that could not be read
+};
+
+struct TestSection {
+  TestResult test;
+  /// 0: failed, crashed, timed out or regressed; 1: INCONCLUSIVE or NOT_COMPARABLE; 2: IMPROVED
+  /// or NEW; 3: passed. Sections are ordered by it, then as the run ran them.
+  int rank = 3;
+  std::vector<CurvePlot> curves;
+  std::map<std::string, std::vector<double>> baseline_samples;  ///< metric → stored samples
+  std::string regression_text;  ///< what the console printed after the test
+  std::string ablation_text;    ///< seeded tests with variants
+};
+
+struct EnvironmentRow {
+  std::string field;
+  std::string reference;  ///< "—" when the reference does not say
+  std::string candidate;
+  bool differs() const { return reference != "—" && reference != candidate; }
+};
+
+struct ReportCounts {
+  std::map<Verdict, std::size_t> metrics;  ///< compared metrics per verdict
+  std::size_t tests = 0, passed = 0, failed = 0, skipped = 0, crashed = 0, regressed = 0,
+              timed_out = 0;
+};
+
+struct RunReport {
+  std::string path;
+  RunInfo info;
+  std::string headline;  ///< "FAILED", "REGRESSION", "INCOMPLETE" or "PASSED"
+  std::string commit;    ///< from environment.json
+  bool dirty = false;
+  std::string reference;  ///< ReportReference::description
+  bool compared = false;  ///< some metric has a verdict
+  ReportCounts counts;
+  std::vector<TestSection> sections;
+  std::string reference_label;  ///< the environment table's reference column
+  std::vector<EnvironmentRow> environment;
+  std::vector<std::string> runner_errors;
+  std::vector<std::string> notes;  ///< what could not be shown, and why
+};
+
+RunReport build_run_report(const RunRecord& record, const ReportReference& reference);
+
+/// "2 regressions, 1 inconclusive, 41 passed" over the compared metrics, or over the tests when
+/// nothing was compared.
+std::string count_summary(const RunReport& report);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,468 @@
+#include "report/svg_plot.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr const char* kCandidateColour = "#1f5fa8";
+constexpr const char* kReferenceColour = "#8a8a8a";
+constexpr const char* kWorseColour = "#c62828";
+
+// A value axis mapped onto a pixel range; logarithmic when asked.
+struct Axis {
+  double lo = 0.0, hi = 1.0;
+  bool log = false;
+  double from = 0.0, to = 1.0;  ///< pixels for lo and hi (to < from for a y axis)
+
+  double transform(double v) const { return log ? std::log10(v) : v; }
+  double pixel(double v) const {
+    const double a = transform(lo), b = transform(hi);
+    const double t = b > a ? (transform(v) - a) / (b - a) : 0.5;
+    return from + t * (to - from);
+  }
+};
+
+// Lower and upper ends that contain every finite value, widened a little so no point sits on
+// the frame, and never empty.
+Axis value_axis(std::vector<double> values, bool allow_log) {
+  values.erase(
+      std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+      values.end());
+  Axis axis;
+  if (values.empty()) return axis;
+  const auto [min_it, max_it] = std::minmax_element(values.begin(), values.end());
+  double lo = *min_it, hi = *max_it;
+  if (allow_log && lo > 0.0 && hi / lo > 100.0) {
+    axis.log = true;
+    axis.lo = std::pow(10.0, std::floor(std::log10(lo)));
+    axis.hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    return axis;
+  }
+  if (hi == lo) {
+    const double pad = lo == 0.0 ? 1.0 : std::fabs(lo) * 0.1;
+    lo -= pad;
+    hi += pad;
+  } else {
+    const double pad = (hi - lo) * 0.06;
+    lo -= pad;
+    hi += pad;
+  }
+  axis.lo = lo;
+  axis.hi = hi;
+  return axis;
+}
+
+// Tick positions at 1, 2 or 5 times a power of ten (decades on a log axis).
+std::vector<double> ticks(const Axis& axis) {
+  std::vector<double> out;
+  if (axis.log) {
+    const int first = static_cast<int>(std::floor(std::log10(axis.lo)));
+    const int last = static_cast<int>(std::ceil(std::log10(axis.hi)));
+    const int every = std::max(1, (last - first) / 6);
+    for (int e = first; e <= last; e += every) out.push_back(std::pow(10.0, e));
+    return out;
+  }
+  const double raw = (axis.hi - axis.lo) / 5.0;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = power;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    step = m * power;
+    if (step >= raw) break;
+  }
+  for (double t = std::ceil(axis.lo / step) * step; t <= axis.hi + step * 1e-9; t += step) {
+    out.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
+  return out;
+}
+
+std::string tick_label(double v) { return fmt::format("{:.3g}", v); }
+
+std::string px(double v) { return fmt::format("{:.1f}", v); }
+
+// The points of one line as pixel coordinates, cut into runs of finite values. A run longer
+// than two points per pixel column keeps, per column, its lowest and highest point in step
+// order: the line looks the same and a one-step spike is still drawn.
+std::vector<std::vector<std::pair<double, double>>> polyline_runs(const PlotLine& line,
+                                                                  const Axis& x, const Axis& y) {
+  std::vector<std::vector<std::pair<double, double>>> runs(1);
+  for (std::size_t i = 0; i < line.x.size() && i < line.y.size(); ++i) {
+    const double v = line.y[i];
+    if (!std::isfinite(v) || (y.log && v <= 0.0)) {
+      if (!runs.back().empty()) runs.emplace_back();
+      continue;
+    }
+    runs.back().emplace_back(x.pixel(line.x[i]), y.pixel(v));
+  }
+  for (auto& run : runs) {
+    const double width = std::fabs(x.to - x.from);
+    if (run.size() <= 2 * static_cast<std::size_t>(width)) continue;
+    std::vector<std::pair<double, double>> reduced;
+    std::size_t begin = 0;
+    while (begin < run.size()) {
+      const int column = static_cast<int>(run[begin].first);
+      std::size_t end = begin;
+      std::size_t low = begin, high = begin;
+      while (end < run.size() && static_cast<int>(run[end].first) == column) {
+        if (run[end].second > run[low].second) low = end;  // pixel y grows downwards
+        if (run[end].second < run[high].second) high = end;
+        ++end;
+      }
+      reduced.push_back(run[std::min(low, high)]);
+      if (low != high) reduced.push_back(run[std::max(low, high)]);
+      begin = end;
+    }
+    run = std::move(reduced);
+  }
+  std::erase_if(runs, [](const auto& run) { return run.empty(); });
+  return runs;
+}
+
+std::string axis_lines(const Axis& x, const Axis& y, double left, double right, double top,
+                       double bottom) {
+  std::string out = fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#ccc\"/>",
+      px(left), px(top), px(right - left), px(bottom - top));
+  for (double t : ticks(y)) {
+    const double py = y.pixel(t);
+    if (py < top - 0.5 || py > bottom + 0.5) continue;
+    out += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#eee\"/>"
+        "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\" class=\"tick\">{5}</text>",
+        px(left), px(right), px(py), px(left - 4), px(py + 4), tick_label(t));
+  }
+  for (double t : ticks(x)) {
+    const double pxl = x.pixel(t);
+    if (pxl < left - 0.5 || pxl > right + 0.5) continue;
+    out += fmt::format(
+        "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#eee\"/>"
+        "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\" class=\"tick\">{4}</text>",
+        px(pxl), px(top), px(bottom), px(bottom + 14), tick_label(t));
+  }
+  return out;
+}
+
+std::string svg_open(std::string_view kind, std::string_view name, int width, int height,
+                     std::string_view title) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" data-plot=\"{}\" data-name=\"{}\" "
+      "role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\"><title>{}</title>",
+      kind, escape_html(name), width, height, width, height, escape_html(title));
+}
+
+std::string cross(double x, double y, std::string_view colour, std::string_view title) {
+  return fmt::format(
+      "<path d=\"M{0} {1}l6 6m0 -6l-6 6\" transform=\"translate(-3 -3)\" stroke=\"{2}\" "
+      "stroke-width=\"2\"><title>{3}</title></path>",
+      px(x), px(y), colour, escape_html(title));
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view verdict_colour(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass:
+      return "#2e7d32";
+    case Verdict::kRegression:
+      return kWorseColour;
+    case Verdict::kImproved:
+      return "#1565c0";
+    case Verdict::kInconclusive:
+      return "#ef6c00";
+    case Verdict::kNew:
+      return "#6a1b9a";
+    case Verdict::kNotComparable:
+      return "#757575";
+  }
+  return "#757575";
+}
+
+std::string line_chart_svg(const LineChart& chart) {
+  constexpr int kWidth = 640, kHeight = 250;
+  constexpr double left = 62, right = kWidth - 14, top = 26, bottom = kHeight - 34;
+  std::vector<double> xs, ys;
+  for (const PlotLine& line : chart.lines) {
+    xs.insert(xs.end(), line.x.begin(), line.x.end());
+    ys.insert(ys.end(), line.y.begin(), line.y.end());
+  }
+  Axis x = value_axis(xs, false);
+  if (!xs.empty()) {  // steps: no padding, the curve starts at the left edge
+    const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+    x.lo = *lo;
+    x.hi = *hi > *lo ? *hi : *lo + 1.0;
+  }
+  Axis y = value_axis(ys, true);
+  x.from = left;
+  x.to = right;
+  y.from = bottom;
+  y.to = top;
+
+  std::string out = svg_open(chart.data_kind, chart.title, kWidth, kHeight,
+                             chart.title + (y.log ? " (log scale)" : ""));
+  out += fmt::format("<text x=\"{}\" y=\"16\" class=\"plot-title\">{}{}</text>", px(left),
+                     escape_html(chart.title), y.log ? " (log scale)" : "");
+  out += axis_lines(x, y, left, right, top, bottom);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+                     px((left + right) / 2), kHeight - 4, escape_html(chart.x_label));
+  // References first, so the candidate is drawn over them.
+  bool has_reference = false;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const PlotLine& line : chart.lines) {
+      if (line.reference != (pass == 0)) continue;
+      has_reference = has_reference || line.reference;
+      const std::string style =
+          line.reference
+              ? fmt::format("stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"",
+                            kReferenceColour)
+              : fmt::format("stroke=\"{}\" stroke-width=\"{}\" stroke-opacity=\"{}\"",
+                            kCandidateColour, chart.lines.size() > 4 ? 1.0 : 1.6,
+                            chart.lines.size() > 4 ? 0.55 : 1.0);
+      out += fmt::format("<g class=\"{}\" data-label=\"{}\"><title>{}</title>",
+                         line.reference ? "reference-line" : "candidate-line",
+                         escape_html(line.label), escape_html(line.label));
+      for (const auto& run : polyline_runs(line, x, y)) {
+        out += "<polyline fill=\"none\" " + style + " points=\"";
+        for (const auto& [px_x, px_y] : run) out += px(px_x) + "," + px(px_y) + " ";
+        out += "\"/>";
+      }
+      for (std::size_t i = 0; i < line.x.size() && i < line.y.size(); ++i) {
+        if (std::isfinite(line.y[i])) continue;
+        out += cross(x.pixel(line.x[i]), top + 4, kWorseColour,
+                     fmt::format("{} is {} at step {}", line.label, format_value(line.y[i]),
+                                 format_value(line.x[i])));
+        break;  // the first one says it; a diverged run is not finite from there on
+      }
+      out += "</g>";
+    }
+  }
+  if (chart.marker_x) {
+    const double mx = x.pixel(*chart.marker_x);
+    out += fmt::format(
+        "<g class=\"divergence\"><line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"{3}\" "
+        "stroke-width=\"1.5\"/><text x=\"{4}\" y=\"{5}\" fill=\"{3}\" class=\"tick\" "
+        "text-anchor=\"{6}\">{7}</text></g>",
+        px(mx), px(top), px(bottom), kWorseColour, px(mx + (mx > (left + right) / 2 ? -4 : 4)),
+        px(top + 12), mx > (left + right) / 2 ? "end" : "start", escape_html(chart.marker_label));
+  }
+  if (has_reference) {
+    out += fmt::format(
+        "<g class=\"legend\"><line x1=\"{0}\" x2=\"{1}\" y1=\"12\" y2=\"12\" stroke=\"{2}\" "
+        "stroke-width=\"2\"/><text x=\"{3}\" y=\"16\" class=\"tick\">candidate</text>"
+        "<line x1=\"{4}\" x2=\"{5}\" y1=\"12\" y2=\"12\" stroke=\"{6}\" stroke-width=\"1.5\" "
+        "stroke-dasharray=\"5 3\"/><text x=\"{7}\" y=\"16\" class=\"tick\">reference</text></g>",
+        px(right - 170), px(right - 150), kCandidateColour, px(right - 146), px(right - 80),
+        px(right - 60), kReferenceColour, px(right - 56));
+  }
+  return out + "</svg>";
+}
+
+std::string seed_strip_svg(const SeedStrip& strip) {
+  constexpr int kWidth = 640, kHeight = 168;
+  constexpr double left = 130, right = kWidth - 16;
+  const bool has_difference = strip.difference && strip.ci_low && strip.ci_high;
+  std::vector<double> values = strip.baseline;
+  values.insert(values.end(), strip.candidate.begin(), strip.candidate.end());
+  Axis x = value_axis(values, false);
+  x.from = left;
+  x.to = right;
+  const std::string title =
+      fmt::format("{}: per-seed values, baseline (n={}) and candidate (n={})", strip.metric,
+                  strip.baseline.size(), strip.candidate.size());
+  std::string out = svg_open("seeded", strip.metric, kWidth, kHeight, title);
+  out += fmt::format("<text x=\"8\" y=\"14\" class=\"plot-title\">{}</text>",
+                     escape_html(strip.metric));
+  const double axis_y = 84;
+  out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#ccc\"/>",
+                     px(left), px(right), px(axis_y));
+  for (double t : ticks(x)) {
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+                       px(x.pixel(t)), px(axis_y + 13), tick_label(t));
+  }
+  auto row = [&](const std::vector<double>& samples, double row_y, std::string_view label,
+                 std::string_view colour, std::string_view css) {
+    out += fmt::format("<g class=\"{}\"><text x=\"8\" y=\"{}\" class=\"tick\">{} (n={})</text>",
+                       css, px(row_y + 4), label, samples.size());
+    double sum = 0.0;
+    std::size_t finite = 0;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const double jitter = (static_cast<double>(i % 5) - 2.0) * 3.0;  // fixed: same file twice
+      if (!std::isfinite(samples[i])) {
+        out += cross(right - 4, row_y + jitter, kWorseColour,
+                     fmt::format("seed value {}", format_value(samples[i])));
+        continue;
+      }
+      sum += samples[i];
+      ++finite;
+      out += fmt::format(
+          "<circle class=\"sample\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.6\">"
+          "<title>{}</title></circle>",
+          px(x.pixel(samples[i])), px(row_y + jitter), colour, format_value(samples[i]));
+    }
+    if (finite > 0) {
+      const double mean_x = x.pixel(sum / static_cast<double>(finite));
+      out += fmt::format(
+          "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"2\">"
+          "<title>mean {3}</title></line>",
+          px(mean_x), px(row_y - 11), px(row_y + 11), format_value(sum / finite));
+    }
+    out += "</g>";
+  };
+  row(strip.baseline, 34, "baseline", kReferenceColour, "baseline-samples");
+  row(strip.candidate, 62, "candidate", kCandidateColour, "candidate-samples");
+
+  // The difference with its CI, against 0 and the margin on the worse side.
+  const double diff_y = 136;
+  if (has_difference) {
+    const double worse_sign = strip.direction == Direction::HigherIsBetter ? -1.0 : 1.0;
+    const double limit = worse_sign * strip.margin;
+    Axis d = value_axis({*strip.ci_low, *strip.ci_high, 0.0, limit, -limit}, false);
+    d.from = left;
+    d.to = right;
+    const double zero = d.pixel(0.0), edge = d.pixel(limit);
+    const double shade_from = worse_sign > 0 ? edge : left,
+                 shade_to = worse_sign > 0 ? right : edge;
+    out += fmt::format(
+        "<g class=\"difference\"><text x=\"8\" y=\"{0}\" class=\"tick\">difference, 95% CI</text>"
+        "<rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"22\" fill=\"{4}\" fill-opacity=\"0.12\">"
+        "<title>worse than the margin ({5})</title></rect>"
+        "<line x1=\"{6}\" x2=\"{6}\" y1=\"{2}\" y2=\"{7}\" stroke=\"#999\"/>"
+        "<line x1=\"{8}\" x2=\"{8}\" y1=\"{2}\" y2=\"{7}\" stroke=\"{4}\" stroke-dasharray=\"4 "
+        "2\"/>",
+        px(diff_y + 4), px(shade_from), px(diff_y - 11), px(std::max(0.0, shade_to - shade_from)),
+        kWorseColour, format_value(limit), px(zero), px(diff_y + 11), px(edge));
+    const std::string_view colour = verdict_colour(strip.verdict);
+    out += fmt::format(
+        "<line class=\"ci\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\" "
+        "stroke-width=\"4\"><title>95% CI [{4}, {5}]</title></line>"
+        "<circle cx=\"{6}\" cy=\"{2}\" r=\"5\" fill=\"{3}\"><title>difference {7}</title></circle>",
+        px(d.pixel(*strip.ci_low)), px(d.pixel(*strip.ci_high)), px(diff_y), colour,
+        format_value(*strip.ci_low), format_value(*strip.ci_high), px(d.pixel(*strip.difference)),
+        format_value(*strip.difference));
+    for (double t : ticks(d)) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+                         px(d.pixel(t)), px(diff_y + 26), tick_label(t));
+    }
+    out += "</g>";
+  } else {
+    out += fmt::format(
+        "<text x=\"8\" y=\"{}\" class=\"tick\">no difference to show: the baseline has no "
+        "samples to compare with</text>",
+        px(diff_y + 4));
+  }
+  return out + "</svg>";
+}
+
+std::string band_svg(double baseline, double allowed, double observed, Direction direction,
+                     Verdict verdict) {
+  constexpr int kWidth = 180, kHeight = 22;
+  constexpr double left = 6, right = kWidth - 6, mid = kHeight / 2.0;
+  std::vector<double> values = {baseline - allowed, baseline + allowed, baseline};
+  if (std::isfinite(observed)) values.push_back(observed);
+  Axis x = value_axis(values, false);
+  x.from = left;
+  x.to = right;
+  std::string out = svg_open("band", "", kWidth, kHeight,
+                             fmt::format("baseline {} ± {}, candidate {}", format_value(baseline),
+                                         format_value(allowed), format_value(observed)));
+  out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#ddd\"/>",
+                     px(left), px(right), px(mid));
+  if (allowed > 0.0) {
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"4\" width=\"{}\" height=\"14\" fill=\"#9e9e9e\" "
+        "fill-opacity=\"0.25\"/>",
+        px(x.pixel(baseline - allowed)),
+        px(x.pixel(baseline + allowed) - x.pixel(baseline - allowed)));
+  }
+  auto edge = [&](double v) {
+    out += fmt::format(
+        "<line x1=\"{0}\" x2=\"{0}\" y1=\"2\" y2=\"20\" stroke=\"{1}\" stroke-width=\"1.5\"/>",
+        px(x.pixel(v)), kWorseColour);
+  };
+  if (direction != Direction::HigherIsBetter) edge(baseline + allowed);
+  if (direction != Direction::LowerIsBetter) edge(baseline - allowed);
+  out += fmt::format("<line x1=\"{0}\" x2=\"{0}\" y1=\"5\" y2=\"17\" stroke=\"#222\"/>",
+                     px(x.pixel(baseline)));
+  if (std::isfinite(observed)) {
+    out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\"/>", px(x.pixel(observed)),
+                       px(mid), verdict_colour(verdict));
+  } else {
+    out += cross(right - 4, mid, kWorseColour, format_value(observed));
+  }
+  return out + "</svg>";
+}
+
+std::string ratio_strip_svg(const std::string& metric, const std::vector<double>& ratios,
+                            double median, double ci_low, double ci_high, double margin,
+                            Verdict verdict) {
+  constexpr int kWidth = 640, kHeight = 96;
+  constexpr double left = 16, right = kWidth - 16, row_y = 40;
+  std::vector<double> values = ratios;
+  values.insert(values.end(), {1.0, 1.0 + margin, 1.0 / (1.0 + margin), ci_low, ci_high});
+  Axis x = value_axis(values, false);
+  x.from = left;
+  x.to = right;
+  std::string out = svg_open(
+      "ab", metric, kWidth, kHeight,
+      fmt::format(
+          "{}: cost ratio per round (candidate / other; above 1: slower), median {} [{}, {}]",
+          metric, format_value(median), format_value(ci_low), format_value(ci_high)));
+  out += fmt::format("<text x=\"{}\" y=\"14\" class=\"plot-title\">{}</text>", px(left),
+                     escape_html(metric));
+  out += fmt::format(
+      "<line x1=\"{0}\" x2=\"{0}\" y1=\"22\" y2=\"60\" stroke=\"#999\"/>"
+      "<line x1=\"{1}\" x2=\"{1}\" y1=\"22\" y2=\"60\" stroke=\"{2}\" stroke-dasharray=\"4 2\">"
+      "<title>1 + margin</title></line>",
+      px(x.pixel(1.0)), px(x.pixel(1.0 + margin)), kWorseColour);
+  for (std::size_t i = 0; i < ratios.size(); ++i) {
+    if (!std::isfinite(ratios[i])) continue;
+    out += fmt::format(
+        "<circle class=\"round\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.6\">"
+        "<title>round {}: {}</title></circle>",
+        px(x.pixel(ratios[i])), px(row_y + (static_cast<double>(i % 5) - 2.0) * 3.0),
+        kCandidateColour, i + 1, format_value(ratios[i]));
+  }
+  out += fmt::format(
+      "<line x1=\"{0}\" x2=\"{1}\" y1=\"58\" y2=\"58\" stroke=\"{2}\" stroke-width=\"4\"/>"
+      "<circle cx=\"{3}\" cy=\"58\" r=\"5\" fill=\"{2}\"/>",
+      px(x.pixel(ci_low)), px(x.pixel(ci_high)), verdict_colour(verdict), px(x.pixel(median)));
+  for (double t : ticks(x)) {
+    out += fmt::format("<text x=\"{}\" y=\"80\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+                       px(x.pixel(t)), tick_label(t));
+  }
+  return out + "</svg>";
+}
+
+}  // namespace mlregress::internal
