@@ -39,7 +39,7 @@ if(count GREATER 0)
     endif()
     string(APPEND content
       "add_test([==[${full_name}]==] \"${TEST_EXECUTABLE}\" run --filter [==[${full_name}]==] "
-      "--out \"${RUNS_DIR}\" --color never --timeout ${inner_timeout}${extra_args})\n"
+      "--out \"${RUNS_DIR}\" --color never --ctest-measurements --timeout ${inner_timeout}${extra_args})\n"
       "set_tests_properties([==[${full_name}]==] PROPERTIES LABELS \"${labels}\" "
       "TIMEOUT ${timeout} SKIP_RETURN_CODE 77)\n")
   endforeach()

@@ -83,6 +83,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option("--junit", run.junit, "Also write the JUnit XML to this file");
   command->add_option("--color", run.color, "Colour the console: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  command->add_flag("--ctest-measurements", run.ctest_measurements,
+                    "Print each metric as a <CTestMeasurement> line, which ctest -T Test keeps "
+                    "for CDash (mlregress_discover_tests sets it)");
   command->add_option("--baselines", run.baselines,
                       "Compare every metric with the baselines in DIR/<binary>/*.toml");
   command->add_flag("--strict-env", run.strict_env,

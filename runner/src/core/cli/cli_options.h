@@ -16,6 +16,7 @@ struct RunOptions {
   std::string out = "runs";
   std::string junit;  ///< extra copy of the JUnit file; the run folder always has junit.xml
   std::string color = "auto";
+  bool ctest_measurements = false;  ///< print each metric as a <CTestMeasurement> for CDash
   std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
   bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
   std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'

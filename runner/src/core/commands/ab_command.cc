@@ -13,6 +13,7 @@
 
 #include "environment/environment_probe.h"
 #include "registry/param_overrides.h"
+#include "report/ab_html_report.h"
 #include "registry/test_selection.h"
 #include "storage/json_text.h"
 #include "storage/run_folder.h"
@@ -205,6 +206,11 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const nlohmann::json document =
       ab_document(entry, options, candidate, settings, selection, rounds, outcome);
   write_file_atomically(folder.path + "/ab.json", json_text(document, 2) + "\n");
+  try {
+    write_file_atomically(folder.path + "/report.html", render_ab_html_report(folder.path));
+  } catch (const Error& error) {
+    std::fprintf(stderr, "%s: --ab: report.html: %s\n", binary.c_str(), error.what());
+  }
   finish_run_folder(folder, entry);
 
   if (!outcome.failure.empty()) {

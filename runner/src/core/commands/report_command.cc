@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "baselines/promotion.h"
 #include "comparison/baseline_gate.h"
+#include "report/ab_html_report.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/openmetrics_report.h"
@@ -32,6 +34,20 @@ std::string render(const RunReport& report, const std::string& format) {
   return render_html_report(report);
 }
 
+ExitCode write_report(const std::string& text, const ReportOptions& options,
+                      const std::string& headline) {
+  const std::string out =
+      !options.out.empty() ? options.out : options.format == "html" ? "report.html" : "-";
+  if (out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    write_file_atomically(out, text);
+    std::printf("report: %s (%s, %zu bytes, %s)\n", out.c_str(), options.format.c_str(),
+                text.size(), headline.c_str());
+  }
+  return ExitCode::kPassed;
+}
+
 }  // namespace
 
 void write_run_report_html(const RunRecord& record, const BaselineSet* baselines,
@@ -47,6 +63,16 @@ void write_run_report_html(const RunRecord& record, const BaselineSet* baselines
 ExitCode report_command(const ReportOptions& options) {
   if (!options.against.empty() && !options.baselines.empty()) {
     throw ConfigError("report: --against and --baselines name two references; give one");
+  }
+  if (std::filesystem::exists(options.run + "/ab.json") &&
+      !std::filesystem::exists(options.run + "/results.json")) {
+    if (options.format != "html" || !options.against.empty() || !options.baselines.empty()) {
+      throw ConfigError(fmt::format(
+          "report: {} is an A/B timing folder (ab.json): it has an HTML report of its own "
+          "rounds, without --against, --baselines or another --format",
+          options.run));
+    }
+    return write_report(render_ab_html_report(options.run), options, "A/B timing");
   }
   RunRecord candidate = read_run_record(options.run);
   std::optional<RunRecord> against;
@@ -86,18 +112,7 @@ ExitCode report_command(const ReportOptions& options) {
   RunReport report = build_run_report(candidate, reference);
   report.notes.insert(report.notes.end(), notes.begin(), notes.end());
 
-  const std::string text = render(report, options.format);
-  const std::string out = !options.out.empty()       ? options.out
-                          : options.format == "html" ? "report.html"
-                                                     : "-";
-  if (out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    write_file_atomically(out, text);
-    std::printf("report: %s (%s, %zu bytes, %s)\n", out.c_str(), options.format.c_str(),
-                text.size(), report.headline.c_str());
-  }
-  return ExitCode::kPassed;
+  return write_report(render(report, options.format), options, report.headline);
 }
 
 }  // namespace mlregress::internal

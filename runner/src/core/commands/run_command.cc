@@ -21,6 +21,7 @@
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
 #include "reporting/console_reporter.h"
+#include "reporting/ctest_measurements.h"
 #include "reporting/curve_csv_writer.h"
 #include "reporting/junit_reporter.h"
 #include "reporting/results_json_writer.h"
@@ -62,16 +63,19 @@ struct RunOutputs {
         junit_copy(options.junit),
         results(folder.path + "/results.json"),
         curves(folder.path),
-        seed_ledger(folder.path + "/seeds.jsonl") {
+        seed_ledger(folder.path + "/seeds.jsonl"),
+        ctest_measurements(stdout) {
     console.show_ablations_from(folder.path + "/seeds.jsonl");
     observers = {&console, &junit, &results, &curves, &seed_ledger};
     if (!options.junit.empty()) observers.push_back(&junit_copy);
+    if (options.ctest_measurements) observers.push_back(&ctest_measurements);
   }
   ConsoleReporter console;
   JunitReporter junit, junit_copy;
   ResultsJsonWriter results;
   CurveCsvWriter curves;
   SeedLedgerWriter seed_ledger;
+  CTestMeasurementReporter ctest_measurements;
   std::vector<RunObserver*> observers;
 };
 

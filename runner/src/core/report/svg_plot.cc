@@ -254,15 +254,30 @@ std::string line_chart_svg(const LineChart& chart) {
                          line.reference ? "reference-line" : "candidate-line",
                          escape_html(line.label), escape_html(line.label));
       for (const auto& run : polyline_runs(line, x, y)) {
+        if (run.size() == 1) {  // a lone finite value (the next step was already NaN)
+          out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>",
+                             px(run[0].first), px(run[0].second),
+                             line.reference ? kReferenceColour : kCandidateColour);
+          continue;
+        }
         out += "<polyline fill=\"none\" " + style + " points=\"";
         for (const auto& [px_x, px_y] : run) out += px(px_x) + "," + px(px_y) + " ";
         out += "\"/>";
       }
       for (std::size_t i = 0; i < line.x.size() && i < line.y.size(); ++i) {
         if (std::isfinite(line.y[i])) continue;
-        out += cross(x.pixel(line.x[i]), top + 4, kWorseColour,
+        const double at = x.pixel(line.x[i]);
+        out += cross(at, top + 4, kWorseColour,
                      fmt::format("{} is {} at step {}", line.label, format_value(line.y[i]),
                                  format_value(line.x[i])));
+        if (!line.reference) {
+          out += fmt::format(
+              "<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"tick\" text-anchor=\"{}\">{} from "
+              "step {}</text>",
+              px(at + (at > (left + right) / 2 ? -8 : 8)), px(top + 8), kWorseColour,
+              at > (left + right) / 2 ? "end" : "start", format_value(line.y[i]),
+              format_value(line.x[i]));
+        }
         break;  // the first one says it; a diverged run is not finite from there on
       }
       out += "</g>";

@@ -17,4 +17,8 @@ std::string render_ab_table(const std::vector<AbMetricResult>& results, const Ab
 /// Every per-round value, ratio and statistic of each metric.
 nlohmann::json ab_metrics_json(const std::vector<AbMetricResult>& results);
 
+/// The inverse, for the reports that read ab.json back. Throws std::invalid_argument naming
+/// the field (with_field_context) for anything malformed.
+std::vector<AbMetricResult> ab_metrics_from_json(const nlohmann::json& metrics);
+
 }  // namespace mlregress::internal

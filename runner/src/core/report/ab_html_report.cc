@@ -1,0 +1,110 @@
+#include "report/ab_html_report.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "report/html_report.h"
+#include "report/svg_plot.h"
+#include "storage/json_fields.h"
+#include "support/errors.h"
+#include "support/number_format.h"
+#include "timing/ab_report.h"
+
+namespace mlregress::internal {
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& error) {
+    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
+  }
+}
+
+std::string percent(double cost_ratio) {
+  return fmt::format("{:+.1f}%", 100.0 * (cost_ratio - 1.0));
+}
+
+}  // namespace
+
+std::string render_ab_html_report(const std::string& folder) {
+  const std::string path = folder + "/ab.json";
+  const nlohmann::json ab = read_json(path);
+  std::vector<AbMetricResult> results;
+  std::string run_id, candidate, other, error;
+  double alpha = 0.01, margin = 0.05;
+  int rounds = 0;
+  try {
+    results = ab_metrics_from_json(field<nlohmann::json>(ab, "metrics"));
+    const nlohmann::json& run = field<nlohmann::json>(ab, "run");
+    run_id = field<std::string>(run, "id");
+    candidate = field<std::string>(field<nlohmann::json>(ab, "candidate"), "path");
+    other = field<std::string>(field<nlohmann::json>(ab, "other"), "path");
+    const nlohmann::json& settings = field<nlohmann::json>(ab, "settings");
+    alpha = number_field(settings, "alpha");
+    margin = number_field(settings, "margin");
+    rounds = field<int>(settings, "rounds");
+    error = field_or<std::string>(ab, "error", "");
+  } catch (const JsonFieldError& e) {
+    throw RunFolderError(fmt::format("{}: {}: {}", path, e.path(), e.problem()));
+  }
+
+  bool regressed = false;
+  for (const AbMetricResult& r : results) regressed = regressed || r.verdict == Verdict::kRegression;
+  const std::string headline = !error.empty() ? "FAILED" : regressed ? "REGRESSION" : "PASSED";
+  std::string css = headline;
+  for (char& c : css) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+
+  std::string out = html_page_start(fmt::format("{} · A/B timing · {}", headline, run_id));
+  out += fmt::format(
+      "<header id=\"verdict\" class=\"verdict {}\" data-verdict=\"{}\"><h1>{}</h1>"
+      "<p class=\"summary\">A/B timing, {} rounds, {} metric{}</p><dl class=\"facts\">"
+      "<dt>run</dt><dd>{}</dd><dt>candidate</dt><dd>{}</dd><dt>other</dt><dd>{}</dd>"
+      "<dt>alpha · margin</dt><dd>{} · {:.1f}%</dd></dl></header>",
+      css, headline, headline, rounds, results.size(), results.size() == 1 ? "" : "s",
+      escape_html(run_id), escape_html(candidate), escape_html(other), alpha, 100.0 * margin);
+  if (!error.empty()) out += "<pre class=\"failure\">" + escape_html(error) + "</pre>";
+  out += "<section id=\"ab\"><table><tr><th>test</th><th>metric</th><th>candidate time</th>"
+         "<th>interval</th><th>p slower (Holm)</th><th>verdict</th><th>note</th></tr>";
+  for (const AbMetricResult& r : results) {
+    const bool measured = !r.cost_ratios.empty();
+    out += fmt::format(
+        "<tr data-verdict=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"badge\" "
+        "style=\"background:{}\">{}</span></td><td>{}</td></tr>",
+        verdict_name(r.verdict), escape_html(r.series.test), escape_html(r.series.metric),
+        measured ? percent(r.median_cost_ratio) : "—",
+        measured ? fmt::format("[{}, {}] ({:.1f}%)", percent(r.ci_low), percent(r.ci_high),
+                               100.0 * r.ci_coverage)
+                 : "—",
+        measured ? fmt::format("{:.3g}", r.p_slower_holm) : "—", verdict_colour(r.verdict),
+        verdict_name(r.verdict), escape_html(r.note));
+  }
+  out += "</table>";
+  for (const AbMetricResult& r : results) {
+    if (r.cost_ratios.empty()) continue;
+    out += "<figure class=\"ab\">" +
+           ratio_strip_svg(r.series.test + "." + r.series.metric, r.cost_ratios,
+                           r.median_cost_ratio, r.ci_low, r.ci_high, margin, r.verdict) +
+           fmt::format("<figcaption>one dot per round; the bar is the median {} with its "
+                       "interval; dashed: 1 + margin</figcaption></figure>",
+                       percent(r.median_cost_ratio));
+  }
+  out += "</section>";
+  return out + html_page_end(fmt::format(
+                   "Method: the two builds ran interleaved in each round (order drawn per "
+                   "round), so a slow spell of the machine hits both; the cost ratio of a round "
+                   "is candidate / other for a duration and other / candidate for a rate. "
+                   "REGRESSION needs a one-sided Wilcoxon signed-rank p(slower) below {} after "
+                   "Holm and a median ratio beyond 1 + {}. Written by mlregress from {}.",
+                   alpha, format_value(margin), escape_html(folder)));
+}
+
+}  // namespace mlregress::internal
