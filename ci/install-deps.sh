@@ -10,6 +10,8 @@ packages=(
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
   libxml2-utils python3
+  chromium                                  # the report test renders report.html headless
+  python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)
   clang-format   # ci/format.sh --check, run by ci/test.sh
 )
 

@@ -13,8 +13,8 @@
 
 #include "environment/environment_probe.h"
 #include "registry/param_overrides.h"
-#include "report/ab_html_report.h"
 #include "registry/test_selection.h"
+#include "report/ab_html_report.h"
 #include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "support/atomic_file.h"

@@ -36,8 +36,9 @@ std::string render(const RunReport& report, const std::string& format) {
 
 ExitCode write_report(const std::string& text, const ReportOptions& options,
                       const std::string& headline) {
-  const std::string out =
-      !options.out.empty() ? options.out : options.format == "html" ? "report.html" : "-";
+  const std::string out = !options.out.empty()       ? options.out
+                          : options.format == "html" ? "report.html"
+                                                     : "-";
   if (out == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {

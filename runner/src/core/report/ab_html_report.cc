@@ -57,7 +57,8 @@ std::string render_ab_html_report(const std::string& folder) {
   }
 
   bool regressed = false;
-  for (const AbMetricResult& r : results) regressed = regressed || r.verdict == Verdict::kRegression;
+  for (const AbMetricResult& r : results)
+    regressed = regressed || r.verdict == Verdict::kRegression;
   const std::string headline = !error.empty() ? "FAILED" : regressed ? "REGRESSION" : "PASSED";
   std::string css = headline;
   for (char& c : css) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -71,8 +72,9 @@ std::string render_ab_html_report(const std::string& folder) {
       css, headline, headline, rounds, results.size(), results.size() == 1 ? "" : "s",
       escape_html(run_id), escape_html(candidate), escape_html(other), alpha, 100.0 * margin);
   if (!error.empty()) out += "<pre class=\"failure\">" + escape_html(error) + "</pre>";
-  out += "<section id=\"ab\"><table><tr><th>test</th><th>metric</th><th>candidate time</th>"
-         "<th>interval</th><th>p slower (Holm)</th><th>verdict</th><th>note</th></tr>";
+  out +=
+      "<section id=\"ab\"><table><tr><th>test</th><th>metric</th><th>candidate time</th>"
+      "<th>interval</th><th>p slower (Holm)</th><th>verdict</th><th>note</th></tr>";
   for (const AbMetricResult& r : results) {
     const bool measured = !r.cost_ratios.empty();
     out += fmt::format(
@@ -93,9 +95,10 @@ std::string render_ab_html_report(const std::string& folder) {
     out += "<figure class=\"ab\">" +
            ratio_strip_svg(r.series.test + "." + r.series.metric, r.cost_ratios,
                            r.median_cost_ratio, r.ci_low, r.ci_high, margin, r.verdict) +
-           fmt::format("<figcaption>one dot per round; the bar is the median {} with its "
-                       "interval; dashed: 1 + margin</figcaption></figure>",
-                       percent(r.median_cost_ratio));
+           fmt::format(
+               "<figcaption>one dot per round; the bar is the median {} with its "
+               "interval; dashed: 1 + margin</figcaption></figure>",
+               percent(r.median_cost_ratio));
   }
   out += "</section>";
   return out + html_page_end(fmt::format(

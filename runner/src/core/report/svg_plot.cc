@@ -255,9 +255,9 @@ std::string line_chart_svg(const LineChart& chart) {
                          escape_html(line.label), escape_html(line.label));
       for (const auto& run : polyline_runs(line, x, y)) {
         if (run.size() == 1) {  // a lone finite value (the next step was already NaN)
-          out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>",
-                             px(run[0].first), px(run[0].second),
-                             line.reference ? kReferenceColour : kCandidateColour);
+          out +=
+              fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>", px(run[0].first),
+                          px(run[0].second), line.reference ? kReferenceColour : kCandidateColour);
           continue;
         }
         out += "<polyline fill=\"none\" " + style + " points=\"";

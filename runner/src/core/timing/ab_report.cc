@@ -95,34 +95,34 @@ std::vector<AbMetricResult> ab_metrics_from_json(const nlohmann::json& metrics) 
   });
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     with_field_context(fmt::format("metrics[{}]", i), [&] {
-        const nlohmann::json& m = metrics[i];
-        AbMetricResult r;
-        r.series.test = field<std::string>(m, "test");
-        r.series.metric = field<std::string>(m, "metric");
-        r.series.direction = enum_field<Direction>(m, "direction", parse_direction);
-        r.series.candidate = numbers_field(m, "candidate");
-        r.series.other = numbers_field(m, "other");
-        r.cost_ratios = numbers_field(m, "cost_ratios");
-        r.verdict = enum_field<Verdict>(m, "verdict", parse_verdict);
-        r.note = field_or<std::string>(m, "note", "");
-        if (m.contains("median_cost_ratio")) {
-          r.median_cost_ratio = number_field(m, "median_cost_ratio");
-          with_field_context("interval", [&] {
-            const nlohmann::json& interval = field<nlohmann::json>(m, "interval");
-            r.ci_low = number_field(interval, "low");
-            r.ci_high = number_field(interval, "high");
-            r.ci_coverage = number_field(interval, "coverage");
-          });
-          with_field_context("wilcoxon", [&] {
-            const nlohmann::json& w = field<nlohmann::json>(m, "wilcoxon");
-            r.wilcoxon_method = field<std::string>(w, "method");
-            r.p_slower = number_field(w, "p_slower");
-            r.p_faster = number_field(w, "p_faster");
-            r.p_slower_holm = number_field(w, "p_slower_holm");
-            r.p_faster_holm = number_field(w, "p_faster_holm");
-          });
-        }
-        results.push_back(std::move(r));
+      const nlohmann::json& m = metrics[i];
+      AbMetricResult r;
+      r.series.test = field<std::string>(m, "test");
+      r.series.metric = field<std::string>(m, "metric");
+      r.series.direction = enum_field<Direction>(m, "direction", parse_direction);
+      r.series.candidate = numbers_field(m, "candidate");
+      r.series.other = numbers_field(m, "other");
+      r.cost_ratios = numbers_field(m, "cost_ratios");
+      r.verdict = enum_field<Verdict>(m, "verdict", parse_verdict);
+      r.note = field_or<std::string>(m, "note", "");
+      if (m.contains("median_cost_ratio")) {
+        r.median_cost_ratio = number_field(m, "median_cost_ratio");
+        with_field_context("interval", [&] {
+          const nlohmann::json& interval = field<nlohmann::json>(m, "interval");
+          r.ci_low = number_field(interval, "low");
+          r.ci_high = number_field(interval, "high");
+          r.ci_coverage = number_field(interval, "coverage");
+        });
+        with_field_context("wilcoxon", [&] {
+          const nlohmann::json& w = field<nlohmann::json>(m, "wilcoxon");
+          r.wilcoxon_method = field<std::string>(w, "method");
+          r.p_slower = number_field(w, "p_slower");
+          r.p_faster = number_field(w, "p_faster");
+          r.p_slower_holm = number_field(w, "p_slower_holm");
+          r.p_faster_holm = number_field(w, "p_faster_holm");
+        });
+      }
+      results.push_back(std::move(r));
     });
   }
   return results;

@@ -1,0 +1,163 @@
+// The report's parts that a person trusts without checking: a plot that hides a spike or a NaN,
+// a Markdown summary that grows past a pull-request comment's limit, a curve file read wrongly,
+// markup from a test name that escapes into the page.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <regex>
+
+#include "report/markdown_report.h"
+#include "report/run_report.h"
+#include "report/svg_plot.h"
+#include "storage/curve_csv_reader.h"
+#include "support/errors.h"
+#include "tests/support/temp_dir.h"
+
+namespace mlregress::internal {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The smallest y pixel of every polyline point: where the highest value was drawn.
+double highest_point(const std::string& svg) {
+  static const std::regex point(R"(([0-9.]+),([0-9.]+) )");
+  double top = 1e9;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), point); it != std::sregex_iterator();
+       ++it) {
+    top = std::min(top, std::stod((*it)[2]));
+  }
+  return top;
+}
+
+TEST(SvgPlotTest, ALongCurveKeepsItsOneStepSpike) {
+  PlotLine flat{"loss", {}, {}, false};
+  for (int i = 0; i < 20000; ++i) {
+    flat.x.push_back(i);
+    flat.y.push_back(i == 12345 ? 5.0 : 1.0);
+  }
+  PlotLine spiked = flat;
+  const std::string with_spike = line_chart_svg({"loss", "step", {spiked}, {}, "", "curve"});
+  // The same line without the spike, on the spike's axis: an extra invisible line holds the range.
+  flat.y[12345] = 1.0;
+  const std::string without = line_chart_svg(
+      {"loss", "step", {flat, PlotLine{"range", {0.0}, {5.0}, true}}, {}, "", "curve"});
+  EXPECT_LT(highest_point(with_spike) + 50.0, highest_point(without));
+  EXPECT_LT(with_spike.size(), 40000u);  // reduced to a few points per pixel column
+}
+
+TEST(SvgPlotTest, ANonFiniteValueIsMarkedAtItsStep) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::string svg =
+      line_chart_svg({"loss",
+                      "step",
+                      {PlotLine{"loss", {0, 1, 2, 3}, {1.0, 0.5, nan, nan}, false}},
+                      {},
+                      "",
+                      "curve"});
+  EXPECT_THAT(svg, HasSubstr("nan from step 2"));
+  EXPECT_THAT(svg, HasSubstr("loss is nan at step 2"));
+}
+
+TEST(SvgPlotTest, ALossSpanningDecadesGetsALogAxis) {
+  const std::string svg = line_chart_svg(
+      {"loss", "step", {PlotLine{"loss", {0, 1, 2}, {2.3, 0.01, 1e-4}, false}}, {}, "", "curve"});
+  EXPECT_THAT(svg, HasSubstr("(log scale)"));
+  const std::string linear = line_chart_svg(
+      {"acc", "step", {PlotLine{"acc", {0, 1, 2}, {0.5, 0.7, 0.9}, false}}, {}, "", "curve"});
+  EXPECT_THAT(linear, Not(HasSubstr("(log scale)")));
+}
+
+TEST(SvgPlotTest, NamesCannotBreakOutOfTheMarkup) {
+  const std::string svg = line_chart_svg({"<script>alert(1)</script>\"",
+                                          "step",
+                                          {PlotLine{"x", {0, 1}, {1, 2}, false}},
+                                          {},
+                                          "",
+                                          "curve"});
+  EXPECT_THAT(svg, Not(HasSubstr("<script")));
+  EXPECT_THAT(svg, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;&quot;"));
+}
+
+TEST(SvgPlotTest, TheSeedStripShadesTheWorseSideOfTheMargin) {
+  SeedStrip strip{
+      "accuracy", Direction::HigherIsBetter, {0.87, 0.88}, {0.85, 0.86}, -0.02, -0.03, -0.01,
+      0.01,       Verdict::kRegression};
+  const std::string svg = seed_strip_svg(strip);
+  EXPECT_THAT(svg, HasSubstr("worse than the margin (-0.01)"));
+  EXPECT_THAT(svg, HasSubstr("95% CI [-0.03, -0.01]"));
+  strip.direction = Direction::LowerIsBetter;
+  EXPECT_THAT(seed_strip_svg(strip), HasSubstr("worse than the margin (0.01)"));
+}
+
+RunReport many_regressions(std::size_t tests) {
+  RunReport report;
+  report.headline = "REGRESSION";
+  report.compared = true;
+  report.info.binary = "suite";
+  for (std::size_t i = 0; i < tests; ++i) {
+    TestSection section;
+    section.test.name = "Test" + std::to_string(i);
+    section.test.full_name = "Full.Test" + std::to_string(i);
+    MetricComparison c;
+    c.metric = "a_rather_long_metric_name_" + std::to_string(i);
+    c.verdict = i % 2 == 0 ? Verdict::kRegression : Verdict::kPass;
+    c.observed = 2.0;
+    c.baseline = 1.0;
+    c.delta = 1.0;
+    section.test.comparisons.push_back(c);
+    report.counts.metrics[c.verdict] += 1;
+    report.sections.push_back(std::move(section));
+  }
+  return report;
+}
+
+TEST(MarkdownReportTest, StaysUnderTheLimitAndSaysHowManyRowsItCut) {
+  const std::string markdown = render_markdown_report(many_regressions(5000));
+  EXPECT_LE(markdown.size(), kMarkdownLimit);
+  EXPECT_THAT(markdown, HasSubstr("## ❌ mlregress: REGRESSION — 2500 regressions, 2500 passed"));
+  EXPECT_THAT(markdown, HasSubstr("more rows cut to keep this summary under 64 KB"));
+  EXPECT_THAT(markdown, HasSubstr("<sub>Method:"));  // the footer survives the cut
+  // Regressions come first: the first table row is one.
+  EXPECT_LT(markdown.find("❌ REGRESSION |"), markdown.find("✅ PASS |") == std::string::npos
+                                                 ? markdown.size()
+                                                 : markdown.find("✅ PASS |"));
+
+  const std::string small = render_markdown_report(many_regressions(4));
+  EXPECT_THAT(small, Not(HasSubstr("cut to keep")));
+  EXPECT_THAT(small, HasSubstr("<details><summary>2 metrics within tolerance</summary>"));
+}
+
+TEST(MarkdownReportTest, ATableCellCannotBreakTheTable) {
+  RunReport report = many_regressions(1);
+  report.sections[0].test.comparisons[0].metric = "a|b\nc<img>";
+  const std::string markdown = render_markdown_report(report);
+  EXPECT_THAT(markdown, HasSubstr("| a\\|b c&lt;img&gt; |"));
+}
+
+TEST(CurveCsvReaderTest, ReadsWhatTheWriterWritesAndNamesTheBadLine) {
+  test_support::TempDir dir;
+  const std::string path = dir.path() + "/c.csv";
+  std::ofstream(path) << "step,value\n0,1.5\n10,nan\n20,-inf\n";
+  const CurveRecord curve = read_curve_csv(path);
+  ASSERT_EQ(curve.steps, (std::vector<std::int64_t>{0, 10, 20}));
+  EXPECT_EQ(curve.values[0], 1.5);
+  EXPECT_TRUE(std::isnan(curve.values[1]));
+  EXPECT_EQ(curve.values[2], -std::numeric_limits<double>::infinity());
+
+  std::ofstream(path) << "step,value\n0,1.5\n1,1.5x\n";
+  try {
+    read_curve_csv(path);
+    FAIL() << "a bad value was read";
+  } catch (const RunFolderError& error) {
+    EXPECT_THAT(error.what(), HasSubstr(path + ":3: expected 'step,value'"));
+  }
+  std::ofstream(path) << "x,y\n";
+  EXPECT_THROW(read_curve_csv(path), RunFolderError);
+}
+
+}  // namespace
+}  // namespace mlregress::internal
