@@ -323,6 +323,8 @@ TEST_F(RunnerE2eTest, SignalsStopTheRunAndTakeEveryTestProcessWithIt) {
       EXPECT_EQ(results.at("run").at("complete"), false);
       const std::string ledger = read_file(out + "/ledger.jsonl");
       EXPECT_THAT(ledger, ::testing::HasSubstr("\"exit_code\":" + std::to_string(c.exit_code)));
+      EXPECT_THAT(read_file(out + "/latest/report.html"),
+                  ::testing::HasSubstr("data-verdict=\"INCOMPLETE\""));
     }
     EXPECT_FALSE(a_process_of_session_runs(runner, runner))
         << "a test process or seed worker outlived the runner";

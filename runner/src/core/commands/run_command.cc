@@ -153,6 +153,13 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     // The folder keeps what finished; without finished_at it reads as incomplete.
     run.exit_code = static_cast<int>(stopped.exit_code());
     try {
+      // The page of what finished, headed INCOMPLETE.
+      write_run_report_html(RunRecord{folder.path, run, profile}, baselines ? &*baselines : nullptr,
+                            folder.path + "/report.html");
+    } catch (const std::exception&) {
+      // the run ends anyway; results.json holds every finished test
+    }
+    try {
       finish_run_folder(folder, ledger_entry(run));
     } catch (const OutputError&) {
       // the run ends anyway; results.json already holds every finished test
