@@ -9,24 +9,14 @@
 #include "report/html_report.h"
 #include "report/svg_plot.h"
 #include "storage/json_fields.h"
+#include "storage/json_text.h"
 #include "support/errors.h"
 #include "support/number_format.h"
+#include "support/text_sanitize.h"
 #include "timing/ab_report.h"
 
 namespace mlregress::internal {
 namespace {
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
-  }
-}
 
 std::string percent(double cost_ratio) {
   return fmt::format("{:+.1f}%", 100.0 * (cost_ratio - 1.0));
@@ -36,7 +26,7 @@ std::string percent(double cost_ratio) {
 
 std::string render_ab_html_report(const std::string& folder) {
   const std::string path = folder + "/ab.json";
-  const nlohmann::json ab = read_json(path);
+  const nlohmann::json ab = read_json_file(path);
   std::vector<AbMetricResult> results;
   std::string run_id, candidate, other, error;
   double alpha = 0.01, margin = 0.05;
@@ -70,8 +60,8 @@ std::string render_ab_html_report(const std::string& folder) {
       "<dt>run</dt><dd>{}</dd><dt>candidate</dt><dd>{}</dd><dt>other</dt><dd>{}</dd>"
       "<dt>alpha · margin</dt><dd>{} · {:.1f}%</dd></dl></header>",
       css, headline, headline, rounds, results.size(), results.size() == 1 ? "" : "s",
-      escape_html(run_id), escape_html(candidate), escape_html(other), alpha, 100.0 * margin);
-  if (!error.empty()) out += "<pre class=\"failure\">" + escape_html(error) + "</pre>";
+      escape_markup(run_id), escape_markup(candidate), escape_markup(other), alpha, 100.0 * margin);
+  if (!error.empty()) out += "<pre class=\"failure\">" + escape_markup(error) + "</pre>";
   out +=
       "<section id=\"ab\"><table><tr><th>test</th><th>metric</th><th>candidate time</th>"
       "<th>interval</th><th>p slower (Holm)</th><th>verdict</th><th>note</th></tr>";
@@ -81,13 +71,13 @@ std::string render_ab_html_report(const std::string& folder) {
         "<tr data-verdict=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"badge\" "
         "style=\"background:{}\">{}</span></td><td>{}</td></tr>",
-        verdict_name(r.verdict), escape_html(r.series.test), escape_html(r.series.metric),
+        verdict_name(r.verdict), escape_markup(r.series.test), escape_markup(r.series.metric),
         measured ? percent(r.median_cost_ratio) : "—",
         measured ? fmt::format("[{}, {}] ({:.1f}%)", percent(r.ci_low), percent(r.ci_high),
                                100.0 * r.ci_coverage)
                  : "—",
         measured ? fmt::format("{:.3g}", r.p_slower_holm) : "—", verdict_colour(r.verdict),
-        verdict_name(r.verdict), escape_html(r.note));
+        verdict_name(r.verdict), escape_markup(r.note));
   }
   out += "</table>";
   for (const AbMetricResult& r : results) {
@@ -107,7 +97,7 @@ std::string render_ab_html_report(const std::string& folder) {
                    "is candidate / other for a duration and other / candidate for a rate. "
                    "REGRESSION needs a one-sided Wilcoxon signed-rank p(slower) below {} after "
                    "Holm and a median ratio beyond 1 + {}. Written by mlregress from {}.",
-                   alpha, format_value(margin), escape_html(folder)));
+                   alpha, format_value(margin), escape_markup(folder)));
 }
 
 }  // namespace mlregress::internal

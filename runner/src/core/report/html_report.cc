@@ -7,6 +7,7 @@
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
 #include "support/number_format.h"
+#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {
@@ -35,7 +36,7 @@ footer{margin-top:28px;color:#555;font-size:12px;border-top:1px solid #ddd;paddi
 
 std::string badge(std::string_view text, std::string_view colour) {
   return fmt::format("<span class=\"badge\" style=\"background:{}\">{}</span>", colour,
-                     escape_html(text));
+                     escape_markup(text));
 }
 
 std::string verdict_badge(Verdict verdict) {
@@ -51,7 +52,7 @@ std::string status_badge(TestStatus status) {
   return badge(name, colour);
 }
 
-std::string anchor(const std::string& test_name) { return "test-" + escape_html(test_name); }
+std::string anchor(const std::string& test_name) { return "test-" + escape_markup(test_name); }
 
 std::string header_html(const RunReport& r) {
   std::string css = r.headline;
@@ -59,9 +60,9 @@ std::string header_html(const RunReport& r) {
   std::string out = fmt::format(
       "<header id=\"verdict\" class=\"verdict {}\" data-verdict=\"{}\"><h1>{}</h1>"
       "<p class=\"summary\">{}</p><dl class=\"facts\">",
-      css, r.headline, r.headline, escape_html(count_summary(r)));
+      css, r.headline, r.headline, escape_markup(count_summary(r)));
   auto fact = [&out](std::string_view name, const std::string& value) {
-    out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, escape_html(value));
+    out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, escape_markup(value));
   };
   fact("run", r.info.run_id + (r.info.finished_at.empty() ? " (incomplete)" : ""));
   fact("binary", r.info.binary);
@@ -100,14 +101,14 @@ std::string contents_html(const RunReport& r) {
     out += fmt::format(
         "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"num\">{:.2f} s</td>"
         "</tr>",
-        anchor(s.test.name), escape_html(s.test.full_name), status_badge(s.test.status), verdicts,
+        anchor(s.test.name), escape_markup(s.test.full_name), status_badge(s.test.status), verdicts,
         s.test.duration_s);
   }
   return out + "</table></section>";
 }
 
 std::string optional_number(const std::optional<double>& value) {
-  return value ? escape_html(format_value(*value)) : "—";
+  return value ? escape_markup(format_value(*value)) : "—";
 }
 
 const MetricRecord* metric_named(const TestResult& test, const std::string& name) {
@@ -126,8 +127,8 @@ std::string metrics_table(const TestSection& s) {
         "policy</th></tr>";
     for (const MetricRecord& m : test.metrics) {
       out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
-                         escape_html(m.name), escape_html(format_value(m.value)),
-                         escape_html(format_metric(m)));
+                         escape_markup(m.name), escape_markup(format_value(m.value)),
+                         escape_markup(format_metric(m)));
     }
     return out + "</table>";
   }
@@ -140,18 +141,18 @@ std::string metrics_table(const TestSection& s) {
     if (c.baseline && c.allowed && metric != nullptr) {
       band = band_svg(*c.baseline, *c.allowed, c.observed, metric->direction, c.verdict);
     }
-    std::string delta = c.delta ? escape_html(format_delta(c)) : "—";
+    std::string delta = c.delta ? escape_markup(format_delta(c)) : "—";
     if (c.distribution && c.distribution->problem.empty()) {
-      delta = escape_html(fmt::format("{} [{}, {}]", format_value(c.distribution->difference),
-                                      format_value(c.distribution->ci_lower),
-                                      format_value(c.distribution->ci_upper)));
+      delta = escape_markup(fmt::format("{} [{}, {}]", format_value(c.distribution->difference),
+                                        format_value(c.distribution->ci_lower),
+                                        format_value(c.distribution->ci_upper)));
     }
     out += fmt::format(
         "<tr data-verdict=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-        verdict_name(c.verdict), escape_html(c.metric), optional_number(c.baseline),
-        escape_html(format_value(c.observed)), delta, escape_html(c.tolerance), band,
-        verdict_badge(c.verdict), escape_html(comparison_note(c)));
+        verdict_name(c.verdict), escape_markup(c.metric), optional_number(c.baseline),
+        escape_markup(format_value(c.observed)), delta, escape_markup(c.tolerance), band,
+        verdict_badge(c.verdict), escape_markup(comparison_note(c)));
   }
   return out + "</table>";
 }
@@ -178,22 +179,23 @@ std::string seeded_html(const TestSection& s) {
         strip.margin = c.distribution->margin;
       }
     }
-    out += fmt::format(
-        "<figure class=\"seeded\">{}<figcaption>{}{}</figcaption></figure>", seed_strip_svg(strip),
-        s.test.comparisons.empty() ? "" : verdict_badge(strip.verdict) + " ", escape_html(reason));
+    out += fmt::format("<figure class=\"seeded\">{}<figcaption>{}{}</figcaption></figure>",
+                       seed_strip_svg(strip),
+                       s.test.comparisons.empty() ? "" : verdict_badge(strip.verdict) + " ",
+                       escape_markup(reason));
   }
   return out;
 }
 
 std::string curve_caption(const CurvePlot& plot) {
-  if (!plot.problem.empty()) return escape_html(plot.problem);
+  if (!plot.problem.empty()) return escape_markup(plot.problem);
   if (!plot.divergence) return "";
   const checks::CurveComparison& d = *plot.divergence;
   if (!d.diverged) {
-    return escape_html(fmt::format("within ±{:.0f}% of the reference at every compared step ({})",
-                                   kCurveReportRtol * 100.0, d.candidate_steps));
+    return escape_markup(fmt::format("within ±{:.0f}% of the reference at every compared step ({})",
+                                     kCurveReportRtol * 100.0, d.candidate_steps));
   }
-  return escape_html(fmt::format(
+  return escape_markup(fmt::format(
       "leaves ±{:.0f}% of the reference at step {} ({} steps in a row): {} against [{}, {}]; {} "
       "of {} steps outside",
       kCurveReportRtol * 100.0, d.first_divergent_step, kCurveReportSteps,
@@ -229,9 +231,10 @@ std::string curves_html(const TestSection& s) {
 
 std::string section_html(const TestSection& s) {
   const TestResult& t = s.test;
-  std::string out = fmt::format(
-      "<section class=\"test rank-{}\" id=\"{}\" data-status=\"{}\"><h2>{} {}</h2>", s.rank,
-      anchor(t.name), test_status_name(t.status), escape_html(t.full_name), status_badge(t.status));
+  std::string out =
+      fmt::format("<section class=\"test rank-{}\" id=\"{}\" data-status=\"{}\"><h2>{} {}</h2>",
+                  s.rank, anchor(t.name), test_status_name(t.status), escape_markup(t.full_name),
+                  status_badge(t.status));
   std::string meta = fmt::format("{}:{} · {:.2f} s · seed {} · threads {} · config {}", t.file,
                                  t.line, t.duration_s, t.seed, t.threads, t.config_hash);
   if (!t.baseline_file.empty()) {
@@ -239,24 +242,24 @@ std::string section_html(const TestSection& s) {
                         t.baseline_commit.substr(0, 7), t.baseline_promoted_at.substr(0, 10));
   }
   if (!t.environment_note.empty()) meta += " · " + t.environment_note;
-  out += "<div class=\"meta\">" + escape_html(meta) + "</div>";
+  out += "<div class=\"meta\">" + escape_markup(meta) + "</div>";
   for (const TestFailure& f : t.failures) {
     out += "<pre class=\"failure\">" +
-           escape_html(f.file.empty() ? f.message
-                                      : fmt::format("{}:{}: {}", f.file, f.line, f.message)) +
+           escape_markup(f.file.empty() ? f.message
+                                        : fmt::format("{}:{}: {}", f.file, f.line, f.message)) +
            "</pre>";
   }
   if (!t.crash_message.empty())
-    out += "<pre class=\"failure\">" + escape_html(t.crash_message) + "</pre>";
-  if (!t.skip_message.empty()) out += "<p>skipped: " + escape_html(t.skip_message) + "</p>";
+    out += "<pre class=\"failure\">" + escape_markup(t.crash_message) + "</pre>";
+  if (!t.skip_message.empty()) out += "<p>skipped: " + escape_markup(t.skip_message) + "</p>";
   out += metrics_table(s);
   out += seeded_html(s);
   out += curves_html(s);
   if (!s.ablation_text.empty())
-    out += "<h3>Ablation</h3><pre class=\"ablation\">" + escape_html(s.ablation_text) + "</pre>";
+    out += "<h3>Ablation</h3><pre class=\"ablation\">" + escape_markup(s.ablation_text) + "</pre>";
   if (!s.regression_text.empty()) {
     out += "<details><summary>regression report (as the console printed it)</summary><pre>" +
-           escape_html(s.regression_text) + "</pre></details>";
+           escape_markup(s.regression_text) + "</pre></details>";
   }
   return out + "</section>";
 }
@@ -265,11 +268,11 @@ std::string environment_html(const RunReport& r) {
   std::string out = fmt::format(
       "<section id=\"environment\"><h2>Environment</h2><table><tr><th>field</th><th>{}</th>"
       "<th>this run</th></tr>",
-      escape_html(r.reference_label));
+      escape_markup(r.reference_label));
   for (const EnvironmentRow& row : r.environment) {
     out += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td></tr>",
-                       row.differs() ? " class=\"differs\"" : "", escape_html(row.field),
-                       escape_html(row.reference), escape_html(row.candidate));
+                       row.differs() ? " class=\"differs\"" : "", escape_markup(row.field),
+                       escape_markup(row.reference), escape_markup(row.candidate));
   }
   return out + "</table></section>";
 }
@@ -284,7 +287,7 @@ std::string html_page_start(std::string_view title) {
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
       "<meta name=\"generator\" content=\"mlregress\"><title>{}</title><style>{}</style></head>"
       "<body>\n",
-      escape_html(title), kStyle);
+      escape_markup(title), kStyle);
 }
 
 std::string html_page_end(std::string_view method) {
@@ -296,14 +299,14 @@ std::string render_html_report(const RunReport& r) {
       html_page_start(fmt::format("{} · {} · {}", r.headline, r.info.binary, r.info.run_id));
   out += header_html(r);
   for (const std::string& error : r.runner_errors) {
-    out += "<pre class=\"failure\">runner error: " + escape_html(error) + "</pre>";
+    out += "<pre class=\"failure\">runner error: " + escape_markup(error) + "</pre>";
   }
   out += contents_html(r);
   for (const TestSection& s : r.sections) out += section_html(s);
   out += environment_html(r);
   if (!r.notes.empty()) {
     out += "<section id=\"notes\"><h2>Notes</h2><ul>";
-    for (const std::string& note : r.notes) out += "<li>" + escape_html(note) + "</li>";
+    for (const std::string& note : r.notes) out += "<li>" + escape_markup(note) + "</li>";
     out += "</ul></section>";
   }
   return out + html_page_end(fmt::format(
@@ -316,7 +319,7 @@ std::string render_html_report(const RunReport& r) {
                    "a degradation beyond δ. Curves are drawn against the reference run's; the "
                    "marker is the first step where the candidate leaves ±{:.0f}% of it for {} "
                    "steps in a row. Written by mlregress from {}.",
-                   kCurveReportRtol * 100.0, kCurveReportSteps, escape_html(r.path)));
+                   kCurveReportRtol * 100.0, kCurveReportSteps, escape_markup(r.path)));
 }
 
 }  // namespace mlregress::internal

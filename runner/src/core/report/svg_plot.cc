@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "support/number_format.h"
+#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {
@@ -153,44 +154,17 @@ std::string svg_open(std::string_view kind, std::string_view name, int width, in
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" data-plot=\"{}\" data-name=\"{}\" "
       "role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\"><title>{}</title>",
-      kind, escape_html(name), width, height, width, height, escape_html(title));
+      kind, escape_markup(name), width, height, width, height, escape_markup(title));
 }
 
 std::string cross(double x, double y, std::string_view colour, std::string_view title) {
   return fmt::format(
       "<path d=\"M{0} {1}l6 6m0 -6l-6 6\" transform=\"translate(-3 -3)\" stroke=\"{2}\" "
       "stroke-width=\"2\"><title>{3}</title></path>",
-      px(x), px(y), colour, escape_html(title));
+      px(x), px(y), colour, escape_markup(title));
 }
 
 }  // namespace
-
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string_view verdict_colour(Verdict verdict) {
   switch (verdict) {
@@ -233,10 +207,10 @@ std::string line_chart_svg(const LineChart& chart) {
   std::string out = svg_open(chart.data_kind, chart.title, kWidth, kHeight,
                              chart.title + (y.log ? " (log scale)" : ""));
   out += fmt::format("<text x=\"{}\" y=\"16\" class=\"plot-title\">{}{}</text>", px(left),
-                     escape_html(chart.title), y.log ? " (log scale)" : "");
+                     escape_markup(chart.title), y.log ? " (log scale)" : "");
   out += axis_lines(x, y, left, right, top, bottom);
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
-                     px((left + right) / 2), kHeight - 4, escape_html(chart.x_label));
+                     px((left + right) / 2), kHeight - 4, escape_markup(chart.x_label));
   // References first, so the candidate is drawn over them.
   bool has_reference = false;
   for (int pass = 0; pass < 2; ++pass) {
@@ -252,7 +226,7 @@ std::string line_chart_svg(const LineChart& chart) {
                             chart.lines.size() > 4 ? 0.55 : 1.0);
       out += fmt::format("<g class=\"{}\" data-label=\"{}\"><title>{}</title>",
                          line.reference ? "reference-line" : "candidate-line",
-                         escape_html(line.label), escape_html(line.label));
+                         escape_markup(line.label), escape_markup(line.label));
       for (const auto& run : polyline_runs(line, x, y)) {
         if (run.size() == 1) {  // a lone finite value (the next step was already NaN)
           out +=
@@ -290,7 +264,7 @@ std::string line_chart_svg(const LineChart& chart) {
         "stroke-width=\"1.5\"/><text x=\"{4}\" y=\"{5}\" fill=\"{3}\" class=\"tick\" "
         "text-anchor=\"{6}\">{7}</text></g>",
         px(mx), px(top), px(bottom), kWorseColour, px(mx + (mx > (left + right) / 2 ? -4 : 4)),
-        px(top + 12), mx > (left + right) / 2 ? "end" : "start", escape_html(chart.marker_label));
+        px(top + 12), mx > (left + right) / 2 ? "end" : "start", escape_markup(chart.marker_label));
   }
   if (has_reference) {
     out += fmt::format(
@@ -318,7 +292,7 @@ std::string seed_strip_svg(const SeedStrip& strip) {
                   strip.baseline.size(), strip.candidate.size());
   std::string out = svg_open("seeded", strip.metric, kWidth, kHeight, title);
   out += fmt::format("<text x=\"8\" y=\"14\" class=\"plot-title\">{}</text>",
-                     escape_html(strip.metric));
+                     escape_markup(strip.metric));
   const double axis_y = 84;
   out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#ccc\"/>",
                      px(left), px(right), px(axis_y));
@@ -455,7 +429,7 @@ std::string ratio_strip_svg(const std::string& metric, const std::vector<double>
           "{}: cost ratio per round (candidate / other; above 1: slower), median {} [{}, {}]",
           metric, format_value(median), format_value(ci_low), format_value(ci_high)));
   out += fmt::format("<text x=\"{}\" y=\"14\" class=\"plot-title\">{}</text>", px(left),
-                     escape_html(metric));
+                     escape_markup(metric));
   out += fmt::format(
       "<line x1=\"{0}\" x2=\"{0}\" y1=\"22\" y2=\"60\" stroke=\"#999\"/>"
       "<line x1=\"{1}\" x2=\"{1}\" y1=\"22\" y2=\"60\" stroke=\"{2}\" stroke-dasharray=\"4 2\">"

@@ -65,7 +65,4 @@ std::string ratio_strip_svg(const std::string& metric, const std::vector<double>
 /// The colour a verdict is drawn in (also used by the page's badges).
 std::string_view verdict_colour(Verdict verdict);
 
-/// &, <, >, " and ' escaped for HTML text and attribute values.
-std::string escape_html(std::string_view text);
-
 }  // namespace mlregress::internal

@@ -9,29 +9,6 @@
 namespace mlregress::internal {
 namespace {
 
-std::string xml_escaped(std::string_view text) {
-  std::string out;
-  for (char c : xml_safe(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string number(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -46,8 +23,8 @@ void CTestMeasurementReporter::on_run_end(const RunResult& run) {
     const std::string prefix = one_test ? "" : test.name + ".";
     auto measure = [&](std::string_view type, const std::string& name, const std::string& value) {
       std::fprintf(out_, "<CTestMeasurement type=\"%s\" name=\"%s\">%s</CTestMeasurement>\n",
-                   std::string(type).c_str(), xml_escaped(prefix + name).c_str(),
-                   xml_escaped(value).c_str());
+                   std::string(type).c_str(), escape_markup(xml_safe(prefix + name)).c_str(),
+                   escape_markup(xml_safe(value)).c_str());
     };
     for (const MetricRecord& metric : test.metrics) {
       measure("numeric/double", metric.name, number(metric.value));

@@ -11,4 +11,8 @@ namespace mlregress::internal {
 /// `value` as JSON text: indent -1 for one line, else pretty-printed with that indent.
 std::string json_text(const nlohmann::json& value, int indent = -1);
 
+/// A JSON file of a run folder, parsed. Throws RunFolderError naming the file when it cannot be
+/// read or is not valid JSON.
+nlohmann::json read_json_file(const std::string& path);
+
 }  // namespace mlregress::internal

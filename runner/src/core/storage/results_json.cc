@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "comparison/distribution_gate.h"
 #include "mlregress/exit_code.h"
@@ -372,16 +371,7 @@ std::string render_results_json(const RunResult& run) {
 }
 
 RunResult read_results_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
-  }
+  const nlohmann::json json = read_json_file(path);
   try {
     return json.get<RunResult>();
   } catch (const JsonFieldError& error) {

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "storage/json_text.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
 
@@ -13,17 +12,9 @@ namespace mlregress::internal {
 namespace {
 
 nlohmann::json read_environment(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw RunFolderError(fmt::format("{}: cannot be read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  try {
-    nlohmann::json environment = nlohmann::json::parse(text.str());
-    if (!environment.is_object()) throw RunFolderError(fmt::format("{}: not a JSON object", path));
-    return environment;
-  } catch (const nlohmann::json::parse_error& error) {
-    throw RunFolderError(fmt::format("{}: not valid JSON ({})", path, error.what()));
-  }
+  nlohmann::json environment = read_json_file(path);
+  if (!environment.is_object()) throw RunFolderError(fmt::format("{}: not a JSON object", path));
+  return environment;
 }
 
 }  // namespace

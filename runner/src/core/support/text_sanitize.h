@@ -16,6 +16,10 @@ std::string valid_utf8(std::string_view text);
 /// pugixml would otherwise emit "&#1;", which no XML parser accepts.
 std::string xml_safe(std::string_view text);
 
+/// Text for HTML or XML content and attribute values: valid UTF-8, with &, <, >, " and '
+/// written as entities, so a test name or message cannot become markup.
+std::string escape_markup(std::string_view text);
+
 /// A file name made of [A-Za-z0-9._-] only, never "." or "..", never starting with '.', and at
 /// most 120 bytes; anything else becomes '_'. Names that differ only in replaced characters can
 /// collide, which unique_file_name resolves.
