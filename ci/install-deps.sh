@@ -13,7 +13,10 @@ packages=(
   chromium                                  # the report test renders report.html headless
   python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)
   clang-format   # ci/format.sh --check, run by ci/test.sh
+  rsync python3-yaml   # tests/ci_templates: gitlab-ci-local copies artifacts with rsync; the workflow check reads YAML
 )
+# tests/ci_templates installs its tools with npm; a machine without Node.js gets Debian's.
+if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do
