@@ -12,6 +12,7 @@ packages=(
   libxml2-utils python3
   chromium                                  # the report test renders report.html headless
   python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)
+  cmark-gfm                                 # the report test renders Markdown as GitHub does
   clang-format   # ci/format.sh --check, run by ci/test.sh
   rsync python3-yaml   # tests/ci_templates: gitlab-ci-local copies artifacts with rsync; the workflow check reads YAML
 )
