@@ -16,6 +16,7 @@ enum class ExitCode : int {
   kBaselineError = 6,     ///< a baseline file is invalid, or the baseline folder is missing/empty
   kRunFolderError = 7,    ///< a RUN argument is not a readable run folder
   kPromotionRefused = 8,  ///< promote refused a failed, incomplete or dirty run (see --force)
+  kMergeRefused = 9,      ///< merge refused shards that do not belong together (see --force)
   kInternalError = 70,    ///< a bug in mlregress itself (an invariant broke)
   kAllSkipped = 77,       ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
   kInterrupted = 130,     ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete

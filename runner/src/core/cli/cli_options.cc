@@ -17,8 +17,8 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 7> kCommandNames = {
-    "run", "list", "promote", "compare", "report", "ablation", "baselines"};
+constexpr std::array<std::string_view, 8> kCommandNames = {
+    "run", "list", "promote", "compare", "report", "merge", "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -117,6 +117,18 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "run (default 0.01)")
       ->check(kFinite & CLI::Range(1e-9, 0.5));
   command->add_option(
+      "--shard", run.shard,
+      "Run shard INDEX/COUNT (0-based) of the plan: plain tests and each seed of a "
+      "seeded test are units dealt over the shards; `merge` joins them. Without it: "
+      "GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX, TEST_TOTAL_SHARDS/TEST_SHARD_INDEX, "
+      "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX");
+  command
+      ->add_option("--shard-count", run.shard_count,
+                   "The shard count for JOB_COMPLETION_INDEX (else MLREGRESS_SHARD_COUNT)")
+      ->check(CLI::Range(1, 1000000));
+  command->add_option("--shard-weights", run.shard_weights,
+                      "Balance the shards by the durations of this earlier run folder");
+  command->add_option(
       "--ab", run.ab_binary,
       "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
       "in alternating, randomised order and test the per-round log-ratio");
@@ -181,6 +193,26 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
   return command;
 }
 
+CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
+  CLI::App* command = app.add_subcommand(
+      "merge",
+      "Join the partial run folders of a sharded run into one run and decide its verdicts");
+  command->add_option("shards", merge.shards, "Shard run folders (one per shard)")->required();
+  command->add_option("--out", merge.out, "Folder that holds the run folders (default runs)");
+  command->add_option("--baselines", merge.baselines,
+                      "Judge against these baselines (default: those the shards named)");
+  command->add_option("--junit", merge.junit, "Also write the JUnit XML to this file");
+  command->add_option("--color", merge.color, "Colour the console: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command
+      ->add_option("--alpha", merge.alpha,
+                   "Family-wise level of the multi-seed gate (default 0.01)")
+      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  command->add_flag("--force", merge.force,
+                    "Merge shards of different commits, plans or environment profiles");
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -232,6 +264,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_promote_command(app, cl.promote), Command::kPromote},
       {add_compare_command(app, cl.compare), Command::kCompare},
       {add_report_command(app, cl.report), Command::kReport},
+      {add_merge_command(app, cl.merge), Command::kMerge},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -246,7 +279,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, ablation or baselines)\n",
+                 "report, merge, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

@@ -28,6 +28,19 @@ struct RunOptions {
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)
   double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed
   double ab_margin = 0.05;      ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
+  std::string shard;            ///< --shard I/N; empty: from the environment, or not sharded
+  int shard_count = 0;          ///< --shard-count: N for JOB_COMPLETION_INDEX
+  std::string shard_weights;    ///< --shard-weights: a previous run folder whose durations balance
+};
+
+struct MergeOptions {
+  std::vector<std::string> shards;
+  std::string out = "runs";
+  std::string baselines;  ///< empty: the one the shards named, if any
+  std::string junit;
+  std::string color = "auto";
+  double alpha = 0.01;
+  bool force = false;  ///< merge shards of different commits, plans or environments
 };
 
 struct PromoteOptions {
@@ -69,7 +82,7 @@ struct ListOptions {
   std::string format = "text";
 };
 
-enum class Command { kRun, kList, kPromote, kCompare, kReport, kBaselinesCheck, kAblation };
+enum class Command { kRun, kList, kPromote, kCompare, kReport, kMerge, kBaselinesCheck, kAblation };
 
 struct CommandLine {
   Command command = Command::kRun;
@@ -78,6 +91,7 @@ struct CommandLine {
   PromoteOptions promote;
   CompareOptions compare;
   ReportOptions report;
+  MergeOptions merge;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

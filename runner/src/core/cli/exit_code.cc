@@ -19,6 +19,9 @@ constexpr ExitCodeDescription kExitCodes[] = {
      "a RUN argument (promote, compare) is not a readable run folder, or its files are damaged"},
     {ExitCode::kPromotionRefused, "promotion_refused",
      "promote refused a failed, incomplete or dirty run (`--force` overrides)"},
+    {ExitCode::kMergeRefused, "merge_refused",
+     "merge refused shards of different plans, commits or environments, or a unit present twice "
+     "with different values (`--force` overrides all but the last)"},
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
     {ExitCode::kAllSkipped, "all_skipped",
      "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},

@@ -12,6 +12,7 @@
 #include "commands/baselines_check_command.h"
 #include "commands/compare_command.h"
 #include "commands/list_command.h"
+#include "commands/merge_command.h"
 #include "commands/promote_command.h"
 #include "commands/report_command.h"
 #include "commands/run_command.h"
@@ -64,6 +65,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::compare_command(cl.compare);
     case internal::Command::kReport:
       return internal::report_command(cl.report);
+    case internal::Command::kMerge:
+      return internal::merge_command(cl.merge);
     case internal::Command::kAblation:
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:

@@ -2,30 +2,27 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <thread>
 
 #include "baselines/baseline_store.h"
 #include "commands/report_command.h"
+#include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
 #include "environment/environment_probe.h"
 #include "environment/environment_profile.h"
 #include "execution/run_collector.h"
+#include "execution/shard.h"
 #include "execution/supervisor.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
-#include "reporting/console_reporter.h"
-#include "reporting/ctest_measurements.h"
-#include "reporting/curve_csv_writer.h"
-#include "reporting/junit_reporter.h"
-#include "reporting/results_json_writer.h"
-#include "reporting/seed_ledger_writer.h"
 #include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
@@ -37,47 +34,16 @@
 namespace mlregress::internal {
 namespace {
 
-ExitCode decide_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
-  std::size_t failed = 0, skipped = 0, regressed = 0;
-  for (const TestResult& test : run.tests) {
-    failed += is_test_failure(test.status);
-    skipped += test.status == TestStatus::kSkipped;
-    regressed += test.status == TestStatus::kRegressed;
+// A shard holds some of the seeds of a seeded test: its metrics' verdicts wait for merge.
+void leave_multi_seed_gate_to_merge(RunResult& run) {
+  for (TestResult& test : run.tests) {
+    for (MetricComparison& c : test.comparisons) {
+      if (!c.distribution || c.decision) continue;
+      c.note = fmt::format("decided at merge, over every shard's seeds (this shard ran {})",
+                           test.seed_runs.size());
+    }
   }
-  if (failed > 0) return ExitCode::kTestFailed;
-  if (regressed > 0) return ExitCode::kRegression;
-  if (!run.runner_errors.empty()) return ExitCode::kInternalError;
-  if (!output_errors.empty()) return ExitCode::kOutputError;
-  if (!run.tests.empty() && skipped == run.tests.size()) return ExitCode::kAllSkipped;
-  return ExitCode::kPassed;
 }
-
-// Everything a run writes while it goes on: the console, the files in its folder, --junit.
-struct RunOutputs {
-  RunOutputs(const RunOptions& options, const RunFolder& folder)
-      : console(
-            stdout,
-            options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout)),
-            ::isatty(::fileno(stdout)) != 0),
-        junit(folder.path + "/junit.xml"),
-        junit_copy(options.junit),
-        results(folder.path + "/results.json"),
-        curves(folder.path),
-        seed_ledger(folder.path + "/seeds.jsonl"),
-        ctest_measurements(stdout) {
-    console.show_ablations_from(folder.path + "/seeds.jsonl");
-    observers = {&console, &junit, &results, &curves, &seed_ledger};
-    if (!options.junit.empty()) observers.push_back(&junit_copy);
-    if (options.ctest_measurements) observers.push_back(&ctest_measurements);
-  }
-  ConsoleReporter console;
-  JunitReporter junit, junit_copy;
-  ResultsJsonWriter results;
-  CurveCsvWriter curves;
-  SeedLedgerWriter seed_ledger;
-  CTestMeasurementReporter ctest_measurements;
-  std::vector<RunObserver*> observers;
-};
 
 RunSettings run_settings(const RunOptions& options) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -100,7 +66,17 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
         options.filter.c_str(), binary.c_str());
     return ExitCode::kNoTestsMatched;
   }
-  const RunPlan plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
+  const RunPlan full_plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
+  const std::optional<ShardSpec> shard =
+      resolve_shard(options.shard, options.shard_count, process_environment);
+  // GoogleTest would shard the test processes by these too; the plan has been sharded already.
+  for (const char* name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) ::unsetenv(name);
+  const RunPlan plan =
+      shard ? shard_plan(full_plan, *shard,
+                         options.shard_weights.empty()
+                             ? std::map<std::string, double>{}
+                             : unit_weights_from(options.shard_weights + "/results.json"))
+            : full_plan;
 
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
@@ -131,9 +107,24 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.threads = plan.settings.threads;
   run.info.baselines = options.baselines;
   run.info.environment_profile = profile.id;
+  // config.json is the whole plan, also in a shard: merge learns from it what every shard ran.
+  nlohmann::json config = full_plan;
+  if (shard) {
+    run.info.shard = ShardInfo{shard->index, shard->count, plan_hash(full_plan), shard->source};
+    config["shard"] = {{"index", shard->index},
+                       {"count", shard->count},
+                       {"plan_hash", run.info.shard->plan_hash},
+                       {"units", work_units(plan).size()},
+                       {"plan_units", work_units(full_plan).size()}};
+    // GoogleTest's protocol: the file says that this binary knows sharding.
+    if (!shard->status_file.empty()) write_file_atomically(shard->status_file, "");
+    std::printf("shard %zu/%zu (%s): %zu of %zu units; the multi-seed gate is decided at merge\n",
+                shard->index, shard->count, shard->source.c_str(), work_units(plan).size(),
+                work_units(full_plan).size());
+  }
   write_file_atomically(folder.path + "/environment.json",
                         json_text(run.info.environment, 2) + "\n");
-  write_file_atomically(folder.path + "/config.json", json_text(nlohmann::json(plan), 2) + "\n");
+  write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");
 
   RunOutputs outputs(options, folder);
   RunCollector collector(plan, run, outputs.observers);
@@ -167,11 +158,15 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     throw;
   }
 
-  decide_multi_seed_gate(run, options.alpha);
+  if (shard) {
+    leave_multi_seed_gate_to_merge(run);
+  } else {
+    decide_multi_seed_gate(run, options.alpha);
+  }
   run.info.finished_at = utc_now_iso8601();
   run.info.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
-  run.exit_code = static_cast<int>(decide_exit_code(run, collector.output_errors()));
+  run.exit_code = static_cast<int>(run_exit_code(run, collector.output_errors()));
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();
   try {
@@ -189,7 +184,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.c_str());
   }
   if (!options.junit.empty()) std::printf("JUnit XML: %s\n", options.junit.c_str());
-  return decide_exit_code(run, output_errors);
+  return run_exit_code(run, output_errors);
 }
 
 }  // namespace mlregress::internal

@@ -147,7 +147,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.threads = 1;
   result.started_at = utc_now_iso8601();
   result.seeded = true;
-  result.seed_runs_planned = planned.seeds.size() * planned.variants.size();
+  result.seed_runs_planned = planned.units.size();
   start_test(std::move(result));
 }
 

@@ -52,6 +52,9 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     v.config_hash = config_hash(v.params, 0, 1);
     planned.variants.push_back(std::move(v));
   }
+  for (std::size_t v = 0; v < planned.variants.size(); ++v) {
+    for (std::uint64_t seed : planned.seeds) planned.units.push_back({v, seed});
+  }
   return planned;
 }
 
@@ -63,9 +66,19 @@ RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
   RunPlan plan;
   plan.settings = settings;
   plan.overrides = items;
-  for (const RegisteredTest* test : selected)
+  for (const RegisteredTest* test : selected) {
     plan.tests.push_back(plan_test(*test, overrides, settings));
+    plan.order.push_back(test->full_name());
+  }
   return plan;
+}
+
+std::vector<SeedJob> seed_jobs(const PlannedTest& planned) {
+  std::vector<SeedJob> jobs;
+  for (const SeedUnit& unit : planned.units) {
+    jobs.push_back({&planned, &planned.variants.at(unit.variant_index), unit.seed});
+  }
+  return jobs;
 }
 
 double test_timeout_s(const RunSettings& settings, Tier tier) {
@@ -103,6 +116,7 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
           {"threads", plan.settings.threads},
           {"jobs", plan.settings.jobs},
           {"overrides", plan.overrides},
+          {"order", plan.order},
           {"tests", std::move(tests)}};
 }
 

@@ -20,6 +20,13 @@ struct PlannedVariant {
   std::string config_hash;
 };
 
+/// One run of a seeded test's body to do: a variant (its index) under one seed.
+struct SeedUnit {
+  std::size_t variant_index = 0;
+  std::uint64_t seed = 0;
+  friend bool operator==(const SeedUnit&, const SeedUnit&) = default;
+};
+
 struct PlannedTest {
   const RegisteredTest* test = nullptr;
   ResolvedParams params;
@@ -27,11 +34,14 @@ struct PlannedTest {
   // Seeded tests only: the body runs once per (variant, seed), variants outermost.
   std::vector<PlannedVariant> variants;
   std::vector<std::uint64_t> seeds;
+  /// The (variant, seed) runs this process executes, in plan order: every variant × seed, or a
+  /// shard's part of them (run --shard).
+  std::vector<SeedUnit> units;
 
   bool seeded() const { return !seeds.empty(); }
 };
 
-/// One run of a seeded test's body.
+/// One run of a seeded test's body, ready to start.
 struct SeedJob {
   const PlannedTest* test = nullptr;
   const PlannedVariant* variant = nullptr;
@@ -59,6 +69,8 @@ struct RunPlan {
   std::vector<PlannedTest> tests;
   RunSettings settings;
   std::vector<std::string> overrides;  ///< the --set items as given
+  /// The tests' full names in plan order, also those a shard does not run (config.json).
+  std::vector<std::string> order;
 
   const PlannedTest* find(std::string_view full_name) const;
 };
@@ -66,6 +78,9 @@ struct RunPlan {
 /// Resolves every selected test's parameters and config hash; a seeded test gets its seeds and
 /// variants, so that every worker agrees on them. `items` are the --set items `overrides` came
 /// from (recorded in config.json).
+/// The jobs of a seeded test: one per unit, in plan order.
+std::vector<SeedJob> seed_jobs(const PlannedTest& planned);
+
 RunPlan make_run_plan(const std::vector<const RegisteredTest*>& selected,
                       const std::vector<ParamOverride>& overrides,
                       const std::vector<std::string>& items, const RunSettings& settings);

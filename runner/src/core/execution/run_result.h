@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "comparison/comparator.h"
+#include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
 
@@ -95,6 +96,15 @@ struct TestResult {
   std::string environment_note;  ///< "framework same · CPU changed · ... · config same"
 };
 
+/// A shard's part of a run (run --shard), or nothing.
+struct ShardInfo {
+  std::size_t index = 0;
+  std::size_t count = 1;
+  std::string plan_hash;  ///< of the whole plan: merge refuses shards of different plans
+  std::string source;     ///< where the shard came from: "--shard", "SLURM_ARRAY_TASK_ID", ...
+  friend bool operator==(const ShardInfo&, const ShardInfo&) = default;
+};
+
 struct RunInfo {
   std::string run_id;       ///< folder name, e.g. "20261202T134512Z-a1b2c3d"
   std::string run_folder;   ///< path of the run folder
@@ -109,6 +119,8 @@ struct RunInfo {
   nlohmann::json environment;
   std::string baselines;  ///< the --baselines folder; empty when not comparing
   std::string environment_profile;
+  std::optional<ShardInfo> shard;        ///< set in a shard's partial run folder
+  std::vector<std::string> merged_from;  ///< a merged run: the shard folders it was built from
 };
 
 struct RunResult {
@@ -117,5 +129,9 @@ struct RunResult {
   std::vector<std::string> runner_errors;  ///< problems outside any test (a worker died early...)
   int exit_code = 0;
 };
+
+/// The exit code of a finished run: a failed test, then a regression, then a runner error, then
+/// an output error (`output_errors`), then all skipped; else passed.
+ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors);
 
 }  // namespace mlregress::internal

@@ -152,10 +152,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // crash, that is an error of that seed alone.
 void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
                      RunCollector& collector) {
-  std::vector<SeedJob> jobs;
-  for (const PlannedVariant& variant : planned.variants) {
-    for (std::uint64_t seed : planned.seeds) jobs.push_back({&planned, &variant, seed});
-  }
+  const std::vector<SeedJob> jobs = seed_jobs(planned);
   collector.start_seeded_test(planned);
   const auto test_start = std::chrono::steady_clock::now();
   const std::vector<std::string> names = {planned.test->full_name()};

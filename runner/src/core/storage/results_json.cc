@@ -332,6 +332,14 @@ void to_json(nlohmann::json& json, const RunResult& run) {
           {"summary", summarize_run(run)},
           {"tests", std::move(tests)},
           {"runner_errors", run.runner_errors}};
+  if (run.info.shard) {
+    const ShardInfo& shard = *run.info.shard;
+    json["run"]["shard"] = {{"index", shard.index},
+                            {"count", shard.count},
+                            {"plan_hash", shard.plan_hash},
+                            {"source", shard.source}};
+  }
+  if (!run.info.merged_from.empty()) json["run"]["merged_from"] = run.info.merged_from;
   if (complete) {
     json["run"]["exit_code"] = run.exit_code;
     json["run"]["exit_status"] = exit_code_name(static_cast<ExitCode>(run.exit_code));
@@ -361,6 +369,14 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     info.baselines = field_or<std::string>(r, "baselines", "");
     info.environment_profile = field<std::string>(r, "environment_profile");
     run.exit_code = field_or<int>(r, "exit_code", 0);
+    if (r.contains("shard")) {
+      with_field_context("shard", [&] {
+        const nlohmann::json& s = r.at("shard");
+        info.shard = ShardInfo{field<std::size_t>(s, "index"), field<std::size_t>(s, "count"),
+                               field<std::string>(s, "plan_hash"), field<std::string>(s, "source")};
+      });
+    }
+    if (r.contains("merged_from")) info.merged_from = array_field<std::string>(r, "merged_from");
   });
   run.tests = array_field<TestResult>(json, "tests");
   run.runner_errors = array_field<std::string>(json, "runner_errors");

@@ -52,4 +52,10 @@ class PromotionRefused : public Error {
       : Error(ExitCode::kPromotionRefused, message) {}
 };
 
+/// merge refused the shards; the message lists every reason.
+class MergeRefused : public Error {
+ public:
+  explicit MergeRefused(const std::string& message) : Error(ExitCode::kMergeRefused, message) {}
+};
+
 }  // namespace mlregress::internal

@@ -1,0 +1,406 @@
+#include "commands/merge_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "baselines/baseline_store.h"
+#include "commands/report_command.h"
+#include "commands/run_outputs.h"
+#include "comparison/baseline_gate.h"
+#include "execution/seed_runs.h"
+#include "storage/json_fields.h"
+#include "storage/json_text.h"
+#include "storage/run_folder.h"
+#include "storage/run_ledger.h"
+#include "storage/run_record.h"
+#include "support/atomic_file.h"
+#include "support/clock.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+struct Shard {
+  RunRecord record;
+  nlohmann::json config;  ///< config.json: the whole plan
+  ShardInfo info;
+};
+
+// One test of the whole plan, from a shard's config.json.
+struct PlannedEntry {
+  std::string full_name;
+  std::string name;
+  std::optional<Tier> tier;
+  std::vector<std::string> variants;  ///< seeded tests
+  std::vector<std::uint64_t> seeds;   ///< seeded tests
+  bool seeded() const { return !seeds.empty(); }
+};
+
+Shard read_shard(const std::string& path) {
+  Shard shard;
+  shard.record = read_run_record(path);
+  if (!shard.record.run.info.shard) {
+    throw RunFolderError(fmt::format(
+        "{}: not a shard's run folder (it was run without --shard); merge joins the folders of "
+        "`run --shard I/N`",
+        path));
+  }
+  shard.info = *shard.record.run.info.shard;
+  shard.config = read_json_file(path + "/config.json");
+  return shard;
+}
+
+std::vector<PlannedEntry> plan_entries(const Shard& shard) {
+  const std::string path = shard.record.path + "/config.json";
+  std::vector<PlannedEntry> entries;
+  try {
+    const nlohmann::json& tests = field<nlohmann::json>(shard.config, "tests");
+    for (const std::string& full_name : array_field<std::string>(shard.config, "order")) {
+      PlannedEntry entry;
+      entry.full_name = full_name;
+      entry.name = full_name.substr(full_name.find('.') + 1);
+      with_field_context("tests." + entry.name, [&] {
+        const nlohmann::json& planned = field<nlohmann::json>(tests, entry.name);
+        entry.tier = parse_tier(field<std::string>(planned, "tier"));
+        if (planned.contains("seeds")) {
+          entry.seeds = array_field<std::uint64_t>(planned, "seeds");
+          for (const nlohmann::json& variant : field<nlohmann::json>(planned, "variants")) {
+            entry.variants.push_back(field<std::string>(variant, "name"));
+          }
+        }
+      });
+      entries.push_back(std::move(entry));
+    }
+  } catch (const JsonFieldError& error) {
+    throw RunFolderError(fmt::format("{}: {}", path, error.what()));
+  }
+  return entries;
+}
+
+std::string commit_of(const RunRecord& record) {
+  const nlohmann::json& env = record.run.info.environment;
+  const nlohmann::json::json_pointer commit("/git/commit"), dirty("/git/dirty");
+  std::string text = env.contains(commit) && env.at(commit).is_string()
+                         ? env.at(commit).get<std::string>()
+                         : "unknown";
+  if (env.contains(dirty) && env.at(dirty) == true) text += " (dirty)";
+  return text;
+}
+
+// Shards of one plan, one commit and one environment profile belong together.
+void check_together(const std::vector<Shard>& shards, bool force) {
+  std::vector<std::string> problems;
+  const Shard& first = shards.front();
+  for (const Shard& other : shards) {
+    const auto differs = [&](const char* what, const std::string& a, const std::string& b) {
+      if (a != b) {
+        problems.push_back(fmt::format("{}: {} {} (in {}), not {} (in {})", what, what, b,
+                                       other.record.path, a, first.record.path));
+      }
+    };
+    differs("shard count", std::to_string(first.info.count), std::to_string(other.info.count));
+    differs("plan", first.info.plan_hash, other.info.plan_hash);
+    differs("commit", commit_of(first.record), commit_of(other.record));
+    differs("environment profile", first.record.profile.id, other.record.profile.id);
+    differs("binary", first.record.run.info.binary, other.record.run.info.binary);
+  }
+  if (problems.empty()) return;
+  const std::string list = fmt::format("{}", fmt::join(problems, "\n  "));
+  if (!force) {
+    throw MergeRefused(fmt::format(
+        "merge: these shards do not belong to one run:\n  {}\nmerge --force joins them anyway",
+        list));
+  }
+  std::printf("merge --force: joining shards that differ:\n  %s\n", list.c_str());
+}
+
+bool same_value(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+bool same_metrics(const std::vector<MetricRecord>& a, const std::vector<MetricRecord>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || !same_value(a[i].value, b[i].value)) return false;
+  }
+  return true;
+}
+
+// A unit given twice (the same shard folder twice, or overlapping shards under --force) is kept
+// once when both agree; two different outcomes of one unit cannot both be the run's.
+void refuse_conflict(bool same, const std::string& unit, const std::string& a,
+                     const std::string& b) {
+  if (!same) {
+    throw MergeRefused(
+        fmt::format("merge: {} is in {} and in {} with different results; one run cannot have both",
+                    unit, a, b));
+  }
+}
+
+std::size_t variant_index_of(const std::string& metric, const PlannedEntry& entry) {
+  const std::size_t open = metric.rfind('[');
+  if (open == std::string::npos || metric.back() != ']') return 0;
+  const std::string variant = metric.substr(open + 1, metric.size() - open - 2);
+  const auto it = std::find(entry.variants.begin(), entry.variants.end(), variant);
+  return it == entry.variants.end() ? entry.variants.size()
+                                    : static_cast<std::size_t>(it - entry.variants.begin());
+}
+
+TestResult merge_plain_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
+                            const std::string& missing_note) {
+  const TestResult* found = nullptr;
+  std::string found_in;
+  for (const Shard& shard : shards) {
+    for (const TestResult& test : shard.record.run.tests) {
+      if (test.full_name != entry.full_name) continue;
+      if (found == nullptr) {
+        found = &test;
+        found_in = shard.record.path;
+        continue;
+      }
+      refuse_conflict(found->status == test.status && same_metrics(found->metrics, test.metrics),
+                      entry.full_name, found_in, shard.record.path);
+    }
+  }
+  if (found != nullptr) return *found;
+  TestResult missing;
+  missing.name = entry.name;
+  missing.full_name = entry.full_name;
+  missing.tier = entry.tier.value_or(Tier::Full);
+  missing.status = TestStatus::kCrashed;
+  missing.crash_message = "not run: no shard given holds it" + missing_note;
+  missing.finished = true;
+  return missing;
+}
+
+TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
+                             const std::string& missing_note) {
+  TestResult test;
+  bool have_header = false;
+  std::map<std::pair<std::size_t, std::uint64_t>, std::string> seen;  // unit -> shard folder
+  // The metrics in the order one machine records them: variants in order, each variant's
+  // metrics in the order its seeds record them (the same in every shard).
+  std::map<std::string, std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> metrics;
+  double duration_s = 0.0;
+  for (const Shard& shard : shards) {
+    for (const TestResult& part : shard.record.run.tests) {
+      if (part.full_name != entry.full_name) continue;
+      if (!have_header) {
+        test = part;
+        test.seed_runs.clear();
+        test.curves.clear();
+        have_header = true;
+      }
+      duration_s += part.duration_s;
+      std::map<std::size_t, std::size_t> position;  // within each variant
+      for (const MetricRecord& m : part.metrics) {
+        const std::size_t v = variant_index_of(m.name, entry);
+        const std::size_t at = position[v]++;
+        if (metrics.count(m.name) == 0) {
+          MetricRecord header{m.name, 0.0, m.direction, m.policy};
+          metrics.emplace(m.name, std::pair{std::pair{v, at}, std::move(header)});
+        }
+      }
+      for (const SeedRun& run : part.seed_runs) {
+        const auto unit = std::pair{run.variant_index, run.seed};
+        if (const auto it = seen.find(unit); it != seen.end()) {
+          const auto& kept =
+              *std::find_if(test.seed_runs.begin(), test.seed_runs.end(), [&](const SeedRun& r) {
+                return std::pair{r.variant_index, r.seed} == unit;
+              });
+          refuse_conflict(kept.status == run.status && same_metrics(kept.metrics, run.metrics),
+                          fmt::format("{} ({})", entry.full_name, seed_label(run)), it->second,
+                          shard.record.path);
+          continue;
+        }
+        seen[unit] = shard.record.path;
+        insert_in_plan_order(test.seed_runs, run);
+      }
+      test.curves.insert(test.curves.end(), part.curves.begin(), part.curves.end());
+    }
+  }
+  if (!have_header) {
+    test.name = entry.name;
+    test.full_name = entry.full_name;
+    test.tier = entry.tier.value_or(Tier::Full);
+    test.seeded = true;
+    test.seed = entry.seeds.front();
+  }
+  // A seed no shard ran is like a seed that crashed: kept out of the samples, and the test fails.
+  for (std::size_t v = 0; v < entry.variants.size(); ++v) {
+    for (std::uint64_t seed : entry.seeds) {
+      if (seen.count({v, seed}) != 0) continue;
+      SeedRun missing;
+      missing.variant = entry.variants[v];
+      missing.variant_index = v;
+      missing.seed = seed;
+      missing.status = TestStatus::kCrashed;
+      missing.crash_message = "missing: no shard given ran it" + missing_note;
+      insert_in_plan_order(test.seed_runs, std::move(missing));
+    }
+  }
+  test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
+  for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  test.metrics.clear();
+  for (auto& [key, metric] : ordered) test.metrics.push_back(std::move(metric));
+  test.failures.clear();
+  test.crash_message.clear();
+  test.skip_message.clear();
+  test.comparisons.clear();
+  test.status = summarize_seed_runs(test);
+  test.duration_s = duration_s;
+  test.finished = true;
+  return test;
+}
+
+void copy_curves(const std::vector<Shard>& shards, const std::string& folder,
+                 std::vector<std::string>& errors) {
+  for (const Shard& shard : shards) {
+    const std::filesystem::path from = shard.record.path + "/curves";
+    if (!std::filesystem::is_directory(from)) continue;
+    for (const auto& file : std::filesystem::directory_iterator(from)) {
+      const std::filesystem::path to = folder + "/curves/" + file.path().filename().string();
+      std::error_code error;
+      if (std::filesystem::exists(to)) continue;  // the same unit given twice
+      std::filesystem::copy_file(file.path(), to, error);
+      if (error)
+        errors.push_back(fmt::format("{}: cannot copy to {}: {}", file.path().string(), to.string(),
+                                     error.message()));
+    }
+  }
+}
+
+// Feeds a finished run to the observers in the order a run would have: every file and the
+// console come out as `run` writes them.
+void replay(const RunResult& run, const std::vector<RunObserver*>& observers,
+            std::vector<std::string>& errors, bool end) {
+  const auto notify = [&](auto&& call) {
+    for (RunObserver* observer : observers) {
+      try {
+        call(*observer);
+      } catch (const OutputError& error) {
+        errors.push_back(error.what());
+      }
+    }
+  };
+  if (end) {
+    notify([&](RunObserver& o) { o.on_run_end(run); });
+    return;
+  }
+  notify([&](RunObserver& o) { o.on_run_start(run); });
+  for (const TestResult& test : run.tests) {
+    notify([&](RunObserver& o) { o.on_test_start(test); });
+    for (const SeedRun& seed_run : test.seed_runs) {
+      notify([&](RunObserver& o) { o.on_seed_end(test, seed_run, run); });
+    }
+    if (!test.seeded) {
+      for (const TestFailure& f : test.failures)
+        notify([&](RunObserver& o) { o.on_failure(test, f); });
+    }
+    for (const MetricRecord& m : test.metrics)
+      notify([&](RunObserver& o) { o.on_metric(test, m); });
+    notify([&](RunObserver& o) { o.on_test_end(test, run); });
+  }
+}
+
+}  // namespace
+
+ExitCode merge_command(const MergeOptions& options) {
+  std::vector<Shard> shards;
+  for (const std::string& path : options.shards) shards.push_back(read_shard(path));
+  std::stable_sort(shards.begin(), shards.end(),
+                   [](const Shard& a, const Shard& b) { return a.info.index < b.info.index; });
+  check_together(shards, options.force);
+
+  const std::size_t count = shards.front().info.count;
+  std::set<std::size_t> given;
+  for (const Shard& shard : shards) given.insert(shard.info.index);
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (given.count(i) == 0) missing.push_back(fmt::format("{}/{}", i, count));
+  }
+  const std::string missing_note =
+      missing.empty() ? "" : fmt::format(" (shards not given: {})", fmt::join(missing, ", "));
+  std::size_t incomplete = 0;
+  for (const Shard& shard : shards) incomplete += shard.record.run.info.finished_at.empty();
+
+  const RunRecord& first = shards.front().record;
+  RunResult run;
+  run.info = first.run.info;
+  run.info.shard.reset();
+  run.info.started_at = first.run.info.started_at;
+  for (const Shard& shard : shards) {
+    run.info.merged_from.push_back(shard.record.path);
+    run.info.started_at = std::min(run.info.started_at, shard.record.run.info.started_at);
+    run.info.duration_s = std::max(run.info.duration_s, shard.record.run.info.duration_s);
+    run.runner_errors.insert(run.runner_errors.end(), shard.record.run.runner_errors.begin(),
+                             shard.record.run.runner_errors.end());
+  }
+  for (const PlannedEntry& entry : plan_entries(shards.front())) {
+    run.tests.push_back(entry.seeded() ? merge_seeded_test(entry, shards, missing_note)
+                                       : merge_plain_test(entry, shards, missing_note));
+  }
+
+  // The verdicts, decided once over the whole run, as `run` decides them.
+  const std::string baselines_dir =
+      options.baselines.empty() ? run.info.baselines : options.baselines;
+  run.info.baselines = baselines_dir;
+  std::optional<BaselineSet> baselines;
+  if (!baselines_dir.empty()) {
+    baselines = BaselineSet::load(baselines_dir, run.info.binary, /*allow_missing=*/false);
+    BaselineGate(*baselines, first.profile, /*strict_env=*/false).judge_run(run, options.alpha);
+  } else {
+    for (TestResult& test : run.tests) test.comparisons.clear();
+  }
+
+  const auto now = std::chrono::system_clock::now();
+  const RunFolder folder = create_run_folder(options.out, now, commit_of(first).substr(0, 7));
+  run.info.run_id = folder.run_id;
+  run.info.run_folder = folder.path;
+  std::vector<std::string> output_errors;
+  write_file_atomically(folder.path + "/environment.json",
+                        json_text(first.run.info.environment, 2) + "\n");
+  nlohmann::json config = shards.front().config;
+  config.erase("shard");
+  config["merged_from"] = run.info.merged_from;
+  write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");
+  copy_curves(shards, folder.path, output_errors);
+
+  std::printf("merge: %zu of %zu shards%s%s\n", shards.size(), count,
+              missing.empty() ? "" : fmt::format("; missing: {}", fmt::join(missing, ", ")).c_str(),
+              incomplete == 0 ? "" : fmt::format("; {} shard(s) incomplete", incomplete).c_str());
+  RunOptions output_options;
+  output_options.color = options.color;
+  output_options.junit = options.junit;
+  RunOutputs outputs(output_options, folder, /*write_curves=*/false);
+  replay(run, outputs.observers, output_errors, /*end=*/false);
+  run.info.finished_at = utc_iso8601(now);
+  run.exit_code = static_cast<int>(run_exit_code(run, output_errors));
+  replay(run, outputs.observers, output_errors, /*end=*/true);
+  try {
+    write_run_report_html(RunRecord{folder.path, run, first.profile},
+                          baselines ? &*baselines : nullptr, folder.path + "/report.html");
+  } catch (const std::exception& error) {
+    output_errors.push_back(fmt::format("report.html: {}", error.what()));
+  }
+  try {
+    finish_run_folder(folder, ledger_entry(run));
+  } catch (const OutputError& error) {
+    output_errors.push_back(error.what());
+  }
+  for (const std::string& error : output_errors)
+    std::fprintf(stderr, "merge: error: %s\n", error.c_str());
+  if (!options.junit.empty()) std::printf("JUnit XML: %s\n", options.junit.c_str());
+  return run_exit_code(run, output_errors);
+}
+
+}  // namespace mlregress::internal
