@@ -1,7 +1,7 @@
 # mlregress_discover_tests(TARGET
 #     [BASELINES dir]
 #     [TIMEOUT_FAST seconds] [TIMEOUT_MEDIUM seconds] [TIMEOUT_FULL seconds]
-#     [RUNS_DIR dir] [EXTRA_ARGS args...])
+#     [RUNS_DIR dir] [GPUS n] [EXTRA_ARGS args...])
 #
 # Registers every ML test of TARGET as a ctest test, from one `TARGET list --format json` call
 # made after each build (like Catch2's catch_discover_tests). Each test gets:
@@ -12,10 +12,14 @@
 # ${CMAKE_BINARY_DIR}/ctest-runs), so it leaves a run folder like any other run. With BASELINES
 # (e.g. ${PROJECT_SOURCE_DIR}/baselines) every test is compared with its baseline there: a
 # regression fails it. EXTRA_ARGS go to every run as they are.
+# With GPUS n, each test of TARGET takes n GPUs: RESOURCE_GROUPS "n,gpus:1", so that
+# `ctest --resource-spec-file spec.json -j N` never runs two of them on one device at once; the
+# runner makes the devices ctest chose its test processes' CUDA_VISIBLE_DEVICES. Keep GPU tests
+# in a target of their own (the others need no device).
 set(_MLREGRESS_ADD_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/MlregressAddTests.cmake" CACHE INTERNAL "")
 
 function(mlregress_discover_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT_FAST;TIMEOUT_MEDIUM;TIMEOUT_FULL;RUNS_DIR"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT_FAST;TIMEOUT_MEDIUM;TIMEOUT_FULL;RUNS_DIR;GPUS"
                         "EXTRA_ARGS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mlregress_discover_tests: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -45,6 +49,7 @@ function(mlregress_discover_tests target)
             -D "TIMEOUT_MEDIUM=${arg_TIMEOUT_MEDIUM}"
             -D "TIMEOUT_FULL=${arg_TIMEOUT_FULL}"
             -D "RUNS_DIR=${arg_RUNS_DIR}"
+            -D "GPUS=${arg_GPUS}"
             -D "EXTRA_ARGS=${arg_EXTRA_ARGS}"
             -P "${_MLREGRESS_ADD_TESTS_SCRIPT}"
     VERBATIM)

@@ -16,6 +16,7 @@
 #include "commands/report_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
+#include "environment/ctest_resources.h"
 #include "environment/environment_probe.h"
 #include "environment/environment_profile.h"
 #include "execution/run_collector.h"
@@ -82,10 +83,21 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const auto steady_start = std::chrono::steady_clock::now();
   const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
   RunResult run;
-  run.info.environment = probe_environment(git, hooks,
-                                           {{"started_at", utc_iso8601(start)},
-                                            {"seed", plan.settings.seed},
-                                            {"intra_op_threads", plan.settings.threads}});
+  nlohmann::json run_facts = {{"started_at", utc_iso8601(start)},
+                              {"seed", plan.settings.seed},
+                              {"intra_op_threads", plan.settings.threads}};
+  // Under ctest with a resource spec: the GPUs ctest gave this test become the only ones its
+  // processes see (unless the user chose devices already).
+  if (const std::vector<std::string> gpus = ctest_gpu_ids(process_environment); !gpus.empty()) {
+    if (!process_environment("CUDA_VISIBLE_DEVICES")) {
+      ::setenv("CUDA_VISIBLE_DEVICES", fmt::format("{}", fmt::join(gpus, ",")).c_str(), 1);
+    }
+    run_facts["ctest_gpus"] = gpus;
+  }
+  if (const auto visible = process_environment("CUDA_VISIBLE_DEVICES")) {
+    run_facts["cuda_visible_devices"] = *visible;
+  }
+  run.info.environment = probe_environment(git, hooks, run_facts);
   const EnvironmentProfile profile = environment_profile(run.info.environment);
   // Loaded before the run folder exists: a bad baseline file stops the run with nothing written.
   std::optional<BaselineSet> baselines;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <numeric>
 
 #include "storage/json_text.h"
@@ -34,12 +33,6 @@ ShardSpec checked(std::size_t index, std::size_t count, std::string source) {
 }
 
 }  // namespace
-
-std::optional<std::string> process_environment(const std::string& name) {
-  const char* value = std::getenv(name.c_str());
-  if (value == nullptr) return std::nullopt;
-  return std::string(value);
-}
 
 std::optional<ShardSpec> resolve_shard(const std::string& flag, int count_flag,
                                        const EnvironmentLookup& env) {

@@ -11,13 +11,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "execution/run_plan.h"
+#include "support/environment_variables.h"
 
 namespace mlregress::internal {
 
@@ -28,9 +28,6 @@ struct ShardSpec {
   std::string status_file;  ///< GTEST_SHARD_STATUS_FILE / TEST_SHARD_STATUS_FILE to touch
 };
 
-/// Reads an environment variable; empty optional when unset.
-using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
-
 /// The shard this process runs: `--shard I/N` when given (`flag`), else from the environment:
 /// GTEST_TOTAL_SHARDS + GTEST_SHARD_INDEX, TEST_TOTAL_SHARDS + TEST_SHARD_INDEX (Bazel),
 /// SLURM_ARRAY_TASK_ID + SLURM_ARRAY_TASK_COUNT (index relative to SLURM_ARRAY_TASK_MIN), or
@@ -39,9 +36,6 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 /// index outside [0, N).
 std::optional<ShardSpec> resolve_shard(const std::string& flag, int count_flag,
                                        const EnvironmentLookup& environment);
-
-/// The environment of this process.
-std::optional<std::string> process_environment(const std::string& name);
 
 /// "Fast.Cnn" for a plain test, "Full.Xor#seed3" or "Full.Xor[half_width]#seed3" for a seed run.
 struct WorkUnit {
