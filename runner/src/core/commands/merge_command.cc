@@ -386,17 +386,8 @@ ExitCode merge_command(const MergeOptions& options) {
   run.info.finished_at = utc_iso8601(now);
   run.exit_code = static_cast<int>(run_exit_code(run, output_errors));
   replay(run, outputs.observers, output_errors, /*end=*/true);
-  try {
-    write_run_report_html(RunRecord{folder.path, run, first.profile},
-                          baselines ? &*baselines : nullptr, folder.path + "/report.html");
-  } catch (const std::exception& error) {
-    output_errors.push_back(fmt::format("report.html: {}", error.what()));
-  }
-  try {
-    finish_run_folder(folder, ledger_entry(run));
-  } catch (const OutputError& error) {
-    output_errors.push_back(error.what());
-  }
+  finish_run_folder_with_report(folder, RunRecord{folder.path, run, first.profile},
+                                baselines ? &*baselines : nullptr, output_errors);
   for (const std::string& error : output_errors)
     std::fprintf(stderr, "merge: error: %s\n", error.c_str());
   if (!options.junit.empty()) std::printf("JUnit XML: %s\n", options.junit.c_str());

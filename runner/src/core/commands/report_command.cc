@@ -12,6 +12,7 @@
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/openmetrics_report.h"
+#include "storage/run_ledger.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"
 
@@ -59,6 +60,21 @@ void write_run_report_html(const RunRecord& record, const BaselineSet* baselines
                               ? describe_baselines(record.run.info.baselines, *baselines)
                               : "nothing (the run had no --baselines)";
   write_file_atomically(path, render_html_report(build_run_report(record, reference)));
+}
+
+void finish_run_folder_with_report(const RunFolder& folder, const RunRecord& record,
+                                   const BaselineSet* baselines,
+                                   std::vector<std::string>& output_errors) {
+  try {
+    write_run_report_html(record, baselines, folder.path + "/report.html");
+  } catch (const std::exception& error) {
+    output_errors.push_back(fmt::format("report.html: {}", error.what()));
+  }
+  try {
+    finish_run_folder(folder, ledger_entry(record.run));
+  } catch (const OutputError& error) {
+    output_errors.push_back(error.what());
+  }
 }
 
 ExitCode report_command(const ReportOptions& options) {

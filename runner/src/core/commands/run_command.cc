@@ -181,17 +181,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.exit_code = static_cast<int>(run_exit_code(run, collector.output_errors()));
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();
-  try {
-    write_run_report_html(RunRecord{folder.path, run, profile}, baselines ? &*baselines : nullptr,
-                          folder.path + "/report.html");
-  } catch (const std::exception& error) {
-    output_errors.push_back(fmt::format("report.html: {}", error.what()));
-  }
-  try {
-    finish_run_folder(folder, ledger_entry(run));
-  } catch (const OutputError& error) {
-    output_errors.push_back(error.what());
-  }
+  finish_run_folder_with_report(folder, RunRecord{folder.path, run, profile},
+                                baselines ? &*baselines : nullptr, output_errors);
   for (const std::string& error : output_errors) {
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.c_str());
   }
