@@ -15,6 +15,7 @@ packages=(
   cmark-gfm                                 # the report test renders Markdown as GitHub does
   clang-format   # ci/format.sh --check, run by ci/test.sh
   rsync python3-yaml   # tests/ci_templates: gitlab-ci-local copies artifacts with rsync; the workflow check reads YAML
+  slurm-wlm slurm-client munge   # tests/cluster: a one-node Slurm cluster runs the shard array and the merge
 )
 # tests/ci_templates installs its tools with npm; a machine without Node.js gets Debian's.
 if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
