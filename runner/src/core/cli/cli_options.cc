@@ -17,8 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 8> kCommandNames = {
-    "run", "list", "promote", "compare", "report", "merge", "ablation", "baselines"};
+constexpr std::array<std::string_view, 10> kCommandNames = {
+    "run",   "list",  "promote", "compare",  "report",
+    "merge", "notes", "ledger",  "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -116,6 +117,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
           "run (default 0.01)")
       ->check(kFinite & CLI::Range(1e-9, 0.5));
+  command->add_option("--hypothesis", run.hypothesis,
+                      "notes.md: what this run is expected to show (also in the ledger)");
+  command->add_option("--change", run.change, "notes.md: the single intentional change");
+  command->add_option("--criteria", run.criteria, "notes.md: what counts as success");
+  command->add_option("--notes", run.notes_file,
+                      "notes.md sections from this file (## Hypothesis, ## Single intentional "
+                      "change, ## Success criteria); the flags above override them");
   command->add_option(
       "--shard", run.shard,
       "Run shard INDEX/COUNT (0-based) of the plan: plain tests and each seed of a "
@@ -213,6 +221,22 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
   return command;
 }
 
+CLI::App* add_notes_command(CLI::App& app, NotesOptions& notes) {
+  CLI::App* command = app.add_subcommand(
+      "notes", "Print a run's notes.md, or add the interpretation and the next experiment");
+  command->add_option("run", notes.run, "Run folder (e.g. runs/latest)")->required();
+  command->add_option("--interpretation", notes.interpretation, "What the result means");
+  command->add_option("--next", notes.next, "The next experiment");
+  return command;
+}
+
+CLI::App* add_ledger_command(CLI::App& app, LedgerOptions& ledger) {
+  CLI::App* command = app.add_subcommand(
+      "ledger", "List the runs of a runs folder with their outcome and hypothesis");
+  command->add_option("runs", ledger.runs, "Runs folder (default runs)");
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -265,6 +289,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_compare_command(app, cl.compare), Command::kCompare},
       {add_report_command(app, cl.report), Command::kReport},
       {add_merge_command(app, cl.merge), Command::kMerge},
+      {add_notes_command(app, cl.notes), Command::kNotes},
+      {add_ledger_command(app, cl.ledger), Command::kLedger},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -279,7 +305,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, merge, ablation or baselines)\n",
+                 "report, merge, notes, ledger, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

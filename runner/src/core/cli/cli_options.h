@@ -28,6 +28,10 @@ struct RunOptions {
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)
   double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed
   double ab_margin = 0.05;      ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
+  std::string hypothesis;       ///< notes.md: what the run is expected to show
+  std::string change;           ///< notes.md: the single intentional change
+  std::string criteria;         ///< notes.md: what counts as success
+  std::string notes_file;       ///< notes.md sections from a file (--notes)
   std::string shard;            ///< --shard I/N; empty: from the environment, or not sharded
   int shard_count = 0;          ///< --shard-count: N for JOB_COMPLETION_INDEX
   std::string shard_weights;    ///< --shard-weights: a previous run folder whose durations balance
@@ -67,6 +71,16 @@ struct ReportOptions {
   double alpha = 0.01;
 };
 
+struct NotesOptions {
+  std::string run;
+  std::string interpretation;
+  std::string next;
+};
+
+struct LedgerOptions {
+  std::string runs = "runs";
+};
+
 struct AblationOptions {
   std::string run;
   std::string test;  ///< empty: every test with variants
@@ -82,7 +96,18 @@ struct ListOptions {
   std::string format = "text";
 };
 
-enum class Command { kRun, kList, kPromote, kCompare, kReport, kMerge, kBaselinesCheck, kAblation };
+enum class Command {
+  kRun,
+  kList,
+  kPromote,
+  kCompare,
+  kReport,
+  kMerge,
+  kNotes,
+  kLedger,
+  kBaselinesCheck,
+  kAblation
+};
 
 struct CommandLine {
   Command command = Command::kRun;
@@ -92,6 +117,8 @@ struct CommandLine {
   CompareOptions compare;
   ReportOptions report;
   MergeOptions merge;
+  NotesOptions notes;
+  LedgerOptions ledger;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

@@ -13,6 +13,7 @@
 #include "commands/compare_command.h"
 #include "commands/list_command.h"
 #include "commands/merge_command.h"
+#include "commands/notes_command.h"
 #include "commands/promote_command.h"
 #include "commands/report_command.h"
 #include "commands/run_command.h"
@@ -67,6 +68,10 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::report_command(cl.report);
     case internal::Command::kMerge:
       return internal::merge_command(cl.merge);
+    case internal::Command::kNotes:
+      return internal::notes_command(cl.notes);
+    case internal::Command::kLedger:
+      return internal::ledger_command(cl.ledger);
     case internal::Command::kAblation:
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "baselines/baseline_store.h"
+#include "commands/notes_command.h"
 #include "commands/report_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
@@ -24,6 +25,7 @@
 #include "execution/supervisor.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
+#include "storage/experiment_notes.h"
 #include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
@@ -78,6 +80,13 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
                              ? std::map<std::string, double>{}
                              : unit_weights_from(options.shard_weights + "/results.json"))
             : full_plan;
+
+  // The experiment's notes: a bad notes file stops the run before anything is written.
+  ExperimentNotes notes;
+  if (!options.notes_file.empty()) notes = read_notes_file(options.notes_file);
+  if (!options.hypothesis.empty()) notes.hypothesis = options.hypothesis;
+  if (!options.change.empty()) notes.change = options.change;
+  if (!options.criteria.empty()) notes.criteria = options.criteria;
 
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
@@ -137,6 +146,12 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   write_file_atomically(folder.path + "/environment.json",
                         json_text(run.info.environment, 2) + "\n");
   write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");
+  run.info.hypothesis = notes.hypothesis;
+  const auto write_notes = [&] {
+    if (notes.empty()) return;
+    notes.result = experiment_result(run);
+    write_file_atomically(folder.path + "/notes.md", render_notes(notes, run.info.run_id));
+  };
 
   RunOutputs outputs(options, folder);
   RunCollector collector(plan, run, outputs.observers);
@@ -155,6 +170,11 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   } catch (const RunInterrupted& stopped) {
     // The folder keeps what finished; without finished_at it reads as incomplete.
     run.exit_code = static_cast<int>(stopped.exit_code());
+    try {
+      write_notes();
+    } catch (const OutputError&) {
+      // the run ends anyway
+    }
     try {
       // The page of what finished, headed INCOMPLETE.
       write_run_report_html(RunRecord{folder.path, run, profile}, baselines ? &*baselines : nullptr,
@@ -181,6 +201,11 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.exit_code = static_cast<int>(run_exit_code(run, collector.output_errors()));
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();
+  try {
+    write_notes();
+  } catch (const OutputError& error) {
+    output_errors.push_back(error.what());
+  }
   finish_run_folder_with_report(folder, RunRecord{folder.path, run, profile},
                                 baselines ? &*baselines : nullptr, output_errors);
   for (const std::string& error : output_errors) {

@@ -14,6 +14,7 @@ LedgerEntry ledger_entry(const RunResult& run) {
   entry.git = recorded_git(run.info.environment);
   entry.summary = summarize_run(run);
   entry.exit_code = static_cast<ExitCode>(run.exit_code);
+  entry.hypothesis = run.info.hypothesis;
   return entry;
 }
 
@@ -35,6 +36,7 @@ void to_json(nlohmann::json& json, const LedgerEntry& entry) {
   json["tiers"] = entry.tiers;
   json["filter"] = entry.filter;
   if (entry.summary) json["summary"] = *entry.summary;
+  if (!entry.hypothesis.empty()) json["hypothesis"] = entry.hypothesis;
 }
 
 }  // namespace mlregress::internal

@@ -31,6 +31,7 @@ struct LedgerEntry {
   GitInfo git;
   std::optional<RunSummary> summary;  ///< run only
   ExitCode exit_code = ExitCode::kPassed;
+  std::string hypothesis;  ///< run only, when given (run --hypothesis)
 };
 
 /// The entry of a finished test run.

@@ -1,0 +1,101 @@
+#include "commands/notes_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "reporting/regression_report.h"
+#include "storage/experiment_notes.h"
+#include "storage/results_json.h"
+#include "storage/run_record.h"
+#include "support/atomic_file.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+std::string experiment_result(const RunResult& run) {
+  const RunSummary s = summarize_run(run);
+  std::string out =
+      run.info.finished_at.empty()
+          ? "The run did not finish (interrupted): the tests below are those that ended.\n"
+          : fmt::format("Exit status: {} ({}).\n",
+                        exit_code_name(static_cast<ExitCode>(run.exit_code)), run.exit_code);
+  out += fmt::format(
+      "{} tests: {} passed, {} failed, {} crashed, {} timed out, {} regressed, {} skipped.\n",
+      s.tests, s.passed, s.failed, s.crashed, s.timed_out, s.regressed, s.skipped);
+  for (const TestResult& test : run.tests) {
+    if (is_test_failure(test.status)) {
+      const std::string why = !test.crash_message.empty() ? test.crash_message
+                              : test.failures.empty()     ? ""
+                                                          : test.failures.front().message;
+      out += fmt::format("- {} {}: {}\n", test.full_name, test_status_name(test.status),
+                         first_line(why));
+    }
+    for (const MetricComparison& c : test.comparisons) {
+      if (c.verdict == Verdict::kPass) continue;
+      out += fmt::format("- {}: {} {}\n", test.full_name, format_comparison_summary(c),
+                         verdict_name(c.verdict));
+    }
+  }
+  return out;
+}
+
+ExitCode notes_command(const NotesOptions& options) {
+  const RunRecord record = read_run_record(options.run);
+  const std::string path = options.run + "/notes.md";
+  ExperimentNotes notes;
+  if (std::filesystem::exists(path)) {
+    notes = read_notes_file(path);
+  } else {
+    notes.result = experiment_result(record.run);
+  }
+  if (options.interpretation.empty() && options.next.empty()) {
+    std::fputs(render_notes(notes, record.run.info.run_id).c_str(), stdout);
+    return ExitCode::kPassed;
+  }
+  if (!options.interpretation.empty()) notes.interpretation = options.interpretation;
+  if (!options.next.empty()) notes.next = options.next;
+  write_file_atomically(path, render_notes(notes, record.run.info.run_id));
+  std::printf("notes: %s\n", path.c_str());
+  return ExitCode::kPassed;
+}
+
+ExitCode ledger_command(const LedgerOptions& options) {
+  const std::string path = options.runs + "/ledger.jsonl";
+  std::ifstream in(path);
+  if (!in)
+    throw RunFolderError(fmt::format("{}: cannot be read (no runs in {}?)", path, options.runs));
+  std::string line;
+  int number = 0;
+  std::printf("%-28s %-18s %-22s %s\n", "run", "status", "tests", "hypothesis");
+  while (std::getline(in, line)) {
+    ++number;
+    nlohmann::json entry;
+    try {
+      entry = nlohmann::json::parse(line);
+      if (!entry.is_object()) throw std::invalid_argument("not an object");
+      const nlohmann::json summary = entry.value("summary", nlohmann::json::object());
+      const std::string tests = entry.value("kind", "run") == "ab"
+                                    ? "A/B timing"
+                                    : fmt::format("{} run, {} passed", summary.value("tests", 0),
+                                                  summary.value("passed", 0));
+      std::printf("%-28s %-18s %-22s %s\n", entry.value("run_id", "?").c_str(),
+                  entry.value("exit_status", "?").c_str(), tests.c_str(),
+                  entry.value("hypothesis", "").c_str());
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "%s:%d: skipped, not a ledger line (%s)\n", path.c_str(), number,
+                   error.what());
+    }
+  }
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

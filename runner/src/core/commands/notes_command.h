@@ -1,0 +1,21 @@
+// `notes RUN [--interpretation TEXT] [--next TEXT]`: adds a person's reading of the result to the
+// run's notes.md (or prints it), and `ledger [RUNS_DIR]`: the runs of a folder with their
+// hypotheses and outcomes, from ledger.jsonl.
+#pragma once
+
+#include <string>
+
+#include "cli/cli_options.h"
+#include "execution/run_result.h"
+#include "mlregress/exit_code.h"
+
+namespace mlregress::internal {
+
+/// The "Result" section of notes.md, from the run's verdicts: the exit status and counts, then
+/// one line per failed test and per metric that is not a PASS.
+std::string experiment_result(const RunResult& run);
+
+ExitCode notes_command(const NotesOptions& options);
+ExitCode ledger_command(const LedgerOptions& options);
+
+}  // namespace mlregress::internal
