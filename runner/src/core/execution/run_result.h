@@ -121,7 +121,7 @@ struct RunInfo {
   std::string environment_profile;
   std::optional<ShardInfo> shard;        ///< set in a shard's partial run folder
   std::vector<std::string> merged_from;  ///< a merged run: the shard folders it was built from
-  std::string hypothesis;               ///< run --hypothesis (notes.md), for the ledger
+  std::string hypothesis;                ///< run --hypothesis (notes.md), for the ledger
 };
 
 struct RunResult {
