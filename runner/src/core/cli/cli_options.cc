@@ -17,9 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 10> kCommandNames = {
-    "run",   "list",  "promote", "compare",  "report",
-    "merge", "notes", "ledger",  "ablation", "baselines"};
+constexpr std::array<std::string_view, 11> kCommandNames = {
+    "run",   "list",   "promote", "compare",  "report",   "merge",
+    "notes", "ledger", "rerun",   "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -237,6 +237,21 @@ CLI::App* add_ledger_command(CLI::App& app, LedgerOptions& ledger) {
   return command;
 }
 
+CLI::App* add_rerun_command(CLI::App& app, RerunOptions& rerun) {
+  CLI::App* command = app.add_subcommand(
+      "rerun",
+      "Rerun one test of a run (or one seed) with the run's exact parameters, seed and threads, "
+      "and say whether it reproduced");
+  command->add_option("run", rerun.run, "Run folder (e.g. runs/latest)")->required();
+  command->add_option("--test", rerun.test, "The test (name or Tier.Name)")->required();
+  command->add_option("--seed", rerun.seed, "Seeded tests: only this seed of the run")
+      ->check(kSeed);
+  command->add_option("--out", rerun.out, "Folder for the rerun's run folder (default runs)");
+  command->add_option("--repo", rerun.repo, "Git work tree to compare commits in");
+  command->add_flag("--force", rerun.force, "Rerun even when the test's parameters changed");
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -291,6 +306,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_merge_command(app, cl.merge), Command::kMerge},
       {add_notes_command(app, cl.notes), Command::kNotes},
       {add_ledger_command(app, cl.ledger), Command::kLedger},
+      {add_rerun_command(app, cl.rerun), Command::kRerun},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -305,7 +321,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, merge, notes, ledger, ablation or baselines)\n",
+                 "report, merge, notes, ledger, rerun, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ struct RunOptions {
   std::string shard;            ///< --shard I/N; empty: from the environment, or not sharded
   int shard_count = 0;          ///< --shard-count: N for JOB_COMPLETION_INDEX
   std::string shard_weights;    ///< --shard-weights: a previous run folder whose durations balance
+  /// Seeded tests run only these seeds (rerun --seed); empty: every planned seed.
+  std::vector<std::uint64_t> only_seeds;
+};
+
+struct RerunOptions {
+  std::string run;
+  std::string test;
+  std::optional<std::uint64_t> seed;
+  std::string out = "runs";
+  std::string repo;
+  bool force = false;  ///< rerun a test whose parameters no longer match the run's
 };
 
 struct MergeOptions {
@@ -105,6 +117,7 @@ enum class Command {
   kMerge,
   kNotes,
   kLedger,
+  kRerun,
   kBaselinesCheck,
   kAblation
 };
@@ -119,6 +132,7 @@ struct CommandLine {
   MergeOptions merge;
   NotesOptions notes;
   LedgerOptions ledger;
+  RerunOptions rerun;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

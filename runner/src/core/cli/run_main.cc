@@ -16,6 +16,7 @@
 #include "commands/notes_command.h"
 #include "commands/promote_command.h"
 #include "commands/report_command.h"
+#include "commands/rerun_command.h"
 #include "commands/run_command.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/runner_hooks.h"
@@ -72,6 +73,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::notes_command(cl.notes);
     case internal::Command::kLedger:
       return internal::ledger_command(cl.ledger);
+    case internal::Command::kRerun:
+      return internal::rerun_command(cl.rerun, hooks, binary);
     case internal::Command::kAblation:
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:

@@ -37,6 +37,15 @@
 namespace mlregress::internal {
 namespace {
 
+// rerun --seed: a seeded test runs those seeds only (every variant of each).
+void restrict_to_seeds(RunPlan& plan, const std::vector<std::uint64_t>& seeds) {
+  for (PlannedTest& planned : plan.tests) {
+    std::erase_if(planned.units, [&](const SeedUnit& unit) {
+      return std::find(seeds.begin(), seeds.end(), unit.seed) == seeds.end();
+    });
+  }
+}
+
 // A shard holds some of the seeds of a seeded test: its metrics' verdicts wait for merge.
 void leave_multi_seed_gate_to_merge(RunResult& run) {
   for (TestResult& test : run.tests) {
@@ -74,12 +83,13 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
       resolve_shard(options.shard, options.shard_count, process_environment);
   // GoogleTest would shard the test processes by these too; the plan has been sharded already.
   for (const char* name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) ::unsetenv(name);
-  const RunPlan plan =
-      shard ? shard_plan(full_plan, *shard,
-                         options.shard_weights.empty()
-                             ? std::map<std::string, double>{}
-                             : unit_weights_from(options.shard_weights + "/results.json"))
-            : full_plan;
+  RunPlan plan = shard
+                     ? shard_plan(full_plan, *shard,
+                                  options.shard_weights.empty()
+                                      ? std::map<std::string, double>{}
+                                      : unit_weights_from(options.shard_weights + "/results.json"))
+                     : full_plan;
+  if (!options.only_seeds.empty()) restrict_to_seeds(plan, options.only_seeds);
 
   // The experiment's notes: a bad notes file stops the run before anything is written.
   ExperimentNotes notes;
