@@ -247,6 +247,7 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   }
   test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
+  ordered.reserve(metrics.size());
   for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

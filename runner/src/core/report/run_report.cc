@@ -70,7 +70,9 @@ std::vector<CurvePlot> curve_plots(const TestResult& test, const std::string& fo
   };
   auto add = [&](const TestResult& owner, const std::string& owner_folder, bool is_reference) {
     for (const RecordedCurve& curve : owner.curves) {
-      const auto [group, label] = curve_group(curve.curve.name);
+      const auto names = curve_group(curve.curve.name);
+      const std::string& group = names.first;
+      const std::string& label = names.second;
       if (is_reference && std::none_of(plots.begin(), plots.end(),
                                        [&](const CurvePlot& p) { return p.name == group; }))
         continue;  // a curve the candidate no longer records has nothing to be drawn under

@@ -325,7 +325,8 @@ std::string seed_strip_svg(const SeedStrip& strip) {
       out += fmt::format(
           "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"2\">"
           "<title>mean {3}</title></line>",
-          px(mean_x), px(row_y - 11), px(row_y + 11), format_value(sum / finite));
+          px(mean_x), px(row_y - 11), px(row_y + 11),
+          format_value(sum / static_cast<double>(finite)));
     }
     out += "</g>";
   };
