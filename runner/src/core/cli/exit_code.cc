@@ -16,7 +16,8 @@ constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kBaselineError, "baseline_error",
      "a baseline file is invalid (file:line:column), or the baseline folder does not exist"},
     {ExitCode::kRunFolderError, "run_folder_error",
-     "a RUN argument (promote, compare) is not a readable run folder, or its files are damaged"},
+     "a RUN argument (promote, compare, report, merge, notes, rerun) is not a readable run folder, "
+     "or its files are damaged"},
     {ExitCode::kPromotionRefused, "promotion_refused",
      "promote refused a failed, incomplete or dirty run (`--force` overrides)"},
     {ExitCode::kMergeRefused, "merge_refused",
