@@ -17,9 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 11> kCommandNames = {
-    "run",   "list",   "promote", "compare",  "report",   "merge",
-    "notes", "ledger", "rerun",   "ablation", "baselines"};
+constexpr std::array<std::string_view, 12> kCommandNames = {
+    "run",   "list",   "promote", "compare", "report",   "merge",
+    "notes", "ledger", "rerun",   "history", "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -252,6 +252,20 @@ CLI::App* add_rerun_command(CLI::App& app, RerunOptions& rerun) {
   return command;
 }
 
+CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
+  CLI::App* command = app.add_subcommand(
+      "history", "Each metric across the runs under PATHs, one point per commit, in commit order");
+  command->add_option("paths", history.paths,
+                      "Run folders, or folders holding them (default runs)");
+  command->add_option("--test", history.test, "Only this test (name or Tier.Name)");
+  command->add_option("--metric", history.metric, "Only this metric");
+  command->add_option("--format", history.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  command->add_option("--repo", history.repo,
+                      "Git work tree that orders the commits (default: the current directory)");
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -307,6 +321,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_notes_command(app, cl.notes), Command::kNotes},
       {add_ledger_command(app, cl.ledger), Command::kLedger},
       {add_rerun_command(app, cl.rerun), Command::kRerun},
+      {add_history_command(app, cl.history), Command::kHistory},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -321,7 +336,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, merge, notes, ledger, rerun, ablation or baselines)\n",
+                 "report, merge, notes, ledger, rerun, history, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

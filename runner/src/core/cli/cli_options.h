@@ -40,6 +40,14 @@ struct RunOptions {
   std::vector<std::uint64_t> only_seeds;
 };
 
+struct HistoryOptions {
+  std::vector<std::string> paths = {"runs"};
+  std::string test;
+  std::string metric;
+  std::string format = "text";
+  std::string repo;
+};
+
 struct RerunOptions {
   std::string run;
   std::string test;
@@ -118,6 +126,7 @@ enum class Command {
   kNotes,
   kLedger,
   kRerun,
+  kHistory,
   kBaselinesCheck,
   kAblation
 };
@@ -133,6 +142,7 @@ struct CommandLine {
   NotesOptions notes;
   LedgerOptions ledger;
   RerunOptions rerun;
+  HistoryOptions history;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

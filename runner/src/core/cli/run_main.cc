@@ -11,6 +11,7 @@
 #include "commands/ablation_command.h"
 #include "commands/baselines_check_command.h"
 #include "commands/compare_command.h"
+#include "commands/history_command.h"
 #include "commands/list_command.h"
 #include "commands/merge_command.h"
 #include "commands/notes_command.h"
@@ -73,6 +74,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::notes_command(cl.notes);
     case internal::Command::kLedger:
       return internal::ledger_command(cl.ledger);
+    case internal::Command::kHistory:
+      return internal::history_command(cl.history);
     case internal::Command::kRerun:
       return internal::rerun_command(cl.rerun, hooks, binary);
     case internal::Command::kAblation:

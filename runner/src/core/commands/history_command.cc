@@ -1,0 +1,175 @@
+#include "commands/history_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "environment/git_info.h"
+#include "statistics/moments.h"
+#include "storage/json_number.h"
+#include "storage/json_text.h"
+#include "storage/run_record.h"
+#include "support/child_process.h"
+#include "support/errors.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+bool is_run_folder(const std::filesystem::path& path) {
+  return std::filesystem::exists(path / "results.json") &&
+         std::filesystem::exists(path / "environment.json");
+}
+
+// Run folders at PATH, or one and two levels below it (runs/<id>, artifacts/<job>/<id>).
+void find_run_folders(const std::filesystem::path& path, int depth, std::set<std::string>& found) {
+  std::error_code error;
+  if (is_run_folder(path)) {
+    found.insert(std::filesystem::canonical(path, error).string());
+    return;
+  }
+  if (depth == 0 || !std::filesystem::is_directory(path, error)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+    if (entry.is_directory(error)) find_run_folders(entry.path(), depth - 1, found);
+  }
+}
+
+struct Point {
+  std::string commit;
+  std::string first_run_at;       ///< the earliest run of the commit
+  std::optional<long long> time;  ///< committer time from git
+  std::vector<double> values;     ///< every run's value, or every sample of every run
+  std::vector<std::string> runs;
+  bool dirty = false;
+};
+
+struct Series {
+  std::string test, metric, profile;
+  Direction direction = Direction::LowerIsBetter;
+  bool seeded = false;
+  std::map<std::string, Point> points;  ///< by commit
+};
+
+std::optional<long long> commit_time(const std::string& commit, const std::string& repository) {
+  if (commit == "unknown") return std::nullopt;
+  std::vector<std::string> git = {"git"};
+  if (!repository.empty()) git.insert(git.end(), {"-C", repository});
+  git.insert(git.end(), {"show", "-s", "--format=%ct", commit});
+  const auto out = capture_output(git);
+  if (!out || out->empty()) return std::nullopt;
+  try {
+    return std::stoll(*out);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<const Point*> ordered(const Series& series) {
+  std::vector<const Point*> points;
+  for (const auto& [commit, point] : series.points) points.push_back(&point);
+  std::stable_sort(points.begin(), points.end(), [](const Point* a, const Point* b) {
+    if (a->time && b->time && *a->time != *b->time) return *a->time < *b->time;
+    return a->first_run_at < b->first_run_at;
+  });
+  return points;
+}
+
+}  // namespace
+
+ExitCode history_command(const HistoryOptions& options) {
+  std::set<std::string> folders;
+  for (const std::string& path : options.paths) {
+    if (!std::filesystem::exists(path)) {
+      throw RunFolderError(fmt::format("history: '{}' does not exist", path));
+    }
+    find_run_folders(path, 2, folders);
+  }
+  std::map<std::tuple<std::string, std::string, std::string>, Series> all;
+  std::size_t used = 0;
+  std::string repository = options.repo;
+  for (const std::string& folder : folders) {
+    const RunRecord record = read_run_record(folder);
+    const RunInfo& info = record.run.info;
+    if (info.shard || info.finished_at.empty()) continue;  // partial: a shard, or killed
+    ++used;
+    const GitInfo git = recorded_git(info.environment);
+    for (const TestResult& test : record.run.tests) {
+      if (!options.test.empty() && test.name != options.test && test.full_name != options.test)
+        continue;
+      for (const MetricRecord& metric : test.metrics) {
+        if (!options.metric.empty() && metric.name != options.metric) continue;
+        Series& series = all[{test.full_name, metric.name, record.profile.id}];
+        series.test = test.full_name;
+        series.metric = metric.name;
+        series.profile = record.profile.id;
+        series.direction = metric.direction;
+        series.seeded = test.seeded;
+        Point& point = series.points[git.commit];
+        point.commit = git.commit;
+        point.dirty = point.dirty || git.dirty;
+        if (point.first_run_at.empty() || info.started_at < point.first_run_at)
+          point.first_run_at = info.started_at;
+        if (test.seeded) {
+          point.values.insert(point.values.end(), metric.samples.begin(), metric.samples.end());
+        } else {
+          point.values.push_back(metric.value);
+        }
+        point.runs.push_back(info.run_id);
+      }
+    }
+  }
+  // Commit times, once per commit.
+  std::map<std::string, std::optional<long long>> times;
+  for (auto& [key, series] : all) {
+    for (auto& [commit, point] : series.points) {
+      if (!times.count(commit)) times[commit] = commit_time(commit, repository);
+      point.time = times[commit];
+    }
+  }
+
+  if (options.format == "json") {
+    nlohmann::json out = {{"runs", used}, {"series", nlohmann::json::array()}};
+    for (const auto& [key, series] : all) {
+      nlohmann::json points = nlohmann::json::array();
+      for (const Point* p : ordered(series)) {
+        const stats::SampleSummary s = stats::summarize_samples(p->values);
+        points.push_back({{"commit", p->commit},
+                          {"dirty", p->dirty},
+                          {"commit_time", p->time ? nlohmann::json(*p->time) : nlohmann::json()},
+                          {"first_run_at", p->first_run_at},
+                          {"value", json_number(s.mean)},
+                          {"sd", json_number(s.sd)},
+                          {"n", p->values.size()},
+                          {"runs", p->runs}});
+      }
+      out["series"].push_back({{"test", series.test},
+                               {"metric", series.metric},
+                               {"profile", series.profile},
+                               {"direction", direction_name(series.direction)},
+                               {"seeded", series.seeded},
+                               {"points", std::move(points)}});
+    }
+    std::printf("%s\n", json_text(out, 2).c_str());
+    return ExitCode::kPassed;
+  }
+  std::printf("history: %zu series from %zu runs\n", all.size(), used);
+  for (const auto& [key, series] : all) {
+    std::printf("\n%s  %s  (%s, %s)\n", series.test.c_str(), series.metric.c_str(),
+                series.profile.c_str(), std::string(direction_name(series.direction)).c_str());
+    std::printf("  %-14s %-24s %14s %12s %5s\n", "commit", "first run", "value", "sd", "n");
+    for (const Point* p : ordered(series)) {
+      const stats::SampleSummary s = stats::summarize_samples(p->values);
+      std::printf("  %-14s %-24s %14s %12s %5zu\n",
+                  (p->commit.substr(0, 12) + (p->dirty ? "+" : "")).c_str(),
+                  p->first_run_at.c_str(), format_value(s.mean).c_str(),
+                  p->values.size() > 1 ? format_value(s.sd).c_str() : "-", p->values.size());
+    }
+  }
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

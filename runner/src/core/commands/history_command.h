@@ -1,0 +1,19 @@
+// `history [PATH...] [--test T] [--metric M] [--format text|json] [--repo DIR]`: the values of
+// each (test, metric, environment profile) across the runs found under PATHs (run folders, or
+// folders holding them: runs/, CI artifacts unpacked into one directory), one point per commit,
+// in commit order. It reads run folders only; it adds no storage of its own.
+//
+// One point per commit: the mean of that commit's runs (a seeded metric: the mean of every
+// sample of every run of the commit, with their sd and count). Order: the commits' committer
+// times from git when the repository knows them (--repo, else the current directory's), else
+// the time of the commit's first run. Partial shard folders and incomplete runs are left out.
+#pragma once
+
+#include "cli/cli_options.h"
+#include "mlregress/exit_code.h"
+
+namespace mlregress::internal {
+
+ExitCode history_command(const HistoryOptions& options);
+
+}  // namespace mlregress::internal
