@@ -85,6 +85,31 @@ TEST_F(HistoryE2eTest, OnePointPerCommitInGitsOrder) {
   EXPECT_THAT(text.out, HasSubstr("history: 1 series from 3 runs"));
 }
 
+TEST_F(HistoryE2eTest, AStepAcrossCommitsIsAChangePointAtItsCommit) {
+  // Eight commits, a day apart; from the fifth on, the value (lower is better) doubles.
+  std::string fifth;
+  for (int i = 0; i < 8; ++i) {
+    git("commit -q --allow-empty -m c" + std::to_string(i),
+        "2026-01-0" + std::to_string(i + 1) + "T00:00:00");
+    if (i == 4) fifth = run_command("git -C " + repo() + " rev-parse HEAD").out.substr(0, 12);
+    ASSERT_EQ(binary(MLREGRESS_FIXTURE_BINARY,
+                     "run --filter Passes --set Passes.value=" + std::string(i < 4 ? "1" : "2") +
+                         " --out " + runs() + " --color never")
+                  .exit_code,
+              0);
+  }
+  const json series = history(runs() + " --metric value --repo " + repo()).at("series")[0];
+  ASSERT_EQ(series.at("change_points").size(), 1u) << series.dump(2);
+  const json& change = series.at("change_points")[0];
+  EXPECT_EQ(change.at("index"), 4);
+  EXPECT_EQ(change.at("commit").get<std::string>().substr(0, 12), fifth);
+  EXPECT_EQ(change.at("kind"), "regression");
+  EXPECT_EQ(change.at("relative_change"), 1.0);
+  const ProcessResult text =
+      binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --metric value --repo " + repo());
+  EXPECT_THAT(text.out, HasSubstr("CHANGE at " + fifth + ": 1 -> 2 (+100.0%"));
+}
+
 TEST_F(HistoryE2eTest, SeededSamplesArePooledPerCommit) {
   git("commit -q --allow-empty -m one");
   for (const char* seed : {"0", "100"}) {

@@ -263,6 +263,14 @@ CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
       ->check(CLI::IsMember({"text", "json"}));
   command->add_option("--repo", history.repo,
                       "Git work tree that orders the commits (default: the current directory)");
+  command
+      ->add_option("--max-p", history.max_p,
+                   "Change points: t-test p-value below which a split is kept (default 0.001)")
+      ->check(kFinite & CLI::Range(1e-12, 0.5));
+  command
+      ->add_option("--min-magnitude", history.min_magnitude,
+                   "Change points: smallest relative change of the means reported (default 0)")
+      ->check(kFinite & CLI::NonNegativeNumber);
   return command;
 }
 

@@ -46,6 +46,8 @@ struct HistoryOptions {
   std::string metric;
   std::string format = "text";
   std::string repo;
+  double max_p = 0.001;        ///< change points: significance (Bonferroni over splits tried)
+  double min_magnitude = 0.0;  ///< change points: smallest relative change reported
 };
 
 struct RerunOptions {

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "environment/git_info.h"
+#include "statistics/change_points.h"
 #include "statistics/moments.h"
 #include "storage/json_number.h"
 #include "storage/json_text.h"
@@ -76,6 +78,33 @@ std::vector<const Point*> ordered(const Series& series) {
     return a->first_run_at < b->first_run_at;
   });
   return points;
+}
+
+// The change points of a series of per-commit means, each classified against the metric's
+// direction ("regression" when the later mean is worse).
+struct FoundChange {
+  stats::ChangePoint point;
+  std::string commit;
+  std::string kind;  ///< "regression", "improvement" or "change" (must-equal metrics)
+};
+
+std::vector<FoundChange> changes(const Series& series, const std::vector<const Point*>& points,
+                                 const HistoryOptions& options) {
+  std::vector<double> means;
+  for (const Point* p : points) means.push_back(stats::summarize_samples(p->values).mean);
+  if (std::any_of(means.begin(), means.end(), [](double v) { return !std::isfinite(v); }))
+    return {};
+  std::vector<FoundChange> found;
+  for (const stats::ChangePoint& c : stats::detect_change_points(
+           means, {.max_p = options.max_p, .min_magnitude = options.min_magnitude})) {
+    const bool up = c.mean_after > c.mean_before;
+    const std::string kind = series.direction == Direction::MustEqual ? "change"
+                             : (up == (series.direction == Direction::LowerIsBetter))
+                                 ? "regression"
+                                 : "improvement";
+    found.push_back({c, points[c.index]->commit, kind});
+  }
+  return found;
 }
 
 }  // namespace
@@ -146,7 +175,18 @@ ExitCode history_command(const HistoryOptions& options) {
                           {"n", p->values.size()},
                           {"runs", p->runs}});
       }
-      out["series"].push_back({{"test", series.test},
+      nlohmann::json change_points = nlohmann::json::array();
+      for (const FoundChange& c : changes(series, ordered(series), options)) {
+        change_points.push_back({{"commit", c.commit},
+                                 {"index", c.point.index},
+                                 {"mean_before", json_number(c.point.mean_before)},
+                                 {"mean_after", json_number(c.point.mean_after)},
+                                 {"relative_change", json_number(c.point.relative_change)},
+                                 {"p_value", json_number(c.point.p_value)},
+                                 {"kind", c.kind}});
+      }
+      out["series"].push_back({{"change_points", std::move(change_points)},
+                               {"test", series.test},
                                {"metric", series.metric},
                                {"profile", series.profile},
                                {"direction", direction_name(series.direction)},
@@ -167,6 +207,12 @@ ExitCode history_command(const HistoryOptions& options) {
                   (p->commit.substr(0, 12) + (p->dirty ? "+" : "")).c_str(),
                   p->first_run_at.c_str(), format_value(s.mean).c_str(),
                   p->values.size() > 1 ? format_value(s.sd).c_str() : "-", p->values.size());
+    }
+    for (const FoundChange& c : changes(series, ordered(series), options)) {
+      std::printf("  CHANGE at %s: %s -> %s (%+.1f%%, p=%.2g): %s\n",
+                  c.commit.substr(0, 12).c_str(), format_value(c.point.mean_before).c_str(),
+                  format_value(c.point.mean_after).c_str(), 100.0 * c.point.relative_change,
+                  c.point.p_value, c.kind.c_str());
     }
   }
   return ExitCode::kPassed;

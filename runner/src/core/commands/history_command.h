@@ -7,6 +7,9 @@
 // sample of every run of the commit, with their sd and count). Order: the commits' committer
 // times from git when the repository knows them (--repo, else the current directory's), else
 // the time of the commit's first run. Partial shard folders and incomplete runs are left out.
+// Each series' per-commit means are searched for change points (statistics/change_points.h:
+// E-Divisive means with a t test, --max-p 0.001, --min-magnitude 0), each classified against the
+// metric's direction as a regression or an improvement.
 #pragma once
 
 #include "cli/cli_options.h"
