@@ -26,26 +26,7 @@ merged_status=0
 
 # same A B: the runs agree on everything but times and file places.
 same() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import json, sys
-def comparable(folder):
-    results = json.load(open(folder + "/results.json"))
-    tests = []
-    for t in results["tests"]:
-        t = {k: v for k, v in t.items() if k not in ("duration_s", "started_at", "curves")}
-        t["seed_runs"] = [{k: v for k, v in r.items() if k != "duration_s"} for r in t.get("seed_runs", [])]
-        tests.append(t)
-    return {"tests": tests, "summary": results["summary"]}
-a, b = comparable(sys.argv[1]), comparable(sys.argv[2])
-if a != b:
-    for x, y in zip(a["tests"], b["tests"]):
-        for k in x:
-            if x[k] != y.get(k):
-                print(f"{x['name']}.{k} differs"); break
-    sys.exit(1)
-samples = sum(len(m.get("samples", [])) for t in a["tests"] for m in t["metrics"])
-print(f"ok   {len(a['tests'])} tests, {samples} per-seed samples, verdicts and gate numbers identical")
-PY
+  /usr/bin/python3 "$source_dir/tests/e2e/same_run_results.py" "$1" "$2"
 }
 single=$(readlink -f "$work/single/latest")
 merged=$(readlink -f "$work/merged/latest")
