@@ -150,6 +150,12 @@ TEST_F(ShardE2eTest, EveryWayOfNamingAShardSelectsTheSameUnits) {
   EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "a unit in two shards";
   EXPECT_EQ(all.size(), kUnits);
 
+  // --no-shard: the whole plan, whatever the environment says.
+  EXPECT_EQ(
+      units_of(run_into("no-shard", "--no-shard", "SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3"))
+          .size(),
+      kUnits);
+  EXPECT_EQ(fixture("run --no-shard --shard 0/2 --out " + folder("bad")).exit_code, kUsageError);
   for (const char* bad : {"--shard 3/3", "--shard 1", "--shard a/2"}) {
     EXPECT_EQ(fixture(std::string("run --out ") + folder("bad") + " " + bad).exit_code, kUsageError)
         << bad;

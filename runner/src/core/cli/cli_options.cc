@@ -134,6 +134,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
       ->add_option("--shard-count", run.shard_count,
                    "The shard count for JOB_COMPLETION_INDEX (else MLREGRESS_SHARD_COUNT)")
       ->check(CLI::Range(1, 1000000));
+  command->add_flag("--no-shard", run.no_shard,
+                    "Run the whole plan even where the environment names a shard (a Slurm array "
+                    "task or an Indexed Job running mlregress for another purpose)");
   command->add_option("--shard-weights", run.shard_weights,
                       "Balance the shards by the durations of this earlier run folder");
   command->add_option(

@@ -35,6 +35,7 @@ struct RunOptions {
   std::string notes_file;       ///< notes.md sections from a file (--notes)
   std::string shard;            ///< --shard I/N; empty: from the environment, or not sharded
   int shard_count = 0;          ///< --shard-count: N for JOB_COMPLETION_INDEX
+  bool no_shard = false;        ///< --no-shard: run the whole plan whatever the environment says
   std::string shard_weights;    ///< --shard-weights: a previous run folder whose durations balance
   /// Seeded tests run only these seeds (rerun --seed); empty: every planned seed.
   std::vector<std::uint64_t> only_seeds;

@@ -79,8 +79,12 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     return ExitCode::kNoTestsMatched;
   }
   const RunPlan full_plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
+  if (options.no_shard && !options.shard.empty()) {
+    throw ConfigError("--shard and --no-shard contradict each other; give one");
+  }
   const std::optional<ShardSpec> shard =
-      resolve_shard(options.shard, options.shard_count, process_environment);
+      options.no_shard ? std::nullopt
+                       : resolve_shard(options.shard, options.shard_count, process_environment);
   // GoogleTest would shard the test processes by these too; the plan has been sharded already.
   for (const char* name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) ::unsetenv(name);
   RunPlan plan = shard
