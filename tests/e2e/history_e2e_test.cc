@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "process.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
@@ -108,6 +109,16 @@ TEST_F(HistoryE2eTest, AStepAcrossCommitsIsAChangePointAtItsCommit) {
   const ProcessResult text =
       binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --metric value --repo " + repo());
   EXPECT_THAT(text.out, HasSubstr("CHANGE at " + fifth + ": 1 -> 2 (+100.0%"));
+  // The page: one chart per series, the change marked at its commit.
+  const std::string page = temp_.path() + "/history.html";
+  ASSERT_EQ(binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --metric value --repo " +
+                                                 repo() + " --format html --out " + page)
+                .exit_code,
+            0);
+  const std::string html = test_support::read_file(page);
+  EXPECT_THAT(html, HasSubstr("data-plot=\"history\""));
+  EXPECT_THAT(html, HasSubstr("regression at " + fifth.substr(0, 7)));
+  EXPECT_THAT(html, HasSubstr("class=\"divergence\""));
 }
 
 TEST_F(HistoryE2eTest, SeededSamplesArePooledPerCommit) {

@@ -49,6 +49,7 @@ struct HistoryOptions {
   std::string repo;
   double max_p = 0.001;        ///< change points: significance (Bonferroni over splits tried)
   double min_magnitude = 0.0;  ///< change points: smallest relative change reported
+  std::string out;             ///< --format html: the page (default history.html)
 };
 
 struct RerunOptions {

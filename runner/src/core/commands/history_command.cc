@@ -10,14 +10,18 @@
 #include <set>
 
 #include "environment/git_info.h"
+#include "report/html_report.h"
+#include "report/svg_plot.h"
 #include "statistics/change_points.h"
 #include "statistics/moments.h"
 #include "storage/json_number.h"
 #include "storage/json_text.h"
 #include "storage/run_record.h"
+#include "support/atomic_file.h"
 #include "support/child_process.h"
 #include "support/errors.h"
 #include "support/number_format.h"
+#include "support/text_sanitize.h"
 
 namespace mlregress::internal {
 namespace {
@@ -160,6 +164,52 @@ ExitCode history_command(const HistoryOptions& options) {
     }
   }
 
+  if (options.format == "html") {
+    // One chart per series: the per-commit means in commit order, the first change point marked.
+    std::string page = html_page_start("mlregress history");
+    page += fmt::format(
+        "<header id=\"verdict\" class=\"verdict\"><h1>History</h1>"
+        "<p class=\"summary\">{} series from {} runs</p></header>",
+        all.size(), used);
+    for (const auto& [key, series] : all) {
+      const std::vector<const Point*> points = ordered(series);
+      PlotLine line{series.metric, {}, {}, false};
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        line.x.push_back(static_cast<double>(i));
+        line.y.push_back(stats::summarize_samples(points[i]->values).mean);
+      }
+      LineChart chart{fmt::format("{} {} ({})", series.test, series.metric, series.profile),
+                      "commit (in order)",
+                      {line},
+                      std::nullopt,
+                      "",
+                      "history"};
+      const std::vector<FoundChange> found = changes(series, points, options);
+      if (!found.empty()) {
+        chart.marker_x = static_cast<double>(found.front().point.index);
+        chart.marker_label =
+            fmt::format("{} at {}", found.front().kind, found.front().commit.substr(0, 7));
+      }
+      std::string caption;
+      for (const FoundChange& c : found) {
+        caption += escape_markup(
+            fmt::format("{} at {}: {} -> {} ({:+.1f}%, p={:.2g}); ", c.kind, c.commit.substr(0, 12),
+                        format_value(c.point.mean_before), format_value(c.point.mean_after),
+                        100.0 * c.point.relative_change, c.point.p_value));
+      }
+      page += fmt::format(
+          "<section class=\"test\"><figure class=\"history\">{}<figcaption>{}"
+          "</figcaption></figure></section>",
+          line_chart_svg(chart), caption.empty() ? "no change point" : caption);
+    }
+    page += html_page_end(
+        "Change points: E-Divisive means with a t test, Bonferroni-adjusted "
+        "for the splits tried.");
+    const std::string out = options.out.empty() ? "history.html" : options.out;
+    write_file_atomically(out, page);
+    std::printf("history: %s (%zu series)\n", out.c_str(), all.size());
+    return ExitCode::kPassed;
+  }
   if (options.format == "json") {
     nlohmann::json out = {{"runs", used}, {"series", nlohmann::json::array()}};
     for (const auto& [key, series] : all) {
