@@ -95,6 +95,7 @@ struct FoundChange {
 std::vector<FoundChange> changes(const Series& series, const std::vector<const Point*>& points,
                                  const HistoryOptions& options) {
   std::vector<double> means;
+  means.reserve(points.size());
   for (const Point* p : points) means.push_back(stats::summarize_samples(p->values).mean);
   if (std::any_of(means.begin(), means.end(), [](double v) { return !std::isfinite(v); }))
     return {};
