@@ -15,6 +15,7 @@
 #include "commands/report_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
+#include "environment/git_info.h"
 #include "execution/seed_runs.h"
 #include "storage/json_fields.h"
 #include "storage/json_text.h"
@@ -86,13 +87,8 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
 }
 
 std::string commit_of(const RunRecord& record) {
-  const nlohmann::json& env = record.run.info.environment;
-  const nlohmann::json::json_pointer commit("/git/commit"), dirty("/git/dirty");
-  std::string text = env.contains(commit) && env.at(commit).is_string()
-                         ? env.at(commit).get<std::string>()
-                         : "unknown";
-  if (env.contains(dirty) && env.at(dirty) == true) text += " (dirty)";
-  return text;
+  const GitInfo git = recorded_git(record.run.info.environment);
+  return git.commit + (git.dirty ? " (dirty)" : "");
 }
 
 // Shards of one plan, one commit and one environment profile belong together.

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "environment/git_info.h"
 #include "reporting/ablation_table.h"
 #include "reporting/regression_report.h"
 #include "storage/curve_csv_reader.h"
@@ -116,9 +117,7 @@ std::string text_at(const nlohmann::json& json, const char* pointer) {
 
 // The rows of the environment table, from an environment.json document.
 std::vector<std::pair<std::string, std::string>> environment_fields(const nlohmann::json& env) {
-  const std::string commit = text_at(env, "/git/commit");
-  const bool dirty = env.contains(nlohmann::json::json_pointer("/git/dirty")) &&
-                     env.at(nlohmann::json::json_pointer("/git/dirty")) == true;
+  const GitInfo git = recorded_git(env);
   return {
       {"framework", text_at(env, "/framework/name") + " " + text_at(env, "/framework/version")},
       {"build", text_at(env, "/framework/build")},
@@ -131,7 +130,7 @@ std::vector<std::pair<std::string, std::string>> environment_fields(const nlohma
       {"build type", text_at(env, "/compiler/build_type")},
       {"intra-op threads", text_at(env, "/run/intra_op_threads")},
       {"seed", text_at(env, "/run/seed")},
-      {"git commit", commit.substr(0, 12) + (dirty ? " (dirty)" : "")},
+      {"git commit", git.commit.substr(0, 12) + (git.dirty ? " (dirty)" : "")},
   };
 }
 
@@ -195,10 +194,9 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   report.info = record.run.info;
   report.reference = reference.description;
   report.runner_errors = record.run.runner_errors;
-  const nlohmann::json& env = record.run.info.environment;
-  report.commit = text_at(env, "/git/commit");
-  report.dirty = env.contains(nlohmann::json::json_pointer("/git/dirty")) &&
-                 env.at(nlohmann::json::json_pointer("/git/dirty")) == true;
+  const GitInfo git = recorded_git(record.run.info.environment);
+  report.commit = git.commit;
+  report.dirty = git.dirty;
 
   SeedLedger seed_ledger;
   const std::string seeds_path = record.path + "/seeds.jsonl";
