@@ -87,8 +87,21 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_flag("--ctest-measurements", run.ctest_measurements,
                     "Print each metric as a <CTestMeasurement> line, which ctest -T Test keeps "
                     "for CDash (mlregress_discover_tests sets it)");
-  command->add_option("--baselines", run.baselines,
-                      "Compare every metric with the baselines in DIR/<binary>/*.toml");
+  CLI::Option* baselines =
+      command->add_option("--baselines", run.baselines,
+                          "Compare every metric with the baselines in DIR/<binary>/*.toml");
+  CLI::Option* history =
+      command
+          ->add_option("--baseline-history", run.baseline_history,
+                       "Compare every metric with the last --window finished runs under DIR on "
+                       "this environment profile (median; seeded: pooled samples), not with "
+                       "promoted baselines")
+          ->excludes(baselines);
+  command
+      ->add_option("--window", run.window,
+                   "--baseline-history: how many recent runs make the baseline (default 10)")
+      ->check(CLI::Range(1, 100000))
+      ->needs(history);
   command->add_flag("--strict-env", run.strict_env,
                     "A baseline recorded only for another environment profile fails the test");
   command->add_option("--repo", run.repo,

@@ -20,6 +20,8 @@ struct RunOptions {
   bool ctest_measurements = false;  ///< print each metric as a <CTestMeasurement> for CDash
   std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
   bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
+  std::string baseline_history;  ///< compare with the last `window` runs under it instead
+  std::size_t window = 10;       ///< --window: runs in the rolling baseline
   std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'
   int jobs = 0;      ///< seeded tests: worker processes at once; 0 = the number of cores
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
-#include <set>
 
 #include "environment/git_info.h"
 #include "report/html_report.h"
@@ -16,6 +14,7 @@
 #include "statistics/moments.h"
 #include "storage/json_number.h"
 #include "storage/json_text.h"
+#include "storage/run_folder_search.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"
@@ -25,24 +24,6 @@
 
 namespace mlregress::internal {
 namespace {
-
-bool is_run_folder(const std::filesystem::path& path) {
-  return std::filesystem::exists(path / "results.json") &&
-         std::filesystem::exists(path / "environment.json");
-}
-
-// Run folders at PATH, or one and two levels below it (runs/<id>, artifacts/<job>/<id>).
-void find_run_folders(const std::filesystem::path& path, int depth, std::set<std::string>& found) {
-  std::error_code error;
-  if (is_run_folder(path)) {
-    found.insert(std::filesystem::canonical(path, error).string());
-    return;
-  }
-  if (depth == 0 || !std::filesystem::is_directory(path, error)) return;
-  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-    if (entry.is_directory(error)) find_run_folders(entry.path(), depth - 1, found);
-  }
-}
 
 struct Point {
   std::string commit;
@@ -115,13 +96,7 @@ std::vector<FoundChange> changes(const Series& series, const std::vector<const P
 }  // namespace
 
 ExitCode history_command(const HistoryOptions& options) {
-  std::set<std::string> folders;
-  for (const std::string& path : options.paths) {
-    if (!std::filesystem::exists(path)) {
-      throw RunFolderError(fmt::format("history: '{}' does not exist", path));
-    }
-    find_run_folders(path, 2, folders);
-  }
+  const std::vector<std::string> folders = find_run_folders(options.paths, "history");
   std::map<std::tuple<std::string, std::string, std::string>, Series> all;
   std::size_t used = 0;
   std::string repository = options.repo;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "baselines/baseline_store.h"
+#include "baselines/rolling_baseline.h"
 #include "commands/notes_command.h"
 #include "commands/report_command.h"
 #include "commands/run_outputs.h"
@@ -125,10 +126,26 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   // Loaded before the run folder exists: a bad baseline file stops the run with nothing written.
   std::optional<BaselineSet> baselines;
   std::optional<BaselineGate> gate;
+  std::optional<RollingBaseline> rolling;
   if (!options.baselines.empty()) {
     baselines = BaselineSet::load(options.baselines, binary, /*allow_missing=*/false);
-    gate.emplace(*baselines, profile, options.strict_env);
+  } else if (!options.baseline_history.empty()) {
+    if (shard) {
+      throw ConfigError(
+          "--baseline-history cannot be used in a shard: merge judges a sharded run, and it "
+          "reads promoted baselines only");
+    }
+    rolling = rolling_baseline(options.baseline_history, options.window, binary, profile);
+    std::string left_out;
+    for (const auto& [reason, count] : rolling->left_out)
+      left_out += fmt::format("{}{} {}", left_out.empty() ? "; left out: " : ", ", count, reason);
+    std::printf("rolling baseline: %zu run%s under %s on profile %s (window %zu%s)%s\n",
+                rolling->runs.size(), rolling->runs.size() == 1 ? "" : "s",
+                options.baseline_history.c_str(), profile.id.c_str(), options.window,
+                left_out.c_str(), rolling->runs.empty() ? ": every metric is NEW" : "");
+    baselines = rolling->set;
   }
+  if (baselines) gate.emplace(*baselines, profile, options.strict_env);
 
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
   run.info.run_id = folder.run_id;
@@ -141,6 +158,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.seed = plan.settings.seed;
   run.info.threads = plan.settings.threads;
   run.info.baselines = options.baselines;
+  if (rolling) {
+    run.info.baseline_history = options.baseline_history;
+    run.info.baseline_runs = rolling->runs;
+  }
   run.info.environment_profile = profile.id;
   // config.json is the whole plan, also in a shard: merge learns from it what every shard ran.
   nlohmann::json config = full_plan;

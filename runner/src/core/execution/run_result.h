@@ -122,6 +122,9 @@ struct RunInfo {
   std::optional<ShardInfo> shard;        ///< set in a shard's partial run folder
   std::vector<std::string> merged_from;  ///< a merged run: the shard folders it was built from
   std::string hypothesis;                ///< run --hypothesis (notes.md), for the ledger
+  /// run --baseline-history: compared with the recent runs under this folder, not baselines
+  std::string baseline_history;
+  std::vector<std::string> baseline_runs;  ///< the runs the rolling baseline was made from
 };
 
 struct RunResult {

@@ -267,9 +267,13 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
     report.headline = "PASSED";
   }
 
-  report.reference_label = reference.run != nullptr         ? "reference run"
-                           : reference.baselines != nullptr ? "baseline (as promoted)"
-                                                            : "reference";
+  const RunInfo& info = record.run.info;
+  report.reference_label =
+      reference.run != nullptr ? "reference run"
+      : reference.baselines != nullptr && !info.baseline_history.empty()
+          ? fmt::format("rolling baseline ({} runs)", info.baseline_runs.size())
+      : reference.baselines != nullptr ? "baseline (as promoted)"
+                                       : "reference";
   report.environment = environment_rows(record, reference, report.sections);
   return report;
 }

@@ -168,6 +168,15 @@ void ConsoleReporter::print_promotion_hint(const RunResult& run) {
   }
   if (fresh == 0) return;
   tag(Color::kYellow, "[   NEW    ] ");
+  if (!run.info.baseline_history.empty()) {
+    std::fprintf(out_,
+                 "%s of %s %s no baseline yet: the rolling baseline holds %s once this run is "
+                 "under %s\n",
+                 plural(fresh, "metric").c_str(), plural(tests, "test").c_str(),
+                 fresh == 1 ? "has" : "have", fresh == 1 ? "it" : "them",
+                 run.info.baseline_history.c_str());
+    return;
+  }
   std::fprintf(out_, "%s of %s %s no baseline yet. Review this run, then adopt it:\n",
                plural(fresh, "metric").c_str(), plural(tests, "test").c_str(),
                fresh == 1 ? "has" : "have");

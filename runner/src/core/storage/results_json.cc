@@ -340,6 +340,10 @@ void to_json(nlohmann::json& json, const RunResult& run) {
                             {"source", shard.source}};
   }
   if (!run.info.merged_from.empty()) json["run"]["merged_from"] = run.info.merged_from;
+  if (!run.info.baseline_history.empty()) {
+    json["run"]["baseline_history"] = {{"folder", run.info.baseline_history},
+                                       {"runs", run.info.baseline_runs}};
+  }
   if (complete) {
     json["run"]["exit_code"] = run.exit_code;
     json["run"]["exit_status"] = exit_code_name(static_cast<ExitCode>(run.exit_code));
@@ -377,6 +381,13 @@ void from_json(const nlohmann::json& json, RunResult& run) {
       });
     }
     if (r.contains("merged_from")) info.merged_from = array_field<std::string>(r, "merged_from");
+    if (r.contains("baseline_history")) {
+      with_field_context("baseline_history", [&] {
+        const nlohmann::json& h = r.at("baseline_history");
+        info.baseline_history = field<std::string>(h, "folder");
+        info.baseline_runs = array_field<std::string>(h, "runs");
+      });
+    }
   });
   run.tests = array_field<TestResult>(json, "tests");
   run.runner_errors = array_field<std::string>(json, "runner_errors");
