@@ -17,6 +17,7 @@ enum class ExitCode : int {
   kRunFolderError = 7,    ///< a RUN argument is not a readable run folder
   kPromotionRefused = 8,  ///< promote refused a failed, incomplete or dirty run (see --force)
   kMergeRefused = 9,      ///< merge refused shards that do not belong together (see --force)
+  kBisectFailed = 10,     ///< bisect could not name a first bad commit
   kInternalError = 70,    ///< a bug in mlregress itself (an invariant broke)
   kAllSkipped = 77,       ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
   kInterrupted = 130,     ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete

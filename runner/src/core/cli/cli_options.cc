@@ -17,9 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 12> kCommandNames = {
-    "run",   "list",   "promote", "compare", "report",   "merge",
-    "notes", "ledger", "rerun",   "history", "ablation", "baselines"};
+constexpr std::array<std::string_view, 13> kCommandNames = {
+    "run",    "list",  "promote", "compare", "report",   "merge",    "notes",
+    "ledger", "rerun", "history", "bisect",  "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -291,6 +291,33 @@ CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
   return command;
 }
 
+CLI::App* add_bisect_command(CLI::App& app, BisectOptions& bisect) {
+  CLI::App* command = app.add_subcommand(
+      "bisect",
+      "Find the commit between GOOD and BAD that made TEST regress: git bisect run, building "
+      "each commit and judging the test against GOOD's result");
+  command->add_option("good", bisect.good, "A commit where the test is fine");
+  command->add_option("bad", bisect.bad, "A later commit where it regressed");
+  command->add_option("--test", bisect.test, "The test (name or Tier.Name)");
+  command->add_option("--metric", bisect.metric,
+                      "Judge by this metric only (default: every metric of the test)");
+  command->add_option("--build", bisect.build,
+                      "Shell command that builds the test binary, run in the repository "
+                      "(e.g. \"cmake --build build\")");
+  command->add_option("--binary", bisect.binary,
+                      "The test binary the build makes (default: this binary's path)");
+  command->add_option("--repo", bisect.repo,
+                      "Git work tree (default: the one holding the current directory)");
+  command->add_option("--out", bisect.out,
+                      "Folder for the runs, logs and cache of bisects (default runs/bisect)");
+  command->add_option("--run-args", bisect.run_args,
+                      "More arguments for each run, split at spaces (e.g. \"--seed 3\")");
+  command->add_flag("--no-rebuild", bisect.no_rebuild,
+                    "Do not rebuild the starting commit afterwards");
+  command->add_option("--step", bisect.step, "(internal) one git bisect run step")->group("");
+  return command;
+}
+
 CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
@@ -347,6 +374,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_ledger_command(app, cl.ledger), Command::kLedger},
       {add_rerun_command(app, cl.rerun), Command::kRerun},
       {add_history_command(app, cl.history), Command::kHistory},
+      {add_bisect_command(app, cl.bisect), Command::kBisect},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
       {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
       {add_list_command(app, cl.list), Command::kList},
@@ -361,7 +389,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, merge, notes, ledger, rerun, history, ablation or baselines)\n",
+                 "report, merge, notes, ledger, rerun, history, bisect, ablation or baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

@@ -63,6 +63,19 @@ struct RerunOptions {
   bool force = false;  ///< rerun a test whose parameters no longer match the run's
 };
 
+struct BisectOptions {
+  std::string good, bad;  ///< commits (anything git rev-parse takes)
+  std::string test;
+  std::string metric;  ///< empty: the test's verdict over all its metrics
+  std::string build;   ///< shell command that builds the test binary, run in the repository
+  std::string binary;  ///< the test binary the build makes; empty: this binary's path
+  std::string repo;    ///< empty: the git work tree holding the current directory
+  std::string out = "runs/bisect";
+  std::string run_args;     ///< more `run` arguments, split at spaces (--set ..., --seed ...)
+  bool no_rebuild = false;  ///< leave the build folder as the last tested commit left it
+  std::string step;         ///< internal: the git bisect run step of the bisect in this folder
+};
+
 struct MergeOptions {
   std::vector<std::string> shards;
   std::string out = "runs";
@@ -133,6 +146,7 @@ enum class Command {
   kLedger,
   kRerun,
   kHistory,
+  kBisect,
   kBaselinesCheck,
   kAblation
 };
@@ -149,6 +163,7 @@ struct CommandLine {
   LedgerOptions ledger;
   RerunOptions rerun;
   HistoryOptions history;
+  BisectOptions bisect;
   BaselinesCheckOptions baselines_check;
   AblationOptions ablation;
 };

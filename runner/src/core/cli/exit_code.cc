@@ -23,6 +23,9 @@ constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kMergeRefused, "merge_refused",
      "merge refused shards of different plans, commits or environments, or a unit present twice "
      "with different values (`--force` overrides all but the last)"},
+    {ExitCode::kBisectFailed, "bisect_failed",
+     "bisect named no first bad commit: GOOD does not build or pass, BAD is no regression "
+     "against GOOD, or only skipped commits remain"},
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
     {ExitCode::kAllSkipped, "all_skipped",
      "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},

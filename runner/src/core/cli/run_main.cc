@@ -10,6 +10,7 @@
 #include "commands/ab_command.h"
 #include "commands/ablation_command.h"
 #include "commands/baselines_check_command.h"
+#include "commands/bisect_command.h"
 #include "commands/compare_command.h"
 #include "commands/history_command.h"
 #include "commands/list_command.h"
@@ -76,6 +77,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::ledger_command(cl.ledger);
     case internal::Command::kHistory:
       return internal::history_command(cl.history);
+    case internal::Command::kBisect:
+      return internal::bisect_command(cl.bisect);
     case internal::Command::kRerun:
       return internal::rerun_command(cl.rerun, hooks, binary);
     case internal::Command::kAblation:

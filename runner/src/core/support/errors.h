@@ -58,4 +58,10 @@ class MergeRefused : public Error {
   explicit MergeRefused(const std::string& message) : Error(ExitCode::kMergeRefused, message) {}
 };
 
+/// bisect could not name a first bad commit; the message says why.
+class BisectFailed : public Error {
+ public:
+  explicit BisectFailed(const std::string& message) : Error(ExitCode::kBisectFailed, message) {}
+};
+
 }  // namespace mlregress::internal

@@ -1,0 +1,509 @@
+#include "commands/bisect_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "baselines/promotion.h"
+#include "storage/json_number.h"
+#include "storage/json_text.h"
+#include "storage/run_record.h"
+#include "support/atomic_file.h"
+#include "support/child_process.h"
+#include "support/errors.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+// git bisect run's answers.
+constexpr int kGood = 0, kBad = 1, kSkip = 125;
+
+// What a bisect needs at every step, kept in <folder>/bisect.json for the step processes.
+struct BisectState {
+  std::string folder;  ///< <out>/<good>..<bad>, absolute
+  std::string repo;    ///< absolute
+  std::string build;
+  std::string binary;  ///< absolute
+  std::string test, metric;
+  std::vector<std::string> run_args;
+  std::string good, bad;  ///< full commit ids
+};
+
+nlohmann::json to_json(const BisectState& s) {
+  return {{"repo", s.repo},     {"build", s.build},       {"binary", s.binary}, {"test", s.test},
+          {"metric", s.metric}, {"run_args", s.run_args}, {"good", s.good},     {"bad", s.bad}};
+}
+
+BisectState read_state(const std::string& folder) {
+  const std::string path = folder + "/bisect.json";
+  const nlohmann::json j = read_json_file(path);
+  try {
+    BisectState s;
+    s.folder = folder;
+    s.repo = j.at("repo");
+    s.build = j.at("build");
+    s.binary = j.at("binary");
+    s.test = j.at("test");
+    s.metric = j.at("metric");
+    s.run_args = j.at("run_args").get<std::vector<std::string>>();
+    s.good = j.at("good");
+    s.bad = j.at("bad");
+    return s;
+  } catch (const nlohmann::json::exception& error) {
+    throw RunFolderError(fmt::format("{}: {}", path, error.what()));
+  }
+}
+
+// Single quotes for sh: 'it'\''s'.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::optional<std::string> git(const std::string& repo, std::vector<std::string> args) {
+  args.insert(args.begin(), {"git", "-C", repo});
+  std::optional<std::string> out = capture_output(args);
+  if (out) {
+    while (!out->empty() && (out->back() == '\n' || out->back() == '\r')) out->pop_back();
+  }
+  return out;
+}
+
+std::string commit_id(const std::string& repo, const std::string& name) {
+  const auto id = git(repo, {"rev-parse", "--verify", "--quiet", name + "^{commit}"});
+  if (!id || id->empty())
+    throw ConfigError(fmt::format("bisect: '{}' is not a commit in {}", name, repo));
+  return *id;
+}
+
+std::string subject(const std::string& repo, const std::string& commit) {
+  return git(repo, {"show", "-s", "--format=%s", commit}).value_or("");
+}
+
+// What one commit gave.
+struct Outcome {
+  std::string commit;
+  int answer = kSkip;  ///< kGood, kBad or kSkip
+  std::string reason;  ///< why (the verdict and its note, or what failed)
+  std::string metric;  ///< the metric shown for this commit
+  std::optional<double> value, baseline;
+  std::string verdict;
+  bool built = false;  ///< this step ran the build (false: from the cache)
+};
+
+nlohmann::json to_json(const Outcome& o) {
+  return {{"commit", o.commit},
+          {"answer", o.answer == kGood  ? "good"
+                     : o.answer == kBad ? "bad"
+                                        : "skip"},
+          {"reason", o.reason},
+          {"metric", o.metric},
+          {"value", o.value ? json_number(*o.value) : nlohmann::json()},
+          {"baseline", o.baseline ? json_number(*o.baseline) : nlohmann::json()},
+          {"verdict", o.verdict}};
+}
+
+std::optional<Outcome> cached_outcome(const std::string& path) {
+  std::error_code error;
+  if (!fs::exists(path, error)) return std::nullopt;
+  try {
+    const nlohmann::json j = read_json_file(path);
+    Outcome o;
+    o.commit = j.at("commit");
+    const std::string answer = j.at("answer");
+    o.answer = answer == "good" ? kGood : answer == "bad" ? kBad : kSkip;
+    o.reason = j.at("reason");
+    o.metric = j.at("metric");
+    if (j.at("value").is_number()) o.value = j.at("value").get<double>();
+    if (j.at("baseline").is_number()) o.baseline = j.at("baseline").get<double>();
+    o.verdict = j.at("verdict");
+    return o;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a damaged cache entry is measured again
+  }
+}
+
+// The answer for git from the test's result: its verdicts against GOOD (or, for GOOD itself,
+// whether it passed at all).
+void judge(const TestResult& test, const BisectState& state, bool against_good, Outcome& o) {
+  if (is_test_failure(test.status)) {
+    o.answer = kSkip;
+    o.reason = fmt::format("the test {}", test_status_name(test.status));
+    return;
+  }
+  if (test.status == TestStatus::kSkipped) {
+    o.answer = kSkip;
+    o.reason = "the test skipped itself";
+    return;
+  }
+  if (!against_good) {
+    o.answer = kGood;
+    o.reason = "measured as the baseline";
+    for (const MetricRecord& m : test.metrics) {
+      if (state.metric.empty() || m.name == state.metric) {
+        o.metric = m.name;
+        o.value = m.value;
+        break;
+      }
+    }
+    if (!state.metric.empty() && o.metric.empty()) {
+      o.answer = kSkip;
+      o.reason = fmt::format("the test records no metric '{}'", state.metric);
+    }
+    return;
+  }
+  const MetricComparison* shown = nullptr;
+  bool regression = false, undecided = false, found = false;
+  for (const MetricComparison& c : test.comparisons) {
+    if (!state.metric.empty() && c.metric != state.metric) continue;
+    found = true;
+    if (c.verdict == Verdict::kRegression) {
+      if (!regression) shown = &c;
+      regression = true;
+    } else if (c.verdict != Verdict::kPass && c.verdict != Verdict::kImproved) {
+      if (!regression && !undecided) shown = &c;
+      undecided = true;
+    } else if (shown == nullptr) {
+      shown = &c;
+    }
+  }
+  if (!found) {
+    o.answer = kSkip;
+    o.reason = state.metric.empty() ? "the test recorded no metric"
+                                    : fmt::format("the test records no metric '{}'", state.metric);
+    return;
+  }
+  o.metric = shown->metric;
+  o.value = shown->observed;
+  o.baseline = shown->baseline;
+  o.verdict = std::string(verdict_name(shown->verdict));
+  o.reason = shown->note.empty() ? o.verdict : o.verdict + ": " + shown->note;
+  // A regression anywhere decides; an undecided metric beside passing ones says nothing.
+  o.answer = regression ? kBad : undecided ? kSkip : kGood;
+}
+
+// Builds the checked-out commit, runs the test and judges it; cached per commit.
+Outcome measure_head(const BisectState& state, bool against_good) {
+  const auto head = git(state.repo, {"rev-parse", "HEAD"});
+  if (!head) throw std::runtime_error("bisect: git rev-parse HEAD failed in " + state.repo);
+  const std::string dir = state.folder + "/commits/" + *head;
+  if (std::optional<Outcome> cached = cached_outcome(dir + "/outcome.json")) return *cached;
+  fs::create_directories(dir);
+  Outcome o;
+  o.commit = *head;
+  o.built = true;
+  const ChildExit build =
+      run_child_process({"/bin/sh", "-c", "cd " + shell_quoted(state.repo) + " && " + state.build},
+                        dir + "/build.log");
+  if (build.exit_code != 0) {
+    o.reason = fmt::format("the build failed ({}; {}/build.log)", build.describe(), dir);
+  } else if (const std::string why = why_not_executable(state.binary); !why.empty()) {
+    o.reason = fmt::format("the build made no test binary: {}", why);
+  } else {
+    std::vector<std::string> argv = {state.binary,  "run",    "--filter", state.test, "--out",
+                                     dir + "/runs", "--repo", state.repo, "--color",  "never"};
+    if (against_good) argv.insert(argv.end(), {"--baselines", state.folder + "/baselines"});
+    argv.insert(argv.end(), state.run_args.begin(), state.run_args.end());
+    const ChildExit run = run_child_process(argv, dir + "/run.log");
+    try {
+      const RunRecord record = read_run_record(dir + "/runs/latest");
+      const TestResult* test = nullptr;
+      for (const TestResult& t : record.run.tests) {
+        if (t.name == state.test || t.full_name == state.test) test = &t;
+      }
+      if (test == nullptr) {
+        o.reason = fmt::format("no test {} at this commit ({})", state.test, run.describe());
+      } else {
+        judge(*test, state, against_good, o);
+      }
+    } catch (const Error& error) {
+      o.reason = fmt::format("the run left no readable results ({}; {}/run.log): {}",
+                             run.describe(), dir, error.what());
+    }
+  }
+  write_file_atomically(dir + "/outcome.json", json_text(to_json(o), 2) + "\n");
+  return o;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+std::string absolute(const std::string& path) {
+  return fs::absolute(path).lexically_normal().string();
+}
+
+// Leaves the repository as the bisect found it, whatever happens in between.
+class RepositoryRestorer {
+ public:
+  RepositoryRestorer(std::string repo, std::string start)
+      : repo_(std::move(repo)), start_(std::move(start)) {}
+  RepositoryRestorer(const RepositoryRestorer&) = delete;
+  RepositoryRestorer& operator=(const RepositoryRestorer&) = delete;
+  ~RepositoryRestorer() { restore(); }
+  void bisecting() { bisecting_ = true; }
+  void restore() {
+    if (restored_) return;
+    restored_ = true;
+    if (bisecting_) git(repo_, {"bisect", "reset"});
+    git(repo_, {"checkout", "--quiet", start_});
+  }
+
+ private:
+  std::string repo_, start_;
+  bool bisecting_ = false, restored_ = false;
+};
+
+void check_repository(const std::string& repo) {
+  const auto dirty = git(repo, {"status", "--porcelain", "--untracked-files=no"});
+  if (!dirty) throw ConfigError(fmt::format("bisect: {} is not a git work tree", repo));
+  if (!dirty->empty()) {
+    throw ConfigError(fmt::format(
+        "bisect: {} has uncommitted changes; bisect checks out other commits, so commit or "
+        "stash them first:\n{}",
+        repo, *dirty));
+  }
+  const auto log = git(repo, {"rev-parse", "--git-path", "BISECT_LOG"});
+  std::error_code error;
+  if (log && fs::exists(fs::path(repo) / *log, error)) {
+    throw ConfigError(fmt::format(
+        "bisect: a git bisect is in progress in {}; end it with git bisect reset", repo));
+  }
+}
+
+std::string line_for(const Outcome& o) {
+  const char* answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+  std::string values = "-";
+  if (o.value) {
+    values = format_value(*o.value);
+    if (o.baseline) values += " (GOOD " + format_value(*o.baseline) + ")";
+  }
+  return fmt::format("{:<5} {:<28} {}", answer, values, o.reason);
+}
+
+// A few words of why a commit was skipped, for the table ("the build failed", "the test crashed").
+std::string short_reason(const Outcome& o) {
+  std::string text = o.reason.substr(0, o.reason.find(" ("));
+  if (text.starts_with("the ")) text = text.substr(4);
+  return text.size() > 16 ? text.substr(0, 15) + "~" : text;
+}
+
+ExitCode bisect_step(const BisectOptions& options) {
+  const BisectState state = read_state(options.step);
+  const Outcome o = measure_head(state, /*against_good=*/true);
+  std::printf("mlregress bisect: %s %s\n", o.commit.substr(0, 12).c_str(), line_for(o).c_str());
+  return static_cast<ExitCode>(o.answer);
+}
+
+// The commits `git bisect run` named: the first bad one, or the candidates left when only
+// skipped commits remain.
+std::vector<std::string> first_bad_commits(const std::string& log) {
+  std::vector<std::string> found;
+  std::istringstream in(log);
+  bool candidates = false;
+  for (std::string line; std::getline(in, line);) {
+    if (const auto at = line.find(" is the first bad commit"); at != std::string::npos) {
+      return {line.substr(0, at)};
+    }
+    if (line.find("only 'skip'ped commits left") != std::string::npos) {
+      candidates = true;
+      continue;
+    }
+    if (candidates && line.size() >= 40 && line.find_first_not_of("0123456789abcdef") >= 40) {
+      found.push_back(line.substr(0, 40));
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+ExitCode bisect_command(const BisectOptions& options) {
+  if (!options.step.empty()) return bisect_step(options);
+  for (const auto& [value, name] :
+       {std::pair{&options.good, "GOOD"}, std::pair{&options.bad, "BAD"},
+        std::pair{&options.test, "--test"}, std::pair{&options.build, "--build"}}) {
+    if (value->empty()) throw ConfigError(fmt::format("bisect needs {}", name));
+  }
+  BisectState state;
+  const auto top = git(options.repo.empty() ? "." : options.repo, {"rev-parse", "--show-toplevel"});
+  if (!top) {
+    throw ConfigError(fmt::format("bisect: {} is not in a git work tree",
+                                  options.repo.empty() ? "the current directory" : options.repo));
+  }
+  state.repo = *top;
+  check_repository(state.repo);
+  state.good = commit_id(state.repo, options.good);
+  state.bad = commit_id(state.repo, options.bad);
+  if (state.good == state.bad) throw ConfigError("bisect: GOOD and BAD are the same commit");
+  if (!git(state.repo, {"merge-base", "--is-ancestor", state.good, state.bad})) {
+    throw ConfigError(fmt::format("bisect: GOOD {} is not an ancestor of BAD {}",
+                                  state.good.substr(0, 12), state.bad.substr(0, 12)));
+  }
+  std::error_code error;
+  state.binary = options.binary.empty() ? fs::read_symlink("/proc/self/exe", error).string()
+                                        : absolute(options.binary);
+  state.build = options.build;
+  state.test = options.test;
+  state.metric = options.metric;
+  state.run_args = split_words(options.run_args);
+  state.folder =
+      absolute(options.out + "/" + state.good.substr(0, 12) + ".." + state.bad.substr(0, 12));
+  fs::create_directories(state.folder);
+  write_file_atomically(state.folder + "/bisect.json", json_text(to_json(state), 2) + "\n");
+
+  // The step script runs a copy of this binary: the build may replace the binary itself.
+  const std::string driver = state.folder + "/mlregress-bisect";
+  fs::copy_file("/proc/self/exe", driver, fs::copy_options::overwrite_existing);
+  fs::permissions(driver, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  write_file_atomically(state.folder + "/step.sh",
+                        "#!/bin/sh\n# One `git bisect run` step of mlregress bisect.\nexec " +
+                            shell_quoted(driver) + " bisect --step " + shell_quoted(state.folder) +
+                            "\n");
+  fs::permissions(state.folder + "/step.sh", fs::perms::owner_all);
+
+  const std::string start = [&] {
+    const auto branch = git(state.repo, {"symbolic-ref", "--quiet", "--short", "HEAD"});
+    return branch && !branch->empty() ? *branch : *git(state.repo, {"rev-parse", "HEAD"});
+  }();
+  RepositoryRestorer restorer(state.repo, start);
+  int builds = 0;
+  std::map<std::string, Outcome> outcomes;  // by commit
+  const auto measure = [&](const std::string& commit, bool against_good) {
+    if (!git(state.repo, {"checkout", "--quiet", "--detach", commit})) {
+      throw ConfigError(fmt::format("bisect: git checkout {} failed in {}", commit, state.repo));
+    }
+    Outcome o = measure_head(state, against_good);
+    builds += o.built ? 1 : 0;
+    std::printf("mlregress bisect: %s %s\n", commit.substr(0, 12).c_str(), line_for(o).c_str());
+    std::fflush(stdout);
+    outcomes[commit] = o;
+    return o;
+  };
+
+  std::printf("mlregress bisect: %s in %s, GOOD %s, BAD %s (%s)\n", state.test.c_str(),
+              state.repo.c_str(), state.good.substr(0, 12).c_str(), state.bad.substr(0, 12).c_str(),
+              state.folder.c_str());
+  // GOOD first: its result is the baseline every other commit is judged against.
+  const Outcome good = measure(state.good, /*against_good=*/false);
+  if (good.answer != kGood)
+    throw BisectFailed(fmt::format("GOOD {} cannot be measured: {}", state.good, good.reason));
+  const RunRecord good_run =
+      read_run_record(state.folder + "/commits/" + state.good + "/runs/latest");
+  PromotionRequest request;
+  request.baselines_dir = state.folder + "/baselines";
+  request.reason = "bisect: GOOD " + state.good;
+  request.force = true;
+  request.now = good_run.run.info.started_at;
+  promote_run(good_run, request);
+
+  const Outcome bad = measure(state.bad, /*against_good=*/true);
+  if (bad.answer != kBad) {
+    throw BisectFailed(fmt::format("BAD {} is no regression against GOOD on {}: {}", state.bad,
+                                   state.test, bad.reason));
+  }
+
+  std::vector<std::string> first_bad;
+  const auto between = git(state.repo, {"rev-list", "--count", state.good + ".." + state.bad});
+  if (between && *between == "1") {
+    first_bad = {state.bad};  // BAD is GOOD's child: nothing in between
+  } else {
+    restorer.bisecting();
+    if (!git(state.repo, {"bisect", "start", state.bad, state.good})) {
+      throw ConfigError("bisect: git bisect start failed in " + state.repo);
+    }
+    const ChildExit run =
+        run_child_process({"/bin/sh", "-c",
+                           "cd " + shell_quoted(state.repo) + " && git bisect run " +
+                               shell_quoted(state.folder + "/step.sh")},
+                          state.folder + "/git-bisect.log");
+    std::ifstream in(state.folder + "/git-bisect.log");
+    const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    first_bad = first_bad_commits(log);
+    if (run.exit_code != 0 && first_bad.empty()) {
+      throw BisectFailed(fmt::format("git bisect run failed ({}):\n{}", run.describe(), log));
+    }
+  }
+  // What the steps measured, read back from the cache (they ran in other processes).
+  for (const auto& entry : fs::directory_iterator(state.folder + "/commits")) {
+    const std::string commit = entry.path().filename().string();
+    if (outcomes.count(commit)) continue;
+    if (std::optional<Outcome> o = cached_outcome(entry.path().string() + "/outcome.json")) {
+      outcomes[commit] = *o;
+    }
+  }
+  // Builds the steps made in this bisect: their logs are newer than bisect.json.
+  for (const auto& [commit, o] : outcomes) {
+    if (commit == state.good || commit == state.bad) continue;
+    const auto made = fs::last_write_time(state.folder + "/commits/" + commit + "/outcome.json");
+    if (made >= fs::last_write_time(state.folder + "/bisect.json")) ++builds;
+  }
+  restorer.restore();
+
+  // Every commit of the range, oldest first, with what was measured where it was.
+  const std::string metric_title = !state.metric.empty() ? state.metric
+                                   : good.metric.empty() ? "value"
+                                                         : good.metric;
+  std::printf("\n%-12s  %-6s %-12s %-16s %s\n", "commit", "answer", metric_title.c_str(), "verdict",
+              "subject");
+  std::vector<std::string> range = {state.good};
+  if (const auto list = git(state.repo, {"rev-list", "--reverse", state.good + ".." + state.bad})) {
+    std::istringstream in(*list);
+    for (std::string commit; std::getline(in, commit);) range.push_back(commit);
+  }
+  for (const std::string& commit : range) {
+    const auto it = outcomes.find(commit);
+    const bool is_first_bad = first_bad.size() == 1 && first_bad[0] == commit;
+    std::string answer = "-", value = "-", label = "not tested";
+    if (it != outcomes.end()) {
+      const Outcome& o = it->second;
+      answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+      if (o.value) value = format_value(*o.value);
+      label = !o.verdict.empty() ? o.verdict : o.answer == kGood ? "baseline" : short_reason(o);
+    }
+    std::printf("%-12s  %-6s %-12s %-16s %s%s\n", commit.substr(0, 12).c_str(), answer.c_str(),
+                value.c_str(), label.c_str(), subject(state.repo, commit).c_str(),
+                is_first_bad ? "   <- first bad commit" : "");
+  }
+  std::printf("\n%d build%s for %zu commits", builds, builds == 1 ? "" : "s", range.size());
+  nlohmann::json result = {{"good", state.good},     {"bad", state.bad}, {"test", state.test},
+                           {"metric", state.metric}, {"builds", builds}, {"commits", range.size()},
+                           {"first_bad", first_bad}};
+  write_file_atomically(state.folder + "/result.json", json_text(result, 2) + "\n");
+  if (!options.no_rebuild) {
+    const ChildExit rebuild = run_child_process(
+        {"/bin/sh", "-c", "cd " + shell_quoted(state.repo) + " && " + state.build},
+        state.folder + "/rebuild.log");
+    std::printf(" (+1 to rebuild %s%s)", start.c_str(),
+                rebuild.exit_code == 0 ? "" : ", which failed: see rebuild.log");
+  }
+  std::printf("\n");
+  if (first_bad.size() != 1) {
+    std::string candidates;
+    for (const std::string& c : first_bad) candidates += "\n  " + c + " " + subject(state.repo, c);
+    throw BisectFailed(fmt::format(
+        "only skipped commits are left between the last good and the first bad one; the first "
+        "bad commit is one of:{}",
+        candidates.empty() ? std::string(" (git bisect named none; see git-bisect.log)")
+                           : candidates));
+  }
+  std::printf("first bad commit: %s %s\n", first_bad[0].c_str(),
+              subject(state.repo, first_bad[0]).c_str());
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

@@ -1,0 +1,25 @@
+// A classifier's predictions on a frozen evaluation set, kept in a run folder so that a later
+// run can be compared with it example by example (comparison/prediction_flips). CSV, because
+// people open it: the header "id,predicted,target", then one line of three integers per example.
+#pragma once
+
+#include <string>
+
+#include "comparison/prediction_flips.h"
+
+namespace mlregress::internal {
+
+/// The file's text. The three vectors must have the same length (std::invalid_argument).
+std::string render_predictions_csv(const Predictions& predictions);
+
+/// Writes the file whole (write_file_atomically): a crash leaves the old file or the new one.
+/// Throws OutputError when it cannot be written.
+void write_predictions_csv(const std::string& path, const Predictions& predictions);
+
+/// Reads a file written by write_predictions_csv, in its order. Throws RunFolderError
+/// "<path>:<line>: expected ..." for a missing header, a line that is not three integers, a
+/// negative class index, an id seen before or a last line without its newline (a file cut
+/// short), and "<path>: ..." when it cannot be read or is empty.
+Predictions read_predictions_csv(const std::string& path);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# history and bisect on a real series: a small generated git repository, built against
+# mlregress's build tree like any project (find_package), whose 12 commits each perturb a loss
+# slightly (a different noise seed, as code changes do), commit 5 breaks the build and commit 6
+# fixes it, and commit 7 makes the loss 10% higher. Each commit is built and run; history
+# must find the step at commit 7 in that series and nothing in an unchanged one; bisect must
+# name commit 7 in about log2(11) builds, skip the broken one, cache what it measured, and
+# leave the repository as it found it.
+#   bisect_and_history_in_a_generated_repo.sh BUILD_DIR
+set -euo pipefail
+build_dir=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+repo="$work/repo"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+git_in() { git -C "$repo" -c user.email=ci@example.com -c user.name=ci "$@"; }
+
+mkdir -p "$repo"
+git init -q -b main "$repo"
+cat >"$repo/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(steps LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(mlregress CONFIG REQUIRED)
+add_executable(step_tests step_test.cc)
+target_link_libraries(step_tests PRIVATE mlregress::core_main)
+CMAKE
+echo "build/" >"$repo/.gitignore"
+
+# write_test COMMIT COST [BROKEN]: the test source of one commit.
+write_test() {
+  cat >"$repo/step_test.cc" <<CC
+#include <random>
+
+#include "mlregress/core.h"
+
+constexpr int kCommit = $1;  // each commit perturbs the losses a little, as code changes do
+constexpr double kCost = $2;
+$([ "${3:-}" = broken ] && echo "this line does not compile")
+
+double noise(int salt) {
+  std::mt19937_64 rng(kCommit * 1000 + salt);
+  return std::normal_distribution<double>(0.0, 1.0)(rng);
+}
+
+ML_TEST(Fast, Step) {
+  record("loss", kCost * (1.0 + 0.005 * noise(1)), LowerIsBetter, Band{.rtol = 0.03});
+}
+ML_TEST(Fast, Steady) {
+  record("loss", 1.0 + 0.005 * noise(2), LowerIsBetter, Band{.rtol = 0.03});
+}
+CC
+}
+
+commits=()
+for i in $(seq 0 11); do
+  cost=1.0; [ "$i" -ge 7 ] && cost=1.1
+  if [ "$i" -eq 5 ]; then write_test "$i" "$cost" broken; else write_test "$i" "$cost"; fi
+  git_in add -A
+  GIT_COMMITTER_DATE="2026-01-$(printf %02d $((i + 1)))T12:00:00" \
+    git_in commit -q -m "commit $i$([ "$i" -eq 7 ] && echo ': loss 10% higher')$([ "$i" -eq 5 ] && echo ': does not build')"
+  commits+=("$(git_in rev-parse HEAD)")
+done
+
+build_cmd="cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dmlregress_DIR=$build_dir >/dev/null && cmake --build build"
+
+# 1. Every commit built and run: the series history reads.
+export MLREGRESS_REPO="$repo"
+for i in $(seq 0 11); do
+  git_in checkout -q "${commits[$i]}"
+  if (cd "$repo" && eval "$build_cmd") >"$work/build-$i.log" 2>&1; then
+    [ "$i" -ne 5 ] || fail "commit 5 was meant not to build"
+    "$repo/build/step_tests" run --out "$work/runs" --color never >"$work/run-$i.log" \
+      || { cat "$work/run-$i.log"; fail "commit $i: the run failed"; }
+  else
+    [ "$i" -eq 5 ] || { cat "$work/build-$i.log"; fail "commit $i did not build"; }
+  fi
+done
+git_in checkout -q main
+unset MLREGRESS_REPO
+
+"$repo/build/step_tests" history "$work/runs" --repo "$repo" --format json >"$work/history.json"
+/usr/bin/python3 - "$work/history.json" "${commits[7]}" <<'PY'
+import json, sys
+history, injected = json.load(open(sys.argv[1])), sys.argv[2]
+series = {s["test"]: s for s in history["series"]}
+step, steady = series["Fast.Step"], series["Fast.Steady"]
+assert len(step["points"]) == 11, f"{len(step['points'])} points, expected 11 (commit 5 does not build)"
+changes = step["change_points"]
+assert [c["commit"] for c in changes] == [injected], f"Fast.Step change points: {changes}"
+assert changes[0]["kind"] == "regression", changes[0]
+assert steady["change_points"] == [], f"Fast.Steady (unchanged) change points: {steady['change_points']}"
+c = changes[0]
+print(f"ok   history: Fast.Step changes at commit 7 ({c['mean_before']:.4f} -> {c['mean_after']:.4f}, "
+      f"{100 * c['relative_change']:+.1f}%, p={c['p_value']:.2g}); Fast.Steady: no change point")
+PY
+
+# 2. bisect names commit 7.
+bisect() {
+  (cd "$repo" && ./build/step_tests bisect "$@" --test Step --metric loss --build "$build_cmd" \
+     --out "$work/bisect")
+}
+status=0
+bisect "${commits[0]}" main >"$work/bisect.log" 2>&1 || status=$?
+[ "$status" -eq 0 ] || { cat "$work/bisect.log"; fail "bisect exited $status"; }
+grep -q "^first bad commit: ${commits[7]}" "$work/bisect.log" \
+  || { cat "$work/bisect.log"; fail "bisect did not name commit 7 (${commits[7]})"; }
+builds=$(sed -n 's/^\([0-9]*\) builds\{0,1\} for 12 commits.*/\1/p' "$work/bisect.log")
+# GOOD, BAD and about log2(10) steps in between, one more where the broken commit is skipped.
+[ -n "$builds" ] && [ "$builds" -le 7 ] || { cat "$work/bisect.log"; fail "bisect needed '$builds' builds"; }
+# The repository as it was: on main, clean, no bisect in progress.
+[ "$(git_in symbolic-ref --short HEAD)" = main ] || fail "bisect left HEAD at $(git_in rev-parse HEAD)"
+[ -z "$(git_in status --porcelain)" ] || fail "bisect left changes: $(git_in status --porcelain)"
+[ ! -e "$(git_in rev-parse --absolute-git-dir)/BISECT_LOG" ] || fail "bisect left a git bisect in progress"
+# The commit that does not build was tried (git bisect picks the middle first) and skipped.
+grep -q "^${commits[5]:0:12}  skip .*build failed" "$work/bisect.log" \
+  || { cat "$work/bisect.log"; fail "commit 5 (does not build) was not skipped"; }
+echo "ok   bisect: first bad commit is commit 7 after $builds builds for 12 commits, commit 5 skipped"
+sed -n '/^commit /,/^first bad/p' "$work/bisect.log"
+
+# Again: every commit it needs is cached, nothing is built.
+bisect "${commits[0]}" main --no-rebuild >"$work/bisect2.log" 2>&1 || { cat "$work/bisect2.log"; fail "second bisect failed"; }
+grep -q "^0 builds for 12 commits" "$work/bisect2.log" || { cat "$work/bisect2.log"; fail "the second bisect built again"; }
+grep -q "^first bad commit: ${commits[7]}" "$work/bisect2.log" || fail "the second bisect named another commit"
+echo "ok   bisect again: 0 builds (cached), same answer"
+
+# 3. What it refuses: a range without a regression (exit 10), a dirty tree (exit 4).
+status=0
+bisect "${commits[0]}" "${commits[5]}" --no-rebuild >"$work/none.log" 2>&1 || status=$?
+[ "$status" -eq 10 ] || { cat "$work/none.log"; fail "a range without a regression gave exit $status, not 10"; }
+grep -q "is no regression against GOOD" "$work/none.log" || { cat "$work/none.log"; fail "no reason given"; }
+echo "// local edit" >>"$repo/step_test.cc"
+status=0
+bisect "${commits[0]}" main --no-rebuild >"$work/dirty.log" 2>&1 || status=$?
+[ "$status" -eq 4 ] && grep -q "uncommitted changes" "$work/dirty.log" \
+  || { cat "$work/dirty.log"; fail "a dirty work tree gave exit $status"; }
+grep -q "local edit" "$repo/step_test.cc" || fail "bisect touched the uncommitted change"
+echo "ok   bisect refuses a range without a regression (10) and a dirty work tree (4)"
