@@ -26,6 +26,11 @@ namespace mlregress {
 
 class MlTest;
 
+/// Converts a container of class indices or example ids to std::vector<std::int64_t> for
+/// MlTest::record_predictions; specialised for torch::Tensor in mlregress/torch/predictions.h.
+template <typename T>
+struct ClassIndices;
+
 namespace internal {
 using TestFactory = MlTest* (*)();
 /// Called by ML_TEST during static initialisation. Never throws: problems (duplicate names,
@@ -69,6 +74,26 @@ class MlTest : public ::testing::Test {
   /// Records a curve at explicit steps (e.g. a validation loss every 100 steps).
   static void record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
                            const std::vector<double>& values);
+
+  /// Records a classifier's predictions on a frozen evaluation set: example i has the stable id
+  /// ids[i], predicted class predicted[i] and true class target[i] (class indices >= 0, ids
+  /// unique). Stored in the run folder (predictions/<test>.<name>.csv) and, by promote, beside
+  /// the baseline; a later run is compared example by example: the flips correct -> wrong and
+  /// wrong -> correct, by class, and McNemar's exact test on them decides the verdict. Plain
+  /// ML_TESTs only (each seed of a seeded test would evaluate another model). Malformed input
+  /// throws std::invalid_argument. Tensors work too (mlregress/torch/predictions.h).
+  static void record_predictions(std::string_view name, const std::vector<std::int64_t>& ids,
+                                 const std::vector<std::int64_t>& predicted,
+                                 const std::vector<std::int64_t>& target);
+  /// The same for any type ClassIndices<T> converts (torch::Tensor: any integer dtype, any
+  /// device, one dimension).
+  template <typename T>
+  requires requires(const T& t) { ClassIndices<T>::to_vector(t); }
+  static void record_predictions(std::string_view name, const T& ids, const T& predicted,
+                                 const T& target) {
+    record_predictions(name, ClassIndices<T>::to_vector(ids), ClassIndices<T>::to_vector(predicted),
+                       ClassIndices<T>::to_vector(target));
+  }
 
   /// The resolved value of a declared parameter. T is bool, an integer type, double or
   /// std::string and must match the declared type (ints may be read as double).

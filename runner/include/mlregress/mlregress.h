@@ -18,4 +18,5 @@
 #include "mlregress/core.h"
 #include "mlregress/torch/memory_tracker.h"
 #include "mlregress/torch/op_counter.h"
+#include "mlregress/torch/predictions.h"
 #include "mlregress/torch/torch_hooks.h"

@@ -22,15 +22,21 @@ class BaselineSet {
   /// for `binary` gives an empty set: every test is NEW until its first promotion.
   static BaselineSet load(const std::string& dir, const std::string& binary, bool allow_missing);
 
-  /// A set made in memory (compare builds one from a run folder).
-  static BaselineSet from_files(std::vector<LoadedBaselineFile> files);
+  /// A set made in memory (compare builds one from a run folder, whose predictions/ then holds
+  /// the reference predictions: `predictions_folder`).
+  static BaselineSet from_files(std::vector<LoadedBaselineFile> files,
+                                std::string predictions_folder = "");
 
   /// The file that holds `test`, or nullptr.
   const LoadedBaselineFile* find(const std::string& test) const;
   const std::vector<LoadedBaselineFile>& files() const { return files_; }
+  /// The folder whose predictions/ holds the reference predictions (record_predictions):
+  /// <dir>/<binary> for a loaded set; empty when there is none.
+  const std::string& predictions_folder() const { return predictions_folder_; }
 
  private:
   std::vector<LoadedBaselineFile> files_;
+  std::string predictions_folder_;
 };
 
 /// Folder of a binary's baseline files.

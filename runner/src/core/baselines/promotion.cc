@@ -9,13 +9,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
+#include "comparison/predictions_gate.h"
 #include "environment/git_info.h"
 #include "registry/name_filter.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "storage/predictions_file.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"
 
@@ -187,7 +191,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
   return changed;
 }
 
-std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request) {
+std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request,
+                                     std::vector<std::string>* predictions_written) {
   const std::string& binary = record.run.info.binary;
   const std::string folder = baseline_folder(request.baselines_dir, binary);
   std::error_code error;
@@ -216,6 +221,27 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     if (pause != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
     write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
   }
+  // The reference predictions: the same tests as the TOML (filter; failed ones only with force).
+  const NameFilter filter(request.filter);
+  for (const TestResult& test : record.run.tests) {
+    if (!filter.matches(test.name, test.full_name) || test.status == TestStatus::kSkipped) continue;
+    if (is_test_failure(test.status) && !request.force) continue;
+    for (const RecordedPredictions& p : test.predictions) {
+      if (!p.data) continue;
+      const std::string path = folder + "/" + predictions_file_name(test.name, p.name);
+      const std::string content = render_predictions_csv(*p.data);
+      std::ifstream in(path);
+      const std::string before{std::istreambuf_iterator<char>(in),
+                               std::istreambuf_iterator<char>()};
+      if (in && before == content) continue;
+      std::filesystem::create_directories(folder + "/predictions", error);
+      if (error)
+        throw OutputError(
+            fmt::format("cannot create '{}/predictions': {}", folder, error.message()));
+      write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
+      if (predictions_written != nullptr) predictions_written->push_back(path);
+    }
+  }
   return plan;
 }
 
@@ -229,7 +255,7 @@ BaselineSet baseline_from_run(const RunRecord& record) {
     planned.after.provenance.version = 0;  // never promoted: the report says v0
     files.push_back({record.path, std::move(planned.after)});
   }
-  return BaselineSet::from_files(std::move(files));
+  return BaselineSet::from_files(std::move(files), record.path);
 }
 
 }  // namespace mlregress::internal

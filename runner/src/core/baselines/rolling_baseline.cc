@@ -111,12 +111,13 @@ RollingBaseline rolling_baseline(const std::string& history_dir, std::size_t win
   if (records.empty()) return result;
   for (const RunRecord& record : records) result.runs.push_back(record.run.info.run_id);
   // Named in reports where a promoted baseline names its file ("BASELINE: <path> v<version>").
+  // Predictions: the newest run's (a rolling median of predictions has no meaning).
   std::vector<LoadedBaselineFile> files = baseline_from_run(pooled_run(records)).files();
   for (LoadedBaselineFile& file : files) {
     file.path = fmt::format("rolling, last {} run{} under {}", records.size(),
                             records.size() == 1 ? "" : "s", history_dir);
   }
-  result.set = BaselineSet::from_files(std::move(files));
+  result.set = BaselineSet::from_files(std::move(files), records.back().path);
   return result;
 }
 

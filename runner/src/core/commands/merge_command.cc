@@ -305,6 +305,8 @@ void replay(const RunResult& run, const std::vector<RunObserver*>& observers,
     }
     for (const MetricRecord& m : test.metrics)
       notify([&](RunObserver& o) { o.on_metric(test, m); });
+    for (const RecordedPredictions& p : test.predictions)
+      notify([&](RunObserver& o) { o.on_predictions(test, p); });
     notify([&](RunObserver& o) { o.on_test_end(test, run); });
   }
 }

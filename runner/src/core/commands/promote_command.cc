@@ -18,8 +18,11 @@ ExitCode promote_command(const PromoteOptions& options) {
   request.filter = options.filter;
   request.force = options.force;
   request.now = utc_now_iso8601();
-  const std::vector<PlannedFile> written = promote_run(run, request);
-  if (written.empty()) {
+  std::vector<std::string> predictions;
+  const std::vector<PlannedFile> written = promote_run(run, request, &predictions);
+  for (const std::string& path : predictions)
+    std::printf("promote: %s (predictions)\n", path.c_str());
+  if (written.empty() && predictions.empty()) {
     std::printf("promote: baselines already match run %s; nothing changed\n",
                 run.run.info.run_id.c_str());
     return ExitCode::kPassed;

@@ -51,7 +51,7 @@ void restrict_to_seeds(RunPlan& plan, const std::vector<std::uint64_t>& seeds) {
 void leave_multi_seed_gate_to_merge(RunResult& run) {
   for (TestResult& test : run.tests) {
     for (MetricComparison& c : test.comparisons) {
-      if (!c.distribution || c.decision) continue;
+      if ((!c.distribution && !c.flips) || c.decision) continue;
       c.note = fmt::format("decided at merge, over every shard's seeds (this shard ran {})",
                            test.seed_runs.size());
     }

@@ -1,6 +1,7 @@
 // Everything a run writes while it goes on, as observers of the run: the console, the files in
-// its folder (junit.xml, results.json, curves, seeds.jsonl), the --junit copy and, for ctest,
-// the measurements. `run` feeds them as tests end; `merge` replays a merged run through them.
+// its folder (junit.xml, results.json, curves, predictions, seeds.jsonl), the --junit copy and, for
+// ctest, the measurements. `run` feeds them as tests end; `merge` replays a merged run through
+// them.
 #pragma once
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "reporting/ctest_measurements.h"
 #include "reporting/curve_csv_writer.h"
 #include "reporting/junit_reporter.h"
+#include "reporting/predictions_writer.h"
 #include "reporting/results_json_writer.h"
 #include "reporting/seed_ledger_writer.h"
 #include "storage/run_folder.h"
@@ -31,10 +33,12 @@ struct RunOutputs {
         junit_copy(options.junit),
         results(folder.path + "/results.json"),
         curves(folder.path),
+        predictions(folder.path),
         seed_ledger(folder.path + "/seeds.jsonl"),
         ctest_measurements(stdout) {
     console.show_ablations_from(folder.path + "/seeds.jsonl");
-    observers = {&console, &junit, &results, &seed_ledger};
+    // Predictions before the console and results.json, which name their files.
+    observers = {&predictions, &console, &junit, &results, &seed_ledger};
     if (write_curves) observers.push_back(&curves);
     if (!options.junit.empty()) observers.push_back(&junit_copy);
     if (options.ctest_measurements) observers.push_back(&ctest_measurements);
@@ -43,6 +47,7 @@ struct RunOutputs {
   JunitReporter junit, junit_copy;
   ResultsJsonWriter results;
   CurveCsvWriter curves;
+  PredictionsWriter predictions;
   SeedLedgerWriter seed_ledger;
   CTestMeasurementReporter ctest_measurements;
   std::vector<RunObserver*> observers;

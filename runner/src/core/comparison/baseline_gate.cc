@@ -5,6 +5,7 @@
 
 #include "comparison/comparator.h"
 #include "comparison/distribution_gate.h"
+#include "comparison/predictions_gate.h"
 
 namespace mlregress::internal {
 namespace {
@@ -51,6 +52,15 @@ void BaselineGate::compare_test(TestResult& test) const {
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
   }
+  for (const RecordedPredictions& predictions : test.predictions) {
+    const std::string reference = baselines_.predictions_folder().empty()
+                                      ? std::string()
+                                      : baselines_.predictions_folder() + "/" +
+                                            predictions_file_name(test.name, predictions.name);
+    MetricComparison c = compare_predictions_metric(predictions, reference);
+    regressed = regressed || fails_the_test(c, strict_env_);
+    test.comparisons.push_back(std::move(c));
+  }
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }
 
@@ -70,16 +80,28 @@ void BaselineGate::judge_run(RunResult& run, double alpha) const {
 
 void decide_multi_seed_gate(RunResult& run, double alpha) {
   std::vector<DistributionAnalysis> analyses;
-  std::vector<std::pair<TestResult*, MetricComparison*>> owners;
+  std::vector<OtherCheck> flips;  // McNemar's tests of predictions: the same families
+  std::vector<std::pair<TestResult*, MetricComparison*>> owners, flip_owners;
   for (TestResult& test : run.tests) {
     for (MetricComparison& c : test.comparisons) {
-      if (!c.distribution || c.decision) continue;
-      analyses.push_back(*c.distribution);
-      owners.emplace_back(&test, &c);
+      if (c.decision) continue;
+      if (c.distribution) {
+        analyses.push_back(*c.distribution);
+        owners.emplace_back(&test, &c);
+      } else if (c.flips) {
+        flips.push_back({c.flips->p_worse, c.flips->p_better});
+        flip_owners.emplace_back(&test, &c);
+      }
     }
   }
-  if (analyses.empty()) return;
-  const std::vector<GateDecision> decisions = decide_gate(analyses, alpha);
+  if (analyses.empty() && flips.empty()) return;
+  std::vector<OtherCheck> flips_adjusted;
+  std::vector<GateDecision> decisions = decide_gate(analyses, flips, flips_adjusted, alpha);
+  for (std::size_t i = 0; i < flips.size(); ++i) {
+    decisions.push_back(
+        decide_predictions(*flip_owners[i].second->flips, flips_adjusted[i], alpha));
+    owners.push_back(flip_owners[i]);
+  }
   for (std::size_t i = 0; i < decisions.size(); ++i) {
     auto [test, c] = owners[i];
     c->decision = decisions[i];

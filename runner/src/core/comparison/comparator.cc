@@ -36,6 +36,8 @@ std::string_view metric_kind_name(MetricKind kind) {
       return "PERFORMANCE";
     case MetricKind::kDistribution:
       return "DISTRIBUTION";
+    case MetricKind::kPredictions:
+      return "PREDICTIONS";
   }
   return "METRIC";
 }
@@ -49,8 +51,8 @@ std::optional<Verdict> parse_verdict(std::string_view name) {
 }
 
 std::optional<MetricKind> parse_metric_kind(std::string_view name) {
-  for (MetricKind kind :
-       {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution}) {
+  for (MetricKind kind : {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution,
+                          MetricKind::kPredictions}) {
     if (metric_kind_name(kind) == name) return kind;
   }
   return std::nullopt;

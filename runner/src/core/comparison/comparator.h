@@ -14,6 +14,7 @@
 
 #include "baselines/baseline.h"
 #include "comparison/distribution_gate.h"
+#include "comparison/flips_analysis.h"
 #include "comparison/verdict.h"
 
 namespace mlregress::internal {
@@ -29,8 +30,9 @@ inline constexpr double kTimingMinimumBand = 0.05;
 inline constexpr double kTimingMaximumBand = 0.5;
 
 /// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
-enum class MetricKind { kMetric, kPerformance, kDistribution };
-std::string_view metric_kind_name(MetricKind kind);  ///< "METRIC", "PERFORMANCE", "DISTRIBUTION"
+enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions };
+/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS"
+std::string_view metric_kind_name(MetricKind kind);
 std::optional<MetricKind> parse_metric_kind(std::string_view name);
 
 struct DirectionChange {
@@ -57,6 +59,9 @@ struct MetricComparison {
   /// Seeded metrics compared by the statistical gate (set when kind is kDistribution and both
   /// sides have samples); the verdict comes from `decision`, decided once the run has ended.
   std::optional<DistributionAnalysis> distribution;
+  /// Predictions (kind kPredictions) compared example by example; the verdict comes from
+  /// `decision` too, McNemar's p in the same Holm families.
+  std::optional<FlipsAnalysis> flips;
   std::optional<GateDecision> decision;
 };
 

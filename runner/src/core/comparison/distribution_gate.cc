@@ -226,6 +226,13 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
 
 std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
                                       double alpha) {
+  std::vector<OtherCheck> none;
+  return decide_gate(analyses, {}, none, alpha);
+}
+
+std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
+                                      std::span<const OtherCheck> others,
+                                      std::vector<OtherCheck>& others_adjusted, double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) {
     throw std::invalid_argument(fmt::format("the gate's alpha must lie in (0, 1), not {}", alpha));
   }
@@ -238,8 +245,16 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
     p_worse.push_back(analyses[i].p_worse);
     p_better.push_back(analyses[i].p_better);
   }
+  for (const OtherCheck& other : others) {
+    p_worse.push_back(other.p_worse);
+    p_better.push_back(other.p_better);
+  }
   const std::vector<double> worse_adjusted = stats::holm_adjust(p_worse);
   const std::vector<double> better_adjusted = stats::holm_adjust(p_better);
+  others_adjusted.clear();
+  for (std::size_t k = members.size(); k < p_worse.size(); ++k) {
+    others_adjusted.push_back({worse_adjusted[k], better_adjusted[k]});
+  }
 
   std::vector<GateDecision> decisions(analyses.size());
   for (std::size_t i = 0; i < analyses.size(); ++i) {

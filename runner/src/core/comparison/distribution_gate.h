@@ -88,6 +88,18 @@ struct GateDecision {
 std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
                                       double alpha = kDefaultGateAlpha);
 
+/// Another statistical check of the run that joins the Holm families (McNemar's test on the
+/// flips of a predictions comparison): its raw one-sided p-values, and after decide_gate the
+/// adjusted ones.
+struct OtherCheck {
+  double p_worse = 1.0, p_better = 1.0;
+};
+/// decide_gate with `others` in the same two families; their adjusted p-values are written to
+/// `others_adjusted` (same order). Each check decides its own verdict from them.
+std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> analyses,
+                                      std::span<const OtherCheck> others,
+                                      std::vector<OtherCheck>& others_adjusted, double alpha);
+
 /// One report line, baseline → candidate, e.g.
 ///   "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.003] ·
 ///    welch · g=-1.31 · P(improvement)=0.16 · p(worse)=0.0021 (Holm 0.0042) · margin 0.01"

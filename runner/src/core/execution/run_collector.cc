@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "comparison/predictions_gate.h"
 #include "execution/seed_runs.h"
 #include "support/clock.h"
 #include "support/errors.h"
@@ -64,6 +65,23 @@ void RunCollector::add_curve(TestResult& test, CurveRecord curve) {
   notify([&](RunObserver& o) { o.on_curve(test, test.curves.back()); });
 }
 
+void RunCollector::add_predictions(TestResult& test, const PredictionsRecorded& event) {
+  RecordedPredictions recorded;
+  recorded.name = event.name;
+  recorded.csv_file = predictions_file_name(test.name, event.name);
+  const Predictions& p = event.predictions;
+  recorded.examples = p.ids.size();
+  std::size_t correct = 0;
+  for (std::size_t i = 0; i < p.ids.size(); ++i) correct += p.predicted[i] == p.target[i];
+  recorded.accuracy =
+      p.ids.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(p.ids.size());
+  recorded.data = std::make_shared<const Predictions>(p);
+  std::erase_if(test.predictions,  // recorded twice: the later set counts
+                [&](const RecordedPredictions& r) { return r.name == event.name; });
+  test.predictions.push_back(std::move(recorded));
+  notify([&](RunObserver& o) { o.on_predictions(test, test.predictions.back()); });
+}
+
 void RunCollector::handle(const TestEvent& event) {
   if (const auto* start = std::get_if<TestStarted>(&event)) {
     const PlannedTest* planned = plan_.find(start->test);
@@ -95,6 +113,7 @@ void RunCollector::handle(const TestEvent& event) {
                    notify([&](RunObserver& o) { o.on_metric(test, test.metrics.back()); });
                  },
                  [&](const CurveRecorded& e) { add_curve(test, e.curve); },
+                 [&](const PredictionsRecorded& e) { add_predictions(test, e); },
                  [&](const TestEnded& e) {
                    end_current(e.skipped  ? TestStatus::kSkipped
                                : e.passed ? TestStatus::kPassed

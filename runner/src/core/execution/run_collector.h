@@ -53,6 +53,7 @@ class RunCollector {
  private:
   TestResult& current();
   void start_test(TestResult result);
+  void add_predictions(TestResult& test, const PredictionsRecorded& event);
   void add_curve(TestResult& test, CurveRecord curve);
   void end_current(TestStatus status_if_clean, double duration_s);
   template <typename Call>

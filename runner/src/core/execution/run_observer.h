@@ -14,6 +14,8 @@ class RunObserver {
   virtual void on_failure(const TestResult& /*test*/, const TestFailure& /*failure*/) {}
   virtual void on_metric(const TestResult& /*test*/, const MetricRecord& /*metric*/) {}
   virtual void on_curve(const TestResult& /*test*/, const RecordedCurve& /*curve*/) {}
+  virtual void on_predictions(const TestResult& /*test*/,
+                              const RecordedPredictions& /*predictions*/) {}
   /// A seed of a seeded test finished (its SeedRun is in test.seed_runs).
   virtual void on_seed_end(const TestResult& /*test*/, const SeedRun& /*seed_run*/,
                            const RunResult& /*run*/) {}

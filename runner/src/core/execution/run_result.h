@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "comparison/comparator.h"
+#include "comparison/prediction_flips.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
@@ -49,6 +51,16 @@ struct RecordedCurve {
   std::size_t points = 0;
 };
 
+/// Predictions recorded by record_predictions(): a file in the run folder.
+struct RecordedPredictions {
+  std::string name;
+  std::string csv_file;  ///< relative to the run folder, "predictions/<test>.<name>.csv"
+  std::size_t examples = 0;
+  double accuracy = 0.0;
+  /// The predictions themselves: set while the run goes, and by read_run_record from the file.
+  std::shared_ptr<const Predictions> data;
+};
+
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.
 struct SeedRun {
   std::string variant;            ///< "" when the test declares no variants
@@ -79,6 +91,7 @@ struct TestResult {
   std::string crash_message;  ///< set when status is kCrashed
   std::vector<MetricRecord> metrics;
   std::vector<RecordedCurve> curves;
+  std::vector<RecordedPredictions> predictions;
   bool finished = false;  ///< false while the test runs
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were

@@ -54,6 +54,13 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                            {"steps", e.curve.steps},
                            {"values", numbers(e.curve.values)}};
                  },
+                 [&](const PredictionsRecorded& e) {
+                   json = {{"event", "predictions"},
+                           {"name", e.name},
+                           {"ids", e.predictions.ids},
+                           {"predicted", e.predictions.predicted},
+                           {"target", e.predictions.target}};
+                 },
                  [&](const TestEnded& e) {
                    json = {{"event", "end"},
                            {"test", e.test},
@@ -94,6 +101,12 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
       curve.values.push_back(*value);
     }
     event = CurveRecorded{std::move(curve)};
+  } else if (kind == "predictions") {
+    Predictions predictions;
+    predictions.ids = json.at("ids").get<std::vector<std::int64_t>>();
+    predictions.predicted = json.at("predicted").get<std::vector<std::int64_t>>();
+    predictions.target = json.at("target").get<std::vector<std::int64_t>>();
+    event = PredictionsRecorded{json.at("name").get<std::string>(), std::move(predictions)};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

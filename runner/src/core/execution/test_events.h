@@ -10,6 +10,7 @@
 //   {"event": "metric", "name": "loss", "value": 0.01, "direction": "lower_is_better",
 //    "policy": {"kind": "band", "rtol": 0.5, "atol": 0.001}}
 //   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
+//   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <variant>
 
+#include "comparison/prediction_flips.h"
 #include "execution/run_result.h"
 #include "mlregress/metric.h"
 
@@ -44,6 +46,11 @@ struct CurveRecorded {
   CurveRecord curve;
 };
 
+struct PredictionsRecorded {
+  std::string name;
+  Predictions predictions;
+};
+
 struct TestEnded {
   std::string test;
   bool passed = false;
@@ -52,7 +59,7 @@ struct TestEnded {
 };
 
 using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
-                               CurveRecorded, TestEnded>;
+                               CurveRecorded, PredictionsRecorded, TestEnded>;
 
 void to_json(nlohmann::json& json, const TestEvent& event);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything that is not an event.

@@ -125,6 +125,26 @@ void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>
   context.sink->emit(internal::CurveRecorded{CurveRecord{std::string(name), steps, values}});
 }
 
+void MlTest::record_predictions(std::string_view name, const std::vector<std::int64_t>& ids,
+                                const std::vector<std::int64_t>& predicted,
+                                const std::vector<std::int64_t>& target) {
+  internal::TestContext& context = internal::require_context("record_predictions()");
+  if (context.seeded) {
+    throw std::invalid_argument(fmt::format(
+        "predictions '{}': record_predictions applies to ML_TEST only (each seed of a seeded "
+        "test evaluates another model)",
+        name));
+  }
+  internal::Predictions predictions{ids, predicted, target};
+  try {
+    // Pairing the set with itself checks it: equal lengths, unique ids, classes >= 0.
+    (void)internal::compare_predictions(predictions, predictions, 0);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(fmt::format("predictions '{}': {}", name, error.what()));
+  }
+  context.sink->emit(internal::PredictionsRecorded{std::string(name), std::move(predictions)});
+}
+
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }

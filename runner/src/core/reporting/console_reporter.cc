@@ -122,11 +122,17 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
   switch (test.status) {
     case TestStatus::kPassed: {
       tag(Color::kGreen, "[       OK ] ");
-      const bool pending =
-          std::any_of(test.comparisons.begin(), test.comparisons.end(),
-                      [](const MetricComparison& c) { return c.distribution && !c.decision; });
+      const auto pending = [&](auto analysis) {
+        return std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                           [&](const MetricComparison& c) { return analysis(c) && !c.decision; });
+      };
+      const bool seeds =
+          pending([](const MetricComparison& c) { return c.distribution.has_value(); });
+      const bool flips = pending([](const MetricComparison& c) { return c.flips.has_value(); });
       std::fprintf(out_, "%s (%lld ms)%s\n", name.c_str(), ms,
-                   pending ? "; its multi-seed verdicts follow at the end of the run" : "");
+                   seeds   ? "; its multi-seed verdicts follow at the end of the run"
+                   : flips ? "; its predictions' verdicts follow at the end of the run"
+                           : "");
       break;
     }
     case TestStatus::kSkipped:
@@ -223,6 +229,21 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
                    xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
       std::fprintf(out_, "                 %s\n", xml_safe(comparison_note(c)).c_str());
+    }
+  }
+  // Predictions compared example by example: McNemar's tests joined the same Holm families.
+  for (const TestResult& test : run.tests) {
+    for (const MetricComparison& c : test.comparisons) {
+      if (!c.flips || !c.decision) continue;
+      tag(c.verdict == Verdict::kRegression ? Color::kRed : Color::kGreen,
+          fmt::format("[{:^14}] ", verdict_name(c.verdict)).c_str());
+      std::fprintf(out_, "%s.%s (predictions): %s\n", xml_safe(test.name).c_str(),
+                   xml_safe(c.metric).c_str(), xml_safe(c.note).c_str());
+      std::string summary = c.flips->summary;
+      while (!summary.empty() && summary.back() == '\n') summary.pop_back();
+      for (std::size_t at = 0; (at = summary.find('\n', at)) != std::string::npos; at += 18)
+        summary.replace(at, 1, "\n                 ");
+      std::fprintf(out_, "                 %s\n", xml_safe(summary).c_str());
     }
   }
   print_promotion_hint(run);

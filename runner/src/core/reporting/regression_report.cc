@@ -58,12 +58,21 @@ std::string format_regression_report(const std::string& run_id, const TestResult
       continue;
     }
     // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).
-    const std::string_view verdict =
-        c.distribution ? std::string_view("PENDING") : verdict_name(c.verdict);
+    const std::string_view verdict = (c.distribution || c.flips) && !c.decision
+                                         ? std::string_view("PENDING")
+                                         : verdict_name(c.verdict);
     out += fmt::format("{:<13} {:<20} {:<24} {:<22} {:<16} {}", kind, c.metric, values,
                        format_delta(c), c.tolerance, verdict);
     const std::string note = comparison_note(c);
     out += note.empty() ? "\n" : fmt::format("  ({})\n", note);
+    if (c.flips && c.decision) {
+      // The flips by class and the first examples: where the accuracy went.
+      std::string summary = c.flips->summary;
+      while (!summary.empty() && summary.back() == '\n') summary.pop_back();
+      for (std::size_t at = 0; (at = summary.find('\n', at)) != std::string::npos; at += 15)
+        summary.replace(at, 1, "\n              ");
+      out += fmt::format("{:<13} {}\n", "", summary);
+    }
   }
   if (!test.environment_note.empty()) out += "ENVIRONMENT   " + test.environment_note + "\n";
   return out;

@@ -55,6 +55,28 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.direction_change)
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
+  if (c.flips) {
+    const FlipsAnalysis& f = *c.flips;
+    nlohmann::json by_class = nlohmann::json::array();
+    for (const ClassFlips& k : f.by_class) {
+      by_class.push_back({{"class", k.target},
+                          {"correct_to_wrong", k.correct_to_wrong},
+                          {"wrong_to_correct", k.wrong_to_correct}});
+    }
+    metric["flips"] = {{"compared", f.compared},
+                       {"correct_to_wrong", f.correct_to_wrong},
+                       {"wrong_to_correct", f.wrong_to_correct},
+                       {"baseline_accuracy", json_number(f.baseline_accuracy)},
+                       {"candidate_accuracy", json_number(f.candidate_accuracy)},
+                       {"p_worse", json_number(f.p_worse)},
+                       {"p_better", json_number(f.p_better)},
+                       {"by_class", std::move(by_class)},
+                       {"summary", f.summary}};
+    if (c.decision) {
+      metric["flips"]["p_worse_holm"] = json_number(c.decision->p_worse_adjusted);
+      metric["flips"]["p_better_holm"] = json_number(c.decision->p_better_adjusted);
+    }
+  }
 }
 
 nlohmann::json test_json(const TestResult& test) {
@@ -83,6 +105,18 @@ nlohmann::json test_json(const TestResult& test) {
   for (const RecordedCurve& c : test.curves) {
     curves.push_back({{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}});
   }
+  nlohmann::json predictions = nlohmann::json::array();
+  for (std::size_t i = 0; i < test.predictions.size(); ++i) {
+    const RecordedPredictions& p = test.predictions[i];
+    nlohmann::json entry = {{"name", p.name},
+                            {"file", p.csv_file},
+                            {"examples", p.examples},
+                            {"accuracy", json_number(p.accuracy)}};
+    // Their comparisons follow the metrics' in test.comparisons.
+    const std::size_t at = test.metrics.size() + i;
+    if (at < test.comparisons.size()) add_comparison(entry, test.comparisons[at]);
+    predictions.push_back(std::move(entry));
+  }
   nlohmann::json json = {{"name", test.name},
                          {"full_name", test.full_name},
                          {"tier", tier_name(test.tier)},
@@ -97,6 +131,7 @@ nlohmann::json test_json(const TestResult& test) {
                          {"failures", std::move(failures)},
                          {"metrics", std::move(metrics)},
                          {"curves", std::move(curves)}};
+  if (!predictions.empty()) json["predictions"] = std::move(predictions);
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -155,6 +190,34 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
   if (json.contains("baseline_direction")) {
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
+  }
+  if (json.contains("flips")) {
+    with_field_context("flips", [&] {
+      const nlohmann::json& f = json.at("flips");
+      FlipsAnalysis flips;
+      flips.compared = field<std::size_t>(f, "compared");
+      flips.correct_to_wrong = field<std::size_t>(f, "correct_to_wrong");
+      flips.wrong_to_correct = field<std::size_t>(f, "wrong_to_correct");
+      flips.baseline_accuracy = number_field(f, "baseline_accuracy");
+      flips.candidate_accuracy = number_field(f, "candidate_accuracy");
+      flips.p_worse = number_field(f, "p_worse");
+      flips.p_better = number_field(f, "p_better");
+      for (const nlohmann::json& k : f.at("by_class")) {
+        ClassFlips cf;
+        cf.target = field<std::int64_t>(k, "class");
+        cf.correct_to_wrong = field<std::size_t>(k, "correct_to_wrong");
+        cf.wrong_to_correct = field<std::size_t>(k, "wrong_to_correct");
+        cf.net_lost = static_cast<std::int64_t>(cf.correct_to_wrong) -
+                      static_cast<std::int64_t>(cf.wrong_to_correct);
+        flips.by_class.push_back(cf);
+      }
+      flips.summary = field<std::string>(f, "summary");
+      c.flips = std::move(flips);
+      if (f.contains("p_worse_holm")) {
+        c.decision = GateDecision{c.verdict, number_field(f, "p_worse_holm"),
+                                  number_field(f, "p_better_holm"), c.note};
+      }
+    });
   }
   if (json.contains("distribution")) {
     with_field_context("distribution", [&] {
@@ -224,6 +287,24 @@ void from_json(const nlohmann::json& json, TestResult& test) {
     if (stored.comparison) test.comparisons.push_back(std::move(*stored.comparison));
   }
   test.curves = array_field<RecordedCurve>(json, "curves");
+  if (json.contains("predictions")) {
+    with_field_context("predictions", [&] {
+      for (const nlohmann::json& entry : json.at("predictions")) {
+        RecordedPredictions p;
+        p.name = field<std::string>(entry, "name");
+        p.csv_file = field<std::string>(entry, "file");
+        p.examples = field<std::size_t>(entry, "examples");
+        p.accuracy = number_field(entry, "accuracy");
+        if (entry.contains("verdict")) {
+          MetricRecord as_metric;
+          as_metric.name = p.name;
+          as_metric.direction = Direction::HigherIsBetter;
+          test.comparisons.push_back(comparison_from(entry, as_metric));
+        }
+        test.predictions.push_back(std::move(p));
+      }
+    });
+  }
   test.seeded = json.contains("seed_runs");
   if (test.seeded) {
     test.seed_runs = array_field<SeedRun>(json, "seed_runs");

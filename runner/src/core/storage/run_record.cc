@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "storage/json_text.h"
+#include "storage/predictions_file.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
 
@@ -35,6 +36,11 @@ RunRecord read_run_record(const std::string& path) {
   record.run.info.run_folder = path;
   record.run.info.environment = read_environment(path + "/environment.json");
   record.profile = environment_profile(record.run.info.environment);
+  for (TestResult& test : record.run.tests) {
+    for (RecordedPredictions& p : test.predictions) {
+      p.data = std::make_shared<const Predictions>(read_predictions_csv(path + "/" + p.csv_file));
+    }
+  }
   return record;
 }
 

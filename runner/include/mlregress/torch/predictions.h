@@ -1,0 +1,31 @@
+// record_predictions() with tensors: ids, predicted and target classes as 1-D integer tensors
+// on any device, e.g.
+//   record_predictions("eval", torch::arange(n), logits.argmax(1), labels);
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "mlregress/ml_test.h"
+
+namespace mlregress {
+
+template <>
+struct ClassIndices<torch::Tensor> {
+  static std::vector<std::int64_t> to_vector(const torch::Tensor& tensor) {
+    if (tensor.dim() != 1 || tensor.is_floating_point() || tensor.is_complex()) {
+      throw std::invalid_argument(
+          "record_predictions: ids and classes must be 1-D integer tensors (got " +
+          std::to_string(tensor.dim()) + "-D " + std::string(c10::toString(tensor.scalar_type())) +
+          ")");
+    }
+    const torch::Tensor values = tensor.to(torch::kCPU, torch::kLong).contiguous();
+    const std::int64_t* data = values.data_ptr<std::int64_t>();
+    return {data, data + values.numel()};
+  }
+};
+
+}  // namespace mlregress

@@ -1,0 +1,106 @@
+#include "comparison/predictions_gate.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "storage/predictions_file.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr std::size_t kListedFlips = 5;
+constexpr std::size_t kListedClasses = 10;
+
+FlipsAnalysis flips_analysis(std::shared_ptr<const PredictionComparison> comparison) {
+  FlipsAnalysis a;
+  a.compared = comparison->compared;
+  a.correct_to_wrong = comparison->correct_to_wrong.size();
+  a.wrong_to_correct = comparison->wrong_to_correct.size();
+  a.baseline_accuracy = comparison->baseline_accuracy;
+  a.candidate_accuracy = comparison->candidate_accuracy;
+  a.p_worse = comparison->mcnemar.p_worse;
+  a.p_better = comparison->mcnemar.p_better;
+  for (std::size_t i = 0; i < comparison->by_class.size() && i < kListedClasses; ++i)
+    a.by_class.push_back(comparison->by_class[i]);
+  a.summary = format_flip_summary(*comparison, kListedFlips);
+  a.full = std::move(comparison);
+  return a;
+}
+
+}  // namespace
+
+std::string predictions_file_name(const std::string& test, const std::string& name) {
+  return "predictions/" + test + "." + name + ".csv";
+}
+
+MetricComparison compare_predictions_metric(const RecordedPredictions& recorded,
+                                            const std::string& reference_csv) {
+  MetricComparison c;
+  c.metric = recorded.name;
+  c.kind = MetricKind::kPredictions;
+  c.observed = recorded.accuracy;
+  c.tolerance = "McNemar exact";
+  std::error_code error;
+  if (!std::filesystem::exists(reference_csv, error)) {
+    c.verdict = Verdict::kNew;
+    c.note = "no reference predictions yet (promote stores them beside the baseline)";
+    return c;
+  }
+  if (!recorded.data) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = "this run's predictions could not be read";
+    return c;
+  }
+  Predictions reference;
+  try {
+    reference = read_predictions_csv(reference_csv);
+  } catch (const Error& damaged) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = fmt::format("the reference predictions cannot be read: {}", damaged.what());
+    return c;
+  }
+  auto comparison = std::make_shared<const PredictionComparison>(
+      compare_predictions(reference, *recorded.data, kListedFlips));
+  c.baseline = comparison->baseline_accuracy;
+  if (!comparison->comparable()) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = "not compared, the evaluation set changed: " + comparison->not_comparable_reason;
+    return c;
+  }
+  c.observed = comparison->candidate_accuracy;
+  c.delta = comparison->candidate_accuracy - comparison->baseline_accuracy;
+  if (comparison->baseline_accuracy != 0.0)
+    c.relative_change = *c.delta / comparison->baseline_accuracy;
+  c.flips = flips_analysis(std::move(comparison));
+  c.verdict = Verdict::kInconclusive;
+  c.note = "decided when the run ends, with Holm's correction across the run's statistical checks";
+  return c;
+}
+
+GateDecision decide_predictions(const FlipsAnalysis& flips, const OtherCheck& adjusted,
+                                double alpha) {
+  GateDecision d;
+  d.p_worse_adjusted = adjusted.p_worse;
+  d.p_better_adjusted = adjusted.p_better;
+  const std::string counts =
+      fmt::format("{} correct→wrong, {} wrong→correct on {} examples", flips.correct_to_wrong,
+                  flips.wrong_to_correct, flips.compared);
+  if (adjusted.p_worse < alpha) {
+    d.verdict = Verdict::kRegression;
+    d.reason = fmt::format("{}: McNemar p(worse)={:.2g} (Holm {:.2g}) < {}", counts, flips.p_worse,
+                           adjusted.p_worse, alpha);
+  } else if (adjusted.p_better < alpha) {
+    d.verdict = Verdict::kImproved;
+    d.reason = fmt::format("{}: McNemar p(better)={:.2g} (Holm {:.2g}) < {}", counts,
+                           flips.p_better, adjusted.p_better, alpha);
+  } else {
+    d.verdict = Verdict::kPass;
+    d.reason = fmt::format("{}: no significant change (McNemar p(worse)={:.2g}, Holm {:.2g})",
+                           counts, flips.p_worse, adjusted.p_worse);
+  }
+  return d;
+}
+
+}  // namespace mlregress::internal

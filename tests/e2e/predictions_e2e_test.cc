@@ -1,0 +1,119 @@
+// record_predictions end to end: the predictions file in the run folder, promote storing it
+// beside the baseline, and a later run compared example by example: an unchanged run has zero
+// flips and passes; one class damaged shows as that class's flips and a McNemar REGRESSION in
+// the console, JUnit and results.json, with every flip in a file; a changed evaluation set is
+// NOT_COMPARABLE, never a silent comparison.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "fixture_runner.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+class PredictionsE2eTest : public FixtureRunnerTest {
+ protected:
+  ProcessResult predictions(const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       MLREGRESS_PREDICTIONS_FIXTURE_BINARY + " " + args);
+  }
+  ProcessResult run_against_baselines(const std::string& args) {
+    return predictions("run --color never --out " + runs() + " --baselines baselines " + args);
+  }
+  json eval_entry() const { return test_named(results(), "Predictions").at("predictions").at(0); }
+  std::string baseline_csv() const {
+    return temp_.path() +
+           "/baselines/mlregress_predictions_fixture/predictions/Predictions.eval.csv";
+  }
+  void SetUp() override {
+    std::filesystem::create_directories(temp_.path() + "/baselines");
+    const ProcessResult first = run_against_baselines("");
+    ASSERT_EQ(first.exit_code, kPassed) << first.out << first.err;
+    ASSERT_EQ(eval_entry().at("verdict"), "NEW");
+    ASSERT_EQ(eval_entry().at("examples"), 1000);
+    // One line per example and a header, in the run folder.
+    const std::string csv = test_support::read_file(latest() + "/predictions/Predictions.eval.csv");
+    ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1001);
+    const ProcessResult promoted =
+        predictions("promote " + latest() + " --baselines baselines --reason first");
+    ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+    ASSERT_THAT(promoted.out, HasSubstr("Predictions.eval.csv (predictions)"));
+    ASSERT_EQ(test_support::read_file(baseline_csv()), csv);
+  }
+};
+
+TEST_F(PredictionsE2eTest, AnUnchangedRunHasNoFlipsAndPasses) {
+  const ProcessResult again = run_against_baselines("");
+  EXPECT_EQ(again.exit_code, kPassed) << again.out;
+  const json eval = eval_entry();
+  EXPECT_EQ(eval.at("verdict"), "PASS");
+  EXPECT_EQ(eval.at("flips").at("correct_to_wrong"), 0);
+  EXPECT_EQ(eval.at("flips").at("wrong_to_correct"), 0);
+  EXPECT_EQ(eval.at("flips").at("p_worse"), 1.0);
+  EXPECT_THAT(again.out, HasSubstr("0 correct→wrong, 0 wrong→correct on 1000 examples"));
+}
+
+TEST_F(PredictionsE2eTest, OneDamagedClassIsARegressionWithItsFlipsByClass) {
+  const ProcessResult damaged = run_against_baselines("--set Predictions.shuffle_class=2");
+  EXPECT_EQ(damaged.exit_code, kRegression) << damaged.out;
+  const json eval = eval_entry();
+  EXPECT_EQ(eval.at("verdict"), "REGRESSION");
+  const json& flips = eval.at("flips");
+  EXPECT_GT(flips.at("correct_to_wrong").get<int>(), 50);
+  EXPECT_EQ(flips.at("wrong_to_correct"), 0);
+  EXPECT_LT(flips.at("p_worse_holm").get<double>(), 1e-10);
+  // Every example lost is of class 2: the by-class table names only it.
+  ASSERT_EQ(flips.at("by_class").size(), 1u);
+  EXPECT_EQ(flips.at("by_class")[0].at("class"), 2);
+  EXPECT_EQ(flips.at("by_class")[0].at("correct_to_wrong"), flips.at("correct_to_wrong"));
+  // The console names the class and the test; JUnit carries the same report.
+  EXPECT_THAT(damaged.out, HasSubstr("by true class: 2:"));
+  EXPECT_THAT(damaged.out, HasSubstr("McNemar p(worse)="));
+  EXPECT_THAT(damaged.out, HasSubstr("first correct→wrong: id "));
+  EXPECT_THAT(test_support::read_file(latest() + "/junit.xml"), HasSubstr("by true class: 2:"));
+  // Every flip is in the flips file.
+  const std::string file =
+      test_support::read_file(latest() + "/predictions/Predictions.eval.flips.csv");
+  EXPECT_EQ(static_cast<int>(std::count(file.begin(), file.end(), '\n')),
+            flips.at("correct_to_wrong").get<int>() + 1);
+  EXPECT_THAT(file, HasSubstr("correct_to_wrong,"));
+  // The report page shows the verdict and the summary.
+  EXPECT_THAT(test_support::read_file(latest() + "/report.html"), HasSubstr("by true class: 2:"));
+}
+
+TEST_F(PredictionsE2eTest, AChangedEvaluationSetIsNotComparable) {
+  const ProcessResult fewer = run_against_baselines("--set Predictions.drop_examples=3");
+  EXPECT_EQ(fewer.exit_code, kPassed) << fewer.out;
+  EXPECT_EQ(eval_entry().at("verdict"), "NOT_COMPARABLE");
+  EXPECT_THAT(
+      eval_entry().at("note").get<std::string>(),
+      HasSubstr(
+          "the evaluation set changed: the evaluation sets differ: 3 ids only in the baseline"));
+  const ProcessResult relabelled = run_against_baselines("--set Predictions.relabel=true");
+  EXPECT_EQ(eval_entry().at("verdict"), "NOT_COMPARABLE");
+  EXPECT_THAT(relabelled.out, HasSubstr("the labels differ: 10 paired examples"));
+}
+
+TEST_F(PredictionsE2eTest, CompareUsesTheOtherRunsPredictionsAndNamesADamagedFile) {
+  const std::string a = std::filesystem::canonical(latest()).string();
+  ASSERT_EQ(run_against_baselines("--set Predictions.shuffle_class=1").exit_code, kRegression);
+  const std::string b = std::filesystem::canonical(latest()).string();
+  const ProcessResult compared = predictions("compare " + a + " " + b);
+  EXPECT_EQ(compared.exit_code, kRegression) << compared.out << compared.err;
+  EXPECT_THAT(compared.out, HasSubstr("by true class: 1:"));
+
+  std::ofstream(b + "/predictions/Predictions.eval.csv") << "id,predicted,target\n1,x,2\n";
+  const ProcessResult damaged = predictions("compare " + a + " " + b);
+  EXPECT_EQ(damaged.exit_code, kRunFolderError);
+  EXPECT_THAT(damaged.err, HasSubstr("Predictions.eval.csv:2"));
+}
+
+}  // namespace
+}  // namespace mlregress::e2e
