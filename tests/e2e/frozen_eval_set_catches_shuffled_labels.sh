@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The medium tier's frozen-evaluation-set test must pass as shipped and fail when its planted bug
 # is switched on: training labels shuffled against their images (--set
-# CnnFrozenEvalSet.permute_labels=true) leave the validation accuracy near chance.
+# CnnFrozenEvalSet.permute_labels=true) leave the validation accuracy near chance. Against the
+# committed baselines, its predictions compared example by example: as shipped PASS; with the
+# training labels of class 0 shuffled (shuffle_class=0) a REGRESSION whose flips name class 0.
 set -euo pipefail
-suites=${1:?usage: $0 PATH_TO_mlregress_suites}
+suites=${1:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR}
+source_dir=${2:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 run() { "$suites" run --filter CnnFrozenEvalSet --out "$out" --color never "$@"; }
@@ -23,3 +26,32 @@ messages = " ".join(f["message"] for f in test["failures"])
 assert "near chance" in messages, messages
 print("ok   shuffled labels: fails with", [m["name"] + "=" + str(m["value"]) for m in test["metrics"]])
 PY
+
+# Example by example against the committed baseline's predictions.
+run --baselines "$source_dir/baselines" >"$out/shipped.log" || { cat "$out/shipped.log"; echo "FAIL: as shipped, against the baselines"; exit 1; }
+python3 - "$out/latest/results.json" <<'PY'
+import json, sys
+eval_set = json.load(open(sys.argv[1]))["tests"][0]["predictions"][0]
+assert eval_set["verdict"] == "PASS", eval_set
+f = eval_set["flips"]
+print(f"ok   as shipped against the baseline's predictions: PASS ({f['correct_to_wrong']} correct→wrong, "
+      f"{f['wrong_to_correct']} wrong→correct of {f['compared']})")
+PY
+set +e
+run --baselines "$source_dir/baselines" --set CnnFrozenEvalSet.shuffle_class=0 >"$out/class0.log"
+status=$?
+set -e
+[ "$status" -eq 2 ] || { cat "$out/class0.log"; echo "FAIL: class 0's labels shuffled gave exit $status, expected 2 (regression)"; exit 1; }
+python3 - "$out/latest/results.json" <<'PY'
+import json, sys
+eval_set = json.load(open(sys.argv[1]))["tests"][0]["predictions"][0]
+f = eval_set["flips"]
+assert eval_set["verdict"] == "REGRESSION", eval_set
+worst = f["by_class"][0]
+assert worst["class"] == 0, f["by_class"]
+assert worst["correct_to_wrong"] > 0.5 * f["correct_to_wrong"], f["by_class"]
+print(f"ok   class 0's training labels shuffled: REGRESSION, {f['correct_to_wrong']} correct→wrong "
+      f"({worst['correct_to_wrong']} of class 0), {f['wrong_to_correct']} wrong→correct, "
+      f"McNemar p(worse)={f['p_worse']:.2g} (Holm {f['p_worse_holm']:.2g})")
+PY
+grep -A4 "CnnFrozenEvalSet.eval (predictions)" "$out/class0.log"
