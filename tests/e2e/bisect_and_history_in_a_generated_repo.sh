@@ -95,6 +95,13 @@ print(f"ok   history: Fast.Step changes at commit 7 ({c['mean_before']:.4f} -> {
       f"{100 * c['relative_change']:+.1f}%, p={c['p_value']:.2g}); Fast.Steady: no change point")
 PY
 
+# The same history on the last run's page: a chart per metric, commit 7 marked.
+(cd "$work" && "$repo/build/step_tests" report "$work/runs/latest" --history "$work/runs" --repo "$repo" \
+   --out "$work/report.html" >/dev/null)
+grep -q '<section id="history">' "$work/report.html" || fail "report --history drew no History section"
+grep -q "regression at ${commits[7]:0:7}" "$work/report.html" || fail "the report's history chart does not mark commit 7"
+echo "ok   report --history: the run's page charts each metric across the commits, commit 7 marked"
+
 # 2. bisect names commit 7.
 bisect() {
   (cd "$repo" && ./build/step_tests bisect "$@" --test Step --metric loss --build "$build_cmd" \

@@ -125,6 +125,10 @@ TEST_F(RollingBaselineE2eTest, MedianOfTheLastKRuns) {
   const json all = judged("5", 5, kPassed);
   EXPECT_EQ(metric(all, "Passes", "value").at("baseline"), 5.0);
   EXPECT_EQ(all.at("run").at("baseline_history").at("runs").size(), 5u);
+  // The run's page shows the history it was compared with: a chart of Fast.Passes value.
+  const std::string page = test_support::read_file(temp_.path() + "/w5/latest/report.html");
+  EXPECT_THAT(page, HasSubstr("<section id=\"history\">"));
+  EXPECT_THAT(page, HasSubstr("Fast.Passes value"));
 }
 
 TEST_F(RollingBaselineE2eTest, SeedsFromDifferentRunsArePooled) {

@@ -214,6 +214,12 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
       ->add_option("--alpha", report.alpha,
                    "Family-wise level of the multi-seed gate when judging (default 0.01)")
       ->check(kFinite & CLI::Range(1e-9, 0.5));
+  command->add_option("--history", report.history,
+                      "HTML: add a chart per metric across the runs under these folders, one "
+                      "point per commit, change points marked (as history --format html)");
+  command->add_option("--repo", report.repo,
+                      "--history: git work tree that orders the commits (default: the current "
+                      "directory)");
   return command;
 }
 

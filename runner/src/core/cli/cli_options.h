@@ -108,6 +108,8 @@ struct ReportOptions {
   std::string format = "html";
   std::string out;  ///< "-": stdout; empty: report.html for html, stdout otherwise
   double alpha = 0.01;
+  std::vector<std::string> history;  ///< --history: run folders whose history the page shows
+  std::string repo;                  ///< orders their commits
 };
 
 struct NotesOptions {

@@ -1,17 +1,21 @@
 #include "commands/report_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "baselines/promotion.h"
 #include "comparison/baseline_gate.h"
 #include "report/ab_html_report.h"
+#include "report/history_figure.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/openmetrics_report.h"
+#include "storage/metric_history.h"
 #include "storage/run_ledger.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"
@@ -27,6 +31,23 @@ std::string describe_baselines(const std::string& dir, const BaselineSet& set) {
              ? fmt::format("baselines in {} (none for this binary yet)", dir)
              : fmt::format("baselines in {} ({} file{}, newest v{})", dir, set.files().size(),
                            set.files().size() == 1 ? "" : "s", newest);
+}
+
+// The run's metrics across the runs under `paths` (the run itself among them when it is there),
+// one chart per series of its tests on its environment profile.
+void add_history(RunReport& report, const RunRecord& record, const std::vector<std::string>& paths,
+                 const std::string& repository) {
+  std::set<std::string> tests;
+  for (const TestResult& test : record.run.tests) tests.insert(test.full_name);
+  const MetricHistory history = read_metric_history(paths, "", "", repository);
+  for (const auto& [key, series] : history.series) {
+    if (tests.count(series.test) == 0 || series.profile != record.profile.id) continue;
+    report.history_figures.push_back(history_figure(series, {}));
+  }
+  report.history_source = fmt::format(
+      "Each metric of this run across {} runs under {} on profile {}, one point per commit; change "
+      "points by E-Divisive means with a t test (max p 0.001).",
+      history.runs, fmt::format("{}", fmt::join(paths, ", ")), record.profile.id);
 }
 
 std::string render(const RunReport& report, const std::string& format) {
@@ -59,7 +80,16 @@ void write_run_report_html(const RunRecord& record, const BaselineSet* baselines
   reference.description = baselines != nullptr
                               ? describe_baselines(record.run.info.baselines, *baselines)
                               : "nothing (the run had no --baselines)";
-  write_file_atomically(path, render_html_report(build_run_report(record, reference)));
+  RunReport report = build_run_report(record, reference);
+  // Compared with the recent past: that past's history belongs on the page.
+  if (!record.run.info.baseline_history.empty()) {
+    try {
+      add_history(report, record, {record.run.info.baseline_history}, "");
+    } catch (const Error& error) {
+      report.notes.push_back(fmt::format("no history: {}", error.what()));
+    }
+  }
+  write_file_atomically(path, render_html_report(report));
 }
 
 void finish_run_folder_with_report(const RunFolder& folder, const RunRecord& record,
@@ -128,6 +158,7 @@ ExitCode report_command(const ReportOptions& options) {
   reference.baselines = baselines ? &*baselines : nullptr;
   RunReport report = build_run_report(candidate, reference);
   report.notes.insert(report.notes.end(), notes.begin(), notes.end());
+  if (!options.history.empty()) add_history(report, candidate, options.history, options.repo);
 
   return write_report(render(report, options.format), options, report.headline);
 }

@@ -304,6 +304,12 @@ std::string render_html_report(const RunReport& r) {
   out += contents_html(r);
   for (const TestSection& s : r.sections) out += section_html(s);
   out += environment_html(r);
+  if (!r.history_figures.empty()) {
+    out += fmt::format("<section id=\"history\"><h2>History</h2><p>{}</p>",
+                       escape_markup(r.history_source));
+    for (const std::string& figure : r.history_figures) out += figure;
+    out += "</section>";
+  }
   if (!r.notes.empty()) {
     out += "<section id=\"notes\"><h2>Notes</h2><ul>";
     for (const std::string& note : r.notes) out += "<li>" + escape_markup(note) + "</li>";

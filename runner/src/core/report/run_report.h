@@ -76,6 +76,10 @@ struct RunReport {
   std::vector<EnvironmentRow> environment;
   std::vector<std::string> runner_errors;
   std::vector<std::string> notes;  ///< what could not be shown, and why
+  /// The run's metrics across earlier runs (report --history, run --baseline-history): one
+  /// HTML <figure> per series (report/history_figure.h), and where they came from.
+  std::vector<std::string> history_figures;
+  std::string history_source;
 };
 
 RunReport build_run_report(const RunRecord& record, const ReportReference& reference);

@@ -1,0 +1,16 @@
+// A metric's history as a chart: the per-commit means in commit order, the first change point
+// marked, every change point named in the caption. `history --format html` and the report's
+// History section show one per series.
+#pragma once
+
+#include <string>
+
+#include "statistics/change_points.h"
+#include "storage/metric_history.h"
+
+namespace mlregress::internal {
+
+/// An HTML <figure> with an inline SVG chart and its caption.
+std::string history_figure(const Series& series, const stats::ChangePointOptions& options);
+
+}  // namespace mlregress::internal
