@@ -9,6 +9,7 @@
 #include "mlregress/checks/finite_monitor.h"
 #include "mlregress/checks/gradient_norm_monitor.h"
 #include "mlregress/checks/initial_loss.h"
+#include "mlregress/checks/input_statistics.h"
 #include "mlregress/checks/learning_rate_sweep.h"
 #include "mlregress/checks/loss_progress.h"
 #include "mlregress/checks/overfit_criterion.h"

@@ -6,6 +6,7 @@ target_sources(mlregress_torch PRIVATE
   checks/finite_monitor.cc
   checks/gradient_norm_monitor.cc
   checks/initial_loss.cc
+  checks/input_statistics.cc
   checks/parameter_updates.cc
   checks/tensor_text.cc
   checks/train_eval_mode.cc
