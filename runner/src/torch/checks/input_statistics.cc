@@ -18,8 +18,9 @@ std::vector<ChannelStatistics> input_statistics(const torch::Tensor& batch) {
   }
   // [N, C, ...] -> [C, N * ...]: one row per channel.
   const torch::Tensor values = batch.detach().to(torch::kCPU, torch::kDouble);
-  const torch::Tensor rows = values.dim() <= 1 ? values.reshape({1, -1})
-                                               : values.transpose(0, 1).reshape({values.size(1), -1});
+  const torch::Tensor rows = values.dim() <= 1
+                                 ? values.reshape({1, -1})
+                                 : values.transpose(0, 1).reshape({values.size(1), -1});
   const torch::Tensor mean = rows.mean(1);
   const torch::Tensor std = rows.std(1, /*unbiased=*/false);
   const torch::Tensor min = std::get<0>(rows.min(1));
