@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
+  libssl-dev     # SHA-256 of datasets (record_dataset)
   libxml2-utils python3
   chromium                                  # the report test renders report.html headless
   python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)

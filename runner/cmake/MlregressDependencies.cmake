@@ -16,6 +16,7 @@ _mlregress_require(pugixml pugixml::pugixml)
 _mlregress_require(tomlplusplus tomlplusplus::tomlplusplus)
 _mlregress_require(Boost Boost::boost)            # Boost.Math distributions (header-only)
 _mlregress_require(benchmark benchmark::benchmark)  # the timing machinery of measure_throughput
+_mlregress_require(OpenSSL OpenSSL::Crypto)       # SHA-256 of datasets (record_dataset)
 if(MLREGRESS_WITH_TORCH)
   _mlregress_require(Torch torch)
 endif()

@@ -51,7 +51,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 # The static libraries link these; mlregressConfig.cmake finds them with find_dependency.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "cmake (>= 3.25), libgtest-dev, libgmock-dev, libbenchmark-dev, libtomlplusplus-dev, libpugixml-dev, libcli11-dev, nlohmann-json3-dev, libfmt-dev, libboost-math-dev")
+    "cmake (>= 3.25), libgtest-dev, libgmock-dev, libbenchmark-dev, libtomlplusplus-dev, libpugixml-dev, libcli11-dev, nlohmann-json3-dev, libfmt-dev, libboost-math-dev, libssl-dev")
 if(MLREGRESS_WITH_TORCH)
   string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libtorch-dev")
 endif()

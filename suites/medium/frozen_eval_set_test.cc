@@ -14,7 +14,8 @@
 // training labels of one class only shuffled among all classes (a bad merge of one class's
 // annotations). The test still passes its own checks, the accuracy drops by a few points, and
 // the flips say where: almost all correct -> wrong flips are examples of that class, and
-// McNemar's test on them is a REGRESSION.
+// McNemar's test on them is a REGRESSION. Another evaluation set (`eval_examples`) is
+// NOT_COMPARABLE, naming the dataset, never compared.
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "mlregress/mlregress.h"
@@ -59,12 +60,16 @@ Evaluation evaluate(torch::nn::Sequential& model, const Batch& eval) {
 
 // `signal`: the template's scale against unit noise (learnable in a short run, not trivially).
 ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
-        {"permute_labels", false}, {"shuffle_class", -1}) {
+        {"permute_labels", false}, {"shuffle_class", -1}, {"eval_examples", 512}) {
   const double signal = param<double>("signal");
   at::Generator task_generator = at::detail::createCPUGenerator(kTaskSeed);
   at::Generator eval_generator = at::detail::createCPUGenerator(kEvalSeed);
   const torch::Tensor templates = torch::randn({kSmallCnnClasses, 1, kSide, kSide}, task_generator);
-  const Batch eval = sample(templates, signal, 512, eval_generator);
+  const Batch eval =
+      sample(templates, signal, param<std::int64_t>("eval_examples"), eval_generator);
+  // The evaluation set's version: its labels (integers, the same bits on every machine; the
+  // images are floats drawn from the same generator right after them).
+  record_dataset("eval", mlregress::fingerprint_tensors({eval.labels}));
 
   at::Generator train_generator = at::detail::createCPUGenerator(seed());
   Batch train = sample(templates, signal, 1024, train_generator);

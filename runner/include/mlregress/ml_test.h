@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mlregress/dataset.h"
 #include "mlregress/metric.h"
 #include "mlregress/param.h"
 #include "mlregress/seeds.h"
@@ -93,6 +94,17 @@ class MlTest : public ::testing::Test {
                                  const T& target) {
     record_predictions(name, ClassIndices<T>::to_vector(ids), ClassIndices<T>::to_vector(predicted),
                        ClassIndices<T>::to_vector(target));
+  }
+
+  /// Records which data the test measured on (a content hash: fingerprint_files, or
+  /// fingerprint_tensors from mlregress/torch/dataset.h). Promote keeps it in the baseline; when
+  /// a later run's hash differs, every metric of the test is NOT_COMPARABLE ("the dataset 'eval'
+  /// changed (sha256:ab12… → sha256:cd34…)") instead of being compared with values measured on
+  /// other data.
+  static void record_dataset(std::string_view name, const DatasetFingerprint& fingerprint);
+  /// The same for files, hashed by content in the order given.
+  static void record_dataset_files(std::string_view name, const std::vector<std::string>& files) {
+    record_dataset(name, fingerprint_files(files));
   }
 
   /// The resolved value of a declared parameter. T is bool, an integer type, double or

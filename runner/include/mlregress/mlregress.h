@@ -18,6 +18,7 @@
 #include "mlregress/checks/train_eval_mode.h"
 #include "mlregress/core.h"
 #include "mlregress/torch/memory_tracker.h"
+#include "mlregress/torch/dataset.h"
 #include "mlregress/torch/op_counter.h"
 #include "mlregress/torch/predictions.h"
 #include "mlregress/torch/torch_hooks.h"

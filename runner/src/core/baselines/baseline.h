@@ -61,6 +61,9 @@ inline std::vector<std::string> recorded_profiles(const BaselineMetric& metric) 
 
 struct BaselineTest {
   std::string config_hash;
+  /// record_dataset: name -> "sha256:<hex>" of the data the values were measured on. A run on
+  /// other data is NOT_COMPARABLE.
+  std::map<std::string, std::string> datasets;
   std::map<std::string, BaselineMetric> metrics;
   friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
 };

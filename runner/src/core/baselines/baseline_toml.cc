@@ -375,10 +375,16 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     for (const auto& [name, node] : r.table(*tests, "tests")) {
       const std::string what = fmt::format("[tests.{}]", name.str());
       const toml::table& t = r.table(node, what);
-      r.only_keys(t, what, {"config_hash", "metrics"});
+      r.only_keys(t, what, {"config_hash", "datasets", "metrics"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");
+      if (const auto* datasets = t.get("datasets")) {
+        for (const auto& [dataset, hash] : r.table(*datasets, what + ".datasets")) {
+          test.datasets[std::string(dataset.str())] =
+              r.string(hash, fmt::format("{}.datasets.{}", what, dataset.str()));
+        }
+      }
       if (const auto* metrics = t.get("metrics")) {
         for (const auto& [metric_name, metric_node] : r.table(*metrics, what + ".metrics")) {
           const std::string metric_what =
@@ -417,6 +423,15 @@ std::string render_baseline(const BaselineFile& file) {
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
     out << "config_hash = " << toml_string(test.config_hash) << "\n";
+    if (!test.datasets.empty()) {
+      out << "datasets = {";
+      const char* separator = " ";
+      for (const auto& [dataset, hash] : test.datasets) {
+        out << separator << key(dataset) << " = " << toml_string(hash);
+        separator = ", ";
+      }
+      out << " }\n";
+    }
     for (const auto& [metric_name, m] : test.metrics) {
       const std::string path = "tests." + key(name) + ".metrics." + key(metric_name);
       out << "\n[" << path << "]\n";

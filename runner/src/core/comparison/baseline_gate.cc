@@ -1,5 +1,7 @@
 #include "comparison/baseline_gate.h"
 
+#include <fmt/format.h>
+
 #include <utility>
 #include <vector>
 
@@ -37,8 +39,26 @@ const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   return baseline;
 }
 
+namespace {
+
+// The datasets the baseline was measured on that this run measured on other versions of.
+std::string changed_datasets(const TestResult& test, const BaselineTest* baseline) {
+  if (baseline == nullptr) return "";
+  std::string changed;
+  for (const RecordedDataset& d : test.datasets) {
+    const auto it = baseline->datasets.find(d.name);
+    if (it == baseline->datasets.end() || it->second == d.sha256) continue;
+    changed += fmt::format("{}the dataset '{}' changed ({} → {})", changed.empty() ? "" : "; ",
+                           d.name, it->second.substr(0, 19), d.sha256.substr(0, 19));
+  }
+  return changed;
+}
+
+}  // namespace
+
 void BaselineGate::compare_test(TestResult& test) const {
   const BaselineTest* baseline = find_baseline(test);
+  const std::string other_data = changed_datasets(test, baseline);
   bool regressed = false;
   for (const MetricRecord& metric : test.metrics) {
     const BaselineMetric* entry = nullptr;
@@ -60,6 +80,20 @@ void BaselineGate::compare_test(TestResult& test) const {
     MetricComparison c = compare_predictions_metric(predictions, reference);
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
+  }
+  if (!other_data.empty()) {
+    // Values measured on other data say nothing about this change: none of them is judged.
+    regressed = false;
+    for (MetricComparison& c : test.comparisons) {
+      if (c.verdict == Verdict::kNew) continue;
+      c.verdict = Verdict::kNotComparable;
+      c.note = other_data;
+      c.distribution.reset();
+      c.flips.reset();
+      c.decision.reset();
+      regressed = regressed || fails_the_test(c, strict_env_);
+    }
+    test.environment_note += " · " + other_data;
   }
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }

@@ -61,6 +61,13 @@ struct RecordedPredictions {
   std::shared_ptr<const Predictions> data;
 };
 
+/// A dataset's fingerprint recorded by record_dataset().
+struct RecordedDataset {
+  std::string name;
+  std::string sha256;  ///< "sha256:<hex>"
+  std::uint64_t bytes = 0;
+};
+
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.
 struct SeedRun {
   std::string variant;            ///< "" when the test declares no variants
@@ -92,6 +99,7 @@ struct TestResult {
   std::vector<MetricRecord> metrics;
   std::vector<RecordedCurve> curves;
   std::vector<RecordedPredictions> predictions;
+  std::vector<RecordedDataset> datasets;
   bool finished = false;  ///< false while the test runs
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were

@@ -10,6 +10,7 @@
 //   {"event": "metric", "name": "loss", "value": 0.01, "direction": "lower_is_better",
 //    "policy": {"kind": "band", "rtol": 0.5, "atol": 0.001}}
 //   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
+//   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
@@ -51,6 +52,12 @@ struct PredictionsRecorded {
   Predictions predictions;
 };
 
+struct DatasetRecorded {
+  std::string name;
+  std::string sha256;
+  std::uint64_t bytes = 0;
+};
+
 struct TestEnded {
   std::string test;
   bool passed = false;
@@ -59,7 +66,7 @@ struct TestEnded {
 };
 
 using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
-                               CurveRecorded, PredictionsRecorded, TestEnded>;
+                               CurveRecorded, PredictionsRecorded, DatasetRecorded, TestEnded>;
 
 void to_json(nlohmann::json& json, const TestEvent& event);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything that is not an event.

@@ -145,6 +145,12 @@ void MlTest::record_predictions(std::string_view name, const std::vector<std::in
   context.sink->emit(internal::PredictionsRecorded{std::string(name), std::move(predictions)});
 }
 
+void MlTest::record_dataset(std::string_view name, const DatasetFingerprint& fingerprint) {
+  internal::TestContext& context = internal::require_context("record_dataset()");
+  context.sink->emit(
+      internal::DatasetRecorded{std::string(name), fingerprint.sha256, fingerprint.bytes});
+}
+
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }

@@ -132,6 +132,12 @@ nlohmann::json test_json(const TestResult& test) {
                          {"metrics", std::move(metrics)},
                          {"curves", std::move(curves)}};
   if (!predictions.empty()) json["predictions"] = std::move(predictions);
+  if (!test.datasets.empty()) {
+    nlohmann::json datasets = nlohmann::json::array();
+    for (const RecordedDataset& d : test.datasets)
+      datasets.push_back({{"name", d.name}, {"sha256", d.sha256}, {"bytes", d.bytes}});
+    json["datasets"] = std::move(datasets);
+  }
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -302,6 +308,14 @@ void from_json(const nlohmann::json& json, TestResult& test) {
           test.comparisons.push_back(comparison_from(entry, as_metric));
         }
         test.predictions.push_back(std::move(p));
+      }
+    });
+  }
+  if (json.contains("datasets")) {
+    with_field_context("datasets", [&] {
+      for (const nlohmann::json& d : json.at("datasets")) {
+        test.datasets.push_back({field<std::string>(d, "name"), field<std::string>(d, "sha256"),
+                                 field<std::uint64_t>(d, "bytes")});
       }
     });
   }
