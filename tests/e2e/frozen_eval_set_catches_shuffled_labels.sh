@@ -55,3 +55,15 @@ print(f"ok   class 0's training labels shuffled: REGRESSION, {f['correct_to_wron
       f"McNemar p(worse)={f['p_worse']:.2g} (Holm {f['p_worse_holm']:.2g})")
 PY
 grep -A4 "CnnFrozenEvalSet.eval (predictions)" "$out/class0.log"
+
+# Another evaluation set (500 examples instead of 512): not compared at all, the dataset named.
+run --baselines "$source_dir/baselines" --set CnnFrozenEvalSet.eval_examples=500 >"$out/other.log" \
+  || { cat "$out/other.log"; echo "FAIL: another evaluation set failed the run"; exit 1; }
+python3 - "$out/latest/results.json" <<'PY'
+import json, sys
+test = json.load(open(sys.argv[1]))["tests"][0]
+compared = test["metrics"] + test["predictions"]
+assert all(c["verdict"] == "NOT_COMPARABLE" for c in compared), [(c["name"], c["verdict"]) for c in compared]
+assert all("the dataset 'eval' changed (sha256:" in c["note"] for c in compared), [c["note"] for c in compared]
+print(f"ok   another evaluation set: all {len(compared)} values NOT_COMPARABLE: {compared[0]['note']}")
+PY
