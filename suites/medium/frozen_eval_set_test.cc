@@ -15,7 +15,8 @@
 // annotations). The test still passes its own checks, the accuracy drops by a few points, and
 // the flips say where: almost all correct -> wrong flips are examples of that class, and
 // McNemar's test on them is a REGRESSION. Another evaluation set (`eval_examples`) is
-// NOT_COMPARABLE, naming the dataset, never compared.
+// NOT_COMPARABLE, naming the dataset, never compared; another order of the training examples
+// (`shuffle_train`) is judged as usual, each verdict noting that the data order changed.
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "mlregress/mlregress.h"
@@ -60,7 +61,8 @@ Evaluation evaluate(torch::nn::Sequential& model, const Batch& eval) {
 
 // `signal`: the template's scale against unit noise (learnable in a short run, not trivially).
 ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
-        {"permute_labels", false}, {"shuffle_class", -1}, {"eval_examples", 512}) {
+        {"permute_labels", false}, {"shuffle_class", -1}, {"eval_examples", 512},
+        {"shuffle_train", false}) {
   const double signal = param<double>("signal");
   at::Generator task_generator = at::detail::createCPUGenerator(kTaskSeed);
   at::Generator eval_generator = at::detail::createCPUGenerator(kEvalSeed);
@@ -81,6 +83,19 @@ ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
         torch::randint(0, kSmallCnnClasses, {1024}, train_generator);
     train.labels = torch::where(of_class, random_labels, train.labels);
   }
+
+  // The order the training examples are served in: their ids over the first 10 batches. A
+  // changed sampler (shuffle_train plants one) shows as a data-order change beside the verdicts.
+  torch::Tensor served = torch::arange(1024);
+  if (param<bool>("shuffle_train")) {
+    served = torch::randperm(1024, train_generator);
+    train.images = train.images.index_select(0, served);
+    train.labels = train.labels.index_select(0, served);
+  }
+  const torch::Tensor first_batches = served.narrow(0, 0, 320).contiguous();
+  record_data_order("train",
+                    std::vector<std::int64_t>(first_batches.data_ptr<std::int64_t>(),
+                                              first_batches.data_ptr<std::int64_t>() + 320));
 
   auto model = mlregress::examples::make_small_cnn();
   torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(param<double>("lr")));

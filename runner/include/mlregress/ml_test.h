@@ -102,6 +102,11 @@ class MlTest : public ::testing::Test {
   /// changed (sha256:ab12… → sha256:cd34…)") instead of being compared with values measured on
   /// other data.
   static void record_dataset(std::string_view name, const DatasetFingerprint& fingerprint);
+  /// Records the order in which examples are served (e.g. the dataset indices of the first N
+  /// batches) as a fingerprint. Promote keeps it; when a later run's order differs, the test's
+  /// report says "the data order 'train' changed" beside its verdicts (which stay as judged: an
+  /// order change is a cause to look at, not a reason to stop comparing).
+  static void record_data_order(std::string_view name, const std::vector<std::int64_t>& indices);
   /// The same for files, hashed by content in the order given.
   static void record_dataset_files(std::string_view name, const std::vector<std::string>& files) {
     record_dataset(name, fingerprint_files(files));

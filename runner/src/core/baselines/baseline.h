@@ -64,6 +64,8 @@ struct BaselineTest {
   /// record_dataset: name -> "sha256:<hex>" of the data the values were measured on. A run on
   /// other data is NOT_COMPARABLE.
   std::map<std::string, std::string> datasets;
+  /// record_data_order: name -> "sha256:<hex>" of the order examples were served in.
+  std::map<std::string, std::string> data_orders;
   std::map<std::string, BaselineMetric> metrics;
   friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
 };

@@ -375,7 +375,7 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     for (const auto& [name, node] : r.table(*tests, "tests")) {
       const std::string what = fmt::format("[tests.{}]", name.str());
       const toml::table& t = r.table(node, what);
-      r.only_keys(t, what, {"config_hash", "datasets", "metrics"});
+      r.only_keys(t, what, {"config_hash", "datasets", "data_order", "metrics"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");
@@ -383,6 +383,12 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
         for (const auto& [dataset, hash] : r.table(*datasets, what + ".datasets")) {
           test.datasets[std::string(dataset.str())] =
               r.string(hash, fmt::format("{}.datasets.{}", what, dataset.str()));
+        }
+      }
+      if (const auto* orders = t.get("data_order")) {
+        for (const auto& [order, hash] : r.table(*orders, what + ".data_order")) {
+          test.data_orders[std::string(order.str())] =
+              r.string(hash, fmt::format("{}.data_order.{}", what, order.str()));
         }
       }
       if (const auto* metrics = t.get("metrics")) {
@@ -423,11 +429,13 @@ std::string render_baseline(const BaselineFile& file) {
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
     out << "config_hash = " << toml_string(test.config_hash) << "\n";
-    if (!test.datasets.empty()) {
-      out << "datasets = {";
+    for (const auto& [field, hashes] :
+         {std::pair{"datasets", &test.datasets}, std::pair{"data_order", &test.data_orders}}) {
+      if (hashes->empty()) continue;
+      out << field << " = {";
       const char* separator = " ";
-      for (const auto& [dataset, hash] : test.datasets) {
-        out << separator << key(dataset) << " = " << toml_string(hash);
+      for (const auto& [name, hash] : *hashes) {
+        out << separator << key(name) << " = " << toml_string(hash);
         separator = ", ";
       }
       out << " }\n";

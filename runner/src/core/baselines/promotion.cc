@@ -136,7 +136,9 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     BaselineTest& target = planned.after.tests[test.name];
     target.config_hash = test.config_hash;
     target.datasets.clear();
-    for (const RecordedDataset& d : test.datasets) target.datasets[d.name] = d.sha256;
+    target.data_orders.clear();
+    for (const RecordedDataset& d : test.datasets)
+      (d.order ? target.data_orders : target.datasets)[d.name] = d.sha256;
     for (const MetricRecord& metric : test.metrics) {
       const auto old_it = target.metrics.find(metric.name);
       const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;

@@ -41,15 +41,20 @@ const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
 
 namespace {
 
-// The datasets the baseline was measured on that this run measured on other versions of.
-std::string changed_datasets(const TestResult& test, const BaselineTest* baseline) {
+// The fingerprints of this run that differ from the baseline's: of the data itself
+// (`order` false: the datasets the values were measured on) or of the order it was served in.
+std::string changed_fingerprints(const TestResult& test, const BaselineTest* baseline, bool order) {
   if (baseline == nullptr) return "";
+  const std::map<std::string, std::string>& recorded =
+      order ? baseline->data_orders : baseline->datasets;
   std::string changed;
   for (const RecordedDataset& d : test.datasets) {
-    const auto it = baseline->datasets.find(d.name);
-    if (it == baseline->datasets.end() || it->second == d.sha256) continue;
-    changed += fmt::format("{}the dataset '{}' changed ({} → {})", changed.empty() ? "" : "; ",
-                           d.name, it->second.substr(0, 19), d.sha256.substr(0, 19));
+    if (d.order != order) continue;
+    const auto it = recorded.find(d.name);
+    if (it == recorded.end() || it->second == d.sha256) continue;
+    changed += fmt::format("{}the {} '{}' changed ({} → {})", changed.empty() ? "" : "; ",
+                           order ? "data order" : "dataset", d.name, it->second.substr(0, 19),
+                           d.sha256.substr(0, 19));
   }
   return changed;
 }
@@ -58,7 +63,7 @@ std::string changed_datasets(const TestResult& test, const BaselineTest* baselin
 
 void BaselineGate::compare_test(TestResult& test) const {
   const BaselineTest* baseline = find_baseline(test);
-  const std::string other_data = changed_datasets(test, baseline);
+  const std::string other_data = changed_fingerprints(test, baseline, /*order=*/false);
   bool regressed = false;
   for (const MetricRecord& metric : test.metrics) {
     const BaselineMetric* entry = nullptr;
@@ -94,6 +99,15 @@ void BaselineGate::compare_test(TestResult& test) const {
       regressed = regressed || fails_the_test(c, strict_env_);
     }
     test.environment_note += " · " + other_data;
+  }
+  const std::string other_order = changed_fingerprints(test, baseline, /*order=*/true);
+  if (!other_order.empty()) {
+    // Judged as usual; every note says the order changed, as the first place to look.
+    for (MetricComparison& c : test.comparisons) {
+      if (c.verdict == Verdict::kNew) continue;
+      c.note = c.note.empty() ? other_order : c.note + "; " + other_order;
+    }
+    test.environment_note += " · " + other_order;
   }
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }

@@ -66,6 +66,7 @@ struct RecordedDataset {
   std::string name;
   std::string sha256;  ///< "sha256:<hex>"
   std::uint64_t bytes = 0;
+  bool order = false;  ///< record_data_order: the order examples were served in
 };
 
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.

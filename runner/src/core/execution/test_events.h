@@ -56,6 +56,7 @@ struct DatasetRecorded {
   std::string name;
   std::string sha256;
   std::uint64_t bytes = 0;
+  bool order = false;  ///< record_data_order: the order examples are served in, not the data
 };
 
 struct TestEnded {

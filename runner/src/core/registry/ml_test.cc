@@ -151,6 +151,15 @@ void MlTest::record_dataset(std::string_view name, const DatasetFingerprint& fin
       internal::DatasetRecorded{std::string(name), fingerprint.sha256, fingerprint.bytes});
 }
 
+void MlTest::record_data_order(std::string_view name, const std::vector<std::int64_t>& indices) {
+  internal::TestContext& context = internal::require_context("record_data_order()");
+  DatasetHasher hasher;
+  hasher.add(indices.data(), indices.size() * sizeof(std::int64_t));
+  const DatasetFingerprint fingerprint = hasher.finish();
+  context.sink->emit(internal::DatasetRecorded{std::string(name), fingerprint.sha256,
+                                               fingerprint.bytes, /*order=*/true});
+}
+
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }

@@ -135,7 +135,8 @@ nlohmann::json test_json(const TestResult& test) {
   if (!test.datasets.empty()) {
     nlohmann::json datasets = nlohmann::json::array();
     for (const RecordedDataset& d : test.datasets)
-      datasets.push_back({{"name", d.name}, {"sha256", d.sha256}, {"bytes", d.bytes}});
+      datasets.push_back(
+          {{"name", d.name}, {"sha256", d.sha256}, {"bytes", d.bytes}, {"order", d.order}});
     json["datasets"] = std::move(datasets);
   }
   if (test.seeded) {
@@ -315,7 +316,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
     with_field_context("datasets", [&] {
       for (const nlohmann::json& d : json.at("datasets")) {
         test.datasets.push_back({field<std::string>(d, "name"), field<std::string>(d, "sha256"),
-                                 field<std::uint64_t>(d, "bytes")});
+                                 field<std::uint64_t>(d, "bytes"),
+                                 field_or<bool>(d, "order", false)});
       }
     });
   }
