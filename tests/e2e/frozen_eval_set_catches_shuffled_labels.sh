@@ -67,3 +67,11 @@ assert all(c["verdict"] == "NOT_COMPARABLE" for c in compared), [(c["name"], c["
 assert all("the dataset 'eval' changed (sha256:" in c["note"] for c in compared), [c["note"] for c in compared]
 print(f"ok   another evaluation set: all {len(compared)} values NOT_COMPARABLE: {compared[0]['note']}")
 PY
+
+# The training examples served in another order: judged as usual, the change named.
+status=0
+run --baselines "$source_dir/baselines" --set CnnFrozenEvalSet.shuffle_train=true >"$out/order.log" || status=$?
+[ "$status" -eq 0 ] || [ "$status" -eq 2 ] || { cat "$out/order.log"; echo "FAIL: another data order gave exit $status"; exit 1; }
+grep -q "^ENVIRONMENT .*the data order 'train' changed (sha256:" "$out/order.log" \
+  || { cat "$out/order.log"; echo "FAIL: the data-order change is not reported"; exit 1; }
+echo "ok   training data in another order: reported ($(grep -o "the data order 'train' changed ([^)]*)" "$out/order.log" | head -1))"
