@@ -9,6 +9,7 @@
 #include <string>
 
 #include "baselines/baseline_toml.h"
+#include "support/errors.h"
 #include "support/text_sanitize.h"
 
 namespace mlregress::internal {
@@ -53,6 +54,22 @@ TEST(BaselineText, ControlCharactersQuotesAndBackslashesSurviveAWriteAndARead) {
     ASSERT_NO_THROW(back = read_back(file)) << render_baseline(file);
     EXPECT_EQ(back, file) << render_baseline(file);
   }
+}
+
+TEST(BaselineText, DatasetAndDataOrderHashesSurviveAWriteAndARead) {
+  BaselineFile file = file_holding("plain");
+  BaselineTest& test = file.tests.begin()->second;
+  test.datasets = {{"eval", "sha256:ab12"}, {"eval set \"2\"", "sha256:cd34"}};
+  test.data_orders = {{"train", "sha256:ef56"}};
+  const std::string rendered = render_baseline(file);
+  EXPECT_THAT(rendered, ::testing::HasSubstr("data_order = { train = \"sha256:ef56\" }"));
+  BaselineFile back;
+  ASSERT_NO_THROW(back = read_back(file)) << rendered;
+  EXPECT_EQ(back, file) << rendered;
+  // A hash that is not a string is refused with its place in the file.
+  std::string broken = rendered;
+  broken.replace(broken.find("\"sha256:ef56\""), 13, "42");
+  EXPECT_THROW(parse_baseline(broken, "broken.toml"), BaselineError);
 }
 
 TEST(BaselineText, AMultiLineReasonIsWrittenOnOneEscapedLine) {
