@@ -66,10 +66,24 @@ struct MetricRecord {
   std::vector<std::uint64_t> sample_seeds;  ///< the seed of each sample
 };
 
+/// A curve gated against the baseline's reference curve, step by step (record_curve with a
+/// policy): the candidate must stay within atol + rtol * |reference| of the reference at every
+/// step the reference has, after a moving average of `smoothing` points on both; leaving it on the
+/// worse side for `consecutive` reference steps in a row is a REGRESSION at the first of them.
+struct CurvePolicy {
+  double rtol = 0.1;
+  double atol = 0.0;
+  std::size_t smoothing = 1;    ///< moving-average window (1: none)
+  std::size_t consecutive = 3;  ///< reference steps outside in a row before it counts
+  Direction direction = Direction::LowerIsBetter;  ///< which side is worse (MustEqual: both)
+  friend bool operator==(const CurvePolicy&, const CurvePolicy&) = default;
+};
+
 struct CurveRecord {
   std::string name;
   std::vector<std::int64_t> steps;
   std::vector<double> values;
+  std::optional<CurvePolicy> policy;  ///< set: the curve is gated against the baseline's
 };
 
 }  // namespace mlregress

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -59,6 +60,7 @@ class MlTest : public ::testing::Test {
   using Exact = ::mlregress::Exact;
   using Margin = ::mlregress::Margin;
   using Timing = ::mlregress::Timing;
+  using CurvePolicy = ::mlregress::CurvePolicy;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
   /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
@@ -75,6 +77,27 @@ class MlTest : public ::testing::Test {
   /// Records a curve at explicit steps (e.g. a validation loss every 100 steps).
   static void record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
                            const std::vector<double>& values);
+  /// Records a curve and gates it against the baseline's reference curve (promote stores one,
+  /// downsampled to at most 1,000 points, under baselines/<binary>/curves/): the run reports the
+  /// first step where it leaves the band on the worse side and the largest excursion, and that
+  /// is a REGRESSION like any metric's. A policy that cannot gate throws std::invalid_argument.
+  /// (Templates only so that a braced list is never taken for a policy: record_curve("loss",
+  /// {0, 10}, {0.9, 0.5}) stays steps and values.)
+  template <std::same_as<CurvePolicy> Policy>
+  static void record_curve(std::string_view name, const std::vector<double>& values,
+                           const Policy& policy) {
+    std::vector<std::int64_t> steps(values.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = static_cast<std::int64_t>(i);
+    record_gated_curve(name, steps, values, policy);
+  }
+  template <std::same_as<CurvePolicy> Policy>
+  static void record_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                           const std::vector<double>& values, const Policy& policy) {
+    record_gated_curve(name, steps, values, policy);
+  }
+  /// What the two above call.
+  static void record_gated_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                                 const std::vector<double>& values, const CurvePolicy& policy);
 
   /// Records a classifier's predictions on a frozen evaluation set: example i has the stable id
   /// ids[i], predicted class predicted[i] and true class target[i] (class indices >= 0, ids

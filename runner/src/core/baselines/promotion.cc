@@ -14,9 +14,11 @@
 #include <map>
 #include <thread>
 
+#include "comparison/curve_gate.h"
 #include "comparison/predictions_gate.h"
 #include "environment/git_info.h"
 #include "registry/name_filter.h"
+#include "reporting/curve_csv_writer.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
 #include "storage/predictions_file.h"
@@ -196,7 +198,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
 }
 
 std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request,
-                                     std::vector<std::string>* predictions_written) {
+                                     std::vector<std::string>* references_written) {
   const std::string& binary = record.run.info.binary;
   const std::string folder = baseline_folder(request.baselines_dir, binary);
   std::error_code error;
@@ -230,6 +232,21 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
   for (const TestResult& test : record.run.tests) {
     if (!filter.matches(test.name, test.full_name) || test.status == TestStatus::kSkipped) continue;
     if (is_test_failure(test.status) && !request.force) continue;
+    for (const RecordedCurve& curve : test.curves) {
+      if (!curve.curve.policy || curve.curve.values.empty()) continue;
+      const std::string path = folder + "/" + curve.csv_file;
+      const std::string content = render_curve_csv(reference_curve(curve.curve));
+      std::ifstream in(path);
+      const std::string before{std::istreambuf_iterator<char>(in),
+                               std::istreambuf_iterator<char>()};
+      if (in && before == content) continue;
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+      if (error)
+        throw OutputError(
+            fmt::format("cannot create the folder of '{}': {}", path, error.message()));
+      write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
+      if (references_written != nullptr) references_written->push_back(path);
+    }
     for (const RecordedPredictions& p : test.predictions) {
       if (!p.data) continue;
       const std::string path = folder + "/" + predictions_file_name(test.name, p.name);
@@ -243,7 +260,7 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
         throw OutputError(
             fmt::format("cannot create '{}/predictions': {}", folder, error.message()));
       write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
-      if (predictions_written != nullptr) predictions_written->push_back(path);
+      if (references_written != nullptr) references_written->push_back(path);
     }
   }
   return plan;

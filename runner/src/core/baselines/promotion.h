@@ -42,12 +42,14 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
                                         const PromotionRequest& request);
 
 /// Runs plan_promotion holding an exclusive flock on <dir>/<binary>/ and writes each changed file
-/// atomically; then the promoted tests' predictions (record_predictions) beside them, as
-/// <dir>/<binary>/predictions/<test>.<name>.csv, each atomically, their paths added to
-/// `predictions_written` when given (only those whose content changed). Returns the plan that
+/// atomically; then the promoted tests' reference files beside them, each atomically: their
+/// predictions (record_predictions) as <dir>/<binary>/predictions/<test>.<name>.csv and their
+/// gated curves (record_curve with a CurvePolicy, at most kReferenceCurvePoints points) as
+/// <dir>/<binary>/curves/<test>.<name>.csv; their paths added to `references_written` when
+/// given (only those whose content changed). Returns the plan that
 /// was written.
 std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request,
-                                     std::vector<std::string>* predictions_written = nullptr);
+                                     std::vector<std::string>* references_written = nullptr);
 
 /// A run as a baseline, exactly as `promote --force` would write it, in memory only (version 0:
 /// never promoted). `compare` and `report --against` judge a run against another with it.

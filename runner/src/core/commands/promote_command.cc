@@ -21,7 +21,9 @@ ExitCode promote_command(const PromoteOptions& options) {
   std::vector<std::string> predictions;
   const std::vector<PlannedFile> written = promote_run(run, request, &predictions);
   for (const std::string& path : predictions)
-    std::printf("promote: %s (predictions)\n", path.c_str());
+    std::printf(
+        "promote: %s (%s)\n", path.c_str(),
+        path.find("/predictions/") != std::string::npos ? "predictions" : "reference curve");
   if (written.empty() && predictions.empty()) {
     std::printf("promote: baselines already match run %s; nothing changed\n",
                 run.run.info.run_id.c_str());

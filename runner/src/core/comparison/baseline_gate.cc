@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "comparison/comparator.h"
+#include "comparison/curve_gate.h"
 #include "comparison/distribution_gate.h"
 #include "comparison/predictions_gate.h"
 
@@ -64,6 +65,7 @@ std::string changed_fingerprints(const TestResult& test, const BaselineTest* bas
 void BaselineGate::compare_test(TestResult& test) const {
   const BaselineTest* baseline = find_baseline(test);
   const std::string other_data = changed_fingerprints(test, baseline, /*order=*/false);
+  const std::string& references = baselines_.predictions_folder();
   bool regressed = false;
   for (const MetricRecord& metric : test.metrics) {
     const BaselineMetric* entry = nullptr;
@@ -83,6 +85,13 @@ void BaselineGate::compare_test(TestResult& test) const {
                                       : baselines_.predictions_folder() + "/" +
                                             predictions_file_name(test.name, predictions.name);
     MetricComparison c = compare_predictions_metric(predictions, reference);
+    regressed = regressed || fails_the_test(c, strict_env_);
+    test.comparisons.push_back(std::move(c));
+  }
+  for (const RecordedCurve& curve : test.curves) {
+    if (!curve.curve.policy) continue;
+    MetricComparison c =
+        compare_curve_metric(curve, references.empty() ? "" : references + "/" + curve.csv_file);
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
   }

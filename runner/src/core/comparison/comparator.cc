@@ -38,6 +38,8 @@ std::string_view metric_kind_name(MetricKind kind) {
       return "DISTRIBUTION";
     case MetricKind::kPredictions:
       return "PREDICTIONS";
+    case MetricKind::kCurve:
+      return "CURVE";
   }
   return "METRIC";
 }
@@ -52,7 +54,7 @@ std::optional<Verdict> parse_verdict(std::string_view name) {
 
 std::optional<MetricKind> parse_metric_kind(std::string_view name) {
   for (MetricKind kind : {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution,
-                          MetricKind::kPredictions}) {
+                          MetricKind::kPredictions, MetricKind::kCurve}) {
     if (metric_kind_name(kind) == name) return kind;
   }
   return std::nullopt;

@@ -30,8 +30,8 @@ inline constexpr double kTimingMinimumBand = 0.05;
 inline constexpr double kTimingMaximumBand = 0.5;
 
 /// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
-enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions };
-/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS"
+enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions, kCurve };
+/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS", "CURVE"
 std::string_view metric_kind_name(MetricKind kind);
 std::optional<MetricKind> parse_metric_kind(std::string_view name);
 

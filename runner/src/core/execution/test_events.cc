@@ -53,6 +53,7 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                            {"name", e.curve.name},
                            {"steps", e.curve.steps},
                            {"values", numbers(e.curve.values)}};
+                   if (e.curve.policy) json["policy"] = curve_policy_to_json(*e.curve.policy);
                  },
                  [&](const PredictionsRecorded& e) {
                    json = {{"event", "predictions"},
@@ -107,6 +108,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
       if (!value) throw std::invalid_argument("a curve value is not a number");
       curve.values.push_back(*value);
     }
+    if (json.contains("policy")) curve.policy = curve_policy_from_json(json.at("policy"));
     event = CurveRecorded{std::move(curve)};
   } else if (kind == "predictions") {
     Predictions predictions;

@@ -160,6 +160,29 @@ void MlTest::record_data_order(std::string_view name, const std::vector<std::int
                                                fingerprint.bytes, /*order=*/true});
 }
 
+void MlTest::record_gated_curve(std::string_view name, const std::vector<std::int64_t>& steps,
+                                const std::vector<double>& values, const CurvePolicy& policy) {
+  internal::TestContext& context = internal::require_context("record_curve()");
+  if (context.seeded) {
+    throw std::invalid_argument(fmt::format(
+        "curve '{}': a CurvePolicy applies to ML_TEST only (each seed has a curve of its own)",
+        name));
+  }
+  if (!(finite_non_negative(policy.rtol) && finite_non_negative(policy.atol)) ||
+      policy.smoothing < 1 || policy.consecutive < 1) {
+    throw std::invalid_argument(
+        fmt::format("curve '{}': the policy cannot gate (rtol={}, atol={} must be finite and >= 0; "
+                    "smoothing={}, consecutive={} must be >= 1)",
+                    name, policy.rtol, policy.atol, policy.smoothing, policy.consecutive));
+  }
+  if (steps.size() != values.size()) {
+    throw std::invalid_argument(
+        fmt::format("curve '{}': {} steps but {} values", name, steps.size(), values.size()));
+  }
+  context.sink->emit(
+      internal::CurveRecorded{CurveRecord{std::string(name), steps, values, policy}});
+}
+
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }

@@ -41,4 +41,25 @@ TolerancePolicy policy_from_json(const nlohmann::json& json) {
   throw std::invalid_argument(fmt::format("unknown policy kind '{}'", kind));
 }
 
+nlohmann::json curve_policy_to_json(const CurvePolicy& policy) {
+  return {{"rtol", json_number(policy.rtol)},
+          {"atol", json_number(policy.atol)},
+          {"smoothing", policy.smoothing},
+          {"consecutive", policy.consecutive},
+          {"direction", direction_name(policy.direction)}};
+}
+
+CurvePolicy curve_policy_from_json(const nlohmann::json& json) {
+  CurvePolicy policy;
+  policy.rtol = number_at(json, "rtol");
+  policy.atol = number_at(json, "atol");
+  policy.smoothing = json.at("smoothing").get<std::size_t>();
+  policy.consecutive = json.at("consecutive").get<std::size_t>();
+  const std::string direction = json.at("direction").get<std::string>();
+  const std::optional<Direction> parsed = parse_direction(direction);
+  if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
+  policy.direction = *parsed;
+  return policy;
+}
+
 }  // namespace mlregress::internal

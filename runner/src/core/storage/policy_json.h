@@ -15,6 +15,11 @@ nlohmann::json policy_to_json(const TolerancePolicy& policy);
 /// The inverse; throws std::invalid_argument (or a json exception) for anything else.
 TolerancePolicy policy_from_json(const nlohmann::json& json);
 
+/// A curve's policy: {"rtol", "atol", "smoothing", "consecutive", "direction"}.
+nlohmann::json curve_policy_to_json(const CurvePolicy& policy);
+/// Throws (nlohmann's exceptions or std::invalid_argument) for anything else.
+CurvePolicy curve_policy_from_json(const nlohmann::json& json);
+
 /// Whether values under this policy belong to one environment profile (exact values, timings).
 inline bool is_environment_bound(const TolerancePolicy& policy) {
   return std::holds_alternative<Exact>(policy) || std::holds_alternative<Timing>(policy);

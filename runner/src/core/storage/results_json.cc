@@ -102,8 +102,16 @@ nlohmann::json test_json(const TestResult& test) {
     metrics.push_back(std::move(metric));
   }
   nlohmann::json curves = nlohmann::json::array();
+  // Gated curves' comparisons follow the metrics' and the predictions' in test.comparisons.
+  std::size_t gated = test.metrics.size() + test.predictions.size();
   for (const RecordedCurve& c : test.curves) {
-    curves.push_back({{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}});
+    nlohmann::json entry = {{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}};
+    if (c.curve.policy) {
+      entry["policy"] = curve_policy_to_json(*c.curve.policy);
+      if (gated < test.comparisons.size()) add_comparison(entry, test.comparisons[gated]);
+      ++gated;
+    }
+    curves.push_back(std::move(entry));
   }
   nlohmann::json predictions = nlohmann::json::array();
   for (std::size_t i = 0; i < test.predictions.size(); ++i) {
@@ -274,6 +282,10 @@ void from_json(const nlohmann::json& json, RecordedCurve& curve) {
   curve.curve.name = field<std::string>(json, "name");
   curve.csv_file = field<std::string>(json, "file");
   curve.points = field<std::size_t>(json, "points");
+  if (json.contains("policy")) {
+    with_field_context("policy",
+                       [&] { curve.curve.policy = curve_policy_from_json(json.at("policy")); });
+  }
 }
 
 void from_json(const nlohmann::json& json, TestResult& test) {
@@ -320,6 +332,15 @@ void from_json(const nlohmann::json& json, TestResult& test) {
                                  field_or<bool>(d, "order", false)});
       }
     });
+  }
+  if (json.contains("curves")) {
+    for (const nlohmann::json& entry : json.at("curves")) {
+      if (!entry.contains("verdict")) continue;
+      MetricRecord as_metric;
+      as_metric.name = field<std::string>(entry, "name");
+      as_metric.direction = curve_policy_from_json(entry.at("policy")).direction;
+      test.comparisons.push_back(comparison_from(entry, as_metric));
+    }
   }
   test.seeded = json.contains("seed_runs");
   if (test.seeded) {

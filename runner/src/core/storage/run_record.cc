@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "storage/curve_csv_reader.h"
 #include "storage/json_text.h"
 #include "storage/predictions_file.h"
 #include "storage/results_json.h"
@@ -37,6 +38,12 @@ RunRecord read_run_record(const std::string& path) {
   record.run.info.environment = read_environment(path + "/environment.json");
   record.profile = environment_profile(record.run.info.environment);
   for (TestResult& test : record.run.tests) {
+    for (RecordedCurve& curve : test.curves) {
+      if (!curve.curve.policy) continue;  // the others are read where they are drawn
+      const CurveRecord values = read_curve_csv(path + "/" + curve.csv_file);
+      curve.curve.steps = values.steps;
+      curve.curve.values = values.values;
+    }
     for (RecordedPredictions& p : test.predictions) {
       p.data = std::make_shared<const Predictions>(read_predictions_csv(path + "/" + p.csv_file));
     }
