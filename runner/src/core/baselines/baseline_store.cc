@@ -76,7 +76,7 @@ BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary,
                     "--baselines {}`)",
                     dir, binary, dir));
   }
-  set.predictions_folder_ = folder;
+  set.references_folder_ = folder;
   const std::vector<std::string> paths = baseline_files_in(folder);
   for (const std::string& path : paths) {
     std::ifstream in(path);
@@ -100,10 +100,10 @@ BaselineSet BaselineSet::load(const std::string& dir, const std::string& binary,
 }
 
 BaselineSet BaselineSet::from_files(std::vector<LoadedBaselineFile> files,
-                                    std::string predictions_folder) {
+                                    std::string references_folder) {
   BaselineSet set;
   set.files_ = std::move(files);
-  set.predictions_folder_ = std::move(predictions_folder);
+  set.references_folder_ = std::move(references_folder);
   return set;
 }
 

@@ -22,21 +22,21 @@ class BaselineSet {
   /// for `binary` gives an empty set: every test is NEW until its first promotion.
   static BaselineSet load(const std::string& dir, const std::string& binary, bool allow_missing);
 
-  /// A set made in memory (compare builds one from a run folder, whose predictions/ then holds
-  /// the reference predictions: `predictions_folder`).
+  /// A set made in memory (compare builds one from a run folder, whose predictions/ and curves/
+  /// then hold the reference files: `references_folder`).
   static BaselineSet from_files(std::vector<LoadedBaselineFile> files,
-                                std::string predictions_folder = "");
+                                std::string references_folder = "");
 
   /// The file that holds `test`, or nullptr.
   const LoadedBaselineFile* find(const std::string& test) const;
   const std::vector<LoadedBaselineFile>& files() const { return files_; }
-  /// The folder whose predictions/ holds the reference predictions (record_predictions):
-  /// <dir>/<binary> for a loaded set; empty when there is none.
-  const std::string& predictions_folder() const { return predictions_folder_; }
+  /// The folder whose predictions/ and curves/ hold the reference files (record_predictions,
+  /// record_curve with a policy): <dir>/<binary> for a loaded set; empty when there is none.
+  const std::string& references_folder() const { return references_folder_; }
 
  private:
   std::vector<LoadedBaselineFile> files_;
-  std::string predictions_folder_;
+  std::string references_folder_;
 };
 
 /// Folder of a binary's baseline files.

@@ -102,6 +102,22 @@ std::string detectable_effect_note(const BaselineMetric& m) {
          " (fresh seeds, Welch)";
 }
 
+// A reference file beside the baseline (a gated curve, predictions), written atomically when its
+// content changes; its path is added to `written`.
+void write_reference_file(const std::string& path, const std::string& content,
+                          std::vector<std::string>* written) {
+  std::ifstream in(path);
+  const std::string before{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in && before == content) return;
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) {
+    throw OutputError(fmt::format("cannot create the folder of '{}': {}", path, error.message()));
+  }
+  write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
+  if (written != nullptr) written->push_back(path);
+}
+
 }  // namespace
 
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
@@ -234,33 +250,13 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     if (is_test_failure(test.status) && !request.force) continue;
     for (const RecordedCurve& curve : test.curves) {
       if (!curve.curve.policy || curve.curve.values.empty()) continue;
-      const std::string path = folder + "/" + curve.csv_file;
-      const std::string content = render_curve_csv(reference_curve(curve.curve));
-      std::ifstream in(path);
-      const std::string before{std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>()};
-      if (in && before == content) continue;
-      std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-      if (error)
-        throw OutputError(
-            fmt::format("cannot create the folder of '{}': {}", path, error.message()));
-      write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
-      if (references_written != nullptr) references_written->push_back(path);
+      write_reference_file(folder + "/" + curve.csv_file,
+                           render_curve_csv(reference_curve(curve.curve)), references_written);
     }
     for (const RecordedPredictions& p : test.predictions) {
       if (!p.data) continue;
-      const std::string path = folder + "/" + predictions_file_name(test.name, p.name);
-      const std::string content = render_predictions_csv(*p.data);
-      std::ifstream in(path);
-      const std::string before{std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>()};
-      if (in && before == content) continue;
-      std::filesystem::create_directories(folder + "/predictions", error);
-      if (error)
-        throw OutputError(
-            fmt::format("cannot create '{}/predictions': {}", folder, error.message()));
-      write_file_atomically(path, content, Durability::kSurvivesPowerLoss);
-      if (references_written != nullptr) references_written->push_back(path);
+      write_reference_file(folder + "/" + predictions_file_name(test.name, p.name),
+                           render_predictions_csv(*p.data), references_written);
     }
   }
   return plan;

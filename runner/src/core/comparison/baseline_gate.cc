@@ -65,7 +65,7 @@ std::string changed_fingerprints(const TestResult& test, const BaselineTest* bas
 void BaselineGate::compare_test(TestResult& test) const {
   const BaselineTest* baseline = find_baseline(test);
   const std::string other_data = changed_fingerprints(test, baseline, /*order=*/false);
-  const std::string& references = baselines_.predictions_folder();
+  const std::string& references = baselines_.references_folder();
   bool regressed = false;
   for (const MetricRecord& metric : test.metrics) {
     const BaselineMetric* entry = nullptr;
@@ -80,10 +80,9 @@ void BaselineGate::compare_test(TestResult& test) const {
     test.comparisons.push_back(std::move(c));
   }
   for (const RecordedPredictions& predictions : test.predictions) {
-    const std::string reference = baselines_.predictions_folder().empty()
-                                      ? std::string()
-                                      : baselines_.predictions_folder() + "/" +
-                                            predictions_file_name(test.name, predictions.name);
+    const std::string reference =
+        references.empty() ? std::string()
+                           : references + "/" + predictions_file_name(test.name, predictions.name);
     MetricComparison c = compare_predictions_metric(predictions, reference);
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
