@@ -50,6 +50,7 @@ TEST_F(CurveBaselineE2eTest, AnUnchangedCurvePassesAndADivergingOneIsARegression
   EXPECT_EQ(loss_curve().at("verdict"), "PASS");
   EXPECT_THAT(loss_curve().at("note").get<std::string>(),
               HasSubstr("within the band at 100 reference steps"));
+  EXPECT_TRUE(loss_curve().at("excursion").at("first_exit_step").is_null());
 
   const ProcessResult diverged = run_against_baselines("--set LossCurve.diverge_at=6");
   EXPECT_EQ(diverged.exit_code, kRegression) << diverged.out;
@@ -58,6 +59,16 @@ TEST_F(CurveBaselineE2eTest, AnUnchangedCurvePassesAndADivergingOneIsARegression
               HasSubstr("left the band on the worse side at step 6:"));
   EXPECT_EQ(final_loss().at("verdict"), "PASS");  // the final value alone says nothing
   EXPECT_THAT(diverged.out, HasSubstr("CURVE         loss"));
+  const json excursion = loss_curve().at("excursion");
+  EXPECT_EQ(excursion.at("compared_steps"), 100);
+  EXPECT_EQ(excursion.at("first_exit_step"), 6);
+  EXPECT_EQ(excursion.at("largest_excess_step"), 6);  // 1.6 times a falling loss: widest first
+  EXPECT_GT(excursion.at("largest_excess").get<double>(), 0.0);
+  // The run's report draws the baseline's reference curve under the run's and marks the step.
+  const std::string html = test_support::read_file(latest() + "/report.html");
+  EXPECT_THAT(html, HasSubstr("baseline reference"));
+  EXPECT_THAT(html, HasSubstr("leaves the band at step 6"));
+  EXPECT_THAT(html, HasSubstr("gated against the reference curve"));
 
   // Lower everywhere is better for a loss: never outside on the worse side.
   EXPECT_EQ(run_against_baselines("--set LossCurve.scale=0.5").exit_code, kPassed);

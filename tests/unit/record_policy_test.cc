@@ -112,5 +112,30 @@ TEST_F(RecordPolicyTest, PoliciesThatDoNotFitTheKindOfTestAreRefused) {
   EXPECT_THAT(refusal({}, MustEqual), HasSubstr("must_equal has no worse side"));
 }
 
+// A gated curve's policy: a NaN or negative tolerance would disable the gate, a smoothing or
+// `consecutive` of 0 would compare nothing; each is refused naming the curve, nothing emitted.
+TEST_F(RecordPolicyTest, ACurvePolicyThatCannotGateIsRefused) {
+  const auto curve_refusal = [this](const CurvePolicy& policy) -> std::string {
+    try {
+      MlTest::record_curve("loss", std::vector<double>{1.0, 0.5}, policy);
+    } catch (const std::invalid_argument& error) {
+      return error.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(curve_refusal(CurvePolicy{.rtol = 0.1, .atol = 0.01, .smoothing = 5}), "");
+  EXPECT_EQ(sink_.events.size(), 1u);
+  for (const CurvePolicy& policy :
+       {CurvePolicy{.rtol = kNaN}, CurvePolicy{.rtol = -0.1}, CurvePolicy{.rtol = kInf},
+        CurvePolicy{.atol = -kInf}, CurvePolicy{.smoothing = 0}, CurvePolicy{.consecutive = 0}}) {
+    EXPECT_THAT(curve_refusal(policy), HasSubstr("curve 'loss': the policy cannot gate"));
+  }
+  EXPECT_EQ(sink_.events.size(), 1u);
+  // One curve per seed has no single reference: a policy in a seeded test is refused.
+  context_.seeded = true;
+  EXPECT_THAT(curve_refusal(CurvePolicy{}), HasSubstr("a CurvePolicy applies to ML_TEST only"));
+  EXPECT_EQ(sink_.events.size(), 1u);
+}
+
 }  // namespace
 }  // namespace mlregress

@@ -69,12 +69,29 @@ RunResult full_run() {
   fresh.verdict = Verdict::kNew;
   fresh.observed = std::numeric_limits<double>::quiet_NaN();
   fresh.note = "no baseline yet";
-  plain.comparisons = {worse, fresh};
+  // A gated curve's comparison follows the metrics'.
+  MetricComparison curve_gate;
+  curve_gate.metric = "val_loss";
+  curve_gate.kind = MetricKind::kCurve;
+  curve_gate.verdict = Verdict::kRegression;
+  curve_gate.observed = 0.4;
+  curve_gate.baseline = 0.3;
+  curve_gate.delta = 0.1;
+  curve_gate.tolerance = "curve ±0.1 rel ±0.01 abs, 3 steps";
+  curve_gate.note = "left the band on the worse side at step 6";
+  curve_gate.curve = CurveExcursion{
+      .compared_steps = 100, .first_exit_step = 6, .largest_excess = 0.8, .largest_excess_step = 7};
+  plain.comparisons = {worse, fresh, curve_gate};
   RecordedCurve curve;
   curve.curve.name = "loss";
   curve.csv_file = "curves/CnnOverfits.loss.csv";
   curve.points = 501;
-  plain.curves = {curve};
+  RecordedCurve gated;
+  gated.curve.name = "val_loss";
+  gated.curve.policy = CurvePolicy{.rtol = 0.1, .atol = 0.01};
+  gated.csv_file = "curves/CnnOverfits.val_loss.csv";
+  gated.points = 100;
+  plain.curves = {curve, gated};
   plain.baseline_file = "baselines/my_model_tests/cnn_test.toml";
   plain.baseline_version = 3;
   plain.baseline_commit = "a1b2c3d";
@@ -145,7 +162,11 @@ TEST(ResultsJson, WhatIsWrittenReadsBackToTheSameRecord) {
   const TestResult& plain = read.tests[0];
   EXPECT_EQ(plain.status, TestStatus::kRegressed);
   EXPECT_TRUE(std::isnan(plain.metrics[1].value));
-  ASSERT_EQ(plain.comparisons.size(), 2u);
+  ASSERT_EQ(plain.comparisons.size(), 3u);
+  ASSERT_TRUE(plain.comparisons[2].curve.has_value());
+  EXPECT_EQ(plain.comparisons[2].curve->first_exit_step, 6);
+  EXPECT_EQ(plain.comparisons[2].curve->largest_excess_step, 7);
+  EXPECT_EQ(written["tests"][0]["curves"][1]["excursion"]["first_exit_step"], 6);
   ASSERT_TRUE(plain.comparisons[0].direction_change.has_value());
   EXPECT_EQ(plain.comparisons[0].direction_change->baseline, HigherIsBetter);
   EXPECT_EQ(plain.comparisons[0].direction_change->test, LowerIsBetter);

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "baselines/baseline.h"
+#include "comparison/curve_excursion.h"
 #include "comparison/distribution_gate.h"
 #include "comparison/flips_analysis.h"
 #include "comparison/verdict.h"
@@ -62,6 +63,8 @@ struct MetricComparison {
   /// Predictions (kind kPredictions) compared example by example; the verdict comes from
   /// `decision` too, McNemar's p in the same Holm families.
   std::optional<FlipsAnalysis> flips;
+  /// Gated curves (kind kCurve) compared with a reference curve step by step.
+  std::optional<CurveExcursion> curve;
   std::optional<GateDecision> decision;
 };
 

@@ -61,9 +61,10 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
   MetricComparison c;
   c.metric = recorded.curve.name;
   c.kind = MetricKind::kCurve;
-  c.tolerance = fmt::format("curve ±{} rel ±{} abs, {} step{}", format_value(policy.rtol),
-                            format_value(policy.atol), policy.consecutive,
-                            policy.consecutive == 1 ? "" : "s");
+  c.tolerance = fmt::format(
+      "curve ±{} rel ±{} abs, {} step{}{}", format_value(policy.rtol), format_value(policy.atol),
+      policy.consecutive, policy.consecutive == 1 ? "" : "s",
+      policy.smoothing > 1 ? fmt::format(", moving average of {}", policy.smoothing) : "");
   const std::vector<double> candidate = smoothed(recorded.curve.values, policy.smoothing);
   if (!candidate.empty()) c.observed = candidate.back();
   std::error_code error;
@@ -126,6 +127,9 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
                                     ? fmt::format("largest excursion {} beyond the band at {}",
                                                   format_value(largest), at(largest_at))
                                     : "never outside the band";
+  c.curve = CurveExcursion{compared,
+                           first_out ? std::optional(reference.steps[*first_out]) : std::nullopt,
+                           largest, reference.steps[largest_at]};
   if (first_out) {
     c.verdict = Verdict::kRegression;
     c.note = fmt::format("left the band on the worse side at {}; {}", at(*first_out), excursion);

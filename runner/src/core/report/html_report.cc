@@ -189,6 +189,11 @@ std::string seeded_html(const TestSection& s) {
 
 std::string curve_caption(const CurvePlot& plot) {
   if (!plot.problem.empty()) return escape_markup(plot.problem);
+  if (plot.gate) {
+    return fmt::format("{} {}", verdict_badge(plot.gate->verdict),
+                       escape_markup(fmt::format("gated against the reference curve ({}): {}",
+                                                 plot.gate->tolerance, plot.gate->note)));
+  }
   if (!plot.divergence) return "";
   const checks::CurveComparison& d = *plot.divergence;
   if (!d.diverged) {
@@ -210,7 +215,12 @@ std::string curves_html(const TestSection& s) {
     chart.title = plot.name;
     chart.x_label = "step";
     chart.lines = plot.lines;
-    if (plot.divergence && plot.divergence->diverged) {
+    if (plot.gate && plot.gate->curve && plot.gate->curve->first_exit_step) {
+      // The gate names the reference step itself.
+      chart.marker_x = static_cast<double>(*plot.gate->curve->first_exit_step);
+      chart.marker_label =
+          fmt::format("leaves the band at step {}", *plot.gate->curve->first_exit_step);
+    } else if (!plot.gate && plot.divergence && plot.divergence->diverged) {
       // The comparison counts list positions; the marker goes at that position's step.
       const auto& line = *std::find_if(plot.lines.begin(), plot.lines.end(),
                                        [](const PlotLine& l) { return !l.reference; });
@@ -223,8 +233,7 @@ std::string curves_html(const TestSection& s) {
     out += fmt::format(
         "<figure class=\"curve\" data-diverged=\"{}\">{}<figcaption>{}</figcaption>"
         "</figure>",
-        plot.divergence && plot.divergence->diverged ? "true" : "false", line_chart_svg(chart),
-        curve_caption(plot));
+        chart.marker_x ? "true" : "false", line_chart_svg(chart), curve_caption(plot));
   }
   return out;
 }

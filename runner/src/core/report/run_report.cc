@@ -58,15 +58,26 @@ PlotLine load_line(const std::string& folder, const RecordedCurve& curve, std::s
   return line;
 }
 
+// The gate's comparison of the gated curve `name` (comparisons of kind kCurve follow the
+// metrics' and predictions' in test.comparisons, in the order of the gated curves).
+std::optional<MetricComparison> gated_comparison(const TestResult& test, const std::string& name) {
+  for (const MetricComparison& c : test.comparisons) {
+    if (c.kind == MetricKind::kCurve && c.metric == name) return c;
+  }
+  return std::nullopt;
+}
+
+// `baseline_references`: the folder of the baseline's reference files (empty: none), whose
+// curves/ hold the reference curves of gated curves; drawn when no reference run is.
 std::vector<CurvePlot> curve_plots(const TestResult& test, const std::string& folder,
-                                   const TestResult* reference,
-                                   const std::string& reference_folder) {
+                                   const TestResult* reference, const std::string& reference_folder,
+                                   const std::string& baseline_references) {
   std::vector<CurvePlot> plots;
   auto plot_named = [&plots](const std::string& name) -> CurvePlot& {
     for (CurvePlot& plot : plots) {
       if (plot.name == name) return plot;
     }
-    plots.push_back(CurvePlot{name, {}, std::nullopt, ""});
+    plots.push_back(CurvePlot{name, {}, std::nullopt, std::nullopt, ""});
     return plots.back();
   };
   auto add = [&](const TestResult& owner, const std::string& owner_folder, bool is_reference) {
@@ -87,7 +98,25 @@ std::vector<CurvePlot> curve_plots(const TestResult& test, const std::string& fo
     }
   };
   add(test, folder, false);
-  if (reference != nullptr) add(*reference, reference_folder, true);
+  if (reference != nullptr) {
+    add(*reference, reference_folder, true);
+  } else if (!baseline_references.empty()) {
+    for (const RecordedCurve& curve : test.curves) {
+      if (!curve.curve.policy) continue;
+      std::error_code error;
+      if (!std::filesystem::exists(baseline_references + "/" + curve.csv_file, error)) continue;
+      CurvePlot& plot = plot_named(curve.curve.name);
+      try {
+        plot.lines.push_back(load_line(baseline_references, curve, "baseline reference", true));
+      } catch (const RunFolderError& error) {
+        plot.problem += (plot.problem.empty() ? "" : "; ") + std::string(error.what());
+      }
+    }
+  }
+  for (const RecordedCurve& curve : test.curves) {
+    if (curve.curve.policy)
+      plot_named(curve.curve.name).gate = gated_comparison(test, curve.curve.name);
+  }
 
   for (CurvePlot& plot : plots) {
     const PlotLine* candidate = nullptr;
@@ -238,8 +267,10 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
     TestSection section;
     section.test = test;
     section.rank = rank_of(test);
-    section.curves = curve_plots(test, record.path, find_test(reference.run, test.name),
-                                 reference.run != nullptr ? reference.run->path : "");
+    section.curves =
+        curve_plots(test, record.path, find_test(reference.run, test.name),
+                    reference.run != nullptr ? reference.run->path : "",
+                    reference.baselines != nullptr ? reference.baselines->references_folder() : "");
     section.regression_text = format_regression_report(record.run.info.run_id, test);
     if (reference.baselines != nullptr) {
       if (const LoadedBaselineFile* file = reference.baselines->find(test.name)) {

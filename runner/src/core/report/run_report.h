@@ -35,7 +35,11 @@ struct CurvePlot {
   std::string name;  ///< "loss", "loss[half_width]"
   std::vector<PlotLine> lines;
   std::optional<checks::CurveComparison> divergence;  ///< with a single reference curve only
-  std::string problem;                                ///< a curve file that could not be read
+  /// A curve recorded with a CurvePolicy: the gate's own comparison with the reference curve
+  /// (the baseline's, drawn from baselines/<binary>/curves/, or the --against run's). The
+  /// report's ±10% view above gives way to it.
+  std::optional<MetricComparison> gate;
+  std::string problem;  ///< a curve file that could not be read
 };
 
 struct TestSection {

@@ -55,6 +55,14 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.direction_change)
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
+  if (c.curve) {
+    metric["excursion"] = {
+        {"compared_steps", c.curve->compared_steps},
+        {"first_exit_step", c.curve->first_exit_step ? nlohmann::json(*c.curve->first_exit_step)
+                                                     : nlohmann::json(nullptr)},
+        {"largest_excess", json_number(c.curve->largest_excess)},
+        {"largest_excess_step", c.curve->largest_excess_step}};
+  }
   if (c.flips) {
     const FlipsAnalysis& f = *c.flips;
     nlohmann::json by_class = nlohmann::json::array();
@@ -205,6 +213,18 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
   if (json.contains("baseline_direction")) {
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
+  }
+  if (json.contains("excursion")) {
+    with_field_context("excursion", [&] {
+      const nlohmann::json& e = json.at("excursion");
+      CurveExcursion excursion;
+      excursion.compared_steps = field<std::size_t>(e, "compared_steps");
+      if (!e.at("first_exit_step").is_null())
+        excursion.first_exit_step = field<std::int64_t>(e, "first_exit_step");
+      excursion.largest_excess = number_field(e, "largest_excess");
+      excursion.largest_excess_step = field<std::int64_t>(e, "largest_excess_step");
+      c.curve = excursion;
+    });
   }
   if (json.contains("flips")) {
     with_field_context("flips", [&] {
