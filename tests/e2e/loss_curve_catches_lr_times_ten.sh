@@ -33,8 +33,8 @@ curve = next(c for c in test["curves"] if c["name"] == "loss")
 tail = next(m for m in test["metrics"] if m["name"] == "tail_loss")
 assert tail["verdict"] in ("PASS", "IMPROVED"), tail
 assert curve["verdict"] == "REGRESSION", curve
-first = curve["comparison"]["first_exit_step"]
-assert first < 10, curve["comparison"]
+first = curve["excursion"]["first_exit_step"]
+assert first is not None and first < 10, curve["excursion"]
 print(f"ok   lr x10: tail_loss {tail['verdict']} ({tail['baseline']:.4f} -> {tail['value']:.4f}), "
       f"loss curve REGRESSION from step {first}")
 PY
