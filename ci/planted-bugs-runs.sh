@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The runs runner/docs/planted-bugs.md is generated from: one run of the planted-bug tests (each
+# plants its bug and runs its own checks), then one run per bug planted against the committed
+# baselines (a --set switch of an example test; only the baseline gate can see it).
+#   ci/planted-bugs-runs.sh SUITES SOURCE_DIR OUT
+# leaves OUT/in-test and OUT/against-baselines/<n> and prints the arguments of
+# ci/planted-bugs-table.py:
+#   ci/planted-bugs-table.py $(ci/planted-bugs-runs.sh build/suites/mlregress_suites . /tmp/p)
+set -euo pipefail
+suites=${1:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR OUT}
+source_dir=${2:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR OUT}
+out=${3:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR OUT}
+
+# The bugs planted against the baselines: test filter and switch.
+against_baselines=(
+  "PreprocessedInputStatistics PreprocessedInputStatistics.normalise_twice=true"
+  "PreprocessedInputStatistics PreprocessedInputStatistics.swap_channels=true"
+  "CnnFrozenEvalSet CnnFrozenEvalSet.shuffle_class=0"
+  "CnnFrozenEvalSet CnnFrozenEvalSet.eval_examples=500"
+  "CnnFrozenEvalSet CnnFrozenEvalSet.shuffle_train=true"
+  "XorAdamLossCurve XorAdamLossCurve.lr_scale=10"
+)
+
+# Exit 0 (passed), 1 (a test failed) and 2 (a regression) are outcomes the table reports; any
+# other exit code is a broken run.
+run() {
+  local status=0
+  "$suites" run --color never "$@" >"$log" 2>&1 || status=$?
+  case "$status" in
+    0 | 1 | 2) ;;
+    *) cat "$log" >&2; echo "planted-bugs-runs: '$suites run $*' exited $status" >&2; exit 1 ;;
+  esac
+}
+
+mkdir -p "$out/in-test" "$out/against-baselines"
+log="$out/in-test.log"
+run --filter 'Planted*:PermutedLabelsLeakyPipelineFlagged' --out "$out/in-test"
+folders=("$out/in-test/latest")
+n=0
+for plant in "${against_baselines[@]}"; do
+  read -r filter switch <<<"$plant"
+  n=$((n + 1))
+  log="$out/against-baselines/$n.log"
+  run --filter "$filter" --set "$switch" --baselines "$source_dir/baselines" \
+    --out "$out/against-baselines/$n"
+  folders+=(--against-baselines "$out/against-baselines/$n/latest")
+done
+echo "${folders[@]}"
