@@ -55,6 +55,12 @@ print(f"ok   class 0's training labels shuffled: REGRESSION, {f['correct_to_wron
       f"McNemar p(worse)={f['p_worse']:.2g} (Holm {f['p_worse_holm']:.2g})")
 PY
 grep -A4 "CnnFrozenEvalSet.eval (predictions)" "$out/class0.log"
+# The Markdown summary (a pull-request comment) carries the flips by class and McNemar's p too.
+"$suites" report "$out/latest" --format markdown >"$out/class0.md"
+grep -q "^### Per-example flips" "$out/class0.md" && grep -q "| eval | .* | 0: [0-9]* →wrong" "$out/class0.md" \
+  && grep -q "(Holm .*) | ❌ REGRESSION |$" "$out/class0.md" \
+  || { cat "$out/class0.md"; echo "FAIL: the Markdown report lacks the flips by class or McNemar's p"; exit 1; }
+echo "ok   the Markdown report: $(grep '| eval | ' "$out/class0.md" | tail -1)"
 
 # Another evaluation set (500 examples instead of 512): not compared at all, the dataset named.
 run --baselines "$source_dir/baselines" --set CnnFrozenEvalSet.eval_examples=500 >"$out/other.log" \

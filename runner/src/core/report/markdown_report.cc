@@ -1,12 +1,31 @@
 #include "report/markdown_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "reporting/regression_report.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
+
+// "0: 86 →wrong; 3: 16 →wrong, 1 →correct": the classes that lost most first, as the console.
+std::string flips_by_class(const FlipsAnalysis& f) {
+  std::vector<std::string> classes;
+  for (const ClassFlips& k : f.by_class) {
+    std::vector<std::string> counts;
+    if (k.correct_to_wrong > 0) counts.push_back(fmt::format("{} →wrong", k.correct_to_wrong));
+    if (k.wrong_to_correct > 0) counts.push_back(fmt::format("{} →correct", k.wrong_to_correct));
+    classes.push_back(fmt::format("{}: {}", k.target, fmt::join(counts, ", ")));
+  }
+  return classes.empty() ? "—" : fmt::format("{}", fmt::join(classes, "; "));
+}
+
+// McNemar's one-sided p for "worse", with its Holm-adjusted value once the gate decided.
+std::string mcnemar_p(const MetricComparison& c) {
+  if (!c.decision) return fmt::format("{:.2g}", c.flips->p_worse);
+  return fmt::format("{:.2g} (Holm {:.2g})", c.flips->p_worse, c.decision->p_worse_adjusted);
+}
 
 // A table cell: one line, no column break, no HTML of its own.
 std::string cell(std::string_view text) {
@@ -105,11 +124,13 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
       "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
       "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
       "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
-      "δ. Full report: `report.html` in the run folder ({}).</sub>\n",
+      "δ; predictions on a frozen set by McNemar's exact test on the flips, in the same Holm "
+      "family; gated curves step by step against the reference curve. Full report: "
+      "`report.html` in the run folder ({}).</sub>\n",
       cell(r.path));
   const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
 
-  std::vector<Row> failures, attention, seeded, rest;
+  std::vector<Row> failures, attention, seeded, flips, rest;
   for (const TestSection& s : r.sections) {
     const TestResult& t = s.test;
     if (is_test_failure(t.status)) {
@@ -129,6 +150,15 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
                          format_value(d.difference), format_value(d.ci_lower),
                          format_value(d.ci_upper), format_value(d.margin),
                          verdict_mark(c.verdict))});
+      }
+      if (c.flips) {
+        const FlipsAnalysis& f = *c.flips;
+        flips.push_back(
+            {verdict_rank(c.verdict),
+             fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
+                         cell(t.full_name), cell(c.metric), f.baseline_accuracy,
+                         f.candidate_accuracy, f.correct_to_wrong, f.wrong_to_correct,
+                         cell(flips_by_class(f)), mcnemar_p(c), verdict_mark(c.verdict))});
       }
       Row row{verdict_rank(c.verdict),
               fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(t.full_name), cell(c.metric),
@@ -160,6 +190,15 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
         "### Seeded metrics\n\n| test | metric | BASE mean | HEAD mean | difference [95% CI] | "
         "margin | verdict |\n|---|---|---:|---:|---:|---:|---|\n";
     append_rows(out, seeded, budget, "seeded metrics");
+    out += "\n";
+  }
+  if (!flips.empty()) {
+    out +=
+        "### Per-example flips\n\n| test | predictions | accuracy | correct→wrong | "
+        "wrong→correct | by true class | McNemar p(worse) | verdict |\n"
+        "|---|---|---:|---:|---:|---|---:|---|\n";
+    std::stable_sort(flips.begin(), flips.end(), by_rank);
+    append_rows(out, flips, budget, "predictions");
     out += "\n";
   }
   if (!rest.empty() && out.size() < budget) {

@@ -116,7 +116,11 @@ nlohmann::json test_json(const TestResult& test) {
     nlohmann::json entry = {{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}};
     if (c.curve.policy) {
       entry["policy"] = curve_policy_to_json(*c.curve.policy);
-      if (gated < test.comparisons.size()) add_comparison(entry, test.comparisons[gated]);
+      if (gated < test.comparisons.size()) {
+        // The curve's value as compared: its last point after the policy's smoothing.
+        entry["value"] = json_number(test.comparisons[gated].observed);
+        add_comparison(entry, test.comparisons[gated]);
+      }
       ++gated;
     }
     curves.push_back(std::move(entry));
@@ -337,6 +341,7 @@ void from_json(const nlohmann::json& json, TestResult& test) {
         if (entry.contains("verdict")) {
           MetricRecord as_metric;
           as_metric.name = p.name;
+          as_metric.value = p.accuracy;  // what the comparison observed
           as_metric.direction = Direction::HigherIsBetter;
           test.comparisons.push_back(comparison_from(entry, as_metric));
         }
@@ -358,6 +363,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
       if (!entry.contains("verdict")) continue;
       MetricRecord as_metric;
       as_metric.name = field<std::string>(entry, "name");
+      // (Written since curves are gated; 0 for a folder written before.)
+      as_metric.value = optional_number_field(entry, "value").value_or(0.0);
       as_metric.direction = curve_policy_from_json(entry.at("policy")).direction;
       test.comparisons.push_back(comparison_from(entry, as_metric));
     }
