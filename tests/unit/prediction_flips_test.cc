@@ -185,6 +185,9 @@ TEST(PredictionFlips, MotivatingExampleSummary) {
             "  by true class: 3: 30 →wrong, 2 →correct; 7: 10 →wrong, 1 →correct; 0: 1 →correct; "
             "1: 1 →correct; 8: 1 →correct; 9: 1 →correct; 2: 2 →correct; 4: 2 →correct; "
             "5: 2 →correct; 6: 2 →correct\n"
+            // Where class 3's lost examples went (to 5), and the 2 it won back (from 4).
+            "  confusion change (true→predicted): 3→5 +30, 3→3 -28, 7→1 +10, 7→7 -9, 2→2 +2, "
+            "2→3 -2, 3→4 -2, 4→4 +2, 4→5 -2, 5→5 +2 (and 12 more cells)\n"
             "  first correct→wrong: id 3 (class 3 → 5), id 7 (class 7 → 1), id 13 (class 3 → 5), "
             "... (37 more)\n"
             "  first wrong→correct: id 912 (class 2, was 3), id 913 (class 3, was 4), "
@@ -203,8 +206,10 @@ TEST(PredictionFlips, SummaryIsBounded) {
   for (auto& p : candidate.predicted) p += 1;
   const std::string text = format_flip_summary(compare_predictions(baseline, candidate, 0), 0);
   EXPECT_THAT(text, HasSubstr("(and 20 more classes)\n"));
+  EXPECT_THAT(text, HasSubstr("0→0 -1, 0→1 +1, "));
+  EXPECT_THAT(text, HasSubstr("(and 50 more cells)\n"));  // 60 changed cells, 10 named
   EXPECT_THAT(text, ::testing::Not(HasSubstr("first")));
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
   const std::string improved = format_flip_summary(compare_predictions(candidate, baseline, 2), 2);
   EXPECT_THAT(improved,
               HasSubstr("(net 30 better); McNemar exact p = 9.3e-10 (one-sided, better)"));

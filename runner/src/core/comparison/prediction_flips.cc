@@ -208,6 +208,20 @@ std::string format_flip_summary(const PredictionComparison& comparison, std::siz
     }
     out += "\n";
   }
+  // Where the lost examples went (by predicted class): the confusion matrix's changed cells.
+  if (!comparison.confusion_delta.empty()) {
+    std::vector<std::string> cells;
+    for (std::size_t k = 0; k < comparison.confusion_delta.size() && k < kMaxClassesListed; ++k) {
+      const ConfusionCellDelta& cell = comparison.confusion_delta[k];
+      cells.push_back(fmt::format("{}→{} {:+d}", cell.target, cell.predicted, cell.delta));
+    }
+    out += fmt::format("  confusion change (true→predicted): {}", fmt::join(cells, ", "));
+    if (comparison.confusion_delta.size() > kMaxClassesListed) {
+      out += fmt::format(" (and {} more cells)",
+                         comparison.confusion_delta.size() - kMaxClassesListed);
+    }
+    out += "\n";
+  }
 
   const auto list = [&](std::string_view label, const std::vector<PredictionFlip>& flips) {
     if (flips.empty() || list_limit == 0) return;
