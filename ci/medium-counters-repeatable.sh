@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The medium tier's noise-free counters must be identical run after run: runs the counter tests
 # RUNS times (default 5), prints every Exact metric (peak bytes, allocations, operator counts)
-# of every run, and fails if any of them differs between runs.
+# (and TorchScript specialisations) of every run, and fails if any of them differs between runs.
 #
 # Usage: ci/medium-counters-repeatable.sh PATH_TO_mlregress_suites [RUNS] [FILTER]
-#   FILTER: the counter tests (default CnnTrainingStepCost)
+#   FILTER: the counter tests (default CnnTrainingStepCost:ScriptedMlpCompilation)
 set -euo pipefail
 suites=${1:?usage: ci/medium-counters-repeatable.sh PATH_TO_mlregress_suites [RUNS] [FILTER]}
 runs=${2:-5}
-filter=${3:-CnnTrainingStepCost}
+filter=${3:-CnnTrainingStepCost:ScriptedMlpCompilation}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
