@@ -43,7 +43,9 @@ ML_TEST(Medium, ScriptedMlpCompilation, {"calls", 24}, {"unbatched_every", 0}, {
   const mlregress::CompilationProfile profile = mlregress::measure_compilation(
       [] { return mlregress::script_function(kScriptedMlp, "forward"); }, inputs);
   std::cout << profile.describe() << "\n";
-  record_compilation("forward", profile);
+  // Latencies are printed above but not gated here: the committed baseline is checked on
+  // shared CI machines, where a band of a few percent on a 0.3 ms call would cry wolf.
+  record_compilation("forward", profile, mlregress::CompilationMetrics::CountsOnly);
 
   // Identical outputs, whatever the execution did.
   ASSERT_EQ(profile.outputs.size(), xs.size());

@@ -211,7 +211,8 @@ std::string CompilationProfile::describe() const {
       steady_state_ms);
 }
 
-void record_compilation(std::string_view name, const CompilationProfile& profile) {
+void record_compilation(std::string_view name, const CompilationProfile& profile,
+                        CompilationMetrics metrics) {
   const auto count = [&](std::string_view what, double value) {
     MlTest::record(fmt::format("{}.{}", name, what), value, Direction::LowerIsBetter, Exact{});
   };
@@ -219,6 +220,7 @@ void record_compilation(std::string_view name, const CompilationProfile& profile
   count("compiling_calls", static_cast<double>(profile.compiling_calls));
   count("argument_signatures", static_cast<double>(profile.argument_signatures));
   count("operators", static_cast<double>(profile.operators));
+  if (metrics == CompilationMetrics::CountsOnly) return;
   MlTest::record(fmt::format("{}.first_call_ms", name), profile.first_call_median_ms,
                  Direction::LowerIsBetter, Timing{.cv = profile.first_call_cv});
   MlTest::record(fmt::format("{}.steady_state_ms", name), profile.steady_state_ms,

@@ -107,9 +107,18 @@ CompilationProfile measure_compilation(const std::function<ScriptedFunction()>& 
 /// (a tensor off the CPU adds "@cuda:0"; other values give their kind).
 std::string argument_signature(const std::vector<c10::IValue>& arguments);
 
+/// What record_compilation records.
+enum class CompilationMetrics {
+  CountsAndLatencies,  ///< the counts and the two timings
+  /// The counts only: for a baseline gated on shared CI machines, where a latency band of a few
+  /// percent would cry wolf (time it on a quiet machine, or with `run --ab`).
+  CountsOnly,
+};
+
 /// Records the profile in the running test: <name>.specialisations, <name>.compiling_calls,
-/// <name>.argument_signatures and <name>.operators as Exact values (lower is better), and
-/// <name>.first_call_ms and <name>.steady_state_ms as timings.
-void record_compilation(std::string_view name, const CompilationProfile& profile);
+/// <name>.argument_signatures and <name>.operators as Exact values (lower is better), and,
+/// unless CountsOnly, <name>.first_call_ms and <name>.steady_state_ms as timings.
+void record_compilation(std::string_view name, const CompilationProfile& profile,
+                        CompilationMetrics metrics = CompilationMetrics::CountsAndLatencies);
 
 }  // namespace mlregress
