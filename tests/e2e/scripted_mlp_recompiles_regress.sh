@@ -17,6 +17,13 @@ run >"$out/first.log" || { cat "$out/first.log"; echo "FAIL: ScriptedMlpCompilat
 run --baselines "$out/baselines" >"$out/again.log" || { cat "$out/again.log"; echo "FAIL: an unchanged run does not pass"; exit 1; }
 grep -q "^METRIC *forward.specialisations *1 → 1 .* PASS" "$out/again.log" \
   || { cat "$out/again.log"; echo "FAIL: the unchanged run's specialisations are not 1 → 1 PASS"; exit 1; }
+/usr/bin/python3 - "$out/runs/latest/results.json" <<'PY'
+import json, sys
+names = [m["name"] for m in json.load(open(sys.argv[1]))["tests"][0]["metrics"]]
+# CountsOnly: the four exact counts, no latency to cry wolf on a shared machine.
+assert names == ["forward.specialisations", "forward.compiling_calls",
+                 "forward.argument_signatures", "forward.operators"], names
+PY
 echo "ok   unchanged: $(grep "specialisation.* over 24 calls" "$out/again.log")"
 
 for plant in unbatched_every=4 grad_every=5; do
