@@ -91,10 +91,9 @@ std::string value_signature(const c10::IValue& value) {
   if (value.isTensor()) {
     const at::Tensor& t = value.toTensor();
     if (!t.defined()) return "undefined";
-    std::string out = fmt::format("{}[{}]", c10::toString(t.scalar_type()), t.dim());
-    if (!t.is_cpu()) out += "@" + t.device().str();
-    if (t.requires_grad()) out += "+grad";
-    return out;
+    return fmt::format("{}[{}]{}{}", c10::toString(t.scalar_type()), t.dim(),
+                       t.is_cpu() ? std::string() : fmt::format("@{}", t.device().str()),
+                       t.requires_grad() ? "+grad" : "");
   }
   return value.tagKind();
 }
