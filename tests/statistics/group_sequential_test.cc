@@ -1,8 +1,9 @@
 // Group-sequential boundaries: against the published Lan–DeMets boundaries (Jennison and
 // Turnbull 2000; the same values gsDesign prints), and by simulation of 10,000 A/A sequences per
-// design with the t tests the gate uses: the false-alarm rate over all looks stays within alpha
-// (Clopper–Pearson 95% interval), while testing every look at the nominal alpha — the peeking the
-// boundaries exist to prevent — is caught exceeding it.
+// design with the t tests the gate uses: the false-alarm rate over all looks is near alpha with
+// the boundaries and at or below it with the spent increments (Clopper–Pearson 95% intervals),
+// while testing every look at the nominal alpha — the peeking both exist to prevent — is caught
+// exceeding it.
 #include "statistics/group_sequential.h"
 
 #include <fmt/format.h>
@@ -142,9 +143,11 @@ int false_alarms(const std::vector<double>& thresholds, bool paired, int sequenc
 constexpr int kSequences = 10000;
 constexpr double kAlpha = 0.01;
 
-// The false-alarm rate over all five looks is within alpha: its Clopper–Pearson interval
-// contains a rate at or below alpha (a design spending more would have its lower end above).
-TEST(GroupSequential, TenThousandAASequencesStayWithinAlphaForEachDesign) {
+// With the z boundaries the false-alarm rate over all five looks is near alpha: its
+// Clopper–Pearson interval contains alpha (a design spending more would have its lower end above).
+// With t tests on 8 seeds the point estimates run a little over (1.04% and 1.16% in 100,000
+// sequences); spent_increments below is the version that stays at or under alpha.
+TEST(GroupSequential, TheBoundariesKeepTenThousandAASequencesNearAlpha) {
   for (const bool paired : {true, false}) {
     for (const auto spending : {SpendingFunction::kPocock, SpendingFunction::kOBrienFleming}) {
       const std::vector<double> t = information_fractions({8, 16, 24, 32, 40}, paired ? 0 : 40);
