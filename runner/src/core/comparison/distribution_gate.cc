@@ -194,6 +194,8 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   };
   const stats::TTestResult two_sided = test(stats::Alternative::kTwoSided);
   a.difference = two_sided.estimate;
+  a.standard_error = two_sided.standard_error;
+  a.df = two_sided.df;
 
   if (two_sided.standard_error == 0.0) {
     // No spread in what the test looks at (constant arms, or the same shift on every paired

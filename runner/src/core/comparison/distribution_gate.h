@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,7 +54,11 @@ struct DistributionAnalysis {
   double baseline_mean = 0.0, baseline_sd = 0.0;
   double difference = 0.0;  ///< candidate - baseline (paired: mean of per-seed differences)
   double ci_lower = 0.0, ci_upper = 0.0;  ///< 95% two-sided CI of the difference
-  double p_worse = 1.0;                   ///< raw one-sided p-value for H1 "the candidate is worse"
+  /// The t test's standard error of the difference and degrees of freedom (NaN when untested):
+  /// an interval at another level is difference ± t_quantile(., df) · standard_error.
+  double standard_error = std::numeric_limits<double>::quiet_NaN();
+  double df = std::numeric_limits<double>::quiet_NaN();
+  double p_worse = 1.0;   ///< raw one-sided p-value for H1 "the candidate is worse"
   double p_better = 1.0;  ///< raw one-sided p-value for H1 "the candidate is better"
   double hedges_g = 0.0;  ///< candidate vs baseline, positive when the candidate mean is larger
   double probability_of_improvement = 0.5;

@@ -88,8 +88,8 @@ double alpha_spent(SpendingFunction spending, double alpha, double t) {
   return 0.0;
 }
 
-std::vector<double> upper_boundaries(const std::vector<double>& t, double alpha,
-                                     SpendingFunction spending) {
+// Information fractions strictly increasing within (0, 1], alpha within (0, 1).
+static void check_design(const std::vector<double>& t, double alpha) {
   check_alpha(alpha);
   if (t.empty()) throw std::invalid_argument("a design needs at least one look");
   for (std::size_t k = 0; k < t.size(); ++k) {
@@ -99,6 +99,11 @@ std::vector<double> upper_boundaries(const std::vector<double>& t, double alpha,
                       k + 1, t[k]));
     }
   }
+}
+
+std::vector<double> upper_boundaries(const std::vector<double>& t, double alpha,
+                                     SpendingFunction spending) {
+  check_design(t, alpha);
   std::vector<double> boundaries;
   SubDensity continuing;
   double spent_before = 0.0;
@@ -140,7 +145,7 @@ std::vector<double> nominal_p_thresholds(const std::vector<double>& t, double al
 
 std::vector<double> spent_increments(const std::vector<double>& t, double alpha,
                                      SpendingFunction spending) {
-  upper_boundaries(t, alpha, spending);  // validates the design
+  check_design(t, alpha);
   std::vector<double> increments;
   double before = 0.0;
   for (double fraction : t) {

@@ -1,0 +1,141 @@
+#include "comparison/sequential_seeds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "statistics/t_distribution.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+// How much worse the candidate is, in the metric's units (negative: better).
+double degradation(Direction direction, double difference) {
+  return direction == Direction::HigherIsBetter ? -difference : difference;
+}
+
+// The first n values (and seeds) of a sample, in the order they ran.
+SeedSamples first(const SeedSamples& samples, int n) {
+  const auto count = static_cast<std::ptrdiff_t>(n);
+  return {std::vector<double>(samples.values.begin(), samples.values.begin() + count),
+          std::vector<std::uint64_t>(samples.seeds.begin(), samples.seeds.begin() + count)};
+}
+
+// The baseline's samples of exactly `seeds`, or nullopt when it lacks one of them.
+std::optional<SeedSamples> restricted(const SeedSamples& baseline,
+                                      const std::vector<std::uint64_t>& seeds) {
+  std::map<std::uint64_t, double> by_seed;
+  for (std::size_t i = 0; i < baseline.seeds.size() && i < baseline.values.size(); ++i)
+    by_seed.emplace(baseline.seeds[i], baseline.values[i]);
+  SeedSamples out;
+  for (std::uint64_t seed : seeds) {
+    const auto it = by_seed.find(seed);
+    if (it == by_seed.end()) return std::nullopt;
+    out.values.push_back(it->second);
+    out.seeds.push_back(seed);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> sequential_looks(const SequentialPlan& plan) {
+  if (plan.block < 2 || plan.cap < plan.block) {
+    throw std::invalid_argument(fmt::format(
+        "a sequential plan needs blocks of at least 2 seeds and a cap of at least one block "
+        "(block {}, cap {})",
+        plan.block, plan.cap));
+  }
+  std::vector<int> looks;
+  for (int n = plan.block; n < plan.cap; n += plan.block) looks.push_back(n);
+  looks.push_back(plan.cap);
+  return looks;
+}
+
+std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,
+                                              double margin, const SeedSamples& candidate,
+                                              const SeedSamples& baseline,
+                                              const SequentialPlan& plan, double alpha) {
+  const std::vector<int> looks = sequential_looks(plan);
+  const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
+  // Paired looks when the baseline holds as many seeds as the plan may run, the candidate's among
+  // them (the runner runs the baseline's seeds); the information then grows with the seeds.
+  // Otherwise each look compares with the whole baseline as an independent arm.
+  const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
+                      restricted(baseline, first(candidate, available).seeds).has_value();
+  const std::vector<double> t =
+      stats::information_fractions(looks, paired ? 0 : static_cast<int>(baseline.values.size()));
+  const std::vector<double> worse_spent =
+      stats::spent_increments(t, alpha, plan.regression_spending);
+  const std::vector<double> pass_spent =
+      stats::spent_increments(t, plan.pass_error, plan.pass_spending);
+
+  std::vector<SequentialLook> taken;
+  double p_worse_sequential = std::numeric_limits<double>::infinity();
+  double p_better_sequential = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
+    SequentialLook look;
+    look.seeds = looks[k];
+    look.information = t[k];
+    look.worse_weight = worse_spent[k] / alpha;
+    look.pass_level = 1.0 - 2.0 * pass_spent[k];
+    const SeedSamples c = first(candidate, look.seeds);
+    const std::optional<SeedSamples> same_seeds =
+        paired ? restricted(baseline, c.seeds) : std::nullopt;
+    look.analysis =
+        analyse_distribution(metric, direction, margin, c, same_seeds.value_or(baseline));
+    const DistributionAnalysis& a = look.analysis;
+    if (!a.problem.empty()) {
+      taken.push_back(look);
+      break;
+    }
+    p_worse_sequential = std::min(p_worse_sequential, a.p_worse / look.worse_weight);
+    p_better_sequential = std::min(p_better_sequential, a.p_better / look.worse_weight);
+    look.p_worse_sequential = std::min(1.0, p_worse_sequential);
+    look.p_better_sequential = std::min(1.0, p_better_sequential);
+    if (a.standard_error > 0.0) {
+      const double half = stats::t_quantile(0.5 + look.pass_level / 2.0, a.df) * a.standard_error;
+      look.interval_lower = a.difference - half;
+      look.interval_upper = a.difference + half;
+    } else {
+      look.interval_lower = look.interval_upper = a.difference;
+    }
+    const double worse = degradation(direction, a.difference);
+    const double worst_case =
+        direction == Direction::HigherIsBetter ? -look.interval_lower : look.interval_upper;
+    if (look.p_worse_sequential < alpha && worse > margin) {
+      look.outcome = LookOutcome::kRegression;
+    } else if (look.p_better_sequential < alpha && -worse > margin) {
+      look.outcome = LookOutcome::kImproved;
+    } else if (worst_case <= margin) {
+      look.outcome = LookOutcome::kPass;
+    }
+    taken.push_back(look);
+    if (look.outcome != LookOutcome::kContinue) break;
+  }
+  return taken;
+}
+
+std::string format_look(const SequentialLook& look) {
+  const DistributionAnalysis& a = look.analysis;
+  if (!a.problem.empty()) {
+    return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
+  }
+  const char* outcome = look.outcome == LookOutcome::kRegression ? "regression"
+                        : look.outcome == LookOutcome::kImproved ? "improvement"
+                        : look.outcome == LookOutcome::kPass     ? "pass"
+                                                                 : "continue";
+  return fmt::format(
+      "look at {} seeds: diff {} [{:.1f}% CI {}, {}], p(worse) {} → sequential {} (look spends "
+      "{:.0f}% of alpha); {}",
+      look.seeds, format_value(a.difference), 100.0 * look.pass_level,
+      format_value(look.interval_lower), format_value(look.interval_upper), format_value(a.p_worse),
+      format_value(look.p_worse_sequential), 100.0 * look.worse_weight, outcome);
+}
+
+}  // namespace mlregress::internal

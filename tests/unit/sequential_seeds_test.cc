@@ -1,0 +1,225 @@
+// Sequential seeds judged look by look: the plan's looks, a large regression decided on the
+// first block, an unchanged metric passing once enough seeds narrowed the interval, and, over
+// 10,000 simulated A/A sequences, a false-regression rate within alpha (Clopper–Pearson), an
+// INCONCLUSIVE rate far below the single look's, and the sequential p-value valid as a p-value
+// (what lets it join Holm's families). Looking at every block with the single-look rule — the
+// peeking the plan replaces — is caught raising false regressions above alpha.
+#include "comparison/sequential_seeds.h"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/beta.hpp>
+#include <random>
+#include <stdexcept>
+
+namespace mlregress::internal {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr double kAlpha = 0.01;
+constexpr double kMargin = 0.01;
+const SequentialPlan kPlan{.block = 8, .cap = 40};
+
+SeedSamples samples(const std::vector<double>& values, std::uint64_t first_seed = 0) {
+  SeedSamples s;
+  s.values = values;
+  for (std::size_t i = 0; i < values.size(); ++i) s.seeds.push_back(first_seed + i);
+  return s;
+}
+
+TEST(SequentialSeeds, LooksEveryBlockUpToTheCap) {
+  EXPECT_THAT(sequential_looks(kPlan), ElementsAre(8, 16, 24, 32, 40));
+  EXPECT_THAT(sequential_looks({.block = 8, .cap = 20}), ElementsAre(8, 16, 20));
+  EXPECT_THAT(sequential_looks({.block = 5, .cap = 5}), ElementsAre(5));
+  EXPECT_THROW(sequential_looks({.block = 1, .cap = 10}), std::invalid_argument);
+  EXPECT_THROW(sequential_looks({.block = 8, .cap = 4}), std::invalid_argument);
+}
+
+// Accuracy per seed: baseline 0.87 + seed noise; the candidate shares each seed's noise (paired).
+struct World {
+  std::mt19937_64 rng;
+  double seed_sd = 0.01, pair_sd = 0.012;
+  std::pair<SeedSamples, SeedSamples> draw(double shift, int n_baseline = 40) {
+    std::normal_distribution<double> noise(0.0, 1.0);
+    std::vector<double> b, c;
+    for (int i = 0; i < n_baseline; ++i) {
+      const double seed_effect = seed_sd * noise(rng);
+      b.push_back(0.87 + seed_effect);
+      c.push_back(0.87 + shift + seed_effect + pair_sd * noise(rng));
+    }
+    return {samples(c), samples(b)};
+  }
+};
+
+TEST(SequentialSeeds, ALargeRegressionIsDecidedOnTheFirstBlock) {
+  World world{std::mt19937_64(7)};
+  const auto [candidate, baseline] = world.draw(-0.05);  // 4 pair sd below, 5 margins
+  const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                       baseline, kPlan, kAlpha);
+  ASSERT_EQ(looks.size(), 1u);
+  EXPECT_EQ(looks[0].outcome, LookOutcome::kRegression);
+  EXPECT_EQ(looks[0].analysis.design, GateDesign::kPaired);
+  EXPECT_EQ(looks[0].analysis.n_baseline, 8u);  // the baseline's samples of the same 8 seeds
+  EXPECT_NEAR(looks[0].worse_weight, std::log(1.0 + (std::exp(1.0) - 1.0) * 0.2), 1e-12);
+  EXPECT_THAT(format_look(looks[0]), HasSubstr("look at 8 seeds: diff -0.0"));
+  EXPECT_THAT(format_look(looks[0]), HasSubstr("; regression"));
+}
+
+TEST(SequentialSeeds, OnlyTheSeedsThatRanAreLookedAt) {
+  World world{std::mt19937_64(8)};
+  auto [candidate, baseline] = world.draw(0.0);
+  candidate.values.resize(16);
+  candidate.seeds.resize(16);
+  const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                       baseline, kPlan, kAlpha);
+  ASSERT_FALSE(looks.empty());
+  EXPECT_LE(looks.back().seeds, 16);
+  // Untestable: one seed.
+  const auto one = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin,
+                                     samples({0.87}), baseline, {.block = 2, .cap = 4}, kAlpha);
+  EXPECT_TRUE(one.empty());  // no look reached: the first needs 2 seeds
+}
+
+// Against a baseline without the candidate's seeds every look is an independent-arms comparison
+// with all of the baseline.
+TEST(SequentialSeeds, ABaselineWithoutTheSeedsGivesIndependentLooks) {
+  World world{std::mt19937_64(9)};
+  auto [candidate, baseline] = world.draw(0.0);
+  const SeedSamples fresh = samples(candidate.values, 1000);
+  const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, fresh,
+                                       baseline, kPlan, kAlpha);
+  ASSERT_FALSE(looks.empty());
+  EXPECT_EQ(looks[0].analysis.design, GateDesign::kIndependent);
+  EXPECT_EQ(looks[0].analysis.n_baseline, 40u);
+  EXPECT_GT(looks[0].information, 0.2);  // the fixed baseline arm: early looks weigh more
+}
+
+struct Interval {
+  double low, high;
+};
+Interval clopper_pearson(int hits, int n) {
+  using boost::math::beta_distribution;
+  return {hits == 0 ? 0.0 : boost::math::quantile(beta_distribution<>(hits, n - hits + 1), 0.025),
+          hits == n ? 1.0 : boost::math::quantile(beta_distribution<>(hits + 1, n - hits), 0.975)};
+}
+
+struct Rates {
+  int regressions = 0, passes = 0, inconclusive = 0, first_block_regressions = 0;
+  long seeds = 0;
+  int sequences = 0;
+};
+
+Rates simulate(double shift, int sequences, std::uint64_t seed, bool sequential) {
+  World world{std::mt19937_64(seed)};
+  Rates r;
+  r.sequences = sequences;
+  for (int s = 0; s < sequences; ++s) {
+    const auto [candidate, baseline] = world.draw(shift);
+    if (!sequential) {
+      // The single-look gate on the first 8 seeds, paired, at alpha with its 95% interval.
+      SeedSamples c = candidate, b = baseline;
+      c.values.resize(8), c.seeds.resize(8), b.values.resize(8), b.seeds.resize(8);
+      const DistributionAnalysis a =
+          analyse_distribution("accuracy", Direction::HigherIsBetter, kMargin, c, b);
+      const std::vector<DistributionAnalysis> one = {a};
+      const Verdict v = decide_gate(one, kAlpha)[0].verdict;
+      r.regressions += v == Verdict::kRegression;
+      r.first_block_regressions += v == Verdict::kRegression;
+      r.passes += v == Verdict::kPass || v == Verdict::kImproved;
+      r.inconclusive += v == Verdict::kInconclusive;
+      r.seeds += 8;
+      continue;
+    }
+    const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                         baseline, kPlan, kAlpha);
+    const SequentialLook& last = looks.back();
+    r.regressions += last.outcome == LookOutcome::kRegression;
+    r.first_block_regressions += looks.size() == 1 && last.outcome == LookOutcome::kRegression;
+    r.passes += last.outcome == LookOutcome::kPass || last.outcome == LookOutcome::kImproved;
+    r.inconclusive += last.outcome == LookOutcome::kContinue;
+    r.seeds += last.seeds;
+  }
+  return r;
+}
+
+std::string describe(const char* what, const Rates& r) {
+  const Interval ci = clopper_pearson(r.regressions, r.sequences);
+  return fmt::format(
+      "{}: REGRESSION {:.2f}% (95% CI {:.2f}–{:.2f}%), PASS {:.1f}%, INCONCLUSIVE {:.1f}%, "
+      "seeds per run {:.1f}",
+      what, 100.0 * r.regressions / r.sequences, 100.0 * ci.low, 100.0 * ci.high,
+      100.0 * r.passes / r.sequences, 100.0 * r.inconclusive / r.sequences,
+      static_cast<double>(r.seeds) / r.sequences);
+}
+
+constexpr int kSequences = 10000;
+
+// Unchanged candidates (A/A), pair noise 1.2 margins per seed: the single look at 8 seeds is
+// INCONCLUSIVE about half the time; the plan stops once a look decides.
+TEST(SequentialSeeds, TenThousandAARunsFalseAlarmsWithinAlphaAndFarFewerInconclusive) {
+  const Rates single = simulate(0.0, kSequences, 11, false);
+  const Rates plan = simulate(0.0, kSequences, 11, true);
+  std::cout << describe("A/A, one look at 8 seeds", single) << "\n"
+            << describe("A/A, Seeds(8).up_to(40)", plan) << "\n";
+  EXPECT_LE(clopper_pearson(plan.regressions, kSequences).low, kAlpha);
+  EXPECT_LE(plan.regressions, kSequences * kAlpha);
+  EXPECT_GT(single.inconclusive, kSequences * 3 / 10);
+  EXPECT_LT(plan.inconclusive, kSequences / 10);
+  EXPECT_LT(plan.seeds, 40L * kSequences);  // it stops early most of the time
+}
+
+// A regression of 3 margins (2.5 pair sd): decided on the first block nearly always.
+TEST(SequentialSeeds, AnInjectedRegressionIsCaughtMostlyOnTheFirstBlock) {
+  const Rates plan = simulate(-0.03, 2000, 12, true);
+  std::cout << describe("regression of 3 margins, Seeds(8).up_to(40)", plan)
+            << fmt::format(", on the first block {:.1f}%\n",
+                           100.0 * plan.first_block_regressions / plan.sequences);
+  EXPECT_GT(plan.regressions, plan.sequences * 99 / 100);
+  EXPECT_GT(plan.first_block_regressions, plan.sequences * 8 / 10);
+}
+
+// The sequential p-value is a p-value: under A/A, P(p_seq <= u) <= u, whatever the stopping.
+TEST(SequentialSeeds, TheSequentialPValueIsValidForHolm) {
+  World world{std::mt19937_64(13)};
+  int below = 0;
+  const double u = 0.05;
+  for (int s = 0; s < kSequences; ++s) {
+    const auto [candidate, baseline] = world.draw(0.0);
+    const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                         baseline, kPlan, u);
+    below += looks.back().p_worse_sequential <= u;
+  }
+  std::cout << "P(p_seq <= 0.05) under A/A: " << below << " of " << kSequences << "\n";
+  EXPECT_LE(clopper_pearson(below, kSequences).low, u);
+}
+
+// The mistake the plan prevents: the single-look rule applied at every block, stopping at the
+// first REGRESSION.
+TEST(SequentialSeeds, PeekingWithTheSingleLookRuleRaisesFalseAlarms) {
+  World world{std::mt19937_64(14)};
+  world.pair_sd = 0.004;  // a tight metric: the margin no longer hides the peeking
+  const double margin = 0.0;
+  int alarms = 0;
+  for (int s = 0; s < kSequences; ++s) {
+    const auto [candidate, baseline] = world.draw(0.0);
+    for (int n : sequential_looks(kPlan)) {
+      SeedSamples c = candidate, b = baseline;
+      c.values.resize(n), c.seeds.resize(n), b.values.resize(n), b.seeds.resize(n);
+      const std::vector<DistributionAnalysis> one = {
+          analyse_distribution("accuracy", Direction::HigherIsBetter, margin, c, b)};
+      if (decide_gate(one, kAlpha)[0].verdict == Verdict::kRegression) {
+        ++alarms;
+        break;
+      }
+    }
+  }
+  std::cout << "peeking at every block: " << alarms << " false alarms in " << kSequences << "\n";
+  EXPECT_GT(clopper_pearson(alarms, kSequences).low, kAlpha);
+}
+
+}  // namespace
+}  // namespace mlregress::internal
