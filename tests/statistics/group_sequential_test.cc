@@ -11,7 +11,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <boost/math/distributions/beta.hpp>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -19,6 +18,7 @@
 
 #include "statistics/paired.h"
 #include "statistics/welch.h"
+#include "tests/support/clopper_pearson.h"
 
 namespace mlregress::internal::stats {
 namespace {
@@ -94,19 +94,7 @@ TEST(GroupSequential, BadDesignsAreRefused) {
   EXPECT_THROW(information_fractions({0, 8}), std::invalid_argument);
 }
 
-struct Interval {
-  double low, high;
-};
-
-Interval clopper_pearson(int hits, int n) {
-  const double low = hits == 0 ? 0.0
-                               : boost::math::quantile(
-                                     boost::math::beta_distribution<>(hits, n - hits + 1), 0.025);
-  const double high = hits == n ? 1.0
-                                : boost::math::quantile(
-                                      boost::math::beta_distribution<>(hits + 1, n - hits), 0.975);
-  return {low, high};
-}
+using test_support::clopper_pearson;
 
 // A/A sequences: 40 seeds per arm drawn once, looked at after 8, 16, ..., 40 seeds with a
 // one-sided t test ("the candidate is worse"), stopping at the first look whose p is below its
@@ -153,7 +141,7 @@ TEST(GroupSequential, TheBoundariesKeepTenThousandAASequencesNearAlpha) {
       const std::vector<double> t = information_fractions({8, 16, 24, 32, 40}, paired ? 0 : 40);
       const int alarms =
           false_alarms(nominal_p_thresholds(t, kAlpha, spending), paired, kSequences, 20261203);
-      const Interval ci = clopper_pearson(alarms, kSequences);
+      const test_support::RateInterval ci = clopper_pearson(alarms, kSequences);
       const std::string design =
           fmt::format("{} {}: {} false alarms in {} A/A sequences, 95% CI [{:.4f}, {:.4f}]",
                       paired ? "paired" : "fresh seeds",
@@ -176,7 +164,7 @@ TEST(GroupSequential, SpentIncrementsKeepTheTTestsWithinAlpha) {
     for (double p : thresholds) total += p;
     EXPECT_NEAR(total, kAlpha, 1e-15);
     const int alarms = false_alarms(thresholds, paired, kSequences, 20261204);
-    const Interval ci = clopper_pearson(alarms, kSequences);
+    const test_support::RateInterval ci = clopper_pearson(alarms, kSequences);
     std::cout << (paired ? "paired" : "fresh seeds") << " Pocock, spent increments: " << alarms
               << " false alarms in " << kSequences << " A/A sequences, 95% CI [" << ci.low << ", "
               << ci.high << "]\n";
@@ -188,7 +176,7 @@ TEST(GroupSequential, SpentIncrementsKeepTheTTestsWithinAlpha) {
 // The mistake the boundaries prevent: alpha at every look. It is caught above alpha.
 TEST(GroupSequential, PeekingAtNominalAlphaEveryLookExceedsAlpha) {
   const int alarms = false_alarms(std::vector<double>(5, kAlpha), true, kSequences, 20261203);
-  const Interval ci = clopper_pearson(alarms, kSequences);
+  const test_support::RateInterval ci = clopper_pearson(alarms, kSequences);
   std::cout << "naive peeking: " << alarms << " false alarms in " << kSequences << "\n";
   EXPECT_GT(ci.low, kAlpha);
 }

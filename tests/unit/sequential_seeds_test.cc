@@ -10,9 +10,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <boost/math/distributions/beta.hpp>
 #include <random>
 #include <stdexcept>
+
+#include "tests/support/clopper_pearson.h"
 
 namespace mlregress::internal {
 namespace {
@@ -98,14 +99,7 @@ TEST(SequentialSeeds, ABaselineWithoutTheSeedsGivesIndependentLooks) {
   EXPECT_GT(looks[0].information, 0.2);  // the fixed baseline arm: early looks weigh more
 }
 
-struct Interval {
-  double low, high;
-};
-Interval clopper_pearson(int hits, int n) {
-  using boost::math::beta_distribution;
-  return {hits == 0 ? 0.0 : boost::math::quantile(beta_distribution<>(hits, n - hits + 1), 0.025),
-          hits == n ? 1.0 : boost::math::quantile(beta_distribution<>(hits + 1, n - hits), 0.975)};
-}
+using test_support::clopper_pearson;
 
 struct Rates {
   int regressions = 0, passes = 0, inconclusive = 0, first_block_regressions = 0;
@@ -147,7 +141,7 @@ Rates simulate(double shift, int sequences, std::uint64_t seed, bool sequential)
 }
 
 std::string describe(const char* what, const Rates& r) {
-  const Interval ci = clopper_pearson(r.regressions, r.sequences);
+  const test_support::RateInterval ci = clopper_pearson(r.regressions, r.sequences);
   return fmt::format(
       "{}: REGRESSION {:.2f}% (95% CI {:.2f}–{:.2f}%), PASS {:.1f}%, INCONCLUSIVE {:.1f}%, "
       "seeds per run {:.1f}",
