@@ -79,10 +79,38 @@ TEST(SequentialSeeds, OnlyTheSeedsThatRanAreLookedAt) {
                                        baseline, kPlan, kAlpha);
   ASSERT_FALSE(looks.empty());
   EXPECT_LE(looks.back().seeds, 16);
-  // Untestable: one seed.
+  // Fewer seeds than the first look: one look saying so.
   const auto one = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin,
                                      samples({0.87}), baseline, {.block = 2, .cap = 4}, kAlpha);
-  EXPECT_TRUE(one.empty());  // no look reached: the first needs 2 seeds
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].outcome, LookOutcome::kContinue);
+  EXPECT_THAT(one[0].analysis.problem, HasSubstr("1 seeds ran, fewer than the plan's first look"));
+}
+
+// A diverged seed is a regression at once, also one after the looks that would have passed.
+TEST(SequentialSeeds, ADivergedSeedIsARegression) {
+  World world{std::mt19937_64(10)};
+  auto [candidate, baseline] = world.draw(0.0);
+  candidate.values[30] = std::nan("");
+  const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                       baseline, kPlan, kAlpha);
+  ASSERT_EQ(looks.size(), 1u);
+  EXPECT_EQ(looks[0].outcome, LookOutcome::kRegression);
+  EXPECT_TRUE(looks[0].analysis.candidate_not_finite);
+}
+
+// Small blocks under a long cap: the first look's PASS share is about 1e-56 (its level rounds
+// to 1); that look must neither throw nor pass, its interval is just very wide.
+TEST(SequentialSeeds, ALookWithNothingLeftToSpendCannotPass) {
+  World world{std::mt19937_64(15)};
+  world.pair_sd = 0.0001;  // so tight that any finite interval would pass
+  const auto [candidate, baseline] = world.draw(0.0, 100);
+  const auto looks = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                       baseline, {.block = 2, .cap = 100}, kAlpha);
+  ASSERT_GT(looks.size(), 1u);
+  EXPECT_EQ(looks[0].outcome, LookOutcome::kContinue);
+  EXPECT_GT(looks[0].interval_upper, 1.0);
+  EXPECT_EQ(looks.back().outcome, LookOutcome::kPass);
 }
 
 // Against a baseline without the candidate's seeds every look is an independent-arms comparison

@@ -76,6 +76,25 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
       stats::spent_increments(t, plan.pass_error, plan.pass_spending);
 
   std::vector<SequentialLook> taken;
+  // A seed that diverged decides the metric at once, as in the single-look gate, wherever it
+  // is among the seeds that ran; fewer seeds than one block cannot be looked at.
+  const SeedSamples ran = first(candidate, available);
+  const bool diverged =
+      std::any_of(ran.values.begin(), ran.values.end(), [](double v) { return !std::isfinite(v); });
+  if (diverged || available < looks.front()) {
+    SequentialLook look;
+    look.seeds = available;
+    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline);
+    if (diverged) {
+      look.outcome = LookOutcome::kRegression;
+      look.p_worse_sequential = 0.0;
+    } else {
+      look.analysis.problem = fmt::format("{} seeds ran, fewer than the plan's first look ({})",
+                                          available, looks.front());
+    }
+    taken.push_back(look);
+    return taken;
+  }
   double p_worse_sequential = std::numeric_limits<double>::infinity();
   double p_better_sequential = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
@@ -83,7 +102,8 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     look.seeds = looks[k];
     look.information = t[k];
     look.worse_weight = worse_spent[k] / alpha;
-    look.pass_level = 1.0 - 2.0 * pass_spent[k];
+    const double pass_tail = pass_spent[k];  // the one-sided error this look's PASS may spend
+    look.pass_level = 1.0 - 2.0 * pass_tail;
     const SeedSamples c = first(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
         paired ? restricted(baseline, c.seeds) : std::nullopt;
@@ -94,12 +114,18 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
       taken.push_back(look);
       break;
     }
-    p_worse_sequential = std::min(p_worse_sequential, a.p_worse / look.worse_weight);
-    p_better_sequential = std::min(p_better_sequential, a.p_better / look.worse_weight);
+    // A look whose share underflowed to 0 can reject nothing (0 / 0 must not become NaN).
+    if (look.worse_weight > 0.0) {
+      p_worse_sequential = std::min(p_worse_sequential, a.p_worse / look.worse_weight);
+      p_better_sequential = std::min(p_better_sequential, a.p_better / look.worse_weight);
+    }
     look.p_worse_sequential = std::min(1.0, p_worse_sequential);
     look.p_better_sequential = std::min(1.0, p_better_sequential);
     if (a.standard_error > 0.0) {
-      const double half = stats::t_quantile(0.5 + look.pass_level / 2.0, a.df) * a.standard_error;
+      // Nothing left to spend: an unbounded interval, which cannot PASS.
+      const double half = pass_tail > 0.0
+                              ? stats::t_upper_quantile(pass_tail, a.df) * a.standard_error
+                              : std::numeric_limits<double>::infinity();
       look.interval_lower = a.difference - half;
       look.interval_upper = a.difference + half;
     } else {

@@ -17,8 +17,9 @@
 // Two spending functions (one-sided level alpha):
 //   Pocock-type      alpha(t) = alpha * ln(1 + (e - 1) t): spends early, so a large regression is
 //                    decided on the first block, at the price of a slightly stricter last look.
-//   O'Brien-Fleming  alpha(t) = 2 (1 - Phi(z_{1 - alpha/2} / sqrt(t))): almost nothing early, the
-//   -type            last look close to a single test at alpha.
+//   O'Brien-Fleming  alpha(t) = 2 (1 - Phi(z_{1 - alpha/2} / sqrt(t))): almost nothing early; with
+//   -type            the exact boundaries the last look is close to a single test at alpha (with
+//                    the union bound below it gets only what is left, about half of alpha).
 // With t tests on few seeds, the z boundaries are used as nominal one-sided p-values
 // (1 - Phi(c_k)): the p of the t test already accounts for its degrees of freedom.
 #pragma once

@@ -41,6 +41,14 @@ double t_quantile(double q, double df) {
   return boost::math::quantile(dist, q);
 }
 
+double t_upper_quantile(double upper_tail, double df) {
+  const auto dist = distribution(df);
+  if (!(upper_tail > 0.0 && upper_tail < 1.0)) {
+    throw std::invalid_argument("t upper quantile needs 0 < upper_tail < 1");
+  }
+  return boost::math::quantile(boost::math::complement(dist, upper_tail));
+}
+
 double t_p_value(double t, double df, Alternative alternative) {
   if (std::isnan(t) || std::isnan(df)) return kNaN;
   switch (alternative) {

@@ -16,6 +16,10 @@ double t_sf(double t, double df);
 /// The q-quantile, 0 < q < 1.
 double t_quantile(double q, double df);
 
+/// The t with P(T > t) = upper_tail, 0 < upper_tail < 1: accurate for tails far below 1e-16,
+/// where t_quantile(1 - upper_tail) would see q round to 1.
+double t_upper_quantile(double upper_tail, double df);
+
 /// p-value of an observed t under H0 for the given alternative: kGreater → sf(t),
 /// kLess → cdf(t), kTwoSided → 2 · sf(|t|) (at most 1). NaN t gives NaN.
 double t_p_value(double t, double df, Alternative alternative);
