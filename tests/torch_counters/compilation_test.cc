@@ -49,7 +49,7 @@ TEST(MeasureCompilation, VaryingBatchLengthIsOneSpecialisation) {
   EXPECT_EQ(p.calls[0].signature, "Float[2]");
   EXPECT_EQ(p.outputs.size(), 10u);
   EXPECT_TRUE(torch::equal(p.outputs[3].toTensor(), torch::full({7}, 6.0f)));
-  EXPECT_EQ(p.first_call_ms.size(), 2u);
+  EXPECT_EQ(p.first_call_ms.size(), 2u);  // first_call_repeats fresh copies
   EXPECT_GT(p.first_call_median_ms, 0.0);
   EXPECT_GT(p.steady_state_ms, 0.0);
 }
@@ -129,6 +129,28 @@ def forward(self, x):
   const CompilationProfile p = measure_compilation(make, inputs, quick());
   EXPECT_EQ(p.specialisations, 2u);
   EXPECT_TRUE(torch::equal(p.outputs[0].toTensor().detach(), torch::full({4}, 9.0f)));
+}
+
+// A factory handing out the same function twice: its executor already holds a plan.
+TEST(MeasureCompilation, AFunctionThatRanBeforeIsRefused) {
+  const ScriptedFunction once = fresh();
+  const auto same = [&] { return once; };
+  try {
+    measure_compilation(same, batches(2), quick());
+    ADD_FAILURE() << "a function that had run was measured";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_THAT(error.what(), HasSubstr("has run before"));
+  }
+}
+
+// Under NoGradGuard the executor does not tell requires_grad apart: neither do the signatures.
+TEST(MeasureCompilation, RequiresGradCountsOnlyWithGradModeOn) {
+  std::vector<std::vector<c10::IValue>> inputs = batches(3);
+  inputs.push_back({torch::ones({4, 3}).requires_grad_(true)});
+  const torch::NoGradGuard no_grad;
+  const CompilationProfile p = measure_compilation(fresh, inputs, quick());
+  EXPECT_EQ(p.argument_signatures, 1u);
+  EXPECT_EQ(p.specialisations, 1u);
 }
 
 TEST(MeasureCompilation, BadInputIsRefused) {

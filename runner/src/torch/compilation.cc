@@ -21,14 +21,18 @@ class ExecutorModeScope {
  public:
   explicit ExecutorModeScope(ScriptExecutor executor)
       : executor_mode_(torch::jit::getExecutorMode().load()),
-        profiling_mode_(torch::jit::getProfilingMode().load()) {
+        profiling_mode_(torch::jit::getProfilingMode().load()),
+        optimize_(torch::jit::getGraphExecutorOptimize()) {
     const bool profiling = executor == ScriptExecutor::Profiling;
     torch::jit::getExecutorMode() = profiling;
     torch::jit::getProfilingMode() = profiling;
+    // Without optimisation the legacy executor runs one fallback plan and counts nothing.
+    torch::jit::setGraphExecutorOptimize(true);
   }
   ~ExecutorModeScope() {
     torch::jit::getExecutorMode() = executor_mode_;
     torch::jit::getProfilingMode() = profiling_mode_;
+    torch::jit::setGraphExecutorOptimize(optimize_);
   }
   ExecutorModeScope(const ExecutorModeScope&) = delete;
   ExecutorModeScope& operator=(const ExecutorModeScope&) = delete;
@@ -36,6 +40,7 @@ class ExecutorModeScope {
  private:
   bool executor_mode_;
   bool profiling_mode_;
+  bool optimize_;
 };
 
 // Counts the executor's compiled variants of one function as calls go.
@@ -49,7 +54,9 @@ class SpecialisationCounter {
       return function_.getDebugState().execution_plans.size();
     }
     // The profiling executor's debug state holds one plan at most (and asserts before it has
-    // one); the optimised graphs it ran are what changes when it re-specialises.
+    // one). What can be seen is the graph its top-level run executed: the profiling graph, then
+    // the optimised one. Fallback graphs and re-specialisations run through nested calls that
+    // do not update it, so under this executor the count marks profiling → optimised only.
     if (const std::shared_ptr<torch::jit::Graph> graph = torch::jit::lastExecutedOptimizedGraph()) {
       if (seen_.insert(graph.get()).second) graphs_.push_back(graph);  // keep it alive: no reuse
     }
@@ -93,7 +100,8 @@ std::string value_signature(const c10::IValue& value) {
     if (!t.defined()) return "undefined";
     return fmt::format("{}[{}]{}{}", c10::toString(t.scalar_type()), t.dim(),
                        t.is_cpu() ? std::string() : fmt::format("@{}", t.device().str()),
-                       t.requires_grad() ? "+grad" : "");
+                       // The executor only tells requires_grad apart while grad mode is on.
+                       t.requires_grad() && at::GradMode::is_enabled() ? "+grad" : "");
   }
   return value.tagKind();
 }
@@ -152,11 +160,17 @@ CompilationProfile measure_compilation(const std::function<ScriptedFunction()>& 
     (*warm_up.function)(arguments(warm_up, inputs.front()));
   }
 
+  // Pass 1, the sequence on a fresh copy: what compiled, and the operators each call ran
+  // (compilation's own operator calls included: re-work shows without a timing).
   const ScriptedFunction fresh = checked(make());
   SpecialisationCounter specialisations(*fresh.function, options.executor);
+  std::size_t before = specialisations.count();
+  if (before != 0) {
+    throw std::invalid_argument(
+        "measure_compilation: the factory gave a function that has run before; it must give a "
+        "fresh copy each time (compile or load it inside)");
+  }
   std::set<std::string> signatures;
-  std::size_t before = 0;
-  std::vector<double> steady;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     CompilationCall call;
     call.signature = argument_signature(inputs[i]);
@@ -171,8 +185,6 @@ CompilationProfile measure_compilation(const std::function<ScriptedFunction()>& 
     const std::size_t after = specialisations.count();
     call.compiled = after > before;
     before = after;
-    if (i == 0) profile.first_call_ms.push_back(call.ms);
-    if (i > 0 && !call.compiled) steady.push_back(call.ms);
     profile.compiling_calls += call.compiled ? 1 : 0;
     profile.operators += call.operators;
     profile.outputs.push_back(std::move(output));
@@ -181,7 +193,18 @@ CompilationProfile measure_compilation(const std::function<ScriptedFunction()>& 
   profile.specialisations = before;
   profile.argument_signatures = signatures.size();
 
-  for (std::size_t r = 1; r < options.first_call_repeats; ++r) {
+  // Pass 2, the same sequence again with everything compiled and nothing counting: the steady
+  // state over the same inputs for any candidate, whatever compiled in pass 1.
+  std::vector<double> steady;
+  for (const std::vector<c10::IValue>& args : inputs) {
+    std::vector<c10::IValue> stack = arguments(fresh, args);
+    const auto start = std::chrono::steady_clock::now();
+    (*fresh.function)(std::move(stack));
+    steady.push_back(elapsed_ms(start));
+  }
+
+  // First calls of more fresh copies, nothing counting.
+  for (std::size_t r = 0; r < options.first_call_repeats; ++r) {
     const ScriptedFunction copy = checked(make());
     std::vector<c10::IValue> stack = arguments(copy, inputs.front());
     const auto start = std::chrono::steady_clock::now();

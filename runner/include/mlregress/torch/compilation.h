@@ -14,16 +14,20 @@
 //                       legacy executor (the default here): its execution plans, one per argument
 //                       signature (each tensor's dtype, rank, device and requires_grad; not its
 //                       sizes), compiled on the first call that has a new one. Under LibTorch's
-//                       profiling executor: the distinct optimised graphs it executed (profiling
-//                       graph, optimised graph, and one more per re-specialisation or fallback).
+//                       profiling executor: the distinct graphs its top-level run executed, in
+//                       practice 2 (profiling, then optimised): its fallbacks and
+//                       re-specialisations run through nested calls this cannot see.
 //   compiling_calls     the calls after which there was one more specialisation.
 //   argument_signatures the distinct input signatures in the sequence, whatever the executor.
-//   operators           ATen operator calls over the sequence (OpCounter): re-work without timing.
+//   operators           ATen operator calls over the sequence, compilation's own included
+//                       (OpCounter): re-work without timing.
 // Timings (gated with the Timing policy, on the same environment profile only):
 //   first_call_ms       the first call of a fresh copy (optimisation and compilation included),
 //                       median over CompilationOptions::first_call_repeats fresh copies, after
 //                       one untimed copy has paid the process's one-off initialisation.
-//   steady_state_ms     the median of the calls that compiled nothing, after the first.
+//   steady_state_ms     the median call of a second pass over the whole sequence, everything
+//                       compiled: the same inputs for baseline and candidate.
+// Nothing is timed while operators are counted.
 #pragma once
 
 #include <torch/torch.h>
@@ -44,8 +48,9 @@ enum class ScriptExecutor {
   /// getExecutorMode() = false: one execution plan per argument signature, an exact count.
   Legacy,
   /// getExecutorMode() = getProfilingMode() = true, LibTorch's default: profiles the first
-  /// getNumProfiledRuns() calls, then specialises on what it saw; without a fuser (a CPU
-  /// LibTorch 1.13 has none) the optimised graph has no shape guards, so it never re-specialises.
+  /// getNumProfiledRuns() calls, then runs a graph optimised for what it saw; only a fuser adds
+  /// shape guards (NNC's CPU fusion is off by default, Debian's CPU LibTorch 1.13 has no LLVM),
+  /// so on CPU it does not re-specialise, and its count is 2 whatever the inputs.
   Profiling,
 };
 
@@ -71,7 +76,7 @@ struct CompilationOptions {
 /// One call of the sequence.
 struct CompilationCall {
   std::string signature;       ///< "Float[2], Float[1]+grad": dtype, rank, requires_grad per tensor
-  double ms = 0.0;             ///< wall time of the call
+  double ms = 0.0;             ///< wall time in the counting pass: compiling calls stand out
   bool compiled = false;       ///< the executor had one more specialisation after it
   std::int64_t operators = 0;  ///< ATen operator calls during it
 };
@@ -90,15 +95,18 @@ struct CompilationProfile {
   double steady_state_ms = 0.0;
   double steady_state_cv = 0.0;  ///< the same robust spread, of the steady calls
 
-  /// "3 specialisations (legacy executor) in 13 calls, compiled at calls 1, 13; 4 signatures; ..."
+  /// "2 specialisations (legacy executor) over 24 calls, compiled at call 1 (Float[2]), 4
+  /// (Float[1]); 2 argument signatures; 384 operator calls; first call 0.33 ms (median of 5),
+  /// then 0.0204 ms"
   std::string describe() const;
 };
 
 /// Calls one fresh function from `make` once (untimed warm-up), runs another over `inputs` (one
-/// argument list per call) with the chosen executor, then the first call of
-/// `first_call_repeats - 1` more fresh copies. `make` must give
+/// argument list per call) with the chosen executor, twice (counting, then timing), then the
+/// first call of `first_call_repeats` more fresh copies. `make` must give
 /// a copy never called before (compile or load it inside). Throws std::invalid_argument for an
-/// empty sequence or a null function; what the function throws propagates.
+/// empty sequence, a null function or one that has run before; what the function throws
+/// propagates.
 CompilationProfile measure_compilation(const std::function<ScriptedFunction()>& make,
                                        const std::vector<std::vector<c10::IValue>>& inputs,
                                        const CompilationOptions& options = {});
