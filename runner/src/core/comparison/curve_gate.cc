@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "storage/curve_csv_reader.h"
@@ -91,7 +92,7 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
   std::size_t compared = 0, outside_in_a_row = 0;
   std::optional<std::size_t> first_out;  // index into the reference
   std::optional<std::size_t> run_start;
-  double largest = -INFINITY;
+  double largest = -std::numeric_limits<double>::infinity();
   std::size_t largest_at = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const auto it = by_step.find(reference.steps[i]);
@@ -100,7 +101,7 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
     const double allowed = policy.atol + policy.rtol * std::fabs(expected[i]);
     const double excess = std::isfinite(it->second)
                               ? worse_excess(it->second, expected[i], allowed, policy.direction)
-                              : INFINITY;
+                              : std::numeric_limits<double>::infinity();
     if (excess > largest) {
       largest = excess;
       largest_at = i;

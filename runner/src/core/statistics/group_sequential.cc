@@ -165,6 +165,7 @@ std::vector<double> information_fractions(const std::vector<int>& looks, int bas
   };
   const double total = information(looks.back());
   std::vector<double> t;
+  t.reserve(looks.size());
   for (int n : looks) t.push_back(information(n) / total);
   return t;
 }
