@@ -89,11 +89,6 @@ stats::Alternative better_alternative(Direction direction) {
                                                 : stats::Alternative::kLess;
 }
 
-// How much worse the candidate is by a difference d (negative: better).
-double degradation_of(Direction direction, double difference) {
-  return direction == Direction::HigherIsBetter ? -difference : difference;
-}
-
 // Only analyses with valid p-values join the Holm families (holm_adjust rejects NaN; an
 // untestable check has no p-value to spend alpha on).
 bool testable(const DistributionAnalysis& a) {
@@ -156,6 +151,10 @@ std::optional<GateDesign> parse_gate_design(std::string_view name) {
     if (gate_design_name(design) == name) return design;
   }
   return std::nullopt;
+}
+
+double degradation_of(Direction direction, double difference) {
+  return direction == Direction::HigherIsBetter ? -difference : difference;
 }
 
 DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,

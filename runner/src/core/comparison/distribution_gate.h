@@ -69,6 +69,10 @@ struct DistributionAnalysis {
   bool candidate_not_finite = false;
 };
 
+/// How much worse a candidate is by a difference candidate - baseline, in the metric's units
+/// (negative: better).
+double degradation_of(Direction direction, double difference);
+
 /// Analyses one metric. Never throws for bad samples (fewer than 2 seeds, non-finite values,
 /// values and seeds of different lengths, a seed twice in one arm, a negative or NaN margin):
 /// it fills `problem` instead. Identical constant samples (a deterministic metric rerun on the

@@ -172,6 +172,22 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
   return result;
 }
 
+std::string format_class_flips(const std::vector<ClassFlips>& by_class) {
+  std::vector<std::string> classes;
+  for (std::size_t k = 0; k < by_class.size() && k < kMaxClassesListed; ++k) {
+    const ClassFlips& c = by_class[k];
+    std::vector<std::string> counts;  // zero counts left out, to keep the line short
+    if (c.correct_to_wrong > 0) counts.push_back(fmt::format("{} →wrong", c.correct_to_wrong));
+    if (c.wrong_to_correct > 0) counts.push_back(fmt::format("{} →correct", c.wrong_to_correct));
+    classes.push_back(fmt::format("{}: {}", c.target, fmt::join(counts, ", ")));
+  }
+  std::string out = fmt::format("{}", fmt::join(classes, "; "));
+  if (by_class.size() > kMaxClassesListed) {
+    out += fmt::format(" (and {} more classes)", by_class.size() - kMaxClassesListed);
+  }
+  return out;
+}
+
 std::string format_flip_summary(const PredictionComparison& comparison, std::size_t list_limit) {
   std::string out;
   if (!comparison.comparable()) {
@@ -194,19 +210,7 @@ std::string format_flip_summary(const PredictionComparison& comparison, std::siz
   }
 
   if (!comparison.by_class.empty()) {
-    std::vector<std::string> classes;
-    for (std::size_t k = 0; k < comparison.by_class.size() && k < kMaxClassesListed; ++k) {
-      const ClassFlips& c = comparison.by_class[k];
-      std::vector<std::string> counts;  // zero counts left out, to keep the line short
-      if (c.correct_to_wrong > 0) counts.push_back(fmt::format("{} →wrong", c.correct_to_wrong));
-      if (c.wrong_to_correct > 0) counts.push_back(fmt::format("{} →correct", c.wrong_to_correct));
-      classes.push_back(fmt::format("{}: {}", c.target, fmt::join(counts, ", ")));
-    }
-    out += fmt::format("  by true class: {}", fmt::join(classes, "; "));
-    if (comparison.by_class.size() > kMaxClassesListed) {
-      out += fmt::format(" (and {} more classes)", comparison.by_class.size() - kMaxClassesListed);
-    }
-    out += "\n";
+    out += fmt::format("  by true class: {}\n", format_class_flips(comparison.by_class));
   }
   // Where the lost examples went (by predicted class): the confusion matrix's changed cells.
   if (!comparison.confusion_delta.empty()) {

@@ -101,4 +101,8 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
 /// its reason.
 std::string format_flip_summary(const PredictionComparison& comparison, std::size_t list_limit);
 
+/// The "by true class" part of that summary: "0: 86 →wrong; 3: 16 →wrong, 1 →correct", at most
+/// 10 classes named, the rest counted. Empty for no classes.
+std::string format_class_flips(const std::vector<ClassFlips>& by_class);
+
 }  // namespace mlregress::internal

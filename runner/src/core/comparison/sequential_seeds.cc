@@ -14,11 +14,6 @@
 namespace mlregress::internal {
 namespace {
 
-// How much worse the candidate is, in the metric's units (negative: better).
-double degradation(Direction direction, double difference) {
-  return direction == Direction::HigherIsBetter ? -difference : difference;
-}
-
 // The first n values (and seeds) of a sample, in the order they ran.
 SeedSamples first(const SeedSamples& samples, int n) {
   const auto count = static_cast<std::ptrdiff_t>(n);
@@ -131,7 +126,7 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     } else {
       look.interval_lower = look.interval_upper = a.difference;
     }
-    const double worse = degradation(direction, a.difference);
+    const double worse = degradation_of(direction, a.difference);
     const double worst_case =
         direction == Direction::HigherIsBetter ? -look.interval_lower : look.interval_upper;
     if (look.p_worse_sequential < alpha && worse > margin) {

@@ -3,23 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "comparison/prediction_flips.h"
 #include "reporting/regression_report.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
-
-// "0: 86 →wrong; 3: 16 →wrong, 1 →correct": the classes that lost most first, as the console.
-std::string flips_by_class(const FlipsAnalysis& f) {
-  std::vector<std::string> classes;
-  for (const ClassFlips& k : f.by_class) {
-    std::vector<std::string> counts;
-    if (k.correct_to_wrong > 0) counts.push_back(fmt::format("{} →wrong", k.correct_to_wrong));
-    if (k.wrong_to_correct > 0) counts.push_back(fmt::format("{} →correct", k.wrong_to_correct));
-    classes.push_back(fmt::format("{}: {}", k.target, fmt::join(counts, ", ")));
-  }
-  return classes.empty() ? "—" : fmt::format("{}", fmt::join(classes, "; "));
-}
 
 // McNemar's one-sided p for "worse", with its Holm-adjusted value once the gate decided.
 std::string mcnemar_p(const MetricComparison& c) {
@@ -158,7 +147,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
              fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
                          cell(t.full_name), cell(c.metric), f.baseline_accuracy,
                          f.candidate_accuracy, f.correct_to_wrong, f.wrong_to_correct,
-                         cell(flips_by_class(f)), mcnemar_p(c), verdict_mark(c.verdict))});
+                         cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
+                         mcnemar_p(c), verdict_mark(c.verdict))});
       }
       Row row{verdict_rank(c.verdict),
               fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(t.full_name), cell(c.metric),
