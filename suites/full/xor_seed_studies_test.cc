@@ -57,6 +57,15 @@ ML_SEED_TEST(Full, XorSeedStudy, Seeds(20), {"lr", 1e-3}, {"width", 32}, {"depth
   run_one_seed();
 }
 
+// The same study as a sequential test: 8 seeds at a time, up to 40. A run stops at the first
+// block after which the gate has decided both metrics (most unchanged runs: one or two blocks,
+// and a large regression: the first); only a close call pays for all 40. The committed baseline
+// holds all 40 seeds (promoted from a run with --all-seeds), so every block is paired.
+ML_SEED_TEST(Full, XorSequentialSeedStudy, Seeds(8).up_to(40), {"lr", 1e-3}, {"width", 32},
+             {"depth", 2}, {"steps", 400}, {"batch_size", 64}) {
+  run_one_seed();
+}
+
 // Leave-one-out ablation: each variant changes one thing. The seeds are shared, so every variant
 // trains and tests on the same data for a given seed; the initial weights differ with the width.
 ML_SEED_TEST(Full, XorAblation,

@@ -11,7 +11,7 @@
 namespace mlregress::internal {
 namespace {
 
-RegisteredTest seeded_test(std::vector<Variant> variants) {
+RegisteredTest seeded_test(std::vector<Variant> variants, Seeds seeds = Seeds(8)) {
   RegisteredTest test;
   test.tier = Tier::Full;
   test.tier_token = "Full";
@@ -19,13 +19,13 @@ RegisteredTest seeded_test(std::vector<Variant> variants) {
   test.file = "study_test.cc";
   test.line = 7;
   test.params = {{"width", 32}, {"lr", 1e-3}};
-  test.seeds = Seeds(8).variants(std::move(variants));
+  test.seeds = seeds.variants(std::move(variants));
   return test;
 }
 
-std::string error_of(std::vector<Variant> variants) {
+std::string error_of(std::vector<Variant> variants, Seeds seeds = Seeds(8)) {
   TestRegistry registry;
-  registry.add(seeded_test(std::move(variants)));
+  registry.add(seeded_test(std::move(variants), seeds));
   if (registry.errors().empty()) {
     EXPECT_EQ(registry.tests().size(), 1u);
     return "";
@@ -57,6 +57,15 @@ TEST(SeedRegistrationTest, RepeatedOrUnusableVariantNamesAreRefused) {
               ::testing::HasSubstr("declared twice"));
   EXPECT_THAT(error_of({{"half width", {}}}), ::testing::HasSubstr("must be non-empty"));
   EXPECT_THAT(error_of({{"", {}}}), ::testing::HasSubstr("must be non-empty"));
+}
+
+TEST(SeedRegistrationTest, ASequentialPlanThatCannotLookIsRefused) {
+  EXPECT_EQ(error_of({}, Seeds(8).up_to(40)), "");
+  EXPECT_EQ(error_of({}, Seeds(8).up_to(8)), "");  // one look: the plain gate
+  EXPECT_THAT(error_of({}, Seeds(8).up_to(4)),
+              ::testing::HasSubstr("study_test.cc:7: seeded test 'Study' declares "
+                                   "Seeds(8).up_to(4); a sequential plan needs"));
+  EXPECT_THAT(error_of({}, Seeds(1).up_to(10)), ::testing::HasSubstr("blocks of at least 2"));
 }
 
 }  // namespace

@@ -11,6 +11,16 @@
 // S, S+1, ..., S+count-1 where S is `run --seed` (default 0), so a run with another --seed
 // draws fresh seeds, and one with the same --seed reuses the baseline's (a paired comparison).
 // Variants run over the same seeds, so each variant is compared with the first one seed by seed.
+//
+// Sequential seeds ("re-run surprising results"):
+//
+//   ML_SEED_TEST(Full, XorSequentialSeedStudy, Seeds(8).up_to(40), ...) { ... }
+//
+// runs the first 8 seeds, looks at the gate, and runs the next 8 only while some metric is
+// still undecided, up to 40; each look spends part of the run's error budget, so stopping early
+// does not inflate the false-alarm rate (runner/docs/seeded-tests.md). Without a baseline, and
+// under `run --all-seeds`, all 40 run: promote one such run so the baseline holds every seed a
+// later run may reach, and each block stays paired with the baseline's seeds.
 #pragma once
 
 #include <string>
@@ -36,11 +46,22 @@ class Seeds {
     return *this;
   }
 
+  /// Runs the seeds in blocks of count() while the gate is undecided, at most `cap` in all.
+  Seeds& up_to(int cap) {
+    cap_ = cap;
+    return *this;
+  }
+
+  /// The seeds a run starts with: the first block of a sequential test.
   int count() const { return count_; }
+  /// The most seeds a run may take: the cap of a sequential test, else count().
+  int max_count() const { return cap_ > 0 ? cap_ : count_; }
+  bool sequential() const { return cap_ > 0; }
   const std::vector<Variant>& variant_list() const { return variants_; }
 
  private:
   int count_ = 0;
+  int cap_ = 0;  ///< 0: not sequential
   std::vector<Variant> variants_;
 };
 

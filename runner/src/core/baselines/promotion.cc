@@ -38,6 +38,14 @@ void check_promotable(const RunRecord& record, const PromotionRequest& request) 
     if (is_test_failure(test.status)) {
       reasons.push_back(fmt::format("test {} {}", test.name, test_status_name(test.status)));
     }
+    // A baseline of a sequential test must hold every seed a later run may reach, so that each
+    // of its blocks is compared with the same seeds (paired).
+    if (test.seed_block > 0 && test.seed_runs.size() < test.seed_runs_planned) {
+      reasons.push_back(fmt::format(
+          "sequential test {} stopped after {} of its {} seed runs (the gate had decided); "
+          "promote a run made with --all-seeds, so the baseline holds all {} seeds",
+          test.name, test.seed_runs.size(), test.seed_runs_planned, test.seed_cap));
+    }
   }
   if (recorded_git(run.info.environment).dirty) {
     reasons.push_back("it was built from a git tree with uncommitted changes");

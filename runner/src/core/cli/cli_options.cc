@@ -130,6 +130,10 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
           "run (default 0.01)")
       ->check(kFinite & CLI::Range(1e-9, 0.5));
+  command->add_flag("--all-seeds", run.all_seeds,
+                    "Sequential seeded tests (Seeds(B).up_to(CAP)) run all CAP seeds instead of "
+                    "stopping at the first block after which the gate has decided; promote such "
+                    "a run so the baseline holds every seed a later run may reach");
   command->add_option("--hypothesis", run.hypothesis,
                       "notes.md: what this run is expected to show (also in the ledger)");
   command->add_option("--change", run.change, "notes.md: the single intentional change");

@@ -27,6 +27,7 @@ struct RunOptions {
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
   double timeout_s = 0.0;         ///< a plain test running longer is killed; 0: per tier
   double alpha = 0.01;          ///< family-wise level of the statistical gate (Holm across the run)
+  bool all_seeds = false;       ///< --all-seeds: sequential tests run every seed up to their cap
   std::string ab_binary;        ///< --ab: interleave the timing tests with this other build
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)
   double ab_timeout_s = 600.0;  ///< --ab-timeout: a child run of --ab longer than this is killed

@@ -41,7 +41,7 @@ ExitCode compare_command(const CompareOptions& options) {
   std::vector<TestStatus> status_in_b;  // as B's run recorded it, before the judgement against A
   for (const TestResult& test : b.run.tests) status_in_b.push_back(test.status);
   // The same judgement `run --baselines` makes, test by test and then the multi-seed gate.
-  BaselineGate(baseline, b.profile, /*strict_env=*/false).judge_run(b.run, options.alpha);
+  BaselineGate(baseline, b.profile, /*strict_env=*/false, options.alpha).judge_run(b.run);
 
   // Each test's report ends with the environment line (A's profile against B's), as in a run.
   std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n\n", a.run.info.run_id.c_str(),

@@ -42,6 +42,7 @@ struct PlannedEntry {
   std::optional<Tier> tier;
   std::vector<std::string> variants;  ///< seeded tests
   std::vector<std::uint64_t> seeds;   ///< seeded tests
+  int seed_block = 0;                 ///< sequential tests
   bool seeded() const { return !seeds.empty(); }
 };
 
@@ -73,6 +74,7 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
         entry.tier = parse_tier(field<std::string>(planned, "tier"));
         if (planned.contains("seeds")) {
           entry.seeds = array_field<std::uint64_t>(planned, "seeds");
+          entry.seed_block = field_or<int>(planned, "seed_block", 0);
           for (const nlohmann::json& variant : field<nlohmann::json>(planned, "variants")) {
             entry.variants.push_back(field<std::string>(variant, "name"));
           }
@@ -242,6 +244,10 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
     }
   }
   test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
+  // The shards ran every seed up to the cap; the gate looks at them block by block, as an
+  // unsharded run would have, and decides at the same look.
+  test.seed_block = entry.seed_block;
+  test.seed_cap = static_cast<int>(entry.seeds.size());
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
   ordered.reserve(metrics.size());
   for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
@@ -356,7 +362,7 @@ ExitCode merge_command(const MergeOptions& options) {
   std::optional<BaselineSet> baselines;
   if (!baselines_dir.empty()) {
     baselines = BaselineSet::load(baselines_dir, run.info.binary, /*allow_missing=*/false);
-    BaselineGate(*baselines, first.profile, /*strict_env=*/false).judge_run(run, options.alpha);
+    BaselineGate(*baselines, first.profile, /*strict_env=*/false, options.alpha).judge_run(run);
   } else {
     for (TestResult& test : run.tests) test.comparisons.clear();
   }

@@ -129,15 +129,15 @@ ExitCode report_command(const ReportOptions& options) {
   if (!options.against.empty()) {
     against = read_run_record(options.against);
     baselines = baseline_from_run(*against);
-    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false)
-        .judge_run(candidate.run, options.alpha);
+    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false, options.alpha)
+        .judge_run(candidate.run);
     reference.run = &*against;
     reference.description = fmt::format("run {} ({})", against->run.info.run_id, against->path);
   } else if (!options.baselines.empty()) {
     baselines = BaselineSet::load(options.baselines, candidate.run.info.binary,
                                   /*allow_missing=*/false);
-    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false)
-        .judge_run(candidate.run, options.alpha);
+    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false, options.alpha)
+        .judge_run(candidate.run);
     reference.description = describe_baselines(options.baselines, *baselines);
   } else if (!candidate.run.info.baselines.empty()) {
     // The verdicts stay the run's own; the baselines it named only add their stored samples.

@@ -95,6 +95,9 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
                                       : unit_weights_from(options.shard_weights + "/results.json"))
                      : full_plan;
   if (!options.only_seeds.empty()) restrict_to_seeds(plan, options.only_seeds);
+  // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
+  // it runs its part of every seed, and merge looks at them block by block as this run would.
+  plan.settings.stop_early = !options.all_seeds && !shard && options.only_seeds.empty();
 
   // The experiment's notes: a bad notes file stops the run before anything is written.
   ExperimentNotes notes;
@@ -145,7 +148,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
                 left_out.c_str(), rolling->runs.empty() ? ": every metric is NEW" : "");
     baselines = rolling->set;
   }
-  if (baselines) gate.emplace(*baselines, profile, options.strict_env);
+  if (baselines) gate.emplace(*baselines, profile, options.strict_env, options.alpha);
 
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
   run.info.run_id = folder.run_id;

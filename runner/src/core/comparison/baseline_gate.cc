@@ -20,8 +20,8 @@ bool fails_the_test(const MetricComparison& c, bool strict_env) {
 }  // namespace
 
 BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile,
-                           bool strict_env)
-    : baselines_(baselines), profile_(std::move(profile)), strict_env_(strict_env) {}
+                           bool strict_env, double alpha)
+    : baselines_(baselines), profile_(std::move(profile)), strict_env_(strict_env), alpha_(alpha) {}
 
 const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   const LoadedBaselineFile* loaded = baselines_.find(test.name);
@@ -73,9 +73,14 @@ void BaselineGate::compare_test(TestResult& test) const {
       const auto it = baseline->metrics.find(metric.name);
       if (it != baseline->metrics.end()) entry = &it->second;
     }
-    MetricComparison c = test.seeded ? compare_distribution(metric, entry)
-                                     : compare_metric(metric.name, metric.value, metric.direction,
-                                                      entry, profile_.id);
+    MetricComparison c =
+        !test.seeded
+            ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_.id)
+        : test.seed_block > 0
+            ? compare_sequential_distribution(
+                  metric, entry, SequentialPlan{.block = test.seed_block, .cap = test.seed_cap},
+                  alpha_)
+            : compare_distribution(metric, entry);
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
   }
@@ -103,6 +108,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       c.note = other_data;
       c.distribution.reset();
       c.flips.reset();
+      c.looks.clear();
       c.decision.reset();
       regressed = regressed || fails_the_test(c, strict_env_);
     }
@@ -120,7 +126,7 @@ void BaselineGate::compare_test(TestResult& test) const {
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }
 
-void BaselineGate::judge_run(RunResult& run, double alpha) const {
+void BaselineGate::judge_run(RunResult& run) const {
   for (TestResult& test : run.tests) {
     if (!test.finished) continue;
     // A judgement against other baselines, if the run had one, is replaced: "regressed" means
@@ -131,7 +137,7 @@ void BaselineGate::judge_run(RunResult& run, double alpha) const {
     if (test.status == TestStatus::kRegressed) test.status = TestStatus::kPassed;
     compare_test(test);
   }
-  decide_multi_seed_gate(run, alpha);
+  decide_multi_seed_gate(run, alpha_);
 }
 
 void decide_multi_seed_gate(RunResult& run, double alpha) {

@@ -19,14 +19,16 @@ namespace mlregress::internal {
 class BaselineGate {
  public:
   /// `baselines` must outlive the gate. `profile` is the candidate run's environment profile.
-  BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env);
+  /// `alpha` is the run's family-wise level; sequential tests decide at which look to stop by it.
+  BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env,
+               double alpha);
 
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
   /// analysis but no decision) until decide_multi_seed_gate.
   void compare_test(TestResult& test) const;
 
   /// Both steps for every finished test of a run read back from its folder.
-  void judge_run(RunResult& run, double alpha) const;
+  void judge_run(RunResult& run) const;
 
  private:
   const BaselineTest* find_baseline(TestResult& test) const;
@@ -34,6 +36,7 @@ class BaselineGate {
   const BaselineSet& baselines_;
   EnvironmentProfile profile_;
   bool strict_env_;
+  double alpha_;
 };
 
 /// Step 2: decides every pending seeded metric of the run. Throws std::invalid_argument for an

@@ -184,4 +184,21 @@ MetricComparison compare_distribution(const MetricRecord& metric, const Baseline
   return c;
 }
 
+MetricComparison compare_sequential_distribution(const MetricRecord& metric,
+                                                 const BaselineMetric* baseline,
+                                                 const SequentialPlan& plan, double alpha) {
+  MetricComparison c = compare_distribution(metric, baseline);
+  if (!c.distribution) return c;
+  const Margin* margin = std::get_if<Margin>(&metric.policy);
+  c.looks =
+      look_sequentially(metric.name, metric.direction, margin != nullptr ? margin->delta : 0.0,
+                        SeedSamples{metric.samples, metric.sample_seeds},
+                        SeedSamples{baseline->samples, baseline->seeds}, plan, alpha);
+  c.distribution = sequential_decision_analysis(c.looks.back());
+  c.baseline = c.distribution->baseline_mean;
+  c.delta = c.distribution->difference;
+  c.tolerance += fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
+  return c;
+}
+
 }  // namespace mlregress::internal

@@ -11,11 +11,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "baselines/baseline.h"
 #include "comparison/curve_excursion.h"
 #include "comparison/distribution_gate.h"
 #include "comparison/flips_analysis.h"
+#include "comparison/sequential_seeds.h"
 #include "comparison/verdict.h"
 
 namespace mlregress::internal {
@@ -65,6 +67,9 @@ struct MetricComparison {
   std::optional<FlipsAnalysis> flips;
   /// Gated curves (kind kCurve) compared with a reference curve step by step.
   std::optional<CurveExcursion> curve;
+  /// Sequential tests: every look the gate took, the last one deciding; `distribution` is then
+  /// the last look's analysis with its sequential p-values and interval.
+  std::vector<SequentialLook> looks;
   std::optional<GateDecision> decision;
 };
 
@@ -78,5 +83,12 @@ MetricComparison compare_metric(const std::string& name, double observed,
 /// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays
 /// INCONCLUSIVE ("pending") until decide_gate has seen every statistical check of the run.
 MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline);
+
+/// compare_distribution for a sequential test (Seeds(block).up_to(cap)): the candidate's seeds
+/// are looked at block by block (look_sequentially at level alpha) and the look that settled the
+/// metric, or the last, is what decide_gate decides.
+MetricComparison compare_sequential_distribution(const MetricRecord& metric,
+                                                 const BaselineMetric* baseline,
+                                                 const SequentialPlan& plan, double alpha);
 
 }  // namespace mlregress::internal

@@ -105,7 +105,11 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
   const double degradation = degradation_of(a.direction, a.difference);
   const double improvement = -degradation;
   // The largest degradation the interval still allows (negative when it excludes any).
-  const double worst_case = a.direction == Direction::HigherIsBetter ? -a.ci_lower : a.ci_upper;
+  const DistributionAnalysis::Interval interval =
+      a.pass_interval.value_or(DistributionAnalysis::Interval{0.95, a.ci_lower, a.ci_upper});
+  const double worst_case =
+      a.direction == Direction::HigherIsBetter ? -interval.lower : interval.upper;
+  const std::string interval_name = fmt::format("the {:.4g}% CI", 100.0 * interval.level);
 
   if (p_worse_adjusted < alpha && degradation > a.margin) {
     d.verdict = Verdict::kRegression;
@@ -122,14 +126,13 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
   } else if (worst_case > a.margin) {
     d.verdict = Verdict::kInconclusive;
     d.reason = fmt::format(
-        "the 95% CI [{:.4g}, {:.4g}] still allows a degradation of {:.4g}, beyond the margin "
-        "{:.4g} (p(worse) Holm {:.2g}); more seeds would tell",
-        a.ci_lower, a.ci_upper, worst_case, a.margin, p_worse_adjusted);
+        "{} [{:.4g}, {:.4g}] still allows a degradation of {:.4g}, beyond the margin {:.4g} "
+        "(p(worse) Holm {:.2g}); more seeds would tell",
+        interval_name, interval.lower, interval.upper, worst_case, a.margin, p_worse_adjusted);
   } else {
     d.verdict = Verdict::kPass;
-    d.reason =
-        fmt::format("the 95% CI [{:.4g}, {:.4g}] rules out a degradation beyond the margin {:.4g}",
-                    a.ci_lower, a.ci_upper, a.margin);
+    d.reason = fmt::format("{} [{:.4g}, {:.4g}] rules out a degradation beyond the margin {:.4g}",
+                           interval_name, interval.lower, interval.upper, a.margin);
   }
   return d;
 }

@@ -58,8 +58,10 @@ struct DistributionAnalysis {
   /// an interval at another level is difference ± t_quantile(., df) · standard_error.
   double standard_error = std::numeric_limits<double>::quiet_NaN();
   double df = std::numeric_limits<double>::quiet_NaN();
-  double p_worse = 1.0;   ///< raw one-sided p-value for H1 "the candidate is worse"
-  double p_better = 1.0;  ///< raw one-sided p-value for H1 "the candidate is better"
+  /// One-sided p-value for H1 "the candidate is worse": the t test's, or for a sequential test
+  /// the sequential p-value of its last look (comparison/sequential_seeds.h).
+  double p_worse = 1.0;
+  double p_better = 1.0;  ///< one-sided p-value for H1 "the candidate is better"
   double hedges_g = 0.0;  ///< candidate vs baseline, positive when the candidate mean is larger
   double probability_of_improvement = 0.5;
   std::string
@@ -67,6 +69,12 @@ struct DistributionAnalysis {
   /// A candidate seed recorded NaN or Inf: a run that diverged. The verdict is REGRESSION, never
   /// INCONCLUSIVE, whatever the other seeds say.
   bool candidate_not_finite = false;
+  /// Sequential tests: the interval PASS is judged by, the last look's (its level is below 1 -
+  /// 2·2.5% only at the last look; earlier looks need a wider one). Unset: the 95% CI.
+  struct Interval {
+    double level = 0.95, lower = 0.0, upper = 0.0;
+  };
+  std::optional<Interval> pass_interval;
 };
 
 /// How much worse a candidate is by a difference candidate - baseline, in the metric's units

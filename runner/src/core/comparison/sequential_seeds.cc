@@ -142,21 +142,49 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
   return taken;
 }
 
+std::string_view look_outcome_name(LookOutcome outcome) {
+  switch (outcome) {
+    case LookOutcome::kContinue:
+      return "continue";
+    case LookOutcome::kRegression:
+      return "regression";
+    case LookOutcome::kImproved:
+      return "improvement";
+    case LookOutcome::kPass:
+      return "pass";
+  }
+  return "continue";
+}
+
+std::optional<LookOutcome> parse_look_outcome(std::string_view name) {
+  for (LookOutcome o : {LookOutcome::kContinue, LookOutcome::kRegression, LookOutcome::kImproved,
+                        LookOutcome::kPass}) {
+    if (look_outcome_name(o) == name) return o;
+  }
+  return std::nullopt;
+}
+
+DistributionAnalysis sequential_decision_analysis(const SequentialLook& last) {
+  DistributionAnalysis a = last.analysis;
+  if (!a.problem.empty() || a.candidate_not_finite) return a;
+  a.p_worse = last.p_worse_sequential;
+  a.p_better = last.p_better_sequential;
+  a.pass_interval =
+      DistributionAnalysis::Interval{last.pass_level, last.interval_lower, last.interval_upper};
+  return a;
+}
+
 std::string format_look(const SequentialLook& look) {
   const DistributionAnalysis& a = look.analysis;
   if (!a.problem.empty()) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
   }
-  const char* outcome = look.outcome == LookOutcome::kRegression ? "regression"
-                        : look.outcome == LookOutcome::kImproved ? "improvement"
-                        : look.outcome == LookOutcome::kPass     ? "pass"
-                                                                 : "continue";
+  const std::string_view outcome = look_outcome_name(look.outcome);
   return fmt::format(
-      "look at {} seeds: diff {} [{:.1f}% CI {}, {}], p(worse) {} → sequential {} (look spends "
-      "{:.0f}% of alpha); {}",
-      look.seeds, format_value(a.difference), 100.0 * look.pass_level,
-      format_value(look.interval_lower), format_value(look.interval_upper), format_value(a.p_worse),
-      format_value(look.p_worse_sequential), 100.0 * look.worse_weight, outcome);
+      "look at {} seeds: diff {:.4g} [{:.4g}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
+      "{:.2g} (this look may spend {:.0f}% of alpha); {}",
+      look.seeds, a.difference, 100.0 * look.pass_level, look.interval_lower, look.interval_upper,
+      a.p_worse, look.p_worse_sequential, 100.0 * look.worse_weight, outcome);
 }
 
 }  // namespace mlregress::internal

@@ -21,7 +21,9 @@
 // unsettled metric is INCONCLUSIVE, as in the single-look gate.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "comparison/distribution_gate.h"
@@ -44,6 +46,9 @@ struct SequentialPlan {
 std::vector<int> sequential_looks(const SequentialPlan& plan);
 
 enum class LookOutcome { kContinue, kRegression, kImproved, kPass };
+/// "continue", "regression", "improvement", "pass"
+std::string_view look_outcome_name(LookOutcome outcome);
+std::optional<LookOutcome> parse_look_outcome(std::string_view name);
 
 /// One look at a metric.
 struct SequentialLook {
@@ -69,6 +74,11 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
                                               double margin, const SeedSamples& candidate,
                                               const SeedSamples& baseline,
                                               const SequentialPlan& plan, double alpha);
+
+/// The analysis the run's gate decides a sequential metric by: the last look's, with the
+/// sequential p-values (they join the run's Holm families) and the look's interval as the one a
+/// PASS needs. A look with a problem, or a diverged seed, is passed on as it is.
+DistributionAnalysis sequential_decision_analysis(const SequentialLook& last);
 
 /// "look 2 (16 seeds): diff -0.0041 [97.1% CI -0.0098, 0.0016], p(worse) 0.21 → sequential
 /// 0.93; continue"

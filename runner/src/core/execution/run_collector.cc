@@ -47,6 +47,7 @@ void RunCollector::start_run() {
 }
 
 TestResult& RunCollector::current() { return run_.tests.back(); }
+const TestResult& RunCollector::current() const { return run_.tests.back(); }
 
 void RunCollector::start_test(TestResult result) {
   run_.tests.push_back(std::move(result));
@@ -173,6 +174,8 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.started_at = utc_now_iso8601();
   result.seeded = true;
   result.seed_runs_planned = planned.units.size();
+  result.seed_block = planned.seed_block;
+  result.seed_cap = static_cast<int>(planned.seeds.size());
   start_test(std::move(result));
 }
 
@@ -184,6 +187,21 @@ void RunCollector::add_seed_run(const SeedJob& job, const std::vector<TestEvent>
                                       seed_run_from_events(job, events, death, duration_s, curves));
   for (CurveRecord& curve : curves) add_curve(test, std::move(curve));
   notify([&](RunObserver& o) { o.on_seed_end(test, run, run_); });
+}
+
+bool RunCollector::seeded_test_needs_more_seeds() const {
+  // Without baselines every seed runs, so that one promotion stores all of them.
+  if (gate_ == nullptr) return true;
+  TestResult so_far = current();
+  // A seed that failed or crashed fails the test; more seeds would not change that.
+  if (summarize_seed_runs(so_far) != TestStatus::kPassed) return false;
+  gate_->compare_test(so_far);
+  for (const MetricComparison& c : so_far.comparisons) {
+    if (c.kind != MetricKind::kDistribution) continue;
+    if (c.verdict == Verdict::kNew) return true;
+    if (!c.looks.empty() && c.looks.back().outcome == LookOutcome::kContinue) return true;
+  }
+  return false;
 }
 
 void RunCollector::end_seeded_test(double duration_s) {

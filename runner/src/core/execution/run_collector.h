@@ -40,6 +40,9 @@ class RunCollector {
   /// `death`: see seed_run_from_events.
   void add_seed_run(const SeedJob& job, const std::vector<TestEvent>& events,
                     const std::string& death, double duration_s);
+  /// Sequential tests, after a block of seeds: whether the gate has a metric still undecided
+  /// (or new, without a baseline), so that the next block should run.
+  bool seeded_test_needs_more_seeds() const;
   /// Aggregates the per-seed metrics into samples and compares them with the baseline.
   void end_seeded_test(double duration_s);
 
@@ -52,6 +55,7 @@ class RunCollector {
 
  private:
   TestResult& current();
+  const TestResult& current() const;
   void start_test(TestResult result);
   void add_predictions(TestResult& test, const PredictionsRecorded& event);
   void add_curve(TestResult& test, CurveRecord curve);

@@ -26,14 +26,16 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     return planned;
   }
   planned.config_hash = config_hash(planned.params, 0, 1);
-  const auto count = static_cast<std::uint64_t>(test.seeds.count());
+  // A sequential test plans every seed up to its cap; the supervisor runs them block by block.
+  const auto count = static_cast<std::uint64_t>(test.seeds.max_count());
+  if (test.seeds.sequential()) planned.seed_block = test.seeds.count();
   if (count > 0 && settings.seed > kMaxSeed - (count - 1)) {
     throw ConfigError(fmt::format(
         "{}: its {} seeds from --seed {} would go beyond the largest seed {}; use --seed {} or "
         "lower",
         test.full_name(), count, settings.seed, kMaxSeed, kMaxSeed - (count - 1)));
   }
-  for (int i = 0; i < test.seeds.count(); ++i) {
+  for (int i = 0; i < test.seeds.max_count(); ++i) {
     planned.seeds.push_back(settings.seed + static_cast<std::uint64_t>(i));
   }
   std::vector<Variant> variants = test.seeds.variant_list();
@@ -103,6 +105,7 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
              {"config_hash", planned.config_hash}};
     if (planned.seeded()) {
       entry["seeds"] = planned.seeds;
+      if (planned.seed_block > 0) entry["seed_block"] = planned.seed_block;
       nlohmann::json variants = nlohmann::json::array();
       for (const PlannedVariant& v : planned.variants) {
         variants.push_back(

@@ -37,6 +37,9 @@ struct PlannedTest {
   /// The (variant, seed) runs this process executes, in plan order: every variant × seed, or a
   /// shard's part of them (run --shard).
   std::vector<SeedUnit> units;
+  /// Sequential tests (Seeds(b).up_to(cap)): b, the seeds run between two looks at the gate;
+  /// `seeds` holds all cap of them. 0 for every other test.
+  int seed_block = 0;
 
   bool seeded() const { return !seeds.empty(); }
 };
@@ -59,6 +62,9 @@ struct RunSettings {
   int jobs = 1;                   ///< seeded tests: worker processes at once
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed
   double test_timeout_s = 0.0;    ///< a plain test running longer is killed; 0: per tier
+  /// Sequential tests stop at the first block after which the gate has decided every metric.
+  /// false (run --all-seeds, a shard, rerun --seed): every planned seed runs.
+  bool stop_early = true;
 };
 
 /// The seconds a plain test of `tier` may run: --timeout, else the tier's default, the same

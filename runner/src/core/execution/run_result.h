@@ -108,6 +108,10 @@ struct TestResult {
   bool seeded = false;
   std::vector<SeedRun> seed_runs;
   std::size_t seed_runs_planned = 0;
+  /// Sequential tests (Seeds(b).up_to(cap)): b, the seeds between two looks of the gate; 0 for
+  /// the others. seed_runs_planned then counts every seed up to the cap.
+  int seed_block = 0;
+  int seed_cap = 0;  ///< sequential tests: the most seeds a run may take
 
   // Set when the run compares with baselines: one comparison per recorded metric, in order.
   std::vector<MetricComparison> comparisons;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <system_error>
@@ -147,15 +148,30 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Runs every (variant, seed) of a seeded test in its own single-threaded process, up to
-// plan.settings.jobs at once. A seed that outlives plan.settings.seed_timeout_s is killed; like a
-// crash, that is an error of that seed alone.
-void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
-                     RunCollector& collector) {
+// The jobs of a seeded test grouped into the blocks it runs between two looks at the gate: one
+// group for a test that is not sequential (or may not stop early), else one per block of seeds,
+// each holding every variant of those seeds.
+std::vector<std::vector<SeedJob>> seed_job_blocks(const PlannedTest& planned, bool stop_early) {
   const std::vector<SeedJob> jobs = seed_jobs(planned);
-  collector.start_seeded_test(planned);
-  const auto test_start = std::chrono::steady_clock::now();
-  const std::vector<std::string> names = {planned.test->full_name()};
+  if (planned.seed_block <= 0 || !stop_early) return {jobs};
+  const std::uint64_t first = planned.seeds.front();
+  const auto block = static_cast<std::uint64_t>(planned.seed_block);
+  std::vector<std::vector<SeedJob>> blocks;
+  for (const SeedJob& job : jobs) {
+    const auto index = static_cast<std::size_t>((job.seed - first) / block);
+    if (blocks.size() <= index) blocks.resize(index + 1);
+    blocks[index].push_back(job);
+  }
+  std::erase_if(blocks, [](const std::vector<SeedJob>& b) { return b.empty(); });
+  return blocks;
+}
+
+// Runs the given (variant, seed) jobs of the current seeded test, each in its own
+// single-threaded process, up to plan.settings.jobs at once. A seed that outlives
+// plan.settings.seed_timeout_s is killed; like a crash, that is an error of that seed alone.
+void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const RunnerHooks& hooks,
+                   RunCollector& collector) {
+  const std::vector<std::string> names = {jobs.front().test->test->full_name()};
   std::vector<SeedWorker> running;
   std::size_t next = 0;
 
@@ -214,6 +230,21 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
                               plan.settings.seed_timeout_s));
       }
     }
+  }
+}
+
+// Runs a seeded test's seeds; a sequential one block by block, asking the collector after each
+// block whether the gate still needs more seeds.
+void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const RunnerHooks& hooks,
+                     RunCollector& collector) {
+  const std::vector<std::vector<SeedJob>> blocks =
+      seed_job_blocks(planned, plan.settings.stop_early);
+  collector.start_seeded_test(planned);
+  const auto test_start = std::chrono::steady_clock::now();
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    if (blocks[b].empty()) continue;
+    run_seed_jobs(plan, blocks[b], hooks, collector);
+    if (b + 1 < blocks.size() && !collector.seeded_test_needs_more_seeds()) break;
   }
   collector.end_seeded_test(seconds_since(test_start));
 }

@@ -54,6 +54,14 @@ void TestRegistry::add(RegisteredTest test) {
       return;
     }
   }
+  if (test.seeds.sequential() &&
+      (test.seeds.count() < 2 || test.seeds.max_count() < test.seeds.count())) {
+    add_error(fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).up_to({}); a sequential plan needs blocks of at "
+        "least 2 seeds and a cap no smaller than the block",
+        where, test.name, test.seeds.count(), test.seeds.max_count()));
+    return;
+  }
   std::set<std::string> variant_names;
   for (const Variant& variant : test.seeds.variant_list()) {
     if (variant.name.empty() ||

@@ -229,6 +229,9 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       std::fprintf(out_, "%s.%s: %s\n", xml_safe(test.name).c_str(), xml_safe(c.metric).c_str(),
                    xml_safe(format_distribution(*c.distribution, *c.decision)).c_str());
       std::fprintf(out_, "                 %s\n", xml_safe(comparison_note(c)).c_str());
+      for (const SequentialLook& look : c.looks) {
+        std::fprintf(out_, "                   %s\n", xml_safe(format_look(look)).c_str());
+      }
     }
   }
   // Predictions compared example by example: McNemar's tests joined the same Holm families.

@@ -55,6 +55,8 @@ std::string format_regression_report(const std::string& run_id, const TestResult
       out += fmt::format("{:<13} {:<20} {}  {}\n{:<13} {:<20} {}\n", kind, c.metric,
                          format_distribution(*c.distribution, *c.decision), verdict_name(c.verdict),
                          "", "", comparison_note(c));
+      for (const SequentialLook& look : c.looks)
+        out += fmt::format("{:<34} {}\n", "", format_look(look));
       continue;
     }
     // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).

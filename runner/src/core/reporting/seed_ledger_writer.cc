@@ -10,4 +10,12 @@ void SeedLedgerWriter::on_seed_end(const TestResult& test, const SeedRun& seed_r
   append_line(path_, seed_ledger_line(test.name, seed_run));
 }
 
+void SeedLedgerWriter::on_test_end(const TestResult& test, const RunResult& /*run*/) {
+  for (const MetricComparison& c : test.comparisons) {
+    for (const SequentialLook& look : c.looks) {
+      append_line(path_, seed_ledger_line(test.name, c.metric, look));
+    }
+  }
+}
+
 }  // namespace mlregress::internal

@@ -1,6 +1,7 @@
 // seeds.jsonl in the run folder: one JSON line per finished seed run of a seeded test, appended
 // the moment the seed's process ends. A run killed half-way through a 20-seed study keeps every
-// seed that finished, and the ablation table is built from these lines.
+// seed that finished, and the ablation table is built from these lines. When a sequential test
+// ends, the gate's looks at each of its metrics follow its seeds.
 #pragma once
 
 #include <string>
@@ -13,6 +14,8 @@ class SeedLedgerWriter final : public RunObserver {
  public:
   explicit SeedLedgerWriter(std::string path) : path_(std::move(path)) {}
   void on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& run) override;
+  /// A sequential test's looks at each metric.
+  void on_test_end(const TestResult& test, const RunResult& run) override;
 
  private:
   std::string path_;

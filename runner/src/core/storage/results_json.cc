@@ -36,12 +36,60 @@ nlohmann::json distribution_json(const DistributionAnalysis& a,
                          {"hedges_g", json_number(a.hedges_g)},
                          {"probability_of_improvement", json_number(a.probability_of_improvement)}};
   if (!a.problem.empty()) json["problem"] = a.problem;
+  if (a.pass_interval) {
+    json["pass_interval"] = {{"level", json_number(a.pass_interval->level)},
+                             {"lower", json_number(a.pass_interval->lower)},
+                             {"upper", json_number(a.pass_interval->upper)}};
+  }
   if (decision) {
     json["p_worse_holm"] = json_number(decision->p_worse_adjusted);
     json["p_better_holm"] = json_number(decision->p_better_adjusted);
   }
   return json;
 }
+
+}  // namespace
+
+void to_json(nlohmann::json& json, const SequentialLook& look) {
+  const DistributionAnalysis& a = look.analysis;
+  json = {{"seeds", look.seeds},
+          {"information", json_number(look.information)},
+          {"alpha_share", json_number(look.worse_weight)},
+          {"design", gate_design_name(a.design)},
+          {"n_baseline", a.n_baseline},
+          {"difference", json_number(a.difference)},
+          {"interval_level", json_number(look.pass_level)},
+          {"interval", {json_number(look.interval_lower), json_number(look.interval_upper)}},
+          {"p_worse", json_number(a.p_worse)},
+          {"p_better", json_number(a.p_better)},
+          {"p_worse_sequential", json_number(look.p_worse_sequential)},
+          {"p_better_sequential", json_number(look.p_better_sequential)},
+          {"outcome", look_outcome_name(look.outcome)}};
+  if (!a.problem.empty()) json["problem"] = a.problem;
+}
+
+void from_json(const nlohmann::json& json, SequentialLook& look) {
+  look.seeds = field<int>(json, "seeds");
+  look.information = number_field(json, "information");
+  look.worse_weight = number_field(json, "alpha_share");
+  look.analysis.design = enum_field<GateDesign>(json, "design", parse_gate_design);
+  look.analysis.n_candidate = static_cast<std::size_t>(look.seeds);
+  look.analysis.n_baseline = field<std::size_t>(json, "n_baseline");
+  look.analysis.difference = number_field(json, "difference");
+  look.pass_level = number_field(json, "interval_level");
+  const std::vector<double> interval = numbers_field(json, "interval");
+  if (interval.size() != 2) throw JsonFieldError("interval", "expected two numbers");
+  look.interval_lower = interval[0];
+  look.interval_upper = interval[1];
+  look.analysis.p_worse = number_field(json, "p_worse");
+  look.analysis.p_better = number_field(json, "p_better");
+  look.p_worse_sequential = number_field(json, "p_worse_sequential");
+  look.p_better_sequential = number_field(json, "p_better_sequential");
+  look.outcome = enum_field<LookOutcome>(json, "outcome", parse_look_outcome);
+  look.analysis.problem = field_or<std::string>(json, "problem", "");
+}
+
+namespace {
 
 void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["verdict"] = verdict_name(c.verdict);
@@ -55,6 +103,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.direction_change)
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
+  if (!c.looks.empty()) metric["looks"] = c.looks;
   if (c.curve) {
     metric["excursion"] = {
         {"compared_steps", c.curve->compared_steps},
@@ -162,6 +211,10 @@ nlohmann::json test_json(const TestResult& test) {
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
+    if (test.seed_block > 0) {
+      json["seed_block"] = test.seed_block;
+      json["seed_cap"] = test.seed_cap;
+    }
   }
   if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
   if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
@@ -199,6 +252,13 @@ DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricR
   a.hedges_g = number_field(json, "hedges_g");
   a.probability_of_improvement = number_field(json, "probability_of_improvement");
   a.problem = field_or<std::string>(json, "problem", "");
+  if (json.contains("pass_interval")) {
+    with_field_context("pass_interval", [&] {
+      const nlohmann::json& i = json.at("pass_interval");
+      a.pass_interval = DistributionAnalysis::Interval{
+          number_field(i, "level"), number_field(i, "lower"), number_field(i, "upper")};
+    });
+  }
   return a;
 }
 
@@ -218,6 +278,7 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
   }
+  if (json.contains("looks")) c.looks = array_field<SequentialLook>(json, "looks");
   if (json.contains("excursion")) {
     with_field_context("excursion", [&] {
       const nlohmann::json& e = json.at("excursion");
@@ -373,6 +434,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   if (test.seeded) {
     test.seed_runs = array_field<SeedRun>(json, "seed_runs");
     test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
+    test.seed_block = field_or<int>(json, "seed_block", 0);
+    test.seed_cap = field_or<int>(json, "seed_cap", 0);
   }
   test.skip_message = field_or<std::string>(json, "skip_message", "");
   test.crash_message = field_or<std::string>(json, "crash_message", "");

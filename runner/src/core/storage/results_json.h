@@ -31,6 +31,12 @@ void to_json(nlohmann::json& json, const SeedRun& run);
 void from_json(const nlohmann::json& json, RunResult& run);
 void from_json(const nlohmann::json& json, SeedRun& run);
 
+/// One look of a sequential test at one metric (results.json's "looks", seeds.jsonl's "look"):
+/// seeds, information fraction, share of alpha, difference, the look's interval and level, the
+/// raw and sequential p-values, the outcome.
+void to_json(nlohmann::json& json, const SequentialLook& look);
+void from_json(const nlohmann::json& json, SequentialLook& look);
+
 /// The document as written to disk (2-space indent, invalid UTF-8 in user text replaced).
 std::string render_results_json(const RunResult& run);
 

@@ -18,6 +18,12 @@ std::string seed_ledger_line(const std::string& test, const SeedRun& run) {
   return json_text(line);
 }
 
+std::string seed_ledger_line(const std::string& test, const std::string& metric,
+                             const SequentialLook& look) {
+  const nlohmann::json line = {{"test", test}, {"metric", metric}, {"look", look}};
+  return json_text(line);
+}
+
 SeedLedger read_seed_ledger(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw RunFolderError(fmt::format("cannot read the seed ledger '{}'", path));
@@ -28,6 +34,12 @@ SeedLedger read_seed_ledger(const std::string& path) {
     if (text.empty()) continue;
     try {
       const nlohmann::json json = nlohmann::json::parse(text);
+      if (json.contains("look")) {
+        ledger.looks.push_back({field<std::string>(json, "test"),
+                                field<std::string>(json, "metric"),
+                                json.at("look").get<SequentialLook>()});
+        continue;
+      }
       ledger.lines.push_back({field<std::string>(json, "test"), json.get<SeedRun>()});
     } catch (const std::exception& error) {
       ledger.damaged.push_back(

@@ -1,6 +1,7 @@
 // seeds.jsonl in a run folder: one JSON line per finished seed run of a seeded test, appended the
 // moment the seed's process ends. Each line is the seed run as results.json stores it (variant,
-// seed, status, duration, metrics by name) plus the test's name.
+// seed, status, duration, metrics by name) plus the test's name. A sequential test adds, when it
+// ends, one line per look of the gate at each metric: {"test", "metric", "look": {...}}.
 #pragma once
 
 #include <string>
@@ -15,11 +16,21 @@ struct SeedLedgerLine {
   SeedRun run;
 };
 
+/// One look of a sequential test's gate at one metric.
+struct SeedLedgerLook {
+  std::string test;
+  std::string metric;
+  SequentialLook look;
+};
+
 /// One line, without the newline.
 std::string seed_ledger_line(const std::string& test, const SeedRun& run);
+std::string seed_ledger_line(const std::string& test, const std::string& metric,
+                             const SequentialLook& look);
 
 struct SeedLedger {
   std::vector<SeedLedgerLine> lines;
+  std::vector<SeedLedgerLook> looks;
   /// "seeds.jsonl:9: skipped, not a seed ledger line (...)": one note per damaged line (a
   /// process killed while writing it), which the reader reports and skips.
   std::vector<std::string> damaged;

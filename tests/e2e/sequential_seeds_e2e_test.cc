@@ -1,0 +1,175 @@
+// Sequential seeded tests end to end, through tests/fixture/sequential_fixture.cc
+// (Seeds(4).up_to(12)): a run without a baseline takes every seed, a decided gate stops the run
+// after the first block, a large regression is REGRESSION on the first block, a close call runs
+// every block, each look is in the console, JUnit, results.json and seeds.jsonl, promote refuses
+// a run that stopped early, and shards merged decide at the same look as one machine.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixture_runner.h"
+#include "process.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+using test_support::read_file;
+using test_support::TempDir;
+using ::testing::HasSubstr;
+
+class SequentialSeedsE2eTest : public ::testing::Test {
+ protected:
+  ProcessResult fixture(const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       std::string(MLREGRESS_SEQUENTIAL_FIXTURE_BINARY) + " " + args);
+  }
+  ProcessResult run(const std::string& args, const std::string& out = "runs") {
+    return fixture("run --color never --out " + temp_.path() + "/" + out + " --junit " +
+                   temp_.path() + "/junit.xml " + args);
+  }
+  ProcessResult run_against_baseline(const std::string& args) {
+    return run("--baselines " + baselines() + " " + args);
+  }
+  std::string latest(const std::string& out = "runs") const {
+    return std::filesystem::canonical(temp_.path() + "/" + out + "/latest").string();
+  }
+  std::string baselines() const { return temp_.path() + "/baselines"; }
+  // A baseline of all 12 seeds: a run without one takes every seed.
+  void promote_baseline() {
+    const ProcessResult first = run("");
+    ASSERT_EQ(first.exit_code, kPassed) << first.out << first.err;
+    ASSERT_EQ(seed_runs(), 12u);
+    const ProcessResult promoted =
+        fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
+    ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  }
+  json test_result(const std::string& folder = "") const {
+    return json::parse(read_file((folder.empty() ? latest() : folder) + "/results.json"))
+        .at("tests")
+        .at(0);
+  }
+  json accuracy(const std::string& folder = "") const {
+    return test_result(folder).at("metrics").at(0);
+  }
+  std::size_t seed_runs(const std::string& folder = "") const {
+    return test_result(folder).at("seed_runs").size();
+  }
+  std::vector<std::string> outcomes(const std::string& folder = "") const {
+    std::vector<std::string> out;
+    const json metric = accuracy(folder);
+    for (const json& look : metric.at("looks")) out.push_back(look.at("outcome"));
+    return out;
+  }
+
+  TempDir temp_;
+};
+
+TEST_F(SequentialSeedsE2eTest, AnUnchangedPairedRunStopsAfterTheFirstBlock) {
+  promote_baseline();
+  const ProcessResult result = run_against_baseline("");
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_EQ(seed_runs(), 4u);
+  EXPECT_EQ(accuracy().at("verdict"), "PASS");
+  EXPECT_EQ(outcomes(), std::vector<std::string>{"pass"});
+  EXPECT_EQ(accuracy().at("looks").at(0).at("design"), "paired");
+  EXPECT_THAT(result.out, HasSubstr("look at 4 seeds: diff 0"));
+  // The look is in the seed ledger after the four seeds, and in JUnit.
+  std::istringstream ledger(read_file(latest() + "/seeds.jsonl"));
+  std::vector<json> lines;
+  for (std::string line; std::getline(ledger, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines.back().at("look").at("seeds"), 4);
+  EXPECT_EQ(lines.back().at("metric"), "accuracy");
+  EXPECT_THAT(read_file(temp_.path() + "/junit.xml"), HasSubstr("look at 4 seeds"));
+}
+
+TEST_F(SequentialSeedsE2eTest, ALargeRegressionIsCaughtOnTheFirstBlock) {
+  promote_baseline();
+  const ProcessResult result =
+      run_against_baseline("--seed 100 --set SequentialAccuracy.shift=-0.05");
+  EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;
+  EXPECT_EQ(seed_runs(), 4u);
+  EXPECT_EQ(accuracy().at("verdict"), "REGRESSION");
+  EXPECT_EQ(outcomes(), std::vector<std::string>{"regression"});
+  // The sequential p-value joined Holm: it is the one the verdict states.
+  const json metric = accuracy();
+  const json& look = metric.at("looks").at(0);
+  EXPECT_EQ(metric.at("distribution").at("p_worse"), look.at("p_worse_sequential"));
+  EXPECT_GT(look.at("p_worse_sequential").get<double>(), look.at("p_worse").get<double>());
+}
+
+TEST_F(SequentialSeedsE2eTest, ACloseCallRunsEveryBlockAndStaysInconclusive) {
+  promote_baseline();
+  const ProcessResult result =
+      run_against_baseline("--seed 200 --set SequentialAccuracy.shift=-0.008");
+  EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_EQ(seed_runs(), 12u);
+  EXPECT_EQ(outcomes(), (std::vector<std::string>{"continue", "continue", "continue"}));
+  EXPECT_EQ(accuracy().at("verdict"), "INCONCLUSIVE");
+  EXPECT_THAT(result.out, HasSubstr("look at 12 seeds"));
+}
+
+TEST_F(SequentialSeedsE2eTest, AllSeedsRunsToTheCapAndTheVerdictIsTheSameLook) {
+  promote_baseline();
+  ASSERT_EQ(run_against_baseline("--all-seeds").exit_code, kPassed);
+  EXPECT_EQ(seed_runs(), 12u);
+  // The gate still decides at the first look that settles the metric.
+  EXPECT_EQ(outcomes(), std::vector<std::string>{"pass"});
+}
+
+// A NaN fails its seed (and so the test) and makes the metric a REGRESSION, also when it is in a
+// block after the one that settled the gate.
+TEST_F(SequentialSeedsE2eTest, ADivergedSeedIsARegressionWhereverItRan) {
+  promote_baseline();
+  const ProcessResult result = run_against_baseline(
+      "--all-seeds --set SequentialAccuracy.diverge_seed=9 --set SequentialAccuracy.shift=0.0001");
+  EXPECT_EQ(result.exit_code, kTestFailed) << result.out << result.err;
+  EXPECT_EQ(accuracy().at("verdict"), "REGRESSION");
+  EXPECT_EQ(outcomes(), std::vector<std::string>{"regression"});
+}
+
+TEST_F(SequentialSeedsE2eTest, PromoteRefusesARunThatStoppedEarly) {
+  promote_baseline();
+  ASSERT_EQ(run_against_baseline("").exit_code, kPassed);
+  ASSERT_EQ(seed_runs(), 4u);
+  const ProcessResult refused =
+      fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
+  EXPECT_EQ(refused.exit_code, kPromotionRefused) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("stopped after 4 of its 12 seed runs"));
+  EXPECT_THAT(refused.err, HasSubstr("--all-seeds"));
+}
+
+TEST_F(SequentialSeedsE2eTest, ShardsRunEverySeedAndMergeDecidesAtTheSameLook) {
+  promote_baseline();
+  const std::string args = "--baselines " + baselines() + " --seed 100";
+  ASSERT_EQ(run(args, "single").exit_code, kPassed);
+  const json single = accuracy(latest("single"));
+  ASSERT_EQ(single.at("looks").size(), 3u);  // fresh seeds: a PASS needs all 12 here
+
+  std::string folders;
+  for (int shard = 0; shard < 3; ++shard) {
+    const ProcessResult part =
+        run(args + " --shard " + std::to_string(shard) + "/3", "shard" + std::to_string(shard));
+    ASSERT_EQ(part.exit_code, kPassed) << part.out << part.err;
+    EXPECT_EQ(seed_runs(latest("shard" + std::to_string(shard))), 4u);
+    folders += " " + latest("shard" + std::to_string(shard));
+  }
+  const ProcessResult merged =
+      fixture("merge --color never --out " + temp_.path() + "/merged" + folders);
+  ASSERT_EQ(merged.exit_code, kPassed) << merged.out << merged.err;
+  const json joined = accuracy(latest("merged"));
+  EXPECT_EQ(joined.at("verdict"), single.at("verdict"));
+  EXPECT_EQ(joined.at("looks"), single.at("looks"));
+  EXPECT_EQ(joined.at("distribution"), single.at("distribution"));
+}
+
+}  // namespace
+}  // namespace mlregress::e2e
