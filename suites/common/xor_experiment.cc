@@ -3,6 +3,17 @@
 #include "xor_task.h"
 
 namespace mlregress::examples {
+namespace {
+
+// SplitMix64's finaliser: distinct (seed, stream) pairs give unrelated generator seeds.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31U);
+}
+
+}  // namespace
 
 XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::uint64_t seed) {
   torch::manual_seed(seed);
@@ -10,6 +21,10 @@ XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::u
   // data from its own NumPy generator, so here the weights come from a later point of the stream).
   const LabeledPoints train = make_xor_quadrants(config.train_size);
   const LabeledPoints test = make_xor_quadrants(config.test_size);
+  if (config.weight_stream != 0) {
+    // Torch takes the seed as a signed 64-bit value on some paths: keep it below 2^63.
+    torch::manual_seed((mix(seed ^ mix(static_cast<std::uint64_t>(config.weight_stream)))) >> 1U);
+  }
   torch::nn::Sequential model = make_xor_mlp(config.width, config.depth);
   train_minibatches(model, train, config.lr, config.steps, config.batch_size, /*adam=*/true);
 

@@ -16,6 +16,12 @@ struct XorExperimentConfig {
   std::int64_t batch_size = 64;  ///< drawn with replacement from the training set
   std::int64_t train_size = 256;
   std::int64_t test_size = 2000;
+  /// 0: the weights and minibatches continue the seed's random stream. k > 0: they come from
+  /// stream k of that seed instead, with the same data: the same model trained as well, but not
+  /// to the same numbers, as after a change that keeps the quality and moves the arithmetic
+  /// (another initialisation order, a reordered reduction). A paired rerun with another stream
+  /// is the A/A comparison of a CI job that runs on the baseline's seeds.
+  std::int64_t weight_stream = 0;
 };
 
 struct XorExperimentResult {

@@ -36,9 +36,10 @@ examples::XorExperimentConfig config_from_params() {
 
 // One seed's training run and its metrics; the assertions are what must hold for every seed of
 // every config, however much worse it is than the baseline (that is the gate's question).
-void run_one_seed() {
-  const examples::XorExperimentResult result =
-      examples::run_xor_experiment(config_from_params(), MlTest::seed());
+void run_one_seed(std::int64_t weight_stream = 0) {
+  examples::XorExperimentConfig config = config_from_params();
+  config.weight_stream = weight_stream;
+  const examples::XorExperimentResult result = examples::run_xor_experiment(config, MlTest::seed());
   MlTest::record("test_accuracy", result.test_accuracy, mlregress::HigherIsBetter,
                  mlregress::Margin{.delta = kAccuracyMargin});
   MlTest::record("train_loss", result.train_loss, mlregress::LowerIsBetter,
@@ -58,12 +59,14 @@ ML_SEED_TEST(Full, XorSeedStudy, Seeds(20), {"lr", 1e-3}, {"width", 32}, {"depth
 }
 
 // The same study as a sequential test: 8 seeds at a time, up to 40. A run stops at the first
-// block after which the gate has decided both metrics (most unchanged runs: one or two blocks,
-// and a large regression: the first); only a close call pays for all 40. The committed baseline
-// holds all 40 seeds (promoted from a run with --all-seeds), so every block is paired.
+// block after which the gate has decided both metrics (an unchanged rerun: usually the first
+// or second block; a large regression: the first); only a close call pays for all 40. The
+// committed baseline holds all 40 seeds (promoted from a run with --all-seeds), so every block
+// is paired. `weight_stream` k > 0 trains the same model from other initial weights and batches
+// (XorExperimentConfig): ci/sequential-seeds-benchmark.sh's paired A/A comparison.
 ML_SEED_TEST(Full, XorSequentialSeedStudy, Seeds(8).up_to(40), {"lr", 1e-3}, {"width", 32},
-             {"depth", 2}, {"steps", 400}, {"batch_size", 64}) {
-  run_one_seed();
+             {"depth", 2}, {"steps", 400}, {"batch_size", 64}, {"weight_stream", 0}) {
+  run_one_seed(MlTest::param<std::int64_t>("weight_stream"));
 }
 
 // Leave-one-out ablation: each variant changes one thing. The seeds are shared, so every variant

@@ -41,6 +41,15 @@ TEST(FormatValue, SixSignificantDigits) {
   EXPECT_EQ(format_value(1e-7), "1e-07");
 }
 
+TEST(NumberFormatTest, AConfidenceLevelShowsHowFarItIsFromAHundredPercent) {
+  EXPECT_EQ(format_level_percent(0.95), "95");
+  EXPECT_EQ(format_level_percent(0.99), "99");
+  EXPECT_EQ(format_level_percent(0.9849), "98.5");
+  EXPECT_EQ(format_level_percent(0.99992), "99.992");
+  EXPECT_EQ(format_level_percent(0.9999996), "99.99996");
+  EXPECT_EQ(format_level_percent(1.0), "100");
+}
+
 TEST(FormatValue, NonFiniteValuesAreSpelledOut) {
   EXPECT_EQ(format_value(kNaN), "nan");
   EXPECT_EQ(format_value(-kNaN), "nan");

@@ -14,6 +14,7 @@
 #include "statistics/moments.h"
 #include "statistics/paired.h"
 #include "statistics/welch.h"
+#include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
@@ -109,7 +110,7 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
       a.pass_interval.value_or(DistributionAnalysis::Interval{0.95, a.ci_lower, a.ci_upper});
   const double worst_case =
       a.direction == Direction::HigherIsBetter ? -interval.lower : interval.upper;
-  const std::string interval_name = fmt::format("the {:.4g}% CI", 100.0 * interval.level);
+  const std::string interval_name = fmt::format("the {}% CI", format_level_percent(interval.level));
 
   if (p_worse_adjusted < alpha && degradation > a.margin) {
     d.verdict = Verdict::kRegression;

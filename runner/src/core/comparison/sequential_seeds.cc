@@ -181,10 +181,10 @@ std::string format_look(const SequentialLook& look) {
   }
   const std::string_view outcome = look_outcome_name(look.outcome);
   return fmt::format(
-      "look at {} seeds: diff {:.4g} [{:.4g}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
+      "look at {} seeds: diff {:.4g} [{}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
       "{:.2g} (this look may spend {:.0f}% of alpha); {}",
-      look.seeds, a.difference, 100.0 * look.pass_level, look.interval_lower, look.interval_upper,
-      a.p_worse, look.p_worse_sequential, 100.0 * look.worse_weight, outcome);
+      look.seeds, a.difference, format_level_percent(look.pass_level), look.interval_lower,
+      look.interval_upper, a.p_worse, look.p_worse_sequential, 100.0 * look.worse_weight, outcome);
 }
 
 }  // namespace mlregress::internal
