@@ -93,6 +93,22 @@ TEST(Throughput, RatesAndRepetitionLengthsComeFromWallTimeNotCpuTime) {
   for (const std::int64_t steps : result.steps_timed) EXPECT_LE(steps, 30);
 }
 
+// A GPU step returns once its kernels are queued; the synchronisation after it is what makes the
+// rate count the work. Planted: a synchronize callback not called, or called outside the timed
+// loop (then the 2 ms wait would not slow the rate).
+TEST(Throughput, TheSynchronizeCallbackRunsAfterEveryStepInsideTheTimedLoop) {
+  std::int64_t steps = 0, syncs = 0;
+  ThroughputOptions options = quick(2);
+  options.synchronize = [&] {
+    ++syncs;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the queued work finishing
+  };
+  const ThroughputResult result = measure_throughput(
+      "queued", [&] { ++steps; }, options);
+  EXPECT_EQ(syncs, steps);
+  for (const double rate : result.steps_per_s) EXPECT_LE(rate, 500.0);
+}
+
 TEST(Throughput, AStepThatThrowsStopsTheMeasurementWithItsMessage) {
   int calls = 0;
   const auto step = [&] {

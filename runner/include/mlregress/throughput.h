@@ -30,6 +30,11 @@ struct ThroughputOptions {
   double min_time_s = 0.2;      ///< each repetition runs the step at least this long
   double warmup_s = 0.1;        ///< untimed steps first (caches, allocator, lazy init)
   std::string item_name = "examples";  ///< record_throughput() names the rate "<item_name>_per_s"
+  /// Called after every step, inside the timed loop: a step that only queues work on a GPU
+  /// must wait for it before the clock is read, or the rate counts launches, not work. For
+  /// CUDA: `.synchronize = [] { torch::cuda::synchronize(); }` (mlregress/torch/gpu.h's
+  /// cuda_throughput_options() sets it). Empty: nothing to wait for (CPU steps).
+  std::function<void()> synchronize;
 };
 
 struct ThroughputResult {

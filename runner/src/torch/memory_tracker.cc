@@ -9,16 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-// The CUDA figures are compiled only against a CUDA build of LibTorch, whose install carries the
-// generated c10/cuda/impl/cuda_cmake_macros.h (a CPU build does not, even where it ships the rest
-// of c10/cuda). A build may also force it with -DMLREGRESS_TORCH_CUDA=1 or off with =0.
-#if !defined(MLREGRESS_TORCH_CUDA)
-#if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>)
-#define MLREGRESS_TORCH_CUDA 1
-#else
-#define MLREGRESS_TORCH_CUDA 0
-#endif
-#endif
+#include "cuda_switch.h"
 #if MLREGRESS_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "mlregress/torch/gpu.h"
+
 namespace mlregress {
 namespace {
 
@@ -10,24 +12,22 @@ void seed_and_fix_threads(std::uint64_t seed, int threads) {
   at::set_num_threads(threads);
   // Repeatability over speed: the runner promises that the same seed gives the same numbers.
   at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
+  make_cuda_deterministic();
 }
 
 // Runs in a short-lived child process (see RunnerHooks): initialising CUDA here is harmless.
 nlohmann::json probe_torch() {
-  const std::string config = at::show_config();
-  const bool built_with_cuda = config.find("USE_CUDA=ON") != std::string::npos ||
-                               config.find("CUDA Runtime") != std::string::npos;
-  nlohmann::json cuda = {{"built_with", built_with_cuda},
-                         {"available", torch::cuda::is_available()},
-                         {"device_count", torch::cuda::device_count()}};
+  // The same determinism the tests run with, so that the probe records it.
+  make_cuda_deterministic();
+  const nlohmann::json cuda = probe_cuda();
   return {{"name", "libtorch"},
           {"version", TORCH_VERSION},
-          {"build", built_with_cuda ? "cuda" : "cpu"},
+          {"build", cuda.at("built_with").get<bool>() ? "cuda" : "cpu"},
           {"cuda", cuda},
           {"mkldnn", at::hasMKLDNN()},
           {"default_intra_op_threads", at::get_num_threads()},
           {"tests_use_deterministic_algorithms", true},
-          {"build_config", config}};
+          {"build_config", at::show_config()}};
 }
 
 }  // namespace

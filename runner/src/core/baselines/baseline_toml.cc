@@ -108,7 +108,7 @@ Provenance read_provenance(const Reader& r, const toml::table& t) {
 
 EnvironmentProfile read_environment(const Reader& r, const std::string& id, const toml::table& t) {
   const std::string what = fmt::format("[environments.{}]", id);
-  r.only_keys(t, what, {"framework", "build", "cpu", "machine", "threads"});
+  r.only_keys(t, what, {"framework", "build", "cpu", "machine", "threads", "gpu"});
   EnvironmentProfile e;
   e.id = id;
   if (const auto* n = t.get("framework")) e.framework = r.string(*n, what + ".framework");
@@ -116,6 +116,7 @@ EnvironmentProfile read_environment(const Reader& r, const std::string& id, cons
   if (const auto* n = t.get("cpu")) e.cpu = r.string(*n, what + ".cpu");
   if (const auto* n = t.get("machine")) e.machine = r.string(*n, what + ".machine");
   if (const auto* n = t.get("threads")) e.threads = r.integer(*n, what + ".threads", 1, 1024);
+  if (const auto* n = t.get("gpu")) e.gpu = r.string(*n, what + ".gpu");
   return e;
 }
 
@@ -425,6 +426,7 @@ std::string render_baseline(const BaselineFile& file) {
         << "cpu = " << toml_string(e.cpu) << "\n"
         << "machine = " << toml_string(e.machine) << "\n"
         << "threads = " << e.threads << "\n";
+    if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";
   }
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";

@@ -29,8 +29,14 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   p.threads = environment.contains(threads) && environment.at(threads).is_number_integer()
                   ? environment.at(threads).get<int>()
                   : 1;
-  const std::string canonical =
-      json_text(nlohmann::json{p.framework, p.build, p.cpu, p.machine, p.threads});
+  const nlohmann::json::json_pointer gpu("/framework/cuda/devices/0/name");
+  if (environment.contains(gpu) && environment.at(gpu).is_string()) {
+    p.gpu = environment.at(gpu).get<std::string>();
+  }
+  nlohmann::json fields{p.framework, p.build, p.cpu, p.machine, p.threads};
+  // A baseline measured on an H100 is another profile than one from an A100.
+  if (!p.gpu.empty()) fields.push_back(p.gpu);
+  const std::string canonical = json_text(fields);
   const std::uint64_t hash = fnv1a_64(canonical);
   p.id = fmt::format("{}-{:08x}", p.build == "none" ? "env" : p.build, hash >> 32);
   return p;
@@ -41,9 +47,17 @@ std::string describe_environment_change(const EnvironmentProfile& before,
   auto same = [](const std::string& a, const std::string& b) {
     return a == b ? "same" : "changed";
   };
-  return fmt::format("framework {} · build {} · CPU {} · threads {}",
-                     same(before.framework, now.framework), same(before.build, now.build),
-                     same(before.cpu, now.cpu), before.threads == now.threads ? "same" : "changed");
+  std::string text =
+      fmt::format("framework {} · build {} · CPU {} · threads {}",
+                  same(before.framework, now.framework), same(before.build, now.build),
+                  same(before.cpu, now.cpu), before.threads == now.threads ? "same" : "changed");
+  if (!before.gpu.empty() || !now.gpu.empty()) {
+    text += before.gpu == now.gpu
+                ? " · GPU same"
+                : fmt::format(" · GPU changed ({} → {})", before.gpu.empty() ? "none" : before.gpu,
+                              now.gpu.empty() ? "none" : now.gpu);
+  }
+  return text;
 }
 
 }  // namespace mlregress::internal

@@ -1,5 +1,6 @@
 // The environment profile of a run: the few facts that decide whether two exact values can be
-// compared (framework version and build, CPU model, architecture, threads), with a short id.
+// compared (framework version and build, CPU model, architecture, threads, and the GPU model
+// where a CUDA device was used), with a short id.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,9 @@ struct EnvironmentProfile {
   std::string cpu;
   std::string machine;
   int threads = 1;
+  /// The first CUDA device's name ("NVIDIA H100 80GB HBM3"); empty without one, and then left
+  /// out of the id, so CPU profiles keep the ids they had before GPUs were recorded.
+  std::string gpu;
   friend bool operator==(const EnvironmentProfile&, const EnvironmentProfile&) = default;
 };
 

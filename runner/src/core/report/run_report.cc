@@ -147,7 +147,7 @@ std::string text_at(const nlohmann::json& json, const char* pointer) {
 // The rows of the environment table, from an environment.json document.
 std::vector<std::pair<std::string, std::string>> environment_fields(const nlohmann::json& env) {
   const GitInfo git = recorded_git(env);
-  return {
+  std::vector<std::pair<std::string, std::string>> fields = {
       {"framework", text_at(env, "/framework/name") + " " + text_at(env, "/framework/version")},
       {"build", text_at(env, "/framework/build")},
       {"CUDA devices", text_at(env, "/framework/cuda/device_count")},
@@ -161,6 +161,13 @@ std::vector<std::pair<std::string, std::string>> environment_fields(const nlohma
       {"seed", text_at(env, "/run/seed")},
       {"git commit", git.commit.substr(0, 12) + (git.dirty ? " (dirty)" : "")},
   };
+  // Only where a CUDA device was used: CPU runs keep the table they had.
+  if (env.contains(nlohmann::json::json_pointer("/framework/cuda/devices/0/name"))) {
+    fields.insert(fields.begin() + 3,
+                  {"GPU", text_at(env, "/framework/cuda/devices/0/name") + " (compute " +
+                              text_at(env, "/framework/cuda/devices/0/compute_capability") + ")"});
+  }
+  return fields;
 }
 
 // What a baseline file's provenance says, in the same rows (the rest it does not record).
@@ -176,6 +183,7 @@ std::map<std::string, std::string> baseline_fields(const BaselineSet& baselines)
       values["CPU"].insert(p.cpu);
       values["architecture"].insert(p.machine);
       values["intra-op threads"].insert(std::to_string(p.threads));
+      if (!p.gpu.empty()) values["GPU"].insert(p.gpu);
     }
     values["git commit"].insert(file.provenance.git_commit.substr(0, 12) +
                                 (file.provenance.git_dirty ? " (dirty)" : ""));

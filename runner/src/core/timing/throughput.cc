@@ -86,6 +86,7 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
           // own error and stop this repetition.
           try {
             step();
+            if (options.synchronize) options.synchronize();
           } catch (const std::exception& error) {
             step_error = error.what();
           } catch (...) {

@@ -1,0 +1,59 @@
+// The environment profile: which facts make two runs' exact values comparable. Planted: the GPU
+// model left out of the profile (an H100 baseline would then gate an A100 run), or a CPU run's
+// id changed by the GPU field it does not have (every committed baseline would turn
+// NOT_COMPARABLE).
+#include "environment/environment_profile.h"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "storage/json_text.h"
+#include "support/fnv1a.h"
+
+namespace mlregress::internal {
+namespace {
+
+nlohmann::json cpu_environment() {
+  return {{"framework", {{"name", "libtorch"}, {"version", "1.13.1"}, {"build", "cpu"}}},
+          {"cpu", {{"model", "Some CPU @ 2.0GHz"}}},
+          {"os", {{"machine", "x86_64"}}},
+          {"run", {{"intra_op_threads", 1}}}};
+}
+
+nlohmann::json gpu_environment(const std::string& gpu) {
+  nlohmann::json env = cpu_environment();
+  env["framework"]["version"] = "2.5.1";
+  env["framework"]["build"] = "cuda";
+  env["framework"]["cuda"] = {{"devices", {{{"index", 0}, {"name", gpu}}}}};
+  return env;
+}
+
+TEST(EnvironmentProfileTest, ACpuRunKeepsTheIdItHadBeforeGpusWereRecorded) {
+  const EnvironmentProfile cpu = environment_profile(cpu_environment());
+  EXPECT_EQ(cpu.gpu, "");
+  // The id of this environment as every earlier version computed it (fnv1a of the five fields).
+  const nlohmann::json five{"libtorch 1.13.1", "cpu", "Some CPU @ 2.0GHz", "x86_64", 1};
+  EXPECT_EQ(cpu.id, fmt::format("cpu-{:08x}", fnv1a_64(json_text(five)) >> 32));
+  nlohmann::json no_devices = cpu_environment();
+  no_devices["framework"]["cuda"] = {{"built_with", false}, {"available", false}};
+  EXPECT_EQ(environment_profile(no_devices).id, cpu.id);
+  EXPECT_THAT(describe_environment_change(cpu, cpu), ::testing::Not(::testing::HasSubstr("GPU")));
+}
+
+TEST(EnvironmentProfileTest, TheGpuModelIsPartOfTheProfile) {
+  const EnvironmentProfile h100 = environment_profile(gpu_environment("NVIDIA H100 80GB HBM3"));
+  const EnvironmentProfile a100 = environment_profile(gpu_environment("NVIDIA A100-SXM4-40GB"));
+  EXPECT_EQ(h100.gpu, "NVIDIA H100 80GB HBM3");
+  EXPECT_NE(h100.id, a100.id);
+  EXPECT_EQ(h100.id.rfind("cuda-", 0), 0u) << h100.id;
+  EXPECT_EQ(environment_profile(gpu_environment("NVIDIA H100 80GB HBM3")).id, h100.id);
+  EXPECT_THAT(describe_environment_change(h100, a100),
+              ::testing::HasSubstr("GPU changed (NVIDIA H100 80GB HBM3 → NVIDIA A100-SXM4-40GB)"));
+  EXPECT_THAT(describe_environment_change(h100, h100), ::testing::HasSubstr("GPU same"));
+}
+
+}  // namespace
+}  // namespace mlregress::internal
