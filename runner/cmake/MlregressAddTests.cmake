@@ -35,6 +35,9 @@ if(count GREATER 0)
       string(JSON label GET "${listing}" tests ${i} labels ${j})
       list(APPEND labels "${label}")
     endforeach()
+    if(resource_groups)
+      list(APPEND labels gpu)  # ctest -L gpu: the tests that take a device
+    endif()
     string(TOUPPER "${tier}" tier_upper)
     set(timeout "${TIMEOUT_${tier_upper}}")
     # The runner's own timeout fires first, so that a hung test is reported as timed out in the

@@ -14,8 +14,8 @@
 # regression fails it. EXTRA_ARGS go to every run as they are.
 # With GPUS n, each test of TARGET takes n GPUs: RESOURCE_GROUPS "n,gpus:1", so that
 # `ctest --resource-spec-file spec.json -j N` never runs two of them on one device at once; the
-# runner makes the devices ctest chose its test processes' CUDA_VISIBLE_DEVICES. Keep GPU tests
-# in a target of their own (the others need no device).
+# runner makes the devices ctest chose its test processes' CUDA_VISIBLE_DEVICES, and each test
+# also gets the label `gpu`. Keep GPU tests in a target of their own (the others need no device).
 set(_MLREGRESS_ADD_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/MlregressAddTests.cmake" CACHE INTERNAL "")
 
 function(mlregress_discover_tests target)

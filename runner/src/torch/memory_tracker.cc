@@ -207,6 +207,7 @@ std::optional<MemoryCounters> cuda_memory_counters(int device) {
   counters.peak_bytes = stats.allocated_bytes[kAggregate].peak;
   counters.allocations = stats.allocation[kAggregate].allocated;
   counters.allocated_bytes = stats.allocated_bytes[kAggregate].allocated;
+  counters.reserved_peak_bytes = stats.reserved_bytes[kAggregate].peak;
   return counters;
 }
 

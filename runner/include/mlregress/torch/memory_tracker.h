@@ -17,6 +17,9 @@ struct MemoryCounters {
   std::int64_t peak_bytes = 0;       ///< highest current_bytes since install or reset_peak_bytes()
   std::int64_t allocations = 0;      ///< allocations since install (zero-byte requests excluded)
   std::int64_t allocated_bytes = 0;  ///< bytes requested by those allocations, in total
+  /// CUDA only (cuda_memory_counters): the caching allocator's peak of reserved bytes, the
+  /// segments it holds from the driver (what nvidia-smi shows); 0 for the CPU wrapper.
+  std::int64_t reserved_peak_bytes = 0;
 };
 
 /// Installs the counting wrapper around the CPU allocator torch uses now (the default one), with
