@@ -143,8 +143,24 @@ TEST_F(SequentialSeedsE2eTest, PromoteRefusesARunThatStoppedEarly) {
   const ProcessResult refused =
       fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
   EXPECT_EQ(refused.exit_code, kPromotionRefused) << refused.out << refused.err;
-  EXPECT_THAT(refused.err, HasSubstr("stopped after 4 of its 12 seed runs"));
+  EXPECT_THAT(refused.err, HasSubstr("ran 4 of its 12 seeds"));
   EXPECT_THAT(refused.err, HasSubstr("--all-seeds"));
+}
+
+// rerun repeats the blocks the run reached, no more, and refuses a seed it never ran.
+TEST_F(SequentialSeedsE2eTest, RerunRepeatsTheSeedsTheRunReached) {
+  promote_baseline();
+  ASSERT_EQ(run_against_baseline("").exit_code, kPassed);
+  const std::string original = latest();
+  const ProcessResult rerun =
+      fixture("rerun " + original + " --test SequentialAccuracy --out " + temp_.path() + "/reruns");
+  EXPECT_EQ(rerun.exit_code, kPassed) << rerun.out << rerun.err;
+  EXPECT_EQ(seed_runs(latest("reruns")), 4u);
+  const ProcessResult beyond =
+      fixture("rerun " + original + " --test SequentialAccuracy --seed 9 --out " + temp_.path() +
+              "/reruns");
+  EXPECT_EQ(beyond.exit_code, kUsageError) << beyond.out << beyond.err;
+  EXPECT_THAT(beyond.err, HasSubstr("did not use seed 9"));
 }
 
 TEST_F(SequentialSeedsE2eTest, ShardsRunEverySeedAndMergeDecidesAtTheSameLook) {
@@ -160,6 +176,7 @@ TEST_F(SequentialSeedsE2eTest, ShardsRunEverySeedAndMergeDecidesAtTheSameLook) {
         run(args + " --shard " + std::to_string(shard) + "/3", "shard" + std::to_string(shard));
     ASSERT_EQ(part.exit_code, kPassed) << part.out << part.err;
     EXPECT_EQ(seed_runs(latest("shard" + std::to_string(shard))), 4u);
+    EXPECT_FALSE(accuracy(latest("shard" + std::to_string(shard))).contains("looks"));
     folders += " " + latest("shard" + std::to_string(shard));
   }
   const ProcessResult merged =

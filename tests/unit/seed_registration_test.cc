@@ -66,6 +66,7 @@ TEST(SeedRegistrationTest, ASequentialPlanThatCannotLookIsRefused) {
               ::testing::HasSubstr("study_test.cc:7: seeded test 'Study' declares "
                                    "Seeds(8).up_to(4); a sequential plan needs"));
   EXPECT_THAT(error_of({}, Seeds(1).up_to(10)), ::testing::HasSubstr("blocks of at least 2"));
+  EXPECT_THAT(error_of({}, Seeds(8).up_to(0)), ::testing::HasSubstr("Seeds(8).up_to(0)"));
 }
 
 }  // namespace

@@ -49,19 +49,21 @@ class Seeds {
   /// Runs the seeds in blocks of count() while the gate is undecided, at most `cap` in all.
   Seeds& up_to(int cap) {
     cap_ = cap;
+    sequential_ = true;
     return *this;
   }
 
   /// The seeds a run starts with: the first block of a sequential test.
   int count() const { return count_; }
   /// The most seeds a run may take: the cap of a sequential test, else count().
-  int max_count() const { return cap_ > 0 ? cap_ : count_; }
-  bool sequential() const { return cap_ > 0; }
+  int max_count() const { return sequential_ ? cap_ : count_; }
+  bool sequential() const { return sequential_; }
   const std::vector<Variant>& variant_list() const { return variants_; }
 
  private:
   int count_ = 0;
-  int cap_ = 0;  ///< 0: not sequential
+  int cap_ = 0;
+  bool sequential_ = false;  ///< up_to() was called (a cap below the block is refused)
   std::vector<Variant> variants_;
 };
 

@@ -159,8 +159,15 @@ ExitCode rerun_command(const RerunOptions& options, const RunnerHooks& hooks,
   if (options.seed && !test->seeded()) {
     throw ConfigError(fmt::format("rerun --seed: {} is not a seeded test", original->name));
   }
+  // The seeds the run ran: config.json plans a sequential test's seeds up to its cap, and the
+  // run may have stopped before the last ones.
+  std::vector<std::uint64_t> seeds_ran;
+  for (const SeedRun& seed_run : original->seed_runs) {
+    if (std::find(seeds_ran.begin(), seeds_ran.end(), seed_run.seed) == seeds_ran.end())
+      seeds_ran.push_back(seed_run.seed);
+  }
   if (options.seed) {
-    const auto seeds = planned.at("seeds").get<std::vector<std::uint64_t>>();
+    const std::vector<std::uint64_t>& seeds = seeds_ran;
     if (std::find(seeds.begin(), seeds.end(), *options.seed) == seeds.end()) {
       throw ConfigError(fmt::format("rerun --seed: the run did not use seed {} for {} (it used {})",
                                     *options.seed, original->name, fmt::join(seeds, ", ")));
@@ -177,7 +184,11 @@ ExitCode rerun_command(const RerunOptions& options, const RunnerHooks& hooks,
   run.out = options.out;
   run.color = "never";
   run.repo = options.repo;
-  if (options.seed) run.only_seeds = {*options.seed};
+  if (options.seed) {
+    run.only_seeds = {*options.seed};
+  } else if (original->seed_block > 0) {
+    run.only_seeds = seeds_ran;  // the blocks the run reached, no more
+  }
   std::printf("rerun of %s from %s (seed %llu, threads %d, config %s)\n",
               original->full_name.c_str(), options.run.c_str(),
               static_cast<unsigned long long>(run_seed), threads, hash.c_str());

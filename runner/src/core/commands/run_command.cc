@@ -51,6 +51,7 @@ void restrict_to_seeds(RunPlan& plan, const std::vector<std::uint64_t>& seeds) {
 void leave_multi_seed_gate_to_merge(RunResult& run) {
   for (TestResult& test : run.tests) {
     for (MetricComparison& c : test.comparisons) {
+      c.looks.clear();  // looks at a shard's part of the seeds mean nothing; merge looks again
       if ((!c.distribution && !c.flips) || c.decision) continue;
       c.note = fmt::format("decided at merge, over every shard's seeds (this shard ran {})",
                            test.seed_runs.size());
@@ -95,9 +96,6 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
                                       : unit_weights_from(options.shard_weights + "/results.json"))
                      : full_plan;
   if (!options.only_seeds.empty()) restrict_to_seeds(plan, options.only_seeds);
-  // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
-  // it runs its part of every seed, and merge looks at them block by block as this run would.
-  plan.settings.stop_early = !options.all_seeds && !shard && options.only_seeds.empty();
 
   // The experiment's notes: a bad notes file stops the run before anything is written.
   ExperimentNotes notes;
@@ -149,6 +147,11 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     baselines = rolling->set;
   }
   if (baselines) gate.emplace(*baselines, profile, options.strict_env, options.alpha);
+  // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
+  // it runs its part of every seed, and merge looks at them block by block. Without baselines
+  // every seed runs anyway, so the blocks need not wait for each other.
+  plan.settings.stop_early =
+      !options.all_seeds && !shard && options.only_seeds.empty() && gate.has_value();
 
   const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
   run.info.run_id = folder.run_id;
@@ -192,6 +195,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   };
 
   RunOutputs outputs(options, folder);
+  if (shard) outputs.seed_ledger.leave_looks_out();
   RunCollector collector(plan, run, outputs.observers);
   if (gate) collector.compare_with(&*gate);
   collector.start_run();

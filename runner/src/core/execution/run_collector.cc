@@ -198,7 +198,8 @@ bool RunCollector::seeded_test_needs_more_seeds() const {
   gate_->compare_test(so_far);
   for (const MetricComparison& c : so_far.comparisons) {
     if (c.kind != MetricKind::kDistribution) continue;
-    if (c.verdict == Verdict::kNew) return true;
+    // No usable baseline (none yet, a single value, other data): every seed, for a promotion.
+    if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable) return true;
     if (!c.looks.empty() && c.looks.back().outcome == LookOutcome::kContinue) return true;
   }
   return false;

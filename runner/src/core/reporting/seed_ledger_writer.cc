@@ -11,6 +11,7 @@ void SeedLedgerWriter::on_seed_end(const TestResult& test, const SeedRun& seed_r
 }
 
 void SeedLedgerWriter::on_test_end(const TestResult& test, const RunResult& /*run*/) {
+  if (!write_looks_) return;
   for (const MetricComparison& c : test.comparisons) {
     for (const SequentialLook& look : c.looks) {
       append_line(path_, seed_ledger_line(test.name, c.metric, look));

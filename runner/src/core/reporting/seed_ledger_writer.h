@@ -16,9 +16,12 @@ class SeedLedgerWriter final : public RunObserver {
   void on_seed_end(const TestResult& test, const SeedRun& seed_run, const RunResult& run) override;
   /// A sequential test's looks at each metric.
   void on_test_end(const TestResult& test, const RunResult& run) override;
+  /// A shard holds only part of a test's seeds: its looks are left to merge.
+  void leave_looks_out() { write_looks_ = false; }
 
  private:
   std::string path_;
+  bool write_looks_ = true;
 };
 
 }  // namespace mlregress::internal
