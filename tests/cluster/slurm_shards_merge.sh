@@ -207,10 +207,11 @@ echo "ok   one-node Slurm cluster up ($node_name, $node_cpus CPUs, ports $contro
      "in $(seconds_since "$cluster_started") s"
 
 # --- the full tier on one machine ----------------------------------------------------------------
+# --all-seeds: the shards run every seed of a sequential test, so the single machine does too.
 single_started=$(date +%s.%N)
 single_status=0
 run_logged "$work/single.log" \
-  "$suites" run --tier full --baselines "$baselines" --out "$work/single" --color never || single_status=$?
+  "$suites" run --tier full --baselines "$baselines" --all-seeds --out "$work/single" --color never || single_status=$?
 single_seconds=$(seconds_since "$single_started")
 [ -f "$work/single/latest/results.json" ] || { tail -20 "$work/single.log"; fail "the single-machine run wrote no run folder"; }
 echo "ok   full tier on one machine: exit $single_status in $single_seconds s"
