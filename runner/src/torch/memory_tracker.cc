@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cuda_switch.h"
@@ -102,7 +104,10 @@ class CountingCpuAllocator final : public c10::Allocator {
  public:
   explicit CountingCpuAllocator(c10::Allocator* base) : base_(base) {}
 
-  c10::DataPtr allocate(std::size_t size) const override {
+  // LibTorch 1.x declares Allocator::allocate() const and 2.x non-const: each version overrides
+  // its own and sees the other as a plain overload, so one source builds against both. 2.x also
+  // requires copy_data(), which 1.x lacks (there it is an unused member).
+  c10::DataPtr allocate(std::size_t size) const {  // NOLINT(modernize-use-override)
     c10::DataPtr inner = base_->allocate(size);
     void* data = inner.get();
     if (data == nullptr) return inner;  // a zero-byte request: nothing held, nothing to count
@@ -113,6 +118,14 @@ class CountingCpuAllocator final : public c10::Allocator {
     inner.release_context();
     tracker().on_allocate(data, size);
     return {data, data, &counting_delete, device};
+  }
+
+  c10::DataPtr allocate(std::size_t size) {  // NOLINT(modernize-use-override)
+    return std::as_const(*this).allocate(size);
+  }
+
+  void copy_data(void* dest, const void* src, std::size_t count) const {
+    std::memcpy(dest, src, count);  // what 2.x's default_copy_data does for host memory
   }
 
   c10::DeleterFnPtr raw_deleter() const override { return &counting_delete; }
