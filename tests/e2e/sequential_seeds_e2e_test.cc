@@ -81,6 +81,9 @@ TEST_F(SequentialSeedsE2eTest, AnUnchangedPairedRunStopsAfterTheFirstBlock) {
   EXPECT_EQ(outcomes(), std::vector<std::string>{"pass"});
   EXPECT_EQ(accuracy().at("looks").at(0).at("design"), "paired");
   EXPECT_THAT(result.out, HasSubstr("look at 4 seeds: diff 0"));
+  // Progress counts to the end of the block, not to the cap the run never reached.
+  EXPECT_THAT(result.out, HasSubstr("SequentialAccuracy 4/4: "));
+  EXPECT_THAT(result.out, ::testing::Not(HasSubstr("/12: ")));
   // The look is in the seed ledger after the four seeds, and in JUnit.
   std::istringstream ledger(read_file(latest() + "/seeds.jsonl"));
   std::vector<json> lines;

@@ -55,7 +55,14 @@ void ConsoleReporter::on_run_start(const RunResult& run) {
 void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_run,
                                   const RunResult& /*run*/) {
   const std::size_t done = test.seed_runs.size();
-  const std::size_t total = test.seed_runs_planned;
+  std::size_t total = test.seed_runs_planned;
+  if (test.seed_block > 0 && test.seed_cap > 0 && total > 0) {
+    // A sequential test counts to the end of its current block: whether another block runs is
+    // decided when this one has ended.
+    const std::size_t block =
+        total / static_cast<std::size_t>(test.seed_cap) * static_cast<std::size_t>(test.seed_block);
+    if (block > 0) total = std::min(total, (done + block - 1) / block * block);
+  }
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
   const double eta =
