@@ -9,6 +9,7 @@
 # Usage: ci/compile-cuda-paths.sh [CUDA_HOME=/usr/local/cuda]
 # Exit: 0 compiled, 1 a compile error, 77 no CUDA Toolkit headers or no LibTorch CUDA headers.
 set -euo pipefail
+export LC_ALL=C  # EPOCHREALTIME and printf use "." as the decimal point
 cuda_home=${1:-${CUDA_HOME:-/usr/local/cuda}}
 root=$(cd "$(dirname "$0")/.." && pwd)
 torch_include=${TORCH_INCLUDE:-/usr/include}
@@ -30,11 +31,15 @@ fi
 
 mapfile -t sources < <(grep -l '#include "cuda_switch.h"' "$root"/runner/src/torch/*.cc)
 [[ ${#sources[@]} -gt 0 ]] || { echo "FAIL: no source includes cuda_switch.h"; exit 1; }
+# /usr/include is a default system folder: naming it again with -isystem breaks libstdc++'s
+# #include_next chain, so only another LibTorch location is added.
+torch_flags=(-isystem "$torch_include/torch/csrc/api/include")
+[[ $torch_include == /usr/include ]] || torch_flags=(-isystem "$torch_include" "${torch_flags[@]}")
 status=0
 for source in "${sources[@]}"; do
   start=$EPOCHREALTIME
   if c++ -std=c++20 -fsyntax-only -DMLREGRESS_TORCH_CUDA=1 -DFMT_SHARED -D_GLIBCXX_USE_CXX11_ABI=1 \
-    -I"$root/runner/include" -isystem "$work" -isystem "$torch_include/torch/csrc/api/include" \
+    -I"$root/runner/include" -isystem "$work" "${torch_flags[@]}" \
     -isystem "$cuda_home/include" "$source" 2>"$work/errors.txt"; then
     printf 'compiled with MLREGRESS_TORCH_CUDA=1: %s (%.0f s)\n' "${source#"$root"/}" \
       "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"

@@ -38,14 +38,32 @@ if ! "$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() el
 fi
 torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
 abi=$("$python" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')
+# The Python environment's own tools first (pip's cmake and ninja live beside its python3).
+PATH="$(dirname "$(command -v "$python")"):$PATH"
+# Torch's CMake package sets up CUDA itself and needs nvcc.
+nvcc=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+[[ -x $nvcc ]] || { echo "gpu-check: no nvcc (set CUDA_HOME)" >&2; exit 1; }
+cuda_root=$(dirname "$(dirname "$(realpath "$nvcc")")")
+"$nvcc" --version | tail -1
+arch_list=${TORCH_CUDA_ARCH_LIST:-$("$python" -c 'import torch; print("%d.%d" % torch.cuda.get_device_capability(0))')}
 
-echo "== build (LibTorch from $torch_prefix)"
+# on_failure LOG WHAT: the end of the log and the exit.
+on_failure() {
+  tail -40 "$1"
+  echo "gpu-check: $2 failed (whole log: $1)" >&2
+  exit 1
+}
+
+echo "== build (LibTorch from $torch_prefix, CUDA $cuda_root, arch $arch_list)"
 start=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$stage/prefix;$torch_prefix" -DOPENSSL_ROOT_DIR="$stage/prefix" \
+  -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$cuda_root" \
+  -DTORCH_CUDA_ARCH_LIST="$arch_list" \
   -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$abi" -DMLREGRESS_BUILD_TESTS=OFF \
-  -DMLREGRESS_INSTALL=OFF 2>&1 | tee "$out/configure.log" | tail -5
-cmake --build "$build" --target mlregress_gpu_suite 2>&1 | tee "$out/build.log" | tail -3
+  -DMLREGRESS_INSTALL=OFF >"$out/configure.log" 2>&1 || on_failure "$out/configure.log" configure
+cmake --build "$build" --target mlregress_gpu_suite >"$out/build.log" 2>&1 ||
+  on_failure "$out/build.log" build
 echo "built in $(($(date +%s) - start)) s"
 export LD_LIBRARY_PATH="$stage/prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
@@ -55,7 +73,8 @@ for run in 1 2; do
   rc=0
   "$build/suites/mlregress_gpu_suite" run --out "$out/runs-$run" --color never \
     >"$out/run-$run.log" 2>&1 || rc=$?
-  grep -E '^\[ *(OK|FAILED|SKIPPED|CRASHED) *\]|steps/s|step [0-9]+:' "$out/run-$run.log" || true
+  grep -E '^\[ *(OK|FAILED|SKIPPED|CRASHED|REGRESSED|TIMED OUT) *\]|steps/s|step [0-9]+:' \
+    "$out/run-$run.log" || true
   echo "exit code $rc"
   [[ $rc -eq 0 ]] || status=1
 done

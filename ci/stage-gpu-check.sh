@@ -29,9 +29,15 @@ arch=x86_64-linux-gnu
 fail() { echo "stage-gpu-check: $*" >&2; exit 1; }
 [[ -z ${fail_usage:-} ]] || fail "usage: ci/stage-gpu-check.sh [STAGE] [--no-dry-run | --configure-only]"
 
+stage=$(realpath -m "$stage")
+# Only ever delete a folder this script made (it leaves a marker), never an arbitrary path.
+if [[ -e $stage && ! -e $stage/.mlregress-gpu-stage && -n $(ls -A "$stage" 2>/dev/null) ]]; then
+  fail "$stage exists and is not a stage folder: give an empty or new path"
+fi
 rm -rf "$stage"
 prefix=$stage/prefix
 mkdir -p "$prefix"
+touch "$stage/.mlregress-gpu-stage"
 
 # copy PATH...: each path under /usr, to the same place under $prefix (symbolic links kept).
 copy() {
@@ -47,7 +53,11 @@ copy() {
 copy /usr/include/fmt /usr/include/nlohmann /usr/include/CLI /usr/include/toml++ \
   /usr/include/gtest /usr/include/gmock /usr/include/benchmark /usr/include/openssl \
   /usr/include/$arch/openssl /usr/include/pugixml.hpp /usr/include/pugiconfig.hpp
-# Boost: only the headers the statistics include, found by the preprocessor (a few MiB of 160).
+# OpenSSL's per-architecture headers (opensslconf.h, configuration.h) beside the others: the
+# stage's include folder is the only one a build there searches.
+cp -a /usr/include/$arch/openssl/. "$prefix/include/openssl/"
+# Boost: only the headers the statistics include, found by the preprocessor (a few MiB of 160),
+# and boost/config whole (its compiler-specific branches differ from GCC 12's here).
 boost_probe=$(mktemp --suffix=.cc)
 trap 'rm -f "$boost_probe"' EXIT
 grep -rh '^#include <boost/' "$root/runner" | sort -u >"$boost_probe"
@@ -55,7 +65,7 @@ echo '#include <boost/version.hpp>' >>"$boost_probe"
 mapfile -t boost_headers < <(c++ -std=c++20 -M "$boost_probe" | tr ' \\' '\n\n' |
   grep '^/usr/include/boost/' | sort -u)
 [[ ${#boost_headers[@]} -gt 0 ]] || fail "no Boost header found"
-copy "${boost_headers[@]}"
+copy "${boost_headers[@]}" /usr/include/boost/config
 # Libraries, with their versioned names, and the CMake package files beside them.
 shopt -s nullglob
 libs=(/usr/lib/$arch/libfmt.so* /usr/lib/$arch/libbenchmark.so* /usr/lib/$arch/libbenchmark_main.a
@@ -97,4 +107,11 @@ echo "dry run: every package found in the stage"
 ((build_core)) || exit 0
 cmake --build "$build" --target mlregress_runner >"$build/build.log" 2>&1 ||
   { tail -30 "$build/build.log"; fail "dry run: building the core against the stage failed"; }
-echo "dry run: the core library builds against the stage"
+# The compiler here falls back to /usr/include silently; there is none of it there. Every
+# dependency header the build read must have come from the stage.
+if ninja -C "$build" -t deps | grep -E '^ +/usr/include/(boost|fmt|openssl|x86_64-linux-gnu/openssl|nlohmann|CLI|toml\+\+|gtest|gmock|benchmark|pugi)' \
+  >"$build/leaks.txt"; then
+  head -5 "$build/leaks.txt"
+  fail "dry run: the build read $(wc -l <"$build/leaks.txt") dependency headers from /usr/include, not the stage"
+fi
+echo "dry run: the core library builds against the stage, every dependency header from it"

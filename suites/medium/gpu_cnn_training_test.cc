@@ -86,9 +86,9 @@ ML_TIMING_TEST(Medium, GpuCnnStepThroughput) {
   EXPECT_GT(result.median_steps_per_s, 0.0);
 }
 
-// 50 training steps twice from the same seed: identical losses, parameters and Adam's buffers,
-// bit for bit, under the determinism the runner sets (CUBLAS_WORKSPACE_CONFIG, deterministic
-// algorithms, cuDNN benchmark off).
+// 50 training steps twice from the same seed: identical losses and module parameters and
+// buffers, bit for bit, under the determinism the runner sets (CUBLAS_WORKSPACE_CONFIG,
+// deterministic algorithms in warn-only mode, deterministic cuDNN, no TF32).
 ML_TEST(Medium, GpuCnnTrainingIsBitwiseDeterministic, {"steps", 50}) {
   ML_SKIP_WITHOUT_CUDA();
   const auto steps = param<std::int64_t>("steps");
@@ -108,7 +108,8 @@ ML_TEST(Medium, GpuCnnTrainingIsBitwiseDeterministic, {"steps", 50}) {
 // The overfit-one-batch table on CUDA against the same table on CPU from the same seed: the same
 // weights and batch (both drawn on the CPU), so the curves agree until float rounding, which
 // differs between the devices' kernels, adds up. The tolerance: the initial loss within 1e-5
-// relative (one forward pass), and both runs overfit (final loss below 0.01).
+// relative (one float32 forward pass; TF32 is off), and both runs overfit (final loss below
+// 0.01).
 ML_TEST(Medium, GpuCnnOverfitTableMatchesTheCpuTable, {"steps", 501}) {
   ML_SKIP_WITHOUT_CUDA();
   const auto steps = param<std::int64_t>("steps");

@@ -7,7 +7,7 @@
 
 #include "cuda_switch.h"
 #if MLREGRESS_TORCH_CUDA
-#include <ATen/cuda/CUDAContext.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <cuda_runtime_api.h>
 #endif
 
@@ -37,12 +37,14 @@ std::string cuda_version_text(int encoded) {
 nlohmann::json cuda_devices() {
   nlohmann::json devices = nlohmann::json::array();
   for (int i = 0; i < static_cast<int>(torch::cuda::device_count()); ++i) {
-    const cudaDeviceProp* p = at::cuda::getDeviceProperties(i);
+    // The runtime API alone: ATen/cuda/CUDAContext.h would need cuBLAS' and cuSOLVER's headers.
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
     devices.push_back({{"index", i},
-                       {"name", p->name},
-                       {"compute_capability", fmt::format("{}.{}", p->major, p->minor)},
-                       {"memory_bytes", static_cast<std::uint64_t>(p->totalGlobalMem)},
-                       {"multiprocessors", p->multiProcessorCount}});
+                       {"name", p.name},
+                       {"compute_capability", fmt::format("{}.{}", p.major, p.minor)},
+                       {"memory_bytes", static_cast<std::uint64_t>(p.totalGlobalMem)},
+                       {"multiprocessors", p.multiProcessorCount}});
   }
   return devices;
 }
@@ -83,6 +85,10 @@ void make_cuda_deterministic() {
   ::setenv("CUBLAS_WORKSPACE_CONFIG", kCublasWorkspaceConfig, /*overwrite=*/0);
   at::globalContext().setBenchmarkCuDNN(false);
   at::globalContext().setDeterministicCuDNN(true);
+  // cuDNN convolutions use TF32 by default on Ampere and later: repeatable, but about 1e-5
+  // relative away from float32, which a comparison with the CPU would see.
+  at::globalContext().setAllowTF32CuDNN(false);
+  at::globalContext().setAllowTF32CuBLAS(false);
 }
 
 nlohmann::json probe_cuda() {
@@ -93,7 +99,9 @@ nlohmann::json probe_cuda() {
   const char* workspace = std::getenv("CUBLAS_WORKSPACE_CONFIG");
   cuda["determinism"] = {{"cublas_workspace_config", workspace != nullptr ? workspace : ""},
                          {"cudnn_benchmark", at::globalContext().benchmarkCuDNN()},
-                         {"cudnn_deterministic", at::globalContext().deterministicCuDNN()}};
+                         {"cudnn_deterministic", at::globalContext().deterministicCuDNN()},
+                         {"allow_tf32_cudnn", at::globalContext().allowTF32CuDNN()},
+                         {"allow_tf32_cublas", at::globalContext().allowTF32CuBLAS()}};
 #if MLREGRESS_TORCH_CUDA
   if (available) {
     cuda["devices"] = cuda_devices();

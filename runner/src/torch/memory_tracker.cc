@@ -213,7 +213,15 @@ MemoryScopeStats MemoryScope::stop() {
 // over pool types), which PyTorch 2.x keeps.
 std::optional<MemoryCounters> cuda_memory_counters(int device) {
   if (device < 0 || device >= static_cast<int>(c10::cuda::device_count())) return std::nullopt;
-  const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+  // The statistics' type moved between LibTorch versions; the call's own type names it.
+  using Stats = decltype(c10::cuda::CUDACachingAllocator::getDeviceStats(device));
+  std::optional<Stats> read;
+  try {
+    read = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+  } catch (const c10::Error&) {
+    return std::nullopt;  // 2.x: the allocator has not been initialised (nothing allocated yet)
+  }
+  const Stats& stats = *read;
   constexpr std::size_t kAggregate = 0;
   MemoryCounters counters;
   counters.current_bytes = stats.allocated_bytes[kAggregate].current;

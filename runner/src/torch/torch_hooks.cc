@@ -8,11 +8,12 @@ namespace mlregress {
 namespace {
 
 void seed_and_fix_threads(std::uint64_t seed, int threads) {
+  // Before anything that may touch CUDA: cuBLAS reads its workspace setting once.
+  make_cuda_deterministic();
   torch::manual_seed(seed);
   at::set_num_threads(threads);
   // Repeatability over speed: the runner promises that the same seed gives the same numbers.
   at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
-  make_cuda_deterministic();
 }
 
 // Runs in a short-lived child process (see RunnerHooks): initialising CUDA here is harmless.

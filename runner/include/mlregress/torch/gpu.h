@@ -35,8 +35,9 @@ ThroughputOptions cuda_throughput_options(ThroughputOptions options = {});
 nlohmann::json probe_cuda();
 
 /// Applied before every test: CUBLAS_WORKSPACE_CONFIG=:4096:8 unless the environment sets it
-/// (cuBLAS reads it when CUDA initialises, so it must be in place before the first CUDA call),
-/// cuDNN benchmark off and deterministic cuDNN on. Harmless without CUDA.
+/// (cuBLAS reads it when it creates its handle, so it must be in place before the first cuBLAS
+/// call), cuDNN benchmark off, deterministic cuDNN on, and TF32 off for cuDNN and cuBLAS (float32
+/// results, comparable with the CPU's). Harmless without CUDA.
 void make_cuda_deterministic();
 
 }  // namespace mlregress
