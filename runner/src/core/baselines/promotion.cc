@@ -12,12 +12,12 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <set>
 #include <thread>
 
 #include "comparison/curve_gate.h"
 #include "comparison/predictions_gate.h"
 #include "environment/git_info.h"
+#include "execution/seed_runs.h"
 #include "registry/name_filter.h"
 #include "reporting/curve_csv_writer.h"
 #include "statistics/moments.h"
@@ -42,14 +42,13 @@ void check_promotable(const RunRecord& record, const PromotionRequest& request) 
     // A baseline of a sequential test must hold every seed a later run may reach, so that each
     // of its blocks is compared with the same seeds (paired).
     if (test.seed_block > 0) {
-      std::set<std::uint64_t> seeds;
-      for (const SeedRun& seed_run : test.seed_runs) seeds.insert(seed_run.seed);
-      if (seeds.size() < static_cast<std::size_t>(test.seed_cap)) {
+      const std::size_t seeds = seeds_that_ran(test).size();
+      if (seeds < static_cast<std::size_t>(test.seed_cap)) {
         reasons.push_back(fmt::format(
             "sequential test {} ran {} of its {} seeds (the gate had decided, or the run was "
             "restricted to some seeds); promote a run made with --all-seeds, so the baseline "
             "holds all {} seeds",
-            test.name, seeds.size(), test.seed_cap, test.seed_cap));
+            test.name, seeds, test.seed_cap, test.seed_cap));
       }
     }
   }

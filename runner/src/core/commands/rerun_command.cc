@@ -10,6 +10,7 @@
 #include "commands/run_command.h"
 #include "comparison/comparator.h"
 #include "environment/git_info.h"
+#include "execution/seed_runs.h"
 #include "registry/config_hash.h"
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
@@ -161,13 +162,8 @@ ExitCode rerun_command(const RerunOptions& options, const RunnerHooks& hooks,
   }
   // The seeds the run ran: config.json plans a sequential test's seeds up to its cap, and the
   // run may have stopped before the last ones.
-  std::vector<std::uint64_t> seeds_ran;
-  for (const SeedRun& seed_run : original->seed_runs) {
-    if (std::find(seeds_ran.begin(), seeds_ran.end(), seed_run.seed) == seeds_ran.end())
-      seeds_ran.push_back(seed_run.seed);
-  }
+  const std::vector<std::uint64_t> seeds = seeds_that_ran(*original);
   if (options.seed) {
-    const std::vector<std::uint64_t>& seeds = seeds_ran;
     if (std::find(seeds.begin(), seeds.end(), *options.seed) == seeds.end()) {
       throw ConfigError(fmt::format("rerun --seed: the run did not use seed {} for {} (it used {})",
                                     *options.seed, original->name, fmt::join(seeds, ", ")));
@@ -187,7 +183,7 @@ ExitCode rerun_command(const RerunOptions& options, const RunnerHooks& hooks,
   if (options.seed) {
     run.only_seeds = {*options.seed};
   } else if (original->seed_block > 0) {
-    run.only_seeds = seeds_ran;  // the blocks the run reached, no more
+    run.only_seeds = seeds;  // the blocks the run reached, no more
   }
   std::printf("rerun of %s from %s (seed %llu, threads %d, config %s)\n",
               original->full_name.c_str(), options.run.c_str(),

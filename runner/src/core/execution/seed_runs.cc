@@ -71,6 +71,15 @@ SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run) {
   return *runs.insert(at, std::move(run));
 }
 
+std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
+  std::vector<std::uint64_t> seeds;
+  for (const SeedRun& run : test.seed_runs) {
+    if (std::find(seeds.begin(), seeds.end(), run.seed) == seeds.end()) seeds.push_back(run.seed);
+  }
+  std::sort(seeds.begin(), seeds.end());
+  return seeds;
+}
+
 TestStatus summarize_seed_runs(TestResult& test) {
   std::size_t failed = 0, crashed = 0, skipped = 0;
   for (const SeedRun& run : test.seed_runs) {

@@ -3,6 +3,7 @@
 // samples) and status are summarised from them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
 /// Inserts `run` in plan order (variant, then seed), whatever order the workers finished in:
 /// results must not depend on --jobs. Returns the inserted element.
 SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run);
+
+/// The distinct seeds a seeded test ran (any variant, any status), in plan order. A sequential
+/// test that stopped early ran fewer than it planned.
+std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 
 /// After the last seed: one failure per failed or crashed seed, the metrics (the per-seed
 /// samples of the seeds that passed, in plan order, their mean as the value), and the status
