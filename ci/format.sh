@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# clang-format (Debian's, with .clang-format) over every C++ file of the repository.
+# clang-format, with .clang-format, over every C++ file of the repository. One version on every
+# machine: the one pinned in ci/requirements/tools.txt, from PyPI, in .deps/tools
+# (ci/install-python-deps.sh), not the distribution's, whose version differs between releases and
+# formats differently.
 #   ci/format.sh           rewrites the files that differ
 #   ci/format.sh --check   changes nothing; lists the files that differ and exits 1 (ci/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v clang-format >/dev/null || { echo "format: clang-format is not installed (ci/install-deps.sh)" >&2; exit 2; }
+tools=${MLREGRESS_DEPS_DIR:-$PWD/.deps}/tools
+[ -x "$tools/bin/clang-format" ] || { echo "format: no clang-format in $tools (ci/install-python-deps.sh tools)" >&2; exit 2; }
+PATH="$tools/bin:$PATH"
+pinned=$(sed -n 's/^clang-format==//p' ci/requirements/tools.txt)
+version=$(clang-format --version)
+[[ $version == *" version $pinned"* ]] || { echo "format: $version is not the pinned $pinned (ci/install-python-deps.sh tools)" >&2; exit 2; }
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
 if [ "${1:-}" != "--check" ]; then
   printf '%s\0' "${files[@]}" | xargs -0 -P "$(nproc)" -n 16 clang-format -i

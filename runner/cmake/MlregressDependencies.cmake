@@ -18,5 +18,10 @@ _mlregress_require(Boost Boost::boost)            # Boost.Math distributions (he
 _mlregress_require(benchmark benchmark::benchmark)  # the timing machinery of measure_throughput
 _mlregress_require(OpenSSL OpenSSL::Crypto)       # SHA-256 of datasets (record_dataset)
 if(MLREGRESS_WITH_TORCH)
+  # Which LibTorch: the first one on CMAKE_PREFIX_PATH (ci/configure-and-build.sh puts the one
+  # MLREGRESS_LIBTORCH names there), else the system's. MlregressCheckTorch.cmake refuses a mix of
+  # two installs and a LibTorch built with the other C++ ABI.
   _mlregress_require(Torch torch)
+  include(MlregressCheckTorch)
+  mlregress_check_torch()
 endif()

@@ -11,6 +11,7 @@ set(MLREGRESS_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/mlregress"
 set(_mlregress_modules
     "${PROJECT_SOURCE_DIR}/runner/cmake/MlregressDiscoverTests.cmake"
     "${PROJECT_SOURCE_DIR}/runner/cmake/MlregressAddTests.cmake"
+    "${PROJECT_SOURCE_DIR}/runner/cmake/MlregressCheckTorch.cmake"
     "${PROJECT_SOURCE_DIR}/runner/cmake/MlregressPrecompileTorch.cmake")
 
 install(TARGETS ${MLREGRESS_EXPORTED_TARGETS} EXPORT mlregressTargets
@@ -52,7 +53,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 # The static libraries link these; mlregressConfig.cmake finds them with find_dependency.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "cmake (>= 3.25), libgtest-dev, libgmock-dev, libbenchmark-dev, libtomlplusplus-dev, libpugixml-dev, libcli11-dev, nlohmann-json3-dev, libfmt-dev, libboost-math-dev, libssl-dev")
-if(MLREGRESS_WITH_TORCH)
+# Built against Debian's LibTorch, the package needs it; built against another (the PyTorch wheel, a
+# pytorch.org archive), the consumer's CMAKE_PREFIX_PATH names that LibTorch and no package can.
+if(MLREGRESS_WITH_TORCH AND TORCH_INSTALL_PREFIX STREQUAL "/usr")
   string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libtorch-dev")
 endif()
 include(CPack)
