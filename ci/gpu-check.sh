@@ -36,7 +36,10 @@ if ! "$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() el
   echo "gpu-check: no CUDA device is visible to PyTorch" >&2
   exit 77
 fi
-torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
+# The torch package folder (holding lib/ and share/cmake), as the default build uses the wheel's:
+# from torch.utils.cmake_prefix_path (its share/cmake) Torch's CMake package would take a system
+# LibTorch's libraries first, where one is installed.
+torch_prefix=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__))')
 abi=$("$python" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')
 # The Python environment's own tools first (pip's cmake and ninja live beside its python3).
 PATH="$(dirname "$(command -v "$python")"):$PATH"
@@ -58,6 +61,8 @@ echo "== build (LibTorch from $torch_prefix, CUDA $cuda_root, arch $arch_list)"
 start=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$stage/prefix;$torch_prefix" -DOPENSSL_ROOT_DIR="$stage/prefix" \
+  -DOPENSSL_CRYPTO_LIBRARY="$stage/prefix/lib/x86_64-linux-gnu/libcrypto.so" \
+  -DOPENSSL_INCLUDE_DIR="$stage/prefix/include" \
   -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$cuda_root" \
   -DTORCH_CUDA_ARCH_LIST="$arch_list" \
   -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$abi" -DMLREGRESS_BUILD_TESTS=OFF \

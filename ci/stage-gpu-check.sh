@@ -89,11 +89,13 @@ echo "staged $files files, $size_mib MiB, in $stage (limit $limit_mib MiB)"
 ((size_kib <= limit_mib * 1024)) || fail "$size_mib MiB is over the $limit_mib MiB limit"
 
 ((dry_run)) || exit 0
-# The dry run: every package must come from the stage when /usr may not be searched.
+# The dry run: every package must come from the stage when /usr may not be searched. libcrypto is
+# named: CMake 4's FindOpenSSL takes pkg-config's /usr/lib before OPENSSL_ROOT_DIR.
 build=$(mktemp -d)
 trap 'rm -f "$boost_probe"; rm -rf "$build"' EXIT
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_IGNORE_PREFIX_PATH=/usr -DOPENSSL_ROOT_DIR="$prefix" \
+  -DOPENSSL_CRYPTO_LIBRARY="$prefix/lib/$arch/libcrypto.so" -DOPENSSL_INCLUDE_DIR="$prefix/include" \
   -DOPENSSL_USE_STATIC_LIBS=OFF -DMLREGRESS_WITH_TORCH=OFF -DMLREGRESS_BUILD_SUITES=OFF \
   -DMLREGRESS_BUILD_TESTS=OFF -DMLREGRESS_INSTALL=OFF >"$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; fail "dry run: configuring against the stage failed"; }

@@ -15,7 +15,9 @@ endif()
 
 find_program(MLREGRESS_CCACHE ccache)
 if(MLREGRESS_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-  # Precompiled headers need these sloppiness settings, or ccache never hits on torch TUs.
+  # Precompiled headers need these sloppiness settings, or ccache never hits on torch TUs. (No
+  # CCACHE_BASEDIR: it would hand the compiler relative paths, and a run finds the git work tree of
+  # its test sources through their compiled-in absolute paths.)
   set(CMAKE_CXX_COMPILER_LAUNCHER
       ${CMAKE_COMMAND} -E env
       "CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime"

@@ -2,7 +2,9 @@
 #
 # Compiles TARGET's sources with LibTorch's headers precompiled. Parsing <torch/torch.h> costs
 # 20-60 s per source file on a small machine; with the precompiled header a test file compiles in
-# seconds. Call it for every target whose sources include mlregress/mlregress.h or torch.
+# seconds. Call it for every target whose sources include mlregress/mlregress.h or torch, a
+# library of the team's own that links only LibTorch included (it gets the header's include folders
+# and definitions; from CMake 3.27 without linking mlregress, before that by linking it).
 #
 #   add_executable(my_model_tests cnn_test.cc data_test.cc)
 #   target_link_libraries(my_model_tests PRIVATE mlregress::torch_main)
@@ -54,5 +56,14 @@ function(mlregress_target_precompile_torch target)
     endif()
   endif()
   target_precompile_headers(${target} REUSE_FROM ${pch_target})
+  # The header includes mlregress's and GoogleTest's headers too, and is only used when TARGET is
+  # compiled with the same include folders and definitions as the header: a target that does not
+  # link mlregress (a team's model library, linking only ${TORCH_LIBRARIES}) gets them, without
+  # linking anything more.
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.27)
+    target_link_libraries(${target} PRIVATE $<COMPILE_ONLY:mlregress::torch>)
+  else()
+    target_link_libraries(${target} PRIVATE mlregress::torch)
+  endif()
   _mlregress_ccache_for_pch(${target})
 endfunction()

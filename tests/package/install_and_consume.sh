@@ -3,11 +3,16 @@
 # (cpack), then used from a project of its own (tests/package/consumer) through
 # find_package(mlregress CONFIG REQUIRED): its ML test is built against the package, discovered
 # by ctest, run into an empty baselines folder (NEW), promoted, run again (PASS), and a planted
-# change fails it with a regression.
-#   install_and_consume.sh BUILD_DIR SOURCE_DIR
+# change fails it with a regression. The consumer finds LibTorch where mlregress was built against
+# it (TORCH_PREFIX): the PyTorch wheel's LibTorch by default, as a team points CMAKE_PREFIX_PATH at
+# the folder torch.utils.cmake_prefix_path names; its model library links only LibTorch and is
+# compiled with the precompiled header too.
+#   install_and_consume.sh BUILD_DIR SOURCE_DIR TORCH_PREFIX
 set -euo pipefail
-build=$(cd "${1:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
-source_dir=$(cd "${2:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
+usage="usage: $0 BUILD_DIR SOURCE_DIR TORCH_PREFIX"
+build=$(cd "${1:?$usage}" && pwd)
+source_dir=$(cd "${2:?$usage}" && pwd)
+torch_prefix=${3:?$usage}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export MLREGRESS_REPO="$work"  # the runs record this folder's git state: none, so promote accepts them
@@ -20,7 +25,7 @@ consume() {
   local consumer="$work/$name" baselines="$work/$name-baselines"
   mkdir -p "$baselines"  # the project's baselines folder, still empty: its tests are NEW
   cmake -S "$source_dir/tests/package/consumer" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_BASELINES="$baselines" >"$consumer.configure.log" 2>&1 \
+        -DCMAKE_PREFIX_PATH="$prefix;$torch_prefix" -DCONSUMER_BASELINES="$baselines" >"$consumer.configure.log" 2>&1 \
     || { cat "$consumer.configure.log"; fail "$name: configuring the consumer failed"; }
   grep -q "mlregress_DIR:PATH=$prefix" "$consumer/CMakeCache.txt" \
     || fail "$name: find_package found mlregress somewhere other than $prefix: $(grep mlregress_DIR "$consumer/CMakeCache.txt")"
@@ -54,7 +59,13 @@ consume "$work/prefix" installed
 (cd "$work" && cpack --config "$build/CPackConfig.cmake" -B "$work/deb" >"$work/cpack.log" 2>&1) \
   || { cat "$work/cpack.log"; fail "cpack"; }
 deb=$(ls "$work"/deb/mlregress-dev_*.deb)
-[[ "$(dpkg-deb -f "$deb" Depends)" == *libtorch-dev* ]] || fail "the .deb does not depend on libtorch-dev"
+# Only a build against Debian's LibTorch makes the .deb depend on Debian's LibTorch package.
+depends=$(dpkg-deb -f "$deb" Depends)
+if [[ $torch_prefix == /usr ]]; then
+  [[ $depends == *libtorch-dev* ]] || fail "built against Debian's LibTorch, the .deb does not depend on libtorch-dev"
+else
+  [[ $depends != *libtorch-dev* ]] || fail "built against $torch_prefix, the .deb depends on Debian's libtorch-dev"
+fi
 dpkg-deb -x "$deb" "$work/root"
 [ -f "$work/root/usr/lib/cmake/mlregress/mlregressConfig.cmake" ] || fail "the .deb has no mlregressConfig.cmake"
 consume "$work/root/usr" deb

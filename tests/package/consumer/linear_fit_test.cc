@@ -1,9 +1,9 @@
 // The consumer's own model: a line fitted by SGD, gated on its final loss and recorded as a curve.
+#include "line_data.h"
 #include "mlregress/mlregress.h"
 
 ML_TEST(Fast, LinearFitConverges, {"steps", 200}, {"lr", 0.1}) {
-  const torch::Tensor x = torch::linspace(-1.0, 1.0, 64).unsqueeze(1);
-  const torch::Tensor y = 3.0 * x + 0.5;
+  const auto [x, y] = line_data();
   torch::nn::Linear model(1, 1);
   torch::optim::SGD optimizer(model->parameters(), param<double>("lr"));
   std::vector<double> losses;
