@@ -16,10 +16,11 @@ lower is better): tests/fixture's mlregress_fixture_suite.
 import json
 import os
 import re
-import subprocess
 import sys
 
 import yaml
+
+from template_check_support import GIT, base_env, fail, ok, prepare, run_script
 
 source_dir, test_binary, work = (os.path.abspath(argument) for argument in sys.argv[1:4])
 templates = os.path.join(source_dir, "ci", "templates")
@@ -28,36 +29,14 @@ select = "--filter Passes"
 planted = select + " --set Passes.value=3"
 
 
-def fail(message):
-    print(f"FAIL: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def ok(message):
-    print(f"ok   {message}")
-
-
-def sh(command, cwd, env=None):
-    """A preparation step of this check; its failure is not the templates'."""
-    result = subprocess.run(command, cwd=cwd, env=env, shell=True, capture_output=True, text=True)
-    if result.returncode != 0:
-        fail(f"preparing the repository: `{command}` exited {result.returncode}:\n{result.stdout}{result.stderr}")
-
-
-def base_env():
-    # What a CI agent has in its environment before the pipeline adds its own.
-    return {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
-
-
 # The team's repository: one commit with the baselines of `Passes` at its default value.
 origin = os.path.join(work, "origin")
 os.makedirs(origin)
-git = "git -c user.name=ci-test -c user.email=ci-test@localhost"
-sh(f"git init -q -b main && touch README && {git} add README && {git} commit -q -m start", origin)
+prepare(f"git init -q -b main && touch README && {GIT} add README && {GIT} commit -q -m start", origin)
 env = {**base_env(), "MLREGRESS_REPO": origin}
-sh(f'"{test_binary}" run {select} --out first-runs --color never', origin, env)
-sh(f'mkdir baselines && "{test_binary}" promote first-runs/latest --baselines baselines --reason first', origin, env)
-sh(f"rm -rf first-runs && {git} add baselines && {git} commit -q -m baselines", origin)
+prepare(f'"{test_binary}" run {select} --out first-runs --color never', origin, env)
+prepare(f'mkdir baselines && "{test_binary}" promote first-runs/latest --baselines baselines --reason first', origin, env)
+prepare(f"rm -rf first-runs && {GIT} add baselines && {GIT} commit -q -m baselines", origin)
 checkouts = 0
 
 
@@ -66,16 +45,8 @@ def checkout():
     global checkouts
     checkouts += 1
     path = os.path.join(work, f"checkout-{checkouts}")
-    sh(f"git clone -q {origin} {path}", work)
+    prepare(f"git clone -q {origin} {path}", work)
     return path
-
-
-def run_script(script, shell_argv, cwd, env):
-    path = os.path.join(work, "step.sh")
-    with open(path, "w") as file:
-        file.write(script)
-    result = subprocess.run(shell_argv + [path], cwd=cwd, env=env, capture_output=True, text=True)
-    return result.returncode, result.stdout + result.stderr
 
 
 # ---------------------------------------------------------------------------------------------
