@@ -40,6 +40,11 @@ function(mlregress_target_precompile_torch target)
     message(FATAL_ERROR "mlregress_target_precompile_torch(${target}): mlregress was built without "
                         "LibTorch (MLREGRESS_WITH_TORCH=OFF)")
   endif()
+  # MLREGRESS_PRECOMPILE_TORCH=OFF (in mlregress's build or in the consumer's): no header, about
+  # 700 MB less in the build folder, every file compiled from LibTorch's headers.
+  if(DEFINED MLREGRESS_PRECOMPILE_TORCH AND NOT MLREGRESS_PRECOMPILE_TORCH)
+    return()
+  endif()
   get_target_property(imported mlregress::torch IMPORTED)
   if(NOT imported)
     set(pch_target mlregress_torch)  # in this build: reuse the header mlregress compiles anyway
