@@ -19,7 +19,10 @@ ML_TEST(Fast, DeepTanhWithoutClippingExplodes, {"lr", 0.3}, {"steps", 801},
   record_curve("full_loss", run.eval_steps, run.full_losses);
   record("first_non_finite_grad_step", static_cast<double>(run.first_non_finite_grad_step),
          MustEqual, Exact{});
-  record("max_finite_grad_norm", run.max_finite_grad_norm, MustEqual, Band{.rtol = 0.01});
+  // The norm on the step before the blow-up amplifies every rounding difference of the steps
+  // before it: 1.08e19 with LibTorch 1.13, 7.70e18 with 2.13, on the same machine. It repeats
+  // bitwise on one toolchain, so it is gated exactly, per environment, not by a band.
+  record("max_finite_grad_norm", run.max_finite_grad_norm, MustEqual, Exact{});
   // The planted instability must be caught: a non-finite gradient early, and no training.
   ASSERT_GE(run.first_non_finite_grad_step, 0) << "the unclipped net never produced a "
                                                   "non-finite gradient";
