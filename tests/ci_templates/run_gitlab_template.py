@@ -8,10 +8,10 @@ unchanged) with gitlab_pipeline.py's GitLab and shell runner, and checks what a 
   4. a merge request pipeline: the medium job runs the fast and medium tiers, the fast job not;
   5. a planted regression (MLREGRESS_EXTRA_ARGS=--set ... as a push option) fails the fast job with
      the run's exit code 2, and its JUnit, report and run folder are still kept.
-  run_gitlab_template.py PROJECT PREFIX WORK_DIR
+  run_gitlab_template.py PROJECT PREFIX TORCH_PREFIX WORK_DIR
 PROJECT: a committed git repository with the template as .gitlab-ci.yml, an empty baselines
 folder and tests/package's consumer (its test binary build/consumer_tests); PREFIX: where
-mlregress is installed.
+mlregress is installed; TORCH_PREFIX: the LibTorch it was built against.
 """
 import json
 import os
@@ -22,10 +22,11 @@ import xml.etree.ElementTree as ElementTree
 from gitlab_pipeline import GitLab
 from template_check_support import GIT, fail, ok, prepare
 
-project, prefix, work = (os.path.abspath(argument) for argument in sys.argv[1:4])
+project, prefix, torch_prefix, work = (os.path.abspath(argument) for argument in sys.argv[1:5])
 gitlab = GitLab(os.path.join(project, ".gitlab-ci.yml"), project, os.path.join(work, "gitlab"), {
     # What a team sets in its project's CI/CD settings.
     "MLREGRESS_PREFIX": prefix,
+    "LIBTORCH_PREFIX": torch_prefix,
     "TEST_BINARY": "build/consumer_tests",
     # A runner that keeps each job's work tree between pipelines, uncleaned: the setup the
     # template's first tier command prepares for. build/ stays incremental (one consumer build for
