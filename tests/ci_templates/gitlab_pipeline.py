@@ -251,15 +251,18 @@ class Template:
         if "rules" in job and "when" in job:
             template_error(f"job {name} has both `rules` and `when`, which GitLab refuses")
         artifacts = job.get("artifacts") or {}
-        if set(artifacts) - ARTIFACTS_KEYWORDS:
-            template_error(f"job {name}: artifacts use {sorted(set(artifacts) - ARTIFACTS_KEYWORDS)}, which this check does not implement")
-        if set(artifacts.get("reports") or {}) - REPORT_TYPES:
-            template_error(f"job {name}: reports {sorted(set(artifacts['reports']) - REPORT_TYPES)} are not implemented by this check")
+        unknown = set(artifacts) - ARTIFACTS_KEYWORDS
+        if unknown:
+            template_error(f"job {name}: artifacts use {sorted(unknown)}, which this check does not implement")
+        unknown = set(artifacts.get("reports") or {}) - REPORT_TYPES
+        if unknown:
+            template_error(f"job {name}: reports {sorted(unknown)} are not implemented by this check")
         if artifacts.get("when", "on_success") not in ("on_success", "on_failure", "always"):
             template_error(f"job {name}: artifacts:when {artifacts['when']} is not one GitLab has")
         for needed in as_list(job.get("needs", [])):
-            if isinstance(needed, dict) and set(needed) - {"job", "artifacts"}:
-                template_error(f"job {name}: needs uses {sorted(set(needed) - {'job', 'artifacts'})}, which this check does not implement")
+            unknown = set(needed) - {"job", "artifacts"} if isinstance(needed, dict) else set()
+            if unknown:
+                template_error(f"job {name}: needs uses {sorted(unknown)}, which this check does not implement")
 
     def needs(self, name):
         """The jobs NAME needs, as (job, with its artifacts); None without `needs:`."""
@@ -459,8 +462,11 @@ class GitLab:
         run.status = "success" if run.exit_code == 0 else "failed"
         if "after_script" in job:
             env["CI_JOB_STATUS"] = run.status
-            code, log = run_script(bash_script(script_lines(job["after_script"], name)), BASH, work_tree, env, 300)  # GitLab gives after_script 5 minutes
-            run.log += f"\nRunning after_script\n{log}" + (f"WARNING: after_script failed with exit code {code}\n" if code else "")
+            # GitLab gives after_script 5 minutes.
+            code, log = run_script(bash_script(script_lines(job["after_script"], name)), BASH, work_tree, env, 300)
+            run.log += f"\nRunning after_script\n{log}"
+            if code != 0:
+                run.log += f"WARNING: after_script failed with exit code {code}\n"
         run.log += f"Job {'succeeded' if run.status == 'success' else f'failed: exit code {run.exit_code}'}\n"
         os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
         with open(os.path.join(folder, "logs", f"{name}.log"), "w") as file:
