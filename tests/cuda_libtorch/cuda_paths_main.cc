@@ -1,6 +1,7 @@
 // Calls every function of the torch layer that has a CUDA branch, so that linking this program
-// against a CUDA build of LibTorch resolves each symbol that branch uses (ci/cuda-libtorch-check.sh).
-// Built here only; without the CUDA libraries LibTorch needs at run time it is never run.
+// against a CUDA build of LibTorch resolves each symbol that branch uses
+// (ci/cuda-libtorch-check.sh). Built here only; without the CUDA libraries LibTorch needs at run
+// time it is never run.
 #include <cstdio>
 
 #include "cuda_switch.h"
