@@ -61,6 +61,12 @@ double MaxError::add(double actual, double expected, double scale) {
 }
 
 MaxError::~MaxError() {
+  // A test whose vector list is empty (or whose loop never reaches its comparison) compared
+  // nothing: that is a failure, not a pass with "0 values".
+  if (count_ == 0) {
+    ADD_FAILURE() << name_
+                  << ": no reference value was compared (is its list in vectors.json empty?)";
+  }
   std::printf("[ max err  ] %-32s %3d values, max relative error %.3g\n", name_.c_str(), count_,
               max_);
   ::testing::Test::RecordProperty("max_relative_error_" + name_, std::to_string(max_));

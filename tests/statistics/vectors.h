@@ -27,7 +27,8 @@ Alternative alternative(const nlohmann::json& value);
 /// `scale` keeps values that happen to lie near 0 (a CI bound) from inflating the ratio.
 double relative_error(double actual, double expected, double scale = 0.0);
 
-/// Tracks the worst error of one quantity and prints it when the test ends, for the report.
+/// Tracks the worst error of one quantity and prints it when the test ends, for the report; fails
+/// the test when it ends without a single value compared.
 class MaxError {
  public:
   explicit MaxError(std::string name) : name_(std::move(name)) {}
