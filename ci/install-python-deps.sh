@@ -1,52 +1,43 @@
 #!/usr/bin/env bash
-# Installs what mlregress takes from PyPI, each into a venv of its own under the deps folder
+# Installs what mlregress takes from PyPI, each item into a folder of its own under the deps folder
 # (MLREGRESS_DEPS_DIR, default .deps/ in the repository), at the versions pinned in
-# ci/requirements/:
-#   .deps/libtorch  torch (ci/requirements/libtorch.txt): the LibTorch of the default build, the
-#                   C++ library inside the PyTorch wheel. --no-deps: only its C++ library and CMake
-#                   package are used. On this kind of machine pip takes the wheel from the disk.
-#   .deps/tools     clang-format and the other tools of the test command (ci/requirements/tools.txt)
-#   .deps/libtorch-cuda  (only when asked for) the C++ headers and libraries of PyTorch's CUDA
-#                   wheel (ci/requirements/libtorch-cuda.txt), unpacked, not installed: what
-#                   ci/cuda-libtorch-check.sh compiles and links the CUDA code against
-# A venv is made again only when its requirements file changed (a copy is kept in the venv,
+# ci/requirements/ITEM.txt:
+#   libtorch       a venv with torch: the LibTorch of the default build, the C++ library inside the
+#                  PyTorch wheel. --no-deps: only its C++ library and CMake package are used. On
+#                  this kind of machine pip takes the wheel from the disk.
+#   tools          a venv with clang-format and the other tools of the test command
+#   libtorch-cuda  (on demand) the C++ headers and libraries of PyTorch's CUDA wheel, unpacked, not
+#                  installed: what ci/cuda-libtorch-check.sh compiles and links the CUDA code against
+#   ci-tools       (on demand) a venv with actionlint, wheels only, for tests/ci_templates
+# An item is made again only when its requirements file changed (a copy is kept in its folder,
 # written last, so an interrupted install is redone). Safe to run again: with everything in place
 # it does nothing and touches no network.
-#   ci/install-python-deps.sh [libtorch] [tools] [libtorch-cuda]     (no argument: the first two)
+#   ci/install-python-deps.sh [ITEM...]     (no argument: libtorch and tools)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps=${MLREGRESS_DEPS_DIR:-$root/.deps}
 python=${MLREGRESS_PYTHON:-python3}
 
-# install NAME PIP_OPTION...: the venv deps/NAME from ci/requirements/NAME.txt.
-install() {
-  local name=$1
-  shift
-  local requirements="$root/ci/requirements/$name.txt" venv="$deps/$name"
-  if cmp -s "$requirements" "$venv/requirements.txt"; then
-    return
-  fi
-  echo "install-python-deps: $name ($(grep -v '^#' "$requirements" | paste -sd ' ')) into $venv"
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" -r "$requirements" \
-    2> >(grep -v "^WARNING: Location .* is ignored" >&2)
-  cp "$requirements" "$venv/requirements.txt"
+# pip PIP_ARGUMENT...: pip, quiet, without the notes about this machine's unused local indexes.
+pip() {
+  "$python" -m pip --disable-pip-version-check "$@" 2> >(grep -v "^WARNING: Location .* is ignored" >&2)
 }
 
-# unpack_cuda_libtorch: deps/libtorch-cuda/torch/{include,share,lib} from the wheel of
-# ci/requirements/libtorch-cuda.txt: the headers, the CMake package and the C++ libraries (about
-# 1 GB of the wheel's 1.5; the Python bindings are left out).
+# venv TARGET REQUIREMENTS PIP_OPTION...: a venv in TARGET with REQUIREMENTS installed.
+venv() {
+  local target=$1 requirements=$2
+  shift 2
+  "$python" -m venv "$target"
+  python="$target/bin/python" pip install --quiet "$@" -r "$requirements"
+}
+
+# unpack_cuda_libtorch TARGET REQUIREMENTS: TARGET/torch/{include,share,lib} from the wheel: the
+# headers, the CMake package and the C++ libraries (about 1 GB of the wheel's 1.5; the Python
+# bindings are left out).
 unpack_cuda_libtorch() {
-  local requirements="$root/ci/requirements/libtorch-cuda.txt" target="$deps/libtorch-cuda"
-  if cmp -s "$requirements" "$target/requirements.txt"; then
-    return
-  fi
-  echo "install-python-deps: libtorch-cuda ($(grep -v '^#' "$requirements" | paste -sd ' ')) into $target"
-  rm -rf "$target"
+  local target=$1 requirements=$2
   mkdir -p "$target/wheel"
-  "$python" -m pip download --quiet --disable-pip-version-check --no-deps -d "$target/wheel" \
-    -r "$requirements" 2> >(grep -v "^WARNING: Location .* is ignored" >&2)
+  pip download --quiet --no-deps -d "$target/wheel" -r "$requirements"
   "$python" - "$target" "$target"/wheel/torch-*.whl <<'PY'
 import re, sys, zipfile
 target, wheel = sys.argv[1], sys.argv[2]
@@ -57,6 +48,20 @@ with zipfile.ZipFile(wheel) as archive:
             archive.extract(name, target)
 PY
   rm -rf "$target/wheel"
+}
+
+# item NAME MAKE...: deps/NAME made by `MAKE... deps/NAME ci/requirements/NAME.txt`, unless it was
+# made from the same requirements file already.
+item() {
+  local name=$1
+  shift
+  local requirements="$root/ci/requirements/$name.txt" target="$deps/$name"
+  if cmp -s "$requirements" "$target/requirements.txt"; then
+    return
+  fi
+  echo "install-python-deps: $name ($(grep -v '^#' "$requirements" | paste -sd ' ')) into $target"
+  rm -rf "$target"
+  "$1" "$target" "$requirements" "${@:2}"
   cp "$requirements" "$target/requirements.txt"
 }
 
@@ -69,9 +74,11 @@ what=("$@")
 ((${#what[@]} > 0)) || what=(libtorch tools)
 for name in "${what[@]}"; do
   case $name in
-    libtorch) install libtorch --no-deps ;;
-    tools) install tools ;;
-    libtorch-cuda) unpack_cuda_libtorch ;;
-    *) echo "install-python-deps: unknown item '$name' (libtorch, tools, libtorch-cuda)" >&2; exit 2 ;;
+    libtorch) item libtorch venv --no-deps ;;
+    tools) item tools venv ;;
+    libtorch-cuda) item libtorch-cuda unpack_cuda_libtorch ;;
+    # Wheels only: an sdist's build may download what this machine cannot reach.
+    ci-tools) item ci-tools venv --no-deps --only-binary=:all: ;;
+    *) echo "install-python-deps: unknown item '$name' (libtorch, tools, libtorch-cuda, ci-tools)" >&2; exit 2 ;;
   esac
 done

@@ -17,7 +17,10 @@ source ci/libtorch.sh
 jobs=${MLREGRESS_JOBS:-$(nproc)}
 (cd "$(mlregress_build_dir)" && ctest --output-on-failure -j "$jobs" "$@")
 
-if [[ ${MLREGRESS_TEST_DISTRO:-1} != 0 && -z ${MLREGRESS_BUILD_DIR:-} && $(mlregress_libtorch_choice) != distro ]]; then
+if [[ ${MLREGRESS_TEST_DISTRO:-1} != 0 && -n ${MLREGRESS_BUILD_DIR:-} ]]; then
+  # The second build would go to the same folder.
+  echo "test: MLREGRESS_BUILD_DIR is set: the build against the distribution's LibTorch is left out"
+elif [[ ${MLREGRESS_TEST_DISTRO:-1} != 0 && $(mlregress_libtorch_choice) != distro ]]; then
   echo "test: the torch layer, its tests and the fast and medium tiers against the distribution's LibTorch"
   export MLREGRESS_LIBTORCH=distro
   ./ci/configure-and-build.sh mlregress_suites mlregress_model_checks_tests \

