@@ -64,5 +64,4 @@ function(mlregress_check_torch)
       "PyTorch wheel (2.7 and later), pytorch.org's libtorch-cxx11-abi-shared-with-deps archive, or "
       "the distribution's libtorch-dev.")
   endif()
-  set(MLREGRESS_TORCH_CXX11_ABI ${torch_abi} PARENT_SCOPE)
 endfunction()
