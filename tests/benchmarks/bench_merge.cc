@@ -13,7 +13,7 @@
 #include <filesystem>
 
 #include "commands/merge_command.h"
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "storage/results_json.h"
 #include "support/atomic_file.h"
 

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <filesystem>
 
-#include "comparison/distribution_gate.h"
+#include "analysis/distribution_gate.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/openmetrics_report.h"
-#include "reporting/curve_csv_writer.h"
+#include "storage/curve_csv.h"
 #include "support/atomic_file.h"
 
 namespace mlregress::internal {

@@ -4,7 +4,7 @@
 // wrong tail or direction, paired seeds matched by position or analysed as independent arms,
 // raw p-values compared with alpha when the run holds many checks, an untestable sample
 // (one seed, NaN) passing quietly, and a false-alarm rate above alpha on A/A comparisons.
-#include "comparison/distribution_gate.h"
+#include "analysis/distribution_gate.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

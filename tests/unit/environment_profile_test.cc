@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "support/fnv1a.h"
 
 namespace mlregress::internal {

@@ -1,6 +1,6 @@
 // JSON has no NaN or Inf. Planted: nlohmann writes a NaN as null, so a diverged loss would read
 // back as "no value"; json_number must keep NaN, +Inf and -Inf distinct and round-trip them.
-#include "storage/json_number.h"
+#include "record/json_number.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 
 #include "comma_locale.h"
 #include "comparison/comparator.h"
-#include "execution/run_result.h"
+#include "record/run_result.h"
 #include "support/errors.h"
 #include "support/text_sanitize.h"
 #include "tests/support/files.h"

@@ -2,7 +2,7 @@
 // (it must dominate the by-class table and give a small one-sided p), the same predictions in
 // another order (no flips: pairing is by id, not position), evaluation sets and labels that
 // changed (not comparable, with the reason), malformed predictions (rejected).
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

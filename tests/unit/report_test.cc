@@ -12,7 +12,7 @@
 #include "report/markdown_report.h"
 #include "report/run_report.h"
 #include "report/svg_plot.h"
-#include "storage/curve_csv_reader.h"
+#include "storage/curve_csv.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "storage/json_fields.h"
+#include "record/json_fields.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
 

@@ -4,7 +4,7 @@
 // INCONCLUSIVE rate far below the single look's, and the sequential p-value valid as a p-value
 // (what lets it join Holm's families). Looking at every block with the single-look rule — the
 // peeking the plan replaces — is caught raising false regressions above alpha.
-#include "comparison/sequential_seeds.h"
+#include "analysis/sequential_seeds.h"
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>

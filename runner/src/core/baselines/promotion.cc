@@ -14,14 +14,12 @@
 #include <map>
 #include <thread>
 
-#include "comparison/curve_gate.h"
-#include "comparison/predictions_gate.h"
 #include "environment/git_info.h"
-#include "execution/seed_runs.h"
+#include "record/run_result.h"
 #include "registry/name_filter.h"
-#include "reporting/curve_csv_writer.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "storage/curve_csv.h"
 #include "storage/predictions_file.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_options.h"
 #include "commands/ab_command.h"
 #include "commands/ablation_command.h"
 #include "commands/baselines_check_command.h"
 #include "commands/bisect_command.h"
+#include "commands/cli_options.h"
 #include "commands/compare_command.h"
 #include "commands/history_command.h"
 #include "commands/list_command.h"

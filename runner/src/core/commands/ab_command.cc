@@ -11,11 +11,12 @@
 #include <set>
 #include <vector>
 
+#include "commands/ab_rounds.h"
 #include "environment/environment_probe.h"
+#include "record/json_text.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
 #include "report/ab_html_report.h"
-#include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"
@@ -23,7 +24,6 @@
 #include "support/errors.h"
 #include "support/stop_signal.h"
 #include "timing/ab_report.h"
-#include "timing/ab_rounds.h"
 
 namespace mlregress::internal {
 namespace {

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "baselines/promotion.h"
-#include "storage/json_number.h"
-#include "storage/json_text.h"
+#include "record/json_number.h"
+#include "record/json_text.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"

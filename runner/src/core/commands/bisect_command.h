@@ -17,7 +17,7 @@
 // commit and the metric at every commit tested.
 #pragma once
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {

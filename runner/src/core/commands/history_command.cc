@@ -4,11 +4,11 @@
 
 #include <cstdio>
 
+#include "record/json_number.h"
+#include "record/json_text.h"
 #include "report/history_figure.h"
 #include "report/html_report.h"
 #include "statistics/moments.h"
-#include "storage/json_number.h"
-#include "storage/json_text.h"
 #include "storage/metric_history.h"
 #include "support/atomic_file.h"
 #include "support/number_format.h"

@@ -12,7 +12,7 @@
 // metric's direction as a regression or an improvement.
 #pragma once
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "record/json_text.h"
 #include "registry/test_selection.h"
-#include "storage/json_text.h"
 
 namespace mlregress::internal {
 

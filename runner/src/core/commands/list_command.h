@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 #include "registry/test_registry.h"
 

@@ -12,13 +12,13 @@
 #include <set>
 
 #include "baselines/baseline_store.h"
-#include "commands/report_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
 #include "environment/git_info.h"
 #include "execution/seed_runs.h"
-#include "storage/json_fields.h"
-#include "storage/json_text.h"
+#include "record/json_fields.h"
+#include "record/json_text.h"
+#include "report/run_page.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
 #include "storage/run_record.h"

@@ -7,7 +7,7 @@
 // --force; a unit present twice with different values is always refused.
 #pragma once
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "cli/cli_options.h"
-#include "execution/run_result.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

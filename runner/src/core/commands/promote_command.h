@@ -2,7 +2,7 @@
 // never runs a test.
 #pragma once
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {

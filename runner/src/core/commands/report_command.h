@@ -4,23 +4,11 @@
 // first, through the same gate `run` and `compare` use, and writes nothing into the run folder.
 #pragma once
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
-#include "report/run_report.h"
-#include "storage/run_folder.h"
 
 namespace mlregress::internal {
 
 ExitCode report_command(const ReportOptions& options);
-
-/// report.html at the end of a run, judged against `baselines` (nullptr: not compared).
-void write_run_report_html(const RunRecord& record, const BaselineSet* baselines,
-                           const std::string& path);
-
-/// The end of a finished run folder (`run`, `merge`): report.html, then the ledger line and
-/// `latest`. What cannot be written is added to `output_errors`; nothing of the run is lost.
-void finish_run_folder_with_report(const RunFolder& folder, const RunRecord& record,
-                                   const BaselineSet* baselines,
-                                   std::vector<std::string>& output_errors);
 
 }  // namespace mlregress::internal

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/runner_hooks.h"
 

@@ -15,7 +15,6 @@
 #include "baselines/baseline_store.h"
 #include "baselines/rolling_baseline.h"
 #include "commands/notes_command.h"
-#include "commands/report_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
 #include "environment/ctest_resources.h"
@@ -24,10 +23,11 @@
 #include "execution/run_collector.h"
 #include "execution/shard.h"
 #include "execution/supervisor.h"
+#include "record/json_text.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
+#include "report/run_page.h"
 #include "storage/experiment_notes.h"
-#include "storage/json_text.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
 #include "support/atomic_file.h"
@@ -65,10 +65,26 @@ RunSettings run_settings(const RunOptions& options) {
           options.seed_timeout_s, options.timeout_s};
 }
 
-}  // namespace
+// What `run` decides before it looks at anything outside the binary: the whole plan, the part
+// of it this process runs (a shard's, or some seeds'), and the experiment's notes.
+struct PlannedRun {
+  RunPlan full_plan;
+  RunPlan plan;
+  std::optional<ShardSpec> shard;
+  ExperimentNotes notes;
+};
 
-ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
-                     const std::string& gtest_filter) {
+// What the run is compared with. Loaded before the run folder exists: a bad baseline file stops
+// the run with nothing written. Neither member moves once a gate refers to it.
+struct RunReference {
+  std::optional<BaselineSet> baselines;
+  std::optional<RollingBaseline> rolling;
+  const BaselineSet* set() const { return baselines ? &*baselines : nullptr; }
+};
+
+// Phase 1, plan: the selected tests, their plan and notes; nothing when no test matched.
+std::optional<PlannedRun> plan_run(const RunOptions& options, const std::string& binary,
+                                   const std::string& gtest_filter) {
   const TestRegistry& registry = TestRegistry::instance();
   const std::vector<ParamOverride> overrides = parse_param_overrides(options.sets, registry);
   const std::vector<const RegisteredTest*> selected =
@@ -78,39 +94,41 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
         stderr, "%s: no tests matched (tiers: %s, filter: '%s'); see '%s list'\n", binary.c_str(),
         options.tiers.empty() ? "all" : fmt::format("{}", fmt::join(options.tiers, ",")).c_str(),
         options.filter.c_str(), binary.c_str());
-    return ExitCode::kNoTestsMatched;
+    return std::nullopt;
   }
-  const RunPlan full_plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
+  PlannedRun planned;
+  planned.full_plan = make_run_plan(selected, overrides, options.sets, run_settings(options));
   if (options.no_shard && !options.shard.empty()) {
     throw ConfigError("--shard and --no-shard contradict each other; give one");
   }
-  const std::optional<ShardSpec> shard =
-      options.no_shard ? std::nullopt
-                       : resolve_shard(options.shard, options.shard_count, process_environment);
+  planned.shard = options.no_shard
+                      ? std::nullopt
+                      : resolve_shard(options.shard, options.shard_count, process_environment);
   // GoogleTest would shard the test processes by these too; the plan has been sharded already.
   for (const char* name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) ::unsetenv(name);
-  RunPlan plan = shard
-                     ? shard_plan(full_plan, *shard,
+  planned.plan = planned.shard
+                     ? shard_plan(planned.full_plan, *planned.shard,
                                   options.shard_weights.empty()
                                       ? std::map<std::string, double>{}
                                       : unit_weights_from(options.shard_weights + "/results.json"))
-                     : full_plan;
-  if (!options.only_seeds.empty()) restrict_to_seeds(plan, options.only_seeds);
-
+                     : planned.full_plan;
+  if (!options.only_seeds.empty()) restrict_to_seeds(planned.plan, options.only_seeds);
   // The experiment's notes: a bad notes file stops the run before anything is written.
-  ExperimentNotes notes;
-  if (!options.notes_file.empty()) notes = read_notes_file(options.notes_file);
-  if (!options.hypothesis.empty()) notes.hypothesis = options.hypothesis;
-  if (!options.change.empty()) notes.change = options.change;
-  if (!options.criteria.empty()) notes.criteria = options.criteria;
+  if (!options.notes_file.empty()) planned.notes = read_notes_file(options.notes_file);
+  if (!options.hypothesis.empty()) planned.notes.hypothesis = options.hypothesis;
+  if (!options.change.empty()) planned.notes.change = options.change;
+  if (!options.criteria.empty()) planned.notes.criteria = options.criteria;
+  return planned;
+}
 
-  const auto start = std::chrono::system_clock::now();
-  const auto steady_start = std::chrono::steady_clock::now();
-  const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
-  RunResult run;
+// environment.json's facts: the machine, the framework (through the hooks), git, and the GPUs
+// ctest gave this test.
+nlohmann::json probe_run_environment(const GitInfo& git, const RunnerHooks& hooks,
+                                     const RunSettings& settings,
+                                     std::chrono::system_clock::time_point start) {
   nlohmann::json run_facts = {{"started_at", utc_iso8601(start)},
-                              {"seed", plan.settings.seed},
-                              {"intra_op_threads", plan.settings.threads}};
+                              {"seed", settings.seed},
+                              {"intra_op_threads", settings.threads}};
   // Under ctest with a resource spec: the GPUs ctest gave this test become the only ones its
   // processes see (unless the user chose devices already).
   if (const std::vector<std::string> gpus = ctest_gpu_ids(process_environment); !gpus.empty()) {
@@ -122,82 +140,105 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   if (const auto visible = process_environment("CUDA_VISIBLE_DEVICES")) {
     run_facts["cuda_visible_devices"] = *visible;
   }
-  run.info.environment = probe_environment(git, hooks, run_facts);
-  const EnvironmentProfile profile = environment_profile(run.info.environment);
-  // Loaded before the run folder exists: a bad baseline file stops the run with nothing written.
-  std::optional<BaselineSet> baselines;
-  std::optional<BaselineGate> gate;
-  std::optional<RollingBaseline> rolling;
+  return probe_environment(git, hooks, run_facts);
+}
+
+RunReference load_reference(const RunOptions& options, const std::string& binary,
+                            const EnvironmentProfile& profile, bool sharded) {
+  RunReference reference;
   if (!options.baselines.empty()) {
-    baselines = BaselineSet::load(options.baselines, binary, /*allow_missing=*/false);
+    reference.baselines = BaselineSet::load(options.baselines, binary, /*allow_missing=*/false);
   } else if (!options.baseline_history.empty()) {
-    if (shard) {
+    if (sharded) {
       throw ConfigError(
           "--baseline-history cannot be used in a shard: merge judges a sharded run, and it "
           "reads promoted baselines only");
     }
-    rolling = rolling_baseline(options.baseline_history, options.window, binary, profile);
+    const RollingBaseline& rolling = reference.rolling.emplace(
+        rolling_baseline(options.baseline_history, options.window, binary, profile));
     std::string left_out;
-    for (const auto& [reason, count] : rolling->left_out)
+    for (const auto& [reason, count] : rolling.left_out)
       left_out += fmt::format("{}{} {}", left_out.empty() ? "; left out: " : ", ", count, reason);
     std::printf("rolling baseline: %zu run%s under %s on profile %s (window %zu%s)%s\n",
-                rolling->runs.size(), rolling->runs.size() == 1 ? "" : "s",
+                rolling.runs.size(), rolling.runs.size() == 1 ? "" : "s",
                 options.baseline_history.c_str(), profile.id.c_str(), options.window,
-                left_out.c_str(), rolling->runs.empty() ? ": every metric is NEW" : "");
-    baselines = rolling->set;
+                left_out.c_str(), rolling.runs.empty() ? ": every metric is NEW" : "");
+    reference.baselines = rolling.set;
   }
-  if (baselines) gate.emplace(*baselines, profile, options.strict_env, options.alpha);
-  // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
-  // it runs its part of every seed, and merge looks at them block by block. Without baselines
-  // every seed runs anyway, so the blocks need not wait for each other.
-  plan.settings.stop_early =
-      !options.all_seeds && !shard && options.only_seeds.empty() && gate.has_value();
+  return reference;
+}
 
-  const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
-  run.info.run_id = folder.run_id;
-  run.info.run_folder = folder.path;
-  run.info.binary = binary;
-  run.info.started_at = utc_iso8601(start);
-  run.info.tiers =
+// The run folder with what is known before the first test: run.info, environment.json and
+// config.json (the whole plan, also in a shard: merge learns from it what every shard ran).
+RunFolder open_run_folder(const RunOptions& options, const std::string& binary,
+                          const PlannedRun& planned, const RunReference& reference,
+                          const std::string& commit, std::chrono::system_clock::time_point start,
+                          RunResult& run) {
+  const RunFolder folder = create_run_folder(options.out, start, commit);
+  RunInfo& info = run.info;
+  info.run_id = folder.run_id;
+  info.run_folder = folder.path;
+  info.binary = binary;
+  info.started_at = utc_iso8601(start);
+  info.tiers =
       options.tiers.empty() ? std::vector<std::string>{"fast", "medium", "full"} : options.tiers;
-  run.info.filter = options.filter;
-  run.info.seed = plan.settings.seed;
-  run.info.threads = plan.settings.threads;
-  run.info.baselines = options.baselines;
-  if (rolling) {
-    run.info.baseline_history = options.baseline_history;
-    run.info.baseline_runs = rolling->runs;
+  info.filter = options.filter;
+  info.seed = planned.plan.settings.seed;
+  info.threads = planned.plan.settings.threads;
+  info.baselines = options.baselines;
+  if (reference.rolling) {
+    info.baseline_history = options.baseline_history;
+    info.baseline_runs = reference.rolling->runs;
   }
-  run.info.environment_profile = profile.id;
-  // config.json is the whole plan, also in a shard: merge learns from it what every shard ran.
-  nlohmann::json config = full_plan;
-  if (shard) {
-    run.info.shard = ShardInfo{shard->index, shard->count, plan_hash(full_plan), shard->source};
+  info.hypothesis = planned.notes.hypothesis;
+  nlohmann::json config = planned.full_plan;
+  if (const std::optional<ShardSpec>& shard = planned.shard) {
+    info.shard = ShardInfo{shard->index, shard->count, plan_hash(planned.full_plan), shard->source};
     config["shard"] = {{"index", shard->index},
                        {"count", shard->count},
-                       {"plan_hash", run.info.shard->plan_hash},
-                       {"units", work_units(plan).size()},
-                       {"plan_units", work_units(full_plan).size()}};
+                       {"plan_hash", info.shard->plan_hash},
+                       {"units", work_units(planned.plan).size()},
+                       {"plan_units", work_units(planned.full_plan).size()}};
     // GoogleTest's protocol: the file says that this binary knows sharding.
     if (!shard->status_file.empty()) write_file_atomically(shard->status_file, "");
     std::printf("shard %zu/%zu (%s): %zu of %zu units; the multi-seed gate is decided at merge\n",
-                shard->index, shard->count, shard->source.c_str(), work_units(plan).size(),
-                work_units(full_plan).size());
+                shard->index, shard->count, shard->source.c_str(), work_units(planned.plan).size(),
+                work_units(planned.full_plan).size());
   }
-  write_file_atomically(folder.path + "/environment.json",
-                        json_text(run.info.environment, 2) + "\n");
+  write_file_atomically(folder.path + "/environment.json", json_text(info.environment, 2) + "\n");
   write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");
-  run.info.hypothesis = notes.hypothesis;
-  const auto write_notes = [&] {
-    if (notes.empty()) return;
-    notes.result = experiment_result(run);
-    write_file_atomically(folder.path + "/notes.md", render_notes(notes, run.info.run_id));
-  };
+  return folder;
+}
 
-  RunOutputs outputs(options, folder);
-  if (shard) outputs.seed_ledger.leave_looks_out();
-  RunCollector collector(plan, run, outputs.observers);
-  if (gate) collector.compare_with(&*gate);
+void write_notes(ExperimentNotes notes, const RunResult& run, const RunFolder& folder) {
+  if (notes.empty()) return;
+  notes.result = experiment_result(run);
+  write_file_atomically(folder.path + "/notes.md", render_notes(notes, run.info.run_id));
+}
+
+// A stopped run keeps what finished: its notes, the page of what finished (headed INCOMPLETE)
+// and its ledger line; without finished_at the folder reads as incomplete. Nothing here may
+// hide the stop, so what cannot be written is let go.
+void keep_what_finished(const RunRecord& record, const RunReference& reference,
+                        const ExperimentNotes& notes, const RunFolder& folder) {
+  try {
+    write_notes(notes, record.run, folder);
+  } catch (const OutputError&) {
+  }
+  try {
+    write_run_report_html(record, reference.set(), folder.path + "/report.html");
+  } catch (const std::exception&) {
+  }
+  try {
+    finish_run_folder(folder, ledger_entry(record.run));
+  } catch (const OutputError&) {
+  }
+}
+
+// Phase 2, execute: the tests in child processes, their events through the collector (which
+// compares each finished test with `gate`) to the observers.
+void execute_run(const PlannedRun& planned, const RunnerHooks& hooks, RunCollector& collector,
+                 const RunFolder& folder) {
   collector.start_run();
   if (!collector.output_errors().empty()) {
     // Nothing has run yet: better to stop than to run tests whose results cannot be kept. The
@@ -207,36 +248,24 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     throw OutputError(collector.output_errors().front());
   }
   install_stop_handlers();
-  try {
-    run_tests_in_child_processes(plan, hooks, collector);
-  } catch (const RunInterrupted& stopped) {
-    // The folder keeps what finished; without finished_at it reads as incomplete.
-    run.exit_code = static_cast<int>(stopped.exit_code());
-    try {
-      write_notes();
-    } catch (const OutputError&) {
-      // the run ends anyway
-    }
-    try {
-      // The page of what finished, headed INCOMPLETE.
-      write_run_report_html(RunRecord{folder.path, run, profile}, baselines ? &*baselines : nullptr,
-                            folder.path + "/report.html");
-    } catch (const std::exception&) {
-      // the run ends anyway; results.json holds every finished test
-    }
-    try {
-      finish_run_folder(folder, ledger_entry(run));
-    } catch (const OutputError&) {
-      // the run ends anyway; results.json already holds every finished test
-    }
-    throw;
-  }
+  run_tests_in_child_processes(planned.plan, hooks, collector);
+}
 
-  if (shard) {
+// Phase 3, gate: the verdicts that need every test's results (Holm across the run); a shard's
+// wait for merge.
+void gate_run(RunResult& run, const BaselineGate* gate, bool sharded) {
+  if (sharded) {
     leave_multi_seed_gate_to_merge(run);
-  } else {
-    decide_multi_seed_gate(run, options.alpha);
+  } else if (gate != nullptr) {
+    gate->decide_run(run);
   }
+}
+
+// Phase 4, write: the run's end time and exit code, the observers' last files, notes.md. Returns
+// what could not be written.
+std::vector<std::string> write_run(RunResult& run, RunCollector& collector,
+                                   const ExperimentNotes& notes, const RunFolder& folder,
+                                   std::chrono::steady_clock::time_point steady_start) {
   run.info.finished_at = utc_now_iso8601();
   run.info.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
@@ -244,17 +273,71 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   collector.finish_run();
   std::vector<std::string> output_errors = collector.output_errors();
   try {
-    write_notes();
+    write_notes(notes, run, folder);
   } catch (const OutputError& error) {
     output_errors.push_back(error.what());
   }
-  finish_run_folder_with_report(folder, RunRecord{folder.path, run, profile},
-                                baselines ? &*baselines : nullptr, output_errors);
+  return output_errors;
+}
+
+// Phase 5, report: report.html, the ledger line and `latest`, then what went wrong and where the
+// JUnit copy is.
+ExitCode report_run(const RunRecord& record, const RunReference& reference, const RunFolder& folder,
+                    const RunOptions& options, const std::string& binary,
+                    std::vector<std::string> output_errors) {
+  finish_run_folder_with_report(folder, record, reference.set(), output_errors);
   for (const std::string& error : output_errors) {
     std::fprintf(stderr, "%s: error: %s\n", binary.c_str(), error.c_str());
   }
   if (!options.junit.empty()) std::printf("JUnit XML: %s\n", options.junit.c_str());
-  return run_exit_code(run, output_errors);
+  return run_exit_code(record.run, output_errors);
+}
+
+}  // namespace
+
+ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
+                     const std::string& gtest_filter) {
+  std::optional<PlannedRun> planned = plan_run(options, binary, gtest_filter);
+  if (!planned) return ExitCode::kNoTestsMatched;
+  const bool sharded = planned->shard.has_value();
+
+  const auto start = std::chrono::system_clock::now();
+  const auto steady_start = std::chrono::steady_clock::now();
+  const GitInfo git =
+      probe_git(run_repository(options.repo, TestRegistry::instance().source_files()));
+  RunResult run;
+  run.info.environment = probe_run_environment(git, hooks, planned->plan.settings, start);
+  const EnvironmentProfile profile = environment_profile(run.info.environment);
+  run.info.environment_profile = profile.id;
+  const RunReference reference = load_reference(options, binary, profile, sharded);
+  std::optional<BaselineGate> gate;
+  if (reference.baselines)
+    gate.emplace(*reference.baselines, profile, options.strict_env, options.alpha);
+
+  // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
+  // it runs its part of every seed, and merge looks at them block by block. Without baselines
+  // every seed runs anyway, so the blocks need not wait for each other.
+  planned->plan.settings.stop_early =
+      !options.all_seeds && !sharded && options.only_seeds.empty() && gate.has_value();
+  const RunFolder folder =
+      open_run_folder(options, binary, *planned, reference, git.short_commit(), start, run);
+
+  RunOutputs outputs(options, folder);
+  if (sharded) outputs.seed_ledger.leave_looks_out();
+  RunCollector collector(planned->plan, run, outputs.observers);
+  if (gate) collector.compare_with(&*gate);
+  try {
+    execute_run(*planned, hooks, collector, folder);
+  } catch (const RunInterrupted& stopped) {
+    run.exit_code = static_cast<int>(stopped.exit_code());
+    keep_what_finished(RunRecord{folder.path, run, profile}, reference, planned->notes, folder);
+    throw;
+  }
+  gate_run(run, gate ? &*gate : nullptr, sharded);
+  std::vector<std::string> output_errors =
+      write_run(run, collector, planned->notes, folder, steady_start);
+  return report_run(RunRecord{folder.path, run, profile}, reference, folder, options, binary,
+                    std::move(output_errors));
 }
 
 }  // namespace mlregress::internal

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "reporting/console_reporter.h"
 #include "reporting/ctest_measurements.h"
 #include "reporting/curve_csv_writer.h"

@@ -5,10 +5,11 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/distribution_gate.h"
 #include "comparison/comparator.h"
 #include "comparison/curve_gate.h"
-#include "comparison/distribution_gate.h"
 #include "comparison/predictions_gate.h"
+#include "storage/predictions_file.h"
 
 namespace mlregress::internal {
 namespace {
@@ -137,10 +138,11 @@ void BaselineGate::judge_run(RunResult& run) const {
     if (test.status == TestStatus::kRegressed) test.status = TestStatus::kPassed;
     compare_test(test);
   }
-  decide_multi_seed_gate(run, alpha_);
+  decide_run(run);
 }
 
-void decide_multi_seed_gate(RunResult& run, double alpha) {
+void BaselineGate::decide_run(RunResult& run) const {
+  const double alpha = alpha_;
   std::vector<DistributionAnalysis> analyses;
   std::vector<OtherCheck> flips;  // McNemar's tests of predictions: the same families
   std::vector<std::pair<TestResult*, MetricComparison*>> owners, flip_owners;

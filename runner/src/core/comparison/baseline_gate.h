@@ -4,7 +4,7 @@
 //   1. compare_test: every metric of a finished test against its baseline entry (single values
 //      by band or exactness, seeded metrics analysed against the baseline's samples), with the
 //      baseline file, version and environment change noted on the test;
-//   2. decide_multi_seed_gate: once every test has ended, the verdicts of all seeded metrics at
+//   2. decide_run: once every test has ended, the verdicts of all seeded metrics at
 //      once (Holm's correction spans the run's statistical checks).
 //
 // A passing test with a REGRESSION (or, with strict_env, a NOT_COMPARABLE) becomes regressed.
@@ -12,7 +12,7 @@
 
 #include "baselines/baseline_store.h"
 #include "environment/environment_profile.h"
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 
@@ -24,8 +24,13 @@ class BaselineGate {
                double alpha);
 
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
-  /// analysis but no decision) until decide_multi_seed_gate.
+  /// analysis but no decision) until decide_run.
   void compare_test(TestResult& test) const;
+
+  /// Step 2: decides every pending seeded metric and predictions check of the run at the gate's
+  /// alpha, Holm's correction across all of them. Throws std::invalid_argument for an alpha
+  /// outside (0, 1).
+  void decide_run(RunResult& run) const;
 
   /// Both steps for every finished test of a run read back from its folder.
   void judge_run(RunResult& run) const;
@@ -38,9 +43,5 @@ class BaselineGate {
   bool strict_env_;
   double alpha_;
 };
-
-/// Step 2: decides every pending seeded metric of the run. Throws std::invalid_argument for an
-/// alpha outside (0, 1).
-void decide_multi_seed_gate(RunResult& run, double alpha);
 
 }  // namespace mlregress::internal

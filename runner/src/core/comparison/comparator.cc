@@ -6,59 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/band.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
-
-std::string_view verdict_name(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kPass:
-      return "PASS";
-    case Verdict::kRegression:
-      return "REGRESSION";
-    case Verdict::kImproved:
-      return "IMPROVED";
-    case Verdict::kInconclusive:
-      return "INCONCLUSIVE";
-    case Verdict::kNew:
-      return "NEW";
-    case Verdict::kNotComparable:
-      return "NOT_COMPARABLE";
-  }
-  return "UNKNOWN";
-}
-
-std::string_view metric_kind_name(MetricKind kind) {
-  switch (kind) {
-    case MetricKind::kMetric:
-      return "METRIC";
-    case MetricKind::kPerformance:
-      return "PERFORMANCE";
-    case MetricKind::kDistribution:
-      return "DISTRIBUTION";
-    case MetricKind::kPredictions:
-      return "PREDICTIONS";
-    case MetricKind::kCurve:
-      return "CURVE";
-  }
-  return "METRIC";
-}
-
-std::optional<Verdict> parse_verdict(std::string_view name) {
-  for (Verdict v : {Verdict::kPass, Verdict::kRegression, Verdict::kImproved,
-                    Verdict::kInconclusive, Verdict::kNew, Verdict::kNotComparable}) {
-    if (verdict_name(v) == name) return v;
-  }
-  return std::nullopt;
-}
-
-std::optional<MetricKind> parse_metric_kind(std::string_view name) {
-  for (MetricKind kind : {MetricKind::kMetric, MetricKind::kPerformance, MetricKind::kDistribution,
-                          MetricKind::kPredictions, MetricKind::kCurve}) {
-    if (metric_kind_name(kind) == name) return kind;
-  }
-  return std::nullopt;
-}
 
 MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
@@ -116,14 +67,14 @@ MetricComparison compare_metric(const std::string& name, double observed,
   }
   double allowed = 0.0;
   if (const Band* band = std::get_if<Band>(&policy)) {
-    allowed = band->atol + band->rtol * std::fabs(*base);
+    allowed = band_half_width(band->rtol, band->atol, *base);
     c.tolerance = fmt::format("band ±{}", format_value(allowed));
   } else if (std::holds_alternative<Timing>(policy)) {
     c.kind = MetricKind::kPerformance;
     const auto cv = baseline->cv_by_environment.find(profile_id);
     const double spread = cv != baseline->cv_by_environment.end() ? cv->second : 0.0;
     const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
-    allowed = rtol * std::fabs(*base);
+    allowed = band_half_width(rtol, 0.0, *base);
     c.tolerance =
         fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
     if (rtol > kTimingMaximumBand) {

@@ -13,12 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/sequential_seeds.h"
 #include "baselines/baseline.h"
-#include "comparison/curve_excursion.h"
-#include "comparison/distribution_gate.h"
-#include "comparison/flips_analysis.h"
-#include "comparison/sequential_seeds.h"
-#include "comparison/verdict.h"
+#include "record/metric_comparison.h"
 
 namespace mlregress::internal {
 
@@ -31,47 +28,6 @@ inline constexpr double kTimingBandSpreads = 3.0;
 inline constexpr double kTimingMinimumBand = 0.05;
 /// Beyond this band (relative) a timing says nothing: the comparison is INCONCLUSIVE.
 inline constexpr double kTimingMaximumBand = 0.5;
-
-/// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
-enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions, kCurve };
-/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS", "CURVE"
-std::string_view metric_kind_name(MetricKind kind);
-std::optional<MetricKind> parse_metric_kind(std::string_view name);
-
-struct DirectionChange {
-  Direction test;      ///< what the test records now
-  Direction baseline;  ///< what the baseline was promoted with
-};
-
-struct MetricComparison {
-  std::string metric;
-  Verdict verdict = Verdict::kNew;
-  double observed = 0.0;
-  std::optional<double> baseline;
-  std::optional<double> delta;            ///< observed - baseline
-  std::optional<double> relative_change;  ///< delta / |baseline|, when the baseline is not 0
-  std::string tolerance;                  ///< "band ±0.0011", "exact", ...
-  /// The band's half-width in the metric's units (0 for exact): how far the candidate may move
-  /// towards worse. Set when a single value was compared; reports draw the band from it.
-  std::optional<double> allowed;
-  std::string note;  ///< why NOT_COMPARABLE / INCONCLUSIVE / the gate decided
-  /// Set when the baseline was promoted with another direction than the test states now;
-  /// promoting adopts the test's.
-  std::optional<DirectionChange> direction_change;
-  MetricKind kind = MetricKind::kMetric;
-  /// Seeded metrics compared by the statistical gate (set when kind is kDistribution and both
-  /// sides have samples); the verdict comes from `decision`, decided once the run has ended.
-  std::optional<DistributionAnalysis> distribution;
-  /// Predictions (kind kPredictions) compared example by example; the verdict comes from
-  /// `decision` too, McNemar's p in the same Holm families.
-  std::optional<FlipsAnalysis> flips;
-  /// Gated curves (kind kCurve) compared with a reference curve step by step.
-  std::optional<CurveExcursion> curve;
-  /// Sequential tests: every look the gate took, the last one deciding; `distribution` is then
-  /// the last look's analysis with its sequential p-values and interval.
-  std::vector<SequentialLook> looks;
-  std::optional<GateDecision> decision;
-};
 
 /// Compares one observed value with its baseline entry (nullptr: none). `profile_id` is the
 /// run's environment profile, used for environment-bound (exact) values.

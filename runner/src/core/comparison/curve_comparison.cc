@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/band.h"
+
 namespace mlregress::checks {
 namespace {
 
@@ -74,7 +76,7 @@ CurveEnvelope band_envelope(const std::vector<double>& baseline, const Band& ban
   envelope.lower.reserve(baseline.size());
   envelope.upper.reserve(baseline.size());
   for (const double value : baseline) {
-    const double width = band.atol + band.rtol * std::abs(value);
+    const double width = internal::band_half_width(band.rtol, band.atol, value);
     envelope.lower.push_back(value - width);
     envelope.upper.push_back(value + width);
   }

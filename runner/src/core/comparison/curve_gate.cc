@@ -7,7 +7,9 @@
 #include <limits>
 #include <map>
 
-#include "storage/curve_csv_reader.h"
+#include "analysis/band.h"
+#include "comparison/reference_file.h"
+#include "storage/curve_csv.h"
 #include "support/errors.h"
 #include "support/number_format.h"
 
@@ -43,19 +45,6 @@ double worse_excess(double candidate, double reference, double allowed, Directio
 
 }  // namespace
 
-CurveRecord reference_curve(const CurveRecord& curve) {
-  const std::size_t n = curve.values.size();
-  if (n <= kReferenceCurvePoints) return curve;
-  CurveRecord out{curve.name, {}, {}, curve.policy};
-  for (std::size_t k = 0; k < kReferenceCurvePoints; ++k) {
-    const std::size_t i = static_cast<std::size_t>(std::llround(
-        static_cast<double>(k) * static_cast<double>(n - 1) / (kReferenceCurvePoints - 1)));
-    out.steps.push_back(curve.steps[i]);
-    out.values.push_back(curve.values[i]);
-  }
-  return out;
-}
-
 MetricComparison compare_curve_metric(const RecordedCurve& recorded,
                                       const std::string& reference_csv) {
   const CurvePolicy policy = recorded.curve.policy.value_or(CurvePolicy{});
@@ -68,20 +57,10 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
       policy.smoothing > 1 ? fmt::format(", moving average of {}", policy.smoothing) : "");
   const std::vector<double> candidate = smoothed(recorded.curve.values, policy.smoothing);
   if (!candidate.empty()) c.observed = candidate.back();
-  std::error_code error;
-  if (reference_csv.empty() || !std::filesystem::exists(reference_csv, error)) {
-    c.verdict = Verdict::kNew;
-    c.note = "no reference curve yet (promote stores it beside the baseline)";
-    return c;
-  }
-  CurveRecord reference;
-  try {
-    reference = read_curve_csv(reference_csv);
-  } catch (const Error& damaged) {
-    c.verdict = Verdict::kNotComparable;
-    c.note = fmt::format("the reference curve cannot be read: {}", damaged.what());
-    return c;
-  }
+  const std::optional<CurveRecord> stored =
+      read_reference_file(reference_csv, "curve", "it", read_curve_csv, c);
+  if (!stored) return c;
+  const CurveRecord& reference = *stored;
   const std::vector<double> expected = smoothed(reference.values, policy.smoothing);
   if (!expected.empty()) c.baseline = expected.back();
   if (c.baseline) c.delta = c.observed - *c.baseline;
@@ -98,7 +77,7 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
     const auto it = by_step.find(reference.steps[i]);
     if (it == by_step.end()) continue;
     ++compared;
-    const double allowed = policy.atol + policy.rtol * std::fabs(expected[i]);
+    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
     const double excess = std::isfinite(it->second)
                               ? worse_excess(it->second, expected[i], allowed, policy.direction)
                               : std::numeric_limits<double>::infinity();
@@ -119,7 +98,7 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
     return c;
   }
   const auto at = [&](std::size_t i) {
-    const double allowed = policy.atol + policy.rtol * std::fabs(expected[i]);
+    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
     return fmt::format("step {}: {} vs reference {} ± {}", reference.steps[i],
                        format_value(by_step.at(reference.steps[i])), format_value(expected[i]),
                        format_value(allowed));

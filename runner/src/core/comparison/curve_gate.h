@@ -16,15 +16,9 @@
 #include <string>
 
 #include "comparison/comparator.h"
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
-
-/// At most this many points of a curve go into the baseline (evenly spaced, first and last kept).
-inline constexpr std::size_t kReferenceCurvePoints = 1000;
-
-/// The curve as promote stores it: downsampled to kReferenceCurvePoints.
-CurveRecord reference_curve(const CurveRecord& curve);
 
 /// The comparison of `recorded` (with a policy and its values) with the CSV at `reference_csv`.
 MetricComparison compare_curve_metric(const RecordedCurve& recorded,

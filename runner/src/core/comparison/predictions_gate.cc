@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "comparison/reference_file.h"
 #include "storage/predictions_file.h"
 #include "support/errors.h"
 
@@ -31,10 +32,6 @@ FlipsAnalysis flips_analysis(std::shared_ptr<const PredictionComparison> compari
 
 }  // namespace
 
-std::string predictions_file_name(const std::string& test, const std::string& name) {
-  return "predictions/" + test + "." + name + ".csv";
-}
-
 MetricComparison compare_predictions_metric(const RecordedPredictions& recorded,
                                             const std::string& reference_csv) {
   MetricComparison c;
@@ -42,27 +39,16 @@ MetricComparison compare_predictions_metric(const RecordedPredictions& recorded,
   c.kind = MetricKind::kPredictions;
   c.observed = recorded.accuracy;
   c.tolerance = "McNemar exact";
-  std::error_code error;
-  if (!std::filesystem::exists(reference_csv, error)) {
-    c.verdict = Verdict::kNew;
-    c.note = "no reference predictions yet (promote stores them beside the baseline)";
-    return c;
-  }
+  const std::optional<Predictions> reference =
+      read_reference_file(reference_csv, "predictions", "them", read_predictions_csv, c);
+  if (!reference) return c;
   if (!recorded.data) {
     c.verdict = Verdict::kNotComparable;
     c.note = "this run's predictions could not be read";
     return c;
   }
-  Predictions reference;
-  try {
-    reference = read_predictions_csv(reference_csv);
-  } catch (const Error& damaged) {
-    c.verdict = Verdict::kNotComparable;
-    c.note = fmt::format("the reference predictions cannot be read: {}", damaged.what());
-    return c;
-  }
   auto comparison = std::make_shared<const PredictionComparison>(
-      compare_predictions(reference, *recorded.data, kListedFlips));
+      compare_predictions(*reference, *recorded.data, kListedFlips));
   c.baseline = comparison->baseline_accuracy;
   if (!comparison->comparable()) {
     c.verdict = Verdict::kNotComparable;

@@ -16,14 +16,11 @@
 
 #include <string>
 
+#include "analysis/distribution_gate.h"
 #include "comparison/comparator.h"
-#include "comparison/distribution_gate.h"
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
-
-/// Where a test's predictions live below a run folder or a baseline folder.
-std::string predictions_file_name(const std::string& test, const std::string& name);
 
 /// Step 1: the comparison of `recorded` with the reference file `reference_csv` (a path),
 /// pending (no decision) when both are comparable.

@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "support/errors.h"
 #include "support/forked_child.h"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "support/fnv1a.h"
 
 namespace mlregress::internal {

@@ -4,8 +4,8 @@
 
 #include <utility>
 
-#include "comparison/predictions_gate.h"
 #include "execution/seed_runs.h"
+#include "storage/predictions_file.h"
 #include "support/clock.h"
 #include "support/errors.h"
 #include "support/overloaded.h"

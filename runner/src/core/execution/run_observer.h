@@ -2,7 +2,7 @@
 // status of every test is fixed by RunCollector before they see it.
 #pragma once
 
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

@@ -11,15 +11,6 @@
 
 namespace mlregress::internal {
 
-std::string variant_metric_name(const std::string& metric, const std::string& variant) {
-  return variant.empty() ? metric : metric + "[" + variant + "]";
-}
-
-std::string seed_label(const SeedRun& run) {
-  return run.variant.empty() ? fmt::format("seed {}", run.seed)
-                             : fmt::format("seed {} [{}]", run.seed, run.variant);
-}
-
 SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& events,
                              const std::string& death, double duration_s,
                              std::vector<CurveRecord>& curves) {
@@ -69,15 +60,6 @@ SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run) {
   auto at = runs.begin();
   while (at != runs.end() && rank(*at) < rank(run)) ++at;
   return *runs.insert(at, std::move(run));
-}
-
-std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
-  std::vector<std::uint64_t> seeds;
-  for (const SeedRun& run : test.seed_runs) {
-    if (std::find(seeds.begin(), seeds.end(), run.seed) == seeds.end()) seeds.push_back(run.seed);
-  }
-  std::sort(seeds.begin(), seeds.end());
-  return seeds;
 }
 
 TestStatus summarize_seed_runs(TestResult& test) {

@@ -8,17 +8,10 @@
 #include <vector>
 
 #include "execution/run_plan.h"
-#include "execution/run_result.h"
 #include "execution/test_events.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
-
-/// "accuracy" for the only variant, "accuracy[half_width]" for a named one: each variant's
-/// distribution is a metric of its own, with its own baseline.
-std::string variant_metric_name(const std::string& metric, const std::string& variant);
-
-/// "seed 3", or "seed 3 [half_width]".
-std::string seed_label(const SeedRun& run);
 
 /// The SeedRun of one seed from the events its process sent. `death` is empty when the process
 /// ended normally, else why it did not ("killed by signal 9", "timed out after 600 s"): a seed
@@ -31,10 +24,6 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
 /// Inserts `run` in plan order (variant, then seed), whatever order the workers finished in:
 /// results must not depend on --jobs. Returns the inserted element.
 SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run);
-
-/// The distinct seeds a seeded test ran (any variant, any status), in plan order. A sequential
-/// test that stopped early ran fewer than it planned.
-std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 
 /// After the last seed: one failure per failed or crashed seed, the metrics (the per-seed
 /// samples of the seeds that passed, in plan order, their mean as the value), and the status

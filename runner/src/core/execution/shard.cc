@@ -6,7 +6,7 @@
 #include <charconv>
 #include <numeric>
 
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
 #include "support/fnv1a.h"

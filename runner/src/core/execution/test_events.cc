@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "storage/json_number.h"
-#include "storage/json_text.h"
+#include "record/json_number.h"
+#include "record/json_text.h"
 #include "storage/policy_json.h"
 #include "support/overloaded.h"
 

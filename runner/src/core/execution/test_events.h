@@ -20,9 +20,9 @@
 #include <string>
 #include <variant>
 
-#include "comparison/prediction_flips.h"
-#include "execution/run_result.h"
+#include "analysis/prediction_flips.h"
 #include "mlregress/metric.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "storage/json_number.h"
-#include "storage/json_text.h"
+#include "record/json_number.h"
+#include "record/json_text.h"
 #include "support/fnv1a.h"
 
 namespace mlregress::internal {

@@ -1,24 +1,25 @@
 #include "mlregress/metric.h"
 
+#include "support/enum_names.h"
+
 namespace mlregress {
 
+namespace {
+
+constexpr auto kDirectionNames = internal::enum_names<Direction>({
+    {Direction::LowerIsBetter, "lower_is_better"},
+    {Direction::HigherIsBetter, "higher_is_better"},
+    {Direction::MustEqual, "must_equal"},
+});
+
+}  // namespace
+
 std::string_view direction_name(Direction direction) {
-  switch (direction) {
-    case Direction::LowerIsBetter:
-      return "lower_is_better";
-    case Direction::HigherIsBetter:
-      return "higher_is_better";
-    case Direction::MustEqual:
-      return "must_equal";
-  }
-  return "unknown";
+  return kDirectionNames.name(direction, "unknown");
 }
 
 std::optional<Direction> parse_direction(std::string_view text) {
-  for (Direction d : {Direction::LowerIsBetter, Direction::HigherIsBetter, Direction::MustEqual}) {
-    if (text == direction_name(d)) return d;
-  }
-  return std::nullopt;
+  return kDirectionNames.parse(text);
 }
 
 }  // namespace mlregress

@@ -1,24 +1,21 @@
 #include "mlregress/tier.h"
 
+#include "support/enum_names.h"
+
 namespace mlregress {
 
-std::string_view tier_name(Tier tier) {
-  switch (tier) {
-    case Tier::Fast:
-      return "fast";
-    case Tier::Medium:
-      return "medium";
-    case Tier::Full:
-      return "full";
-  }
-  return "unknown";
-}
+namespace {
 
-std::optional<Tier> parse_tier(std::string_view text) {
-  for (Tier tier : {Tier::Fast, Tier::Medium, Tier::Full}) {
-    if (text == tier_name(tier)) return tier;
-  }
-  return std::nullopt;
-}
+constexpr auto kTierNames = internal::enum_names<Tier>({
+    {Tier::Fast, "fast"},
+    {Tier::Medium, "medium"},
+    {Tier::Full, "full"},
+});
+
+}  // namespace
+
+std::string_view tier_name(Tier tier) { return kTierNames.name(tier, "unknown"); }
+
+std::optional<Tier> parse_tier(std::string_view text) { return kTierNames.parse(text); }
 
 }  // namespace mlregress

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "record/json_fields.h"
+#include "record/json_text.h"
 #include "report/html_report.h"
 #include "report/svg_plot.h"
-#include "storage/json_fields.h"
-#include "storage/json_text.h"
 #include "support/errors.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"

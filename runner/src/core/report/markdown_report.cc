@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 #include "reporting/regression_report.h"
 #include "support/number_format.h"
 

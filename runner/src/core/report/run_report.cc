@@ -9,10 +9,10 @@
 #include <set>
 
 #include "environment/git_info.h"
+#include "record/json_text.h"
 #include "reporting/ablation_table.h"
 #include "reporting/regression_report.h"
-#include "storage/curve_csv_reader.h"
-#include "storage/json_text.h"
+#include "storage/curve_csv.h"
 #include "storage/seed_ledger.h"
 #include "support/errors.h"
 

@@ -17,6 +17,4 @@ class CurveCsvWriter final : public RunObserver {
   std::string run_folder_;
 };
 
-std::string render_curve_csv(const CurveRecord& curve);
-
 }  // namespace mlregress::internal

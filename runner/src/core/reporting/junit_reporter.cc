@@ -9,9 +9,9 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "record/json_text.h"
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
-#include "storage/json_text.h"
 #include "support/atomic_file.h"
 #include "support/text_sanitize.h"
 
@@ -187,10 +187,6 @@ std::string render_junit(const RunResult& run) {
   std::ostringstream out;
   doc.save(out, "  ", pugi::format_default | pugi::format_no_declaration, pugi::encoding_utf8);
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + out.str();
-}
-
-void JunitReporter::write(const RunResult& run) const {
-  write_file_atomically(path_, render_junit(run));
 }
 
 }  // namespace mlregress::internal

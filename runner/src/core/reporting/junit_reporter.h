@@ -4,28 +4,23 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
-#include "execution/run_observer.h"
+#include "reporting/run_document_writer.h"
 
 namespace mlregress::internal {
-
-class JunitReporter final : public RunObserver {
- public:
-  explicit JunitReporter(std::string path) : path_(std::move(path)) {}
-
-  void on_run_start(const RunResult& run) override { write(run); }
-  void on_test_end(const TestResult& /*test*/, const RunResult& run) override { write(run); }
-  void on_run_end(const RunResult& run) override { write(run); }
-
- private:
-  void write(const RunResult& run) const;
-  std::string path_;
-};
 
 /// The JUnit document for a run, as text. Exposed for golden-file tests.
 std::string render_junit(const RunResult& run);
 
 /// Seconds with exactly three decimals and no exponent, whatever the locale: "12.345".
 std::string junit_seconds(double seconds);
+
+/// The run's JUnit document, rewritten after every test (the path may be the run folder's
+/// junit.xml or the --junit copy).
+class JunitReporter final : public RunDocumentWriter {
+ public:
+  explicit JunitReporter(std::string path) : RunDocumentWriter(std::move(path), render_junit) {}
+};
 
 }  // namespace mlregress::internal

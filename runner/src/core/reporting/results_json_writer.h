@@ -3,22 +3,17 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
-#include "execution/run_observer.h"
+#include "reporting/run_document_writer.h"
+#include "storage/results_json.h"
 
 namespace mlregress::internal {
 
-class ResultsJsonWriter final : public RunObserver {
+class ResultsJsonWriter final : public RunDocumentWriter {
  public:
-  explicit ResultsJsonWriter(std::string path) : path_(std::move(path)) {}
-
-  void on_run_start(const RunResult& run) override { write(run); }
-  void on_test_end(const TestResult& /*test*/, const RunResult& run) override { write(run); }
-  void on_run_end(const RunResult& run) override { write(run); }
-
- private:
-  void write(const RunResult& run) const;
-  std::string path_;
+  explicit ResultsJsonWriter(std::string path)
+      : RunDocumentWriter(std::move(path), render_results_json) {}
 };
 
 }  // namespace mlregress::internal

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "execution/run_result.h"
+#include "record/run_result.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "storage/json_number.h"
+#include "record/json_number.h"
 
 namespace mlregress::internal {
 namespace {

@@ -39,6 +39,10 @@ bool parse_row(std::string_view line, std::int64_t& id, std::int64_t& predicted,
 
 }  // namespace
 
+std::string predictions_file_name(const std::string& test, const std::string& name) {
+  return "predictions/" + test + "." + name + ".csv";
+}
+
 std::string render_predictions_csv(const Predictions& predictions) {
   const std::size_t n = predictions.ids.size();
   if (predictions.predicted.size() != n || predictions.target.size() != n) {

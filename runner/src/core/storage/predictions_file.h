@@ -5,9 +5,12 @@
 
 #include <string>
 
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 
 namespace mlregress::internal {
+
+/// Where a test's predictions live below a run folder or a baseline folder.
+std::string predictions_file_name(const std::string& test, const std::string& name);
 
 /// The file's text. The three vectors must have the same length (std::invalid_argument).
 std::string render_predictions_csv(const Predictions& predictions);

@@ -4,11 +4,11 @@
 
 #include <fstream>
 
-#include "comparison/distribution_gate.h"
+#include "analysis/distribution_gate.h"
 #include "mlregress/exit_code.h"
-#include "storage/json_fields.h"
-#include "storage/json_number.h"
-#include "storage/json_text.h"
+#include "record/json_fields.h"
+#include "record/json_number.h"
+#include "record/json_text.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
 

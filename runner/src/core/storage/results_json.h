@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

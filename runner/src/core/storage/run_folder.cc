@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "storage/json_text.h"
+#include "record/json_text.h"
 #include "support/atomic_file.h"
 #include "support/clock.h"
 #include "support/errors.h"

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "storage/curve_csv_reader.h"
-#include "storage/json_text.h"
+#include "record/json_text.h"
+#include "storage/curve_csv.h"
 #include "storage/predictions_file.h"
 #include "storage/results_json.h"
 #include "support/errors.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "environment/environment_profile.h"
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

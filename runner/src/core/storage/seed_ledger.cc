@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "storage/json_fields.h"
-#include "storage/json_text.h"
+#include "record/json_fields.h"
+#include "record/json_text.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "execution/run_result.h"
+#include "record/run_result.h"
 
 namespace mlregress::internal {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "comparison/verdict.h"
+#include "analysis/verdict.h"
 #include "mlregress/metric.h"
 
 namespace mlregress::internal {

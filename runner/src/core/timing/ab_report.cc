@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "mlregress/metric.h"
-#include "storage/json_fields.h"
-#include "storage/json_number.h"
+#include "record/json_fields.h"
+#include "record/json_number.h"
 
 namespace mlregress::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "storage/json_text.h"
+#include "record/json_text.h"
 
 #include <fmt/format.h>
 

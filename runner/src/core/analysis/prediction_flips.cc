@@ -1,4 +1,4 @@
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 
 #include <fmt/format.h>
 

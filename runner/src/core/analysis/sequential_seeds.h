@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "comparison/distribution_gate.h"
+#include "analysis/distribution_gate.h"
 #include "statistics/group_sequential.h"
 
 namespace mlregress::internal {

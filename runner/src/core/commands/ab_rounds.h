@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 #include "timing/ab_analysis.h"
 
 namespace mlregress::internal {

@@ -1,4 +1,4 @@
-// What the gate keeps of a predictions comparison (comparison/prediction_flips.h): the flip
+// What the gate keeps of a predictions comparison (analysis/prediction_flips.h): the flip
 // counts, McNemar's p-values, the classes that lost most and a one-paragraph summary. The full
 // flip lists go to a file; this is what results.json, the console and the reports show.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 
 namespace mlregress::internal {
 

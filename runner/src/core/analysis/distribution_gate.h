@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "comparison/verdict.h"
+#include "analysis/verdict.h"
 #include "mlregress/metric.h"
 
 namespace mlregress::internal {
@@ -59,7 +59,7 @@ struct DistributionAnalysis {
   double standard_error = std::numeric_limits<double>::quiet_NaN();
   double df = std::numeric_limits<double>::quiet_NaN();
   /// One-sided p-value for H1 "the candidate is worse": the t test's, or for a sequential test
-  /// the sequential p-value of its last look (comparison/sequential_seeds.h).
+  /// the sequential p-value of its last look (analysis/sequential_seeds.h).
   double p_worse = 1.0;
   double p_better = 1.0;  ///< one-sided p-value for H1 "the candidate is better"
   double hedges_g = 0.0;  ///< candidate vs baseline, positive when the candidate mean is larger

@@ -1,4 +1,4 @@
-#include "comparison/distribution_gate.h"
+#include "analysis/distribution_gate.h"
 
 #include <fmt/format.h>
 
@@ -14,10 +14,16 @@
 #include "statistics/moments.h"
 #include "statistics/paired.h"
 #include "statistics/welch.h"
+#include "support/enum_names.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
+
+constexpr auto kGateDesignNames = enum_names<GateDesign>({
+    {GateDesign::kIndependent, "welch"},
+    {GateDesign::kPaired, "paired"},
+});
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kConfidenceLevel = 0.95;
@@ -140,21 +146,10 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
 
 }  // namespace
 
-std::string_view gate_design_name(GateDesign design) {
-  switch (design) {
-    case GateDesign::kIndependent:
-      return "welch";
-    case GateDesign::kPaired:
-      return "paired";
-  }
-  return "?";
-}
+std::string_view gate_design_name(GateDesign design) { return kGateDesignNames.name(design, "?"); }
 
 std::optional<GateDesign> parse_gate_design(std::string_view name) {
-  for (GateDesign design : {GateDesign::kIndependent, GateDesign::kPaired}) {
-    if (gate_design_name(design) == name) return design;
-  }
-  return std::nullopt;
+  return kGateDesignNames.parse(name);
 }
 
 double degradation_of(Direction direction, double difference) {

@@ -1,4 +1,4 @@
-#include "timing/ab_rounds.h"
+#include "commands/ab_rounds.h"
 
 #include <fmt/format.h>
 

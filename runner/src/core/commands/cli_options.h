@@ -8,6 +8,9 @@
 
 namespace mlregress::internal {
 
+/// --alpha: the multi-seed gate's family-wise level, the same for every command that judges.
+inline constexpr double kDefaultAlpha = 0.01;
+
 struct RunOptions {
   std::vector<std::string> tiers;  ///< empty: every tier
   std::string filter;
@@ -26,7 +29,8 @@ struct RunOptions {
   int jobs = 0;      ///< seeded tests: worker processes at once; 0 = the number of cores
   double seed_timeout_s = 600.0;  ///< a seed running longer is killed and reported as an error
   double timeout_s = 0.0;         ///< a plain test running longer is killed; 0: per tier
-  double alpha = 0.01;          ///< family-wise level of the statistical gate (Holm across the run)
+  double alpha =
+      kDefaultAlpha;            ///< family-wise level of the statistical gate (Holm across the run)
   bool all_seeds = false;       ///< --all-seeds: sequential tests run every seed up to their cap
   std::string ab_binary;        ///< --ab: interleave the timing tests with this other build
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)
@@ -83,7 +87,7 @@ struct MergeOptions {
   std::string baselines;  ///< empty: the one the shards named, if any
   std::string junit;
   std::string color = "auto";
-  double alpha = 0.01;
+  double alpha = kDefaultAlpha;
   bool force = false;  ///< merge shards of different commits, plans or environments
 };
 
@@ -98,7 +102,7 @@ struct PromoteOptions {
 struct CompareOptions {
   std::string run_a;
   std::string run_b;
-  double alpha = 0.01;            ///< the multi-seed gate's family-wise level
+  double alpha = kDefaultAlpha;   ///< the multi-seed gate's family-wise level
   bool allow_incomplete = false;  ///< compare runs that were killed or are still running
 };
 
@@ -108,7 +112,7 @@ struct ReportOptions {
   std::string baselines;  ///< judge the run against these baselines
   std::string format = "html";
   std::string out;  ///< "-": stdout; empty: report.html for html, stdout otherwise
-  double alpha = 0.01;
+  double alpha = kDefaultAlpha;
   std::vector<std::string> history;  ///< --history: run folders whose history the page shows
   std::string repo;                  ///< orders their commits
 };

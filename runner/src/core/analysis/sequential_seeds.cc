@@ -1,4 +1,4 @@
-#include "comparison/sequential_seeds.h"
+#include "analysis/sequential_seeds.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,18 @@
 #include <stdexcept>
 
 #include "statistics/t_distribution.h"
+#include "support/enum_names.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
+
+constexpr auto kLookOutcomeNames = enum_names<LookOutcome>({
+    {LookOutcome::kContinue, "continue"},
+    {LookOutcome::kRegression, "regression"},
+    {LookOutcome::kImproved, "improvement"},
+    {LookOutcome::kPass, "pass"},
+});
 
 // The first n values (and seeds) of a sample, in the order they ran.
 SeedSamples first(const SeedSamples& samples, int n) {
@@ -143,25 +151,11 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
 }
 
 std::string_view look_outcome_name(LookOutcome outcome) {
-  switch (outcome) {
-    case LookOutcome::kContinue:
-      return "continue";
-    case LookOutcome::kRegression:
-      return "regression";
-    case LookOutcome::kImproved:
-      return "improvement";
-    case LookOutcome::kPass:
-      return "pass";
-  }
-  return "continue";
+  return kLookOutcomeNames.name(outcome, "continue");
 }
 
 std::optional<LookOutcome> parse_look_outcome(std::string_view name) {
-  for (LookOutcome o : {LookOutcome::kContinue, LookOutcome::kRegression, LookOutcome::kImproved,
-                        LookOutcome::kPass}) {
-    if (look_outcome_name(o) == name) return o;
-  }
-  return std::nullopt;
+  return kLookOutcomeNames.parse(name);
 }
 
 DistributionAnalysis sequential_decision_analysis(const SequentialLook& last) {

@@ -1,9 +1,9 @@
-#include "storage/json_fields.h"
+#include "record/json_fields.h"
 
 #include <fmt/format.h>
 
-#include "storage/json_number.h"
-#include "storage/json_text.h"
+#include "record/json_number.h"
+#include "record/json_text.h"
 
 namespace mlregress::internal {
 namespace {

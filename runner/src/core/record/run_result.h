@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "comparison/comparator.h"
-#include "comparison/prediction_flips.h"
+#include "analysis/prediction_flips.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
+#include "record/metric_comparison.h"
 
 namespace mlregress::internal {
 
@@ -159,6 +159,19 @@ struct RunResult {
   std::vector<std::string> runner_errors;  ///< problems outside any test (a worker died early...)
   int exit_code = 0;
 };
+
+// Seeded tests: the names and seeds their record is read by.
+
+/// "accuracy" for the only variant, "accuracy[half_width]" for a named one: each variant's
+/// distribution is a metric of its own, with its own baseline.
+std::string variant_metric_name(const std::string& metric, const std::string& variant);
+
+/// "seed 3", or "seed 3 [half_width]".
+std::string seed_label(const SeedRun& run);
+
+/// The distinct seeds a seeded test ran (any variant, any status), in plan order. A sequential
+/// test that stopped early ran fewer than it planned.
+std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 
 /// The exit code of a finished run: a failed test, then a regression, then a runner error, then
 /// an output error (`output_errors`), then all skipped; else passed.

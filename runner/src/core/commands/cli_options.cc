@@ -1,4 +1,4 @@
-#include "cli/cli_options.h"
+#include "commands/cli_options.h"
 
 #include <fmt/format.h>
 
@@ -59,6 +59,30 @@ const CLI::Validator kFinite(
     },
     "FINITE");
 
+// The options several commands share, each declared once: the same name, help and check
+// wherever it appears.
+void add_alpha(CLI::App* command, double& alpha, std::string_view when = "") {
+  command
+      ->add_option("--alpha", alpha,
+                   fmt::format("Family-wise significance level of the multi-seed gate{}, "
+                               "Holm-adjusted across the run",
+                               when))
+      ->check(kFinite & CLI::Range(1e-9, 0.5));
+}
+
+void add_color(CLI::App* command, std::string& color) {
+  command->add_option("--color", color, "Colour the console: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+void add_runs_folder(CLI::App* command, std::string& out, std::string_view what) {
+  command->add_option("--out", out, fmt::format("Folder that holds {}", what));
+}
+
+void add_junit_copy(CLI::App* command, std::string& junit) {
+  command->add_option("--junit", junit, "Also write the JUnit XML to this file");
+}
+
 void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
   command
       ->add_option("--tier", tiers,
@@ -80,10 +104,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option("--seed", run.seed, "Seed every test starts from (default 0)")->check(kSeed);
   command->add_option("--threads", run.threads, "Intra-op threads for every test (default 1)")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--out", run.out, "Folder that holds the run folders (default runs)");
-  command->add_option("--junit", run.junit, "Also write the JUnit XML to this file");
-  command->add_option("--color", run.color, "Colour the console: auto, always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_runs_folder(command, run.out, "the run folders");
+  add_junit_copy(command, run.junit);
+  add_color(command, run.color);
   command->add_flag("--ctest-measurements", run.ctest_measurements,
                     "Print each metric as a <CTestMeasurement> line, which ctest -T Test keeps "
                     "for CDash (mlregress_discover_tests sets it)");
@@ -124,12 +147,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "Seconds one seed of a seeded test may run before it is killed and reported as an "
           "error for that seed (default 600)")
       ->check(kFinite & CLI::PositiveNumber);
-  command
-      ->add_option(
-          "--alpha", run.alpha,
-          "Family-wise significance level of the multi-seed gate, Holm-adjusted across the "
-          "run (default 0.01)")
-      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  add_alpha(command, run.alpha);
   command->add_flag("--all-seeds", run.all_seeds,
                     "Sequential seeded tests (Seeds(B).up_to(CAP)) run all CAP seeds instead of "
                     "stopping at the first block after which the gate has decided; promote such "
@@ -190,10 +208,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
       app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
   command->add_option("run_a", compare.run_a, "Baseline run folder")->required();
   command->add_option("run_b", compare.run_b, "Candidate run folder")->required();
-  command
-      ->add_option("--alpha", compare.alpha,
-                   "Family-wise level of the multi-seed gate (default 0.01)")
-      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  add_alpha(command, compare.alpha);
   command->add_flag("--allow-incomplete", compare.allow_incomplete,
                     "Compare a run that was killed or is still running (what it holds so far)");
   return command;
@@ -214,10 +229,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
   command->add_option("--out", report.out,
                       "Output file; - for stdout (default: report.html for html, stdout for the "
                       "others)");
-  command
-      ->add_option("--alpha", report.alpha,
-                   "Family-wise level of the multi-seed gate when judging (default 0.01)")
-      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  add_alpha(command, report.alpha, " when judging");
   command->add_option("--history", report.history,
                       "HTML: add a chart per metric across the runs under these folders, one "
                       "point per commit, change points marked (as history --format html)");
@@ -232,16 +244,12 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
       "merge",
       "Join the partial run folders of a sharded run into one run and decide its verdicts");
   command->add_option("shards", merge.shards, "Shard run folders (one per shard)")->required();
-  command->add_option("--out", merge.out, "Folder that holds the run folders (default runs)");
+  add_runs_folder(command, merge.out, "the run folders");
   command->add_option("--baselines", merge.baselines,
                       "Judge against these baselines (default: those the shards named)");
-  command->add_option("--junit", merge.junit, "Also write the JUnit XML to this file");
-  command->add_option("--color", merge.color, "Colour the console: auto, always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  command
-      ->add_option("--alpha", merge.alpha,
-                   "Family-wise level of the multi-seed gate (default 0.01)")
-      ->check(kFinite & CLI::Range(1e-9, 0.5));
+  add_junit_copy(command, merge.junit);
+  add_color(command, merge.color);
+  add_alpha(command, merge.alpha);
   command->add_flag("--force", merge.force,
                     "Merge shards of different commits, plans or environment profiles");
   return command;
@@ -272,7 +280,7 @@ CLI::App* add_rerun_command(CLI::App& app, RerunOptions& rerun) {
   command->add_option("--test", rerun.test, "The test (name or Tier.Name)")->required();
   command->add_option("--seed", rerun.seed, "Seeded tests: only this seed of the run")
       ->check(kSeed);
-  command->add_option("--out", rerun.out, "Folder for the rerun's run folder (default runs)");
+  add_runs_folder(command, rerun.out, "the rerun's run folder");
   command->add_option("--repo", rerun.repo, "Git work tree to compare commits in");
   command->add_flag("--force", rerun.force, "Rerun even when the test's parameters changed");
   return command;

@@ -1,8 +1,9 @@
-#include "storage/curve_csv_reader.h"
+#include "storage/curve_csv.h"
 
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <limits>
 
@@ -31,6 +32,32 @@ bool parse_step(std::string_view text, std::int64_t& step) {
 }
 
 }  // namespace
+
+CurveRecord reference_curve(const CurveRecord& curve) {
+  const std::size_t n = curve.values.size();
+  if (n <= kReferenceCurvePoints) return curve;
+  CurveRecord out{curve.name, {}, {}, curve.policy};
+  for (std::size_t k = 0; k < kReferenceCurvePoints; ++k) {
+    const std::size_t i = static_cast<std::size_t>(std::llround(
+        static_cast<double>(k) * static_cast<double>(n - 1) / (kReferenceCurvePoints - 1)));
+    out.steps.push_back(curve.steps[i]);
+    out.values.push_back(curve.values[i]);
+  }
+  return out;
+}
+
+std::string render_curve_csv(const CurveRecord& curve) {
+  std::string out = "step,value\n";
+  for (std::size_t i = 0; i < curve.values.size(); ++i) {
+    const double v = curve.values[i];
+    // fmt's "{}" is the shortest representation that round-trips, and ignores the locale.
+    const std::string value = std::isnan(v)   ? "nan"
+                              : std::isinf(v) ? (v > 0 ? "inf" : "-inf")
+                                              : fmt::format("{}", v);
+    out += fmt::format("{},{}\n", curve.steps[i], value);
+  }
+  return out;
+}
 
 CurveRecord read_curve_csv(const std::string& path) {
   std::ifstream in(path);

@@ -1,4 +1,4 @@
-#include "storage/json_number.h"
+#include "record/json_number.h"
 
 #include <cmath>
 #include <limits>

@@ -1,0 +1,64 @@
+#include "record/run_result.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "support/enum_names.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr auto kTestStatusNames = enum_names<TestStatus>({
+    {TestStatus::kPassed, "passed"},
+    {TestStatus::kFailed, "failed"},
+    {TestStatus::kSkipped, "skipped"},
+    {TestStatus::kCrashed, "crashed"},
+    {TestStatus::kRegressed, "regressed"},
+    {TestStatus::kTimedOut, "timed_out"},
+});
+
+}  // namespace
+
+std::string_view test_status_name(TestStatus status) {
+  return kTestStatusNames.name(status, "unknown");
+}
+
+std::optional<TestStatus> parse_test_status(std::string_view name) {
+  return kTestStatusNames.parse(name);
+}
+
+ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
+  std::size_t failed = 0, skipped = 0, regressed = 0;
+  for (const TestResult& test : run.tests) {
+    failed += is_test_failure(test.status);
+    skipped += test.status == TestStatus::kSkipped;
+    regressed += test.status == TestStatus::kRegressed;
+  }
+  if (failed > 0) return ExitCode::kTestFailed;
+  if (regressed > 0) return ExitCode::kRegression;
+  if (!run.runner_errors.empty()) return ExitCode::kInternalError;
+  if (!output_errors.empty()) return ExitCode::kOutputError;
+  if (!run.tests.empty() && skipped == run.tests.size()) return ExitCode::kAllSkipped;
+  return ExitCode::kPassed;
+}
+
+std::string variant_metric_name(const std::string& metric, const std::string& variant) {
+  return variant.empty() ? metric : metric + "[" + variant + "]";
+}
+
+std::string seed_label(const SeedRun& run) {
+  return run.variant.empty() ? fmt::format("seed {}", run.seed)
+                             : fmt::format("seed {} [{}]", run.seed, run.variant);
+}
+
+std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
+  std::vector<std::uint64_t> seeds;
+  for (const SeedRun& run : test.seed_runs) {
+    if (std::find(seeds.begin(), seeds.end(), run.seed) == seeds.end()) seeds.push_back(run.seed);
+  }
+  std::sort(seeds.begin(), seeds.end());
+  return seeds;
+}
+
+}  // namespace mlregress::internal
