@@ -20,10 +20,8 @@
 namespace mlregress::internal {
 namespace {
 
-constexpr auto kGateDesignNames = enum_names<GateDesign>({
-    {GateDesign::kIndependent, "welch"},
-    {GateDesign::kPaired, "paired"},
-});
+constexpr auto kGateDesignNames =
+    enum_names<GateDesign>({{GateDesign::kIndependent, "welch"}, {GateDesign::kPaired, "paired"}});
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kConfidenceLevel = 0.95;

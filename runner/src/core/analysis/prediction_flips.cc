@@ -61,6 +61,48 @@ std::vector<std::int64_t> first_ids(std::vector<std::int64_t> ids, std::size_t l
   return ids;
 }
 
+// Why the two sets cannot be compared (ids or labels differ), or "".
+std::string not_comparable_reason(const PredictionComparison& result) {
+  std::vector<std::string> reasons;
+  if (result.only_in_baseline > 0 || result.only_in_candidate > 0) {
+    reasons.push_back(fmt::format(
+        "the evaluation sets differ: {} ids only in the baseline{}, {} only in the candidate{}",
+        result.only_in_baseline, examples(result.only_in_baseline_ids), result.only_in_candidate,
+        examples(result.only_in_candidate_ids)));
+  }
+  if (result.targets_changed > 0) {
+    reasons.push_back(
+        fmt::format("the labels differ: {} paired examples have another target in the candidate{}",
+                    result.targets_changed, examples(result.targets_changed_ids, "ids ")));
+  }
+  return fmt::format("{}", fmt::join(reasons, "; "));
+}
+
+// The classes that lost most first, then the confusion cells that moved most.
+void rank_changes(
+    PredictionComparison& result, std::map<std::int64_t, ClassFlips>& by_class,
+    const std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t>& confusion_delta) {
+  for (auto& [target, flips] : by_class) {
+    flips.net_lost = static_cast<std::int64_t>(flips.correct_to_wrong) -
+                     static_cast<std::int64_t>(flips.wrong_to_correct);
+    result.by_class.push_back(flips);
+  }
+  // std::map gave them by class index; stable_sort keeps that as the last tie-break.
+  std::stable_sort(
+      result.by_class.begin(), result.by_class.end(), [](const ClassFlips& a, const ClassFlips& b) {
+        if (a.net_lost != b.net_lost) return a.net_lost > b.net_lost;
+        return a.correct_to_wrong + a.wrong_to_correct > b.correct_to_wrong + b.wrong_to_correct;
+      });
+
+  for (const auto& [cell, delta] : confusion_delta) {
+    if (delta != 0) result.confusion_delta.push_back({cell.first, cell.second, delta});
+  }
+  std::stable_sort(result.confusion_delta.begin(), result.confusion_delta.end(),
+                   [](const ConfusionCellDelta& a, const ConfusionCellDelta& b) {
+                     return std::llabs(a.delta) > std::llabs(b.delta);
+                   });
+}
+
 }  // namespace
 
 PredictionComparison compare_predictions(const Predictions& baseline, const Predictions& candidate,
@@ -126,19 +168,7 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
   result.only_in_candidate_ids = first_ids(std::move(only_candidate), list_limit);
   result.targets_changed_ids = first_ids(std::move(changed_targets), list_limit);
 
-  std::vector<std::string> reasons;
-  if (result.only_in_baseline > 0 || result.only_in_candidate > 0) {
-    reasons.push_back(fmt::format(
-        "the evaluation sets differ: {} ids only in the baseline{}, {} only in the candidate{}",
-        result.only_in_baseline, examples(result.only_in_baseline_ids), result.only_in_candidate,
-        examples(result.only_in_candidate_ids)));
-  }
-  if (result.targets_changed > 0) {
-    reasons.push_back(
-        fmt::format("the labels differ: {} paired examples have another target in the candidate{}",
-                    result.targets_changed, examples(result.targets_changed_ids, "ids ")));
-  }
-  result.not_comparable_reason = fmt::format("{}", fmt::join(reasons, "; "));
+  result.not_comparable_reason = not_comparable_reason(result);
 
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto compared = static_cast<double>(result.compared);
@@ -147,26 +177,7 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
   result.candidate_accuracy =
       result.compared == 0 ? nan : static_cast<double>(candidate_correct) / compared;
 
-  for (auto& [target, flips] : by_class) {
-    flips.net_lost = static_cast<std::int64_t>(flips.correct_to_wrong) -
-                     static_cast<std::int64_t>(flips.wrong_to_correct);
-    result.by_class.push_back(flips);
-  }
-  // std::map gave them by class index; stable_sort keeps that as the last tie-break.
-  std::stable_sort(
-      result.by_class.begin(), result.by_class.end(), [](const ClassFlips& a, const ClassFlips& b) {
-        if (a.net_lost != b.net_lost) return a.net_lost > b.net_lost;
-        return a.correct_to_wrong + a.wrong_to_correct > b.correct_to_wrong + b.wrong_to_correct;
-      });
-
-  for (const auto& [cell, delta] : confusion_delta) {
-    if (delta != 0) result.confusion_delta.push_back({cell.first, cell.second, delta});
-  }
-  std::stable_sort(result.confusion_delta.begin(), result.confusion_delta.end(),
-                   [](const ConfusionCellDelta& a, const ConfusionCellDelta& b) {
-                     return std::llabs(a.delta) > std::llabs(b.delta);
-                   });
-
+  rank_changes(result, by_class, confusion_delta);
   result.mcnemar = stats::mcnemar_exact(static_cast<std::int64_t>(result.correct_to_wrong.size()),
                                         static_cast<std::int64_t>(result.wrong_to_correct.size()));
   return result;

@@ -15,12 +15,11 @@
 namespace mlregress::internal {
 namespace {
 
-constexpr auto kLookOutcomeNames = enum_names<LookOutcome>({
-    {LookOutcome::kContinue, "continue"},
-    {LookOutcome::kRegression, "regression"},
-    {LookOutcome::kImproved, "improvement"},
-    {LookOutcome::kPass, "pass"},
-});
+constexpr auto kLookOutcomeNames =
+    enum_names<LookOutcome>({{LookOutcome::kContinue, "continue"},
+                             {LookOutcome::kRegression, "regression"},
+                             {LookOutcome::kImproved, "improvement"},
+                             {LookOutcome::kPass, "pass"}});
 
 // The first n values (and seeds) of a sample, in the order they ran.
 SeedSamples first(const SeedSamples& samples, int n) {

@@ -5,14 +5,12 @@
 namespace mlregress::internal {
 namespace {
 
-constexpr auto kVerdictNames = enum_names<Verdict>({
-    {Verdict::kPass, "PASS"},
-    {Verdict::kRegression, "REGRESSION"},
-    {Verdict::kImproved, "IMPROVED"},
-    {Verdict::kInconclusive, "INCONCLUSIVE"},
-    {Verdict::kNew, "NEW"},
-    {Verdict::kNotComparable, "NOT_COMPARABLE"},
-});
+constexpr auto kVerdictNames = enum_names<Verdict>({{Verdict::kPass, "PASS"},
+                                                    {Verdict::kRegression, "REGRESSION"},
+                                                    {Verdict::kImproved, "IMPROVED"},
+                                                    {Verdict::kInconclusive, "INCONCLUSIVE"},
+                                                    {Verdict::kNew, "NEW"},
+                                                    {Verdict::kNotComparable, "NOT_COMPARABLE"}});
 
 }  // namespace
 

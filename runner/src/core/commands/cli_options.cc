@@ -79,20 +79,65 @@ void add_runs_folder(CLI::App* command, std::string& out, std::string_view what)
   command->add_option("--out", out, fmt::format("Folder that holds {}", what));
 }
 
+// The RUN argument of the commands that read a finished run.
+void add_run_folder(CLI::App* command, std::string& run) {
+  command->add_option("run", run, "Run folder (e.g. runs/latest)")->required();
+}
+
 void add_junit_copy(CLI::App* command, std::string& junit) {
   command->add_option("--junit", junit, "Also write the JUnit XML to this file");
 }
 
 void add_selection(CLI::App* command, std::vector<std::string>& tiers, std::string& filter) {
   command
-      ->add_option("--tier", tiers,
-                   "Tiers to select: fast, medium, full (repeat or comma-separate)")
+      ->add_option(
+          "--tier", tiers,
+          "Tiers to select: fast, medium, full (repeat or comma-separate; default: all three)")
       ->delimiter(',')
-      ->check(CLI::IsMember(kTierNames));
+      ->check(CLI::IsMember(kTierNames))
+      ->default_str("");
   command->add_option(
       "--filter", filter,
       "GoogleTest-style filter: 'Cnn*:Mlp*-*Slow'; a pattern with a '.' matches the "
       "full name (Fast.Cnn*), one without matches the test name");
+}
+
+// run --shard and its relatives: which part of the plan this process runs.
+void add_shard_options(CLI::App* command, RunOptions& run) {
+  command->add_option(
+      "--shard", run.shard,
+      "Run shard INDEX/COUNT (0-based) of the plan: plain tests and each seed of a "
+      "seeded test are units dealt over the shards; `merge` joins them. Without it: "
+      "GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX, TEST_TOTAL_SHARDS/TEST_SHARD_INDEX, "
+      "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX");
+  command
+      ->add_option("--shard-count", run.shard_count,
+                   "The shard count for JOB_COMPLETION_INDEX (else MLREGRESS_SHARD_COUNT)")
+      ->check(CLI::Range(1, 1000000))
+      ->default_str("");
+  command->add_flag("--no-shard", run.no_shard,
+                    "Run the whole plan even where the environment names a shard (a Slurm array "
+                    "task or an Indexed Job running mlregress for another purpose)");
+  command->add_option("--shard-weights", run.shard_weights,
+                      "Balance the shards by the durations of this earlier run folder");
+}
+
+// run --ab: interleaved A/B timing against another build.
+void add_ab_options(CLI::App* command, RunOptions& run) {
+  command->add_option(
+      "--ab", run.ab_binary,
+      "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
+      "in alternating, randomised order and test the per-round log-ratio");
+  command->add_option("--rounds", run.ab_rounds, "A/B rounds")->check(CLI::Range(2, 1000));
+  command
+      ->add_option("--ab-timeout", run.ab_timeout_s,
+                   "Seconds one child run of --ab may take before it is killed and the comparison "
+                   "stops")
+      ->check(kFinite & CLI::PositiveNumber);
+  command
+      ->add_option("--ab-margin", run.ab_margin,
+                   "A/B: the median slowdown a REGRESSION must exceed, relative (0.05 = 5%)")
+      ->check(kFinite & CLI::Range(0.0, 10.0));
 }
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
@@ -100,9 +145,10 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   add_selection(command, run.tiers, run.filter);
   command->add_option("--set", run.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
       ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_option("--seed", run.seed, "Seed every test starts from (default 0)")->check(kSeed);
-  command->add_option("--threads", run.threads, "Intra-op threads for every test (default 1)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("");
+  command->add_option("--seed", run.seed, "Seed every test starts from")->check(kSeed);
+  command->add_option("--threads", run.threads, "Intra-op threads for every test")
       ->check(CLI::Range(1, 1024));
   add_runs_folder(command, run.out, "the run folders");
   add_junit_copy(command, run.junit);
@@ -122,7 +168,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           ->excludes(baselines);
   command
       ->add_option("--window", run.window,
-                   "--baseline-history: how many recent runs make the baseline (default 10)")
+                   "--baseline-history: how many recent runs make the baseline")
       ->check(CLI::Range(1, 100000))
       ->needs(history);
   command->add_flag("--strict-env", run.strict_env,
@@ -134,69 +180,44 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
       ->add_option("--jobs,-j", run.jobs,
                    "Seeded tests: seeds run in this many single-threaded worker processes at once "
                    "(default: the number of cores); results do not depend on it")
-      ->check(CLI::Range(0, 1024));
+      ->check(CLI::Range(0, 1024))
+      ->default_str("");
   command
       ->add_option("--timeout", run.timeout_s,
                    "Seconds one plain test may run before it and every process it started are "
                    "killed and it is reported as timed out (default per tier: fast 120, medium "
                    "900, full 3600, as ctest)")
-      ->check(kFinite & CLI::PositiveNumber);
+      ->check(kFinite & CLI::PositiveNumber)
+      ->default_str("");
   command
       ->add_option(
           "--seed-timeout", run.seed_timeout_s,
           "Seconds one seed of a seeded test may run before it is killed and reported as an "
-          "error for that seed (default 600)")
+          "error for that seed")
       ->check(kFinite & CLI::PositiveNumber);
   add_alpha(command, run.alpha);
   command->add_flag("--all-seeds", run.all_seeds,
                     "Sequential seeded tests (Seeds(B).up_to(CAP)) run all CAP seeds instead of "
-                    "stopping at the first block after which the gate has decided; promote such "
-                    "a run so the baseline holds every seed a later run may reach");
+                    "stopping at the first block after which the gate has decided; the verdict "
+                    "is still that first settling look's. Promote such a run so the baseline "
+                    "holds every seed a later run may reach");
   command->add_option("--hypothesis", run.hypothesis,
                       "notes.md: what this run is expected to show (also in the ledger)");
   command->add_option("--change", run.change, "notes.md: the single intentional change");
   command->add_option("--criteria", run.criteria, "notes.md: what counts as success");
   command->add_option("--notes", run.notes_file,
                       "notes.md sections from this file (## Hypothesis, ## Single intentional "
-                      "change, ## Success criteria); the flags above override them");
-  command->add_option(
-      "--shard", run.shard,
-      "Run shard INDEX/COUNT (0-based) of the plan: plain tests and each seed of a "
-      "seeded test are units dealt over the shards; `merge` joins them. Without it: "
-      "GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX, TEST_TOTAL_SHARDS/TEST_SHARD_INDEX, "
-      "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX");
-  command
-      ->add_option("--shard-count", run.shard_count,
-                   "The shard count for JOB_COMPLETION_INDEX (else MLREGRESS_SHARD_COUNT)")
-      ->check(CLI::Range(1, 1000000));
-  command->add_flag("--no-shard", run.no_shard,
-                    "Run the whole plan even where the environment names a shard (a Slurm array "
-                    "task or an Indexed Job running mlregress for another purpose)");
-  command->add_option("--shard-weights", run.shard_weights,
-                      "Balance the shards by the durations of this earlier run folder");
-  command->add_option(
-      "--ab", run.ab_binary,
-      "Interleaved A/B timing: run the timing tests of this binary and of OTHER_BINARY "
-      "in alternating, randomised order and test the per-round log-ratio");
-  command->add_option("--rounds", run.ab_rounds, "A/B rounds (default 10)")
-      ->check(CLI::Range(2, 1000));
-  command
-      ->add_option("--ab-timeout", run.ab_timeout_s,
-                   "Seconds one child run of --ab may take before it is killed and the comparison "
-                   "stops (default 600)")
-      ->check(kFinite & CLI::PositiveNumber);
-  command
-      ->add_option(
-          "--ab-margin", run.ab_margin,
-          "A/B: the median slowdown a REGRESSION must exceed, relative (default 0.05 = 5%)")
-      ->check(kFinite & CLI::Range(0.0, 10.0));
+                      "change, ## Success criteria; also ## Result, ## Interpretation, ## Next "
+                      "experiment); the flags above override them");
+  add_shard_options(command, run);
+  add_ab_options(command, run);
   return command;
 }
 
 CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
   CLI::App* command = app.add_subcommand("promote", "Make a run's metrics the new baseline");
-  command->add_option("run", promote.run, "Run folder (e.g. runs/latest)")->required();
-  command->add_option("--baselines", promote.baselines, "Baseline folder (default baselines)");
+  add_run_folder(command, promote.run);
+  command->add_option("--baselines", promote.baselines, "Baseline folder");
   command->add_option("--reason", promote.reason, "Why the baseline changes (kept in the history)");
   command->add_option("--filter", promote.filter, "Promote only the tests matching this filter");
   command->add_flag("--force", promote.force, "Promote a failed, incomplete or dirty run anyway");
@@ -219,12 +240,12 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
       "report",
       "Write a run's report: a self-contained HTML page, Markdown for a pull request, or "
       "OpenMetrics for CI dashboards");
-  command->add_option("run", report.run, "Run folder (e.g. runs/latest)")->required();
+  add_run_folder(command, report.run);
   CLI::Option* against =
       command->add_option("--against", report.against, "Judge the run against this run folder");
   command->add_option("--baselines", report.baselines, "Judge the run against this baseline folder")
       ->excludes(against);
-  command->add_option("--format", report.format, "html (default), markdown or openmetrics")
+  command->add_option("--format", report.format, "html, markdown or openmetrics")
       ->check(CLI::IsMember({"html", "markdown", "openmetrics"}));
   command->add_option("--out", report.out,
                       "Output file; - for stdout (default: report.html for html, stdout for the "
@@ -258,7 +279,7 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
 CLI::App* add_notes_command(CLI::App& app, NotesOptions& notes) {
   CLI::App* command = app.add_subcommand(
       "notes", "Print a run's notes.md, or add the interpretation and the next experiment");
-  command->add_option("run", notes.run, "Run folder (e.g. runs/latest)")->required();
+  add_run_folder(command, notes.run);
   command->add_option("--interpretation", notes.interpretation, "What the result means");
   command->add_option("--next", notes.next, "The next experiment");
   return command;
@@ -267,7 +288,7 @@ CLI::App* add_notes_command(CLI::App& app, NotesOptions& notes) {
 CLI::App* add_ledger_command(CLI::App& app, LedgerOptions& ledger) {
   CLI::App* command = app.add_subcommand(
       "ledger", "List the runs of a runs folder with their outcome and hypothesis");
-  command->add_option("runs", ledger.runs, "Runs folder (default runs)");
+  command->add_option("runs", ledger.runs, "Runs folder");
   return command;
 }
 
@@ -276,7 +297,7 @@ CLI::App* add_rerun_command(CLI::App& app, RerunOptions& rerun) {
       "rerun",
       "Rerun one test of a run (or one seed) with the run's exact parameters, seed and threads, "
       "and say whether it reproduced");
-  command->add_option("run", rerun.run, "Run folder (e.g. runs/latest)")->required();
+  add_run_folder(command, rerun.run);
   command->add_option("--test", rerun.test, "The test (name or Tier.Name)")->required();
   command->add_option("--seed", rerun.seed, "Seeded tests: only this seed of the run")
       ->check(kSeed);
@@ -289,8 +310,7 @@ CLI::App* add_rerun_command(CLI::App& app, RerunOptions& rerun) {
 CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
   CLI::App* command = app.add_subcommand(
       "history", "Each metric across the runs under PATHs, one point per commit, in commit order");
-  command->add_option("paths", history.paths,
-                      "Run folders, or folders holding them (default runs)");
+  command->add_option("paths", history.paths, "Run folders, or folders holding them");
   command->add_option("--test", history.test, "Only this test (name or Tier.Name)");
   command->add_option("--metric", history.metric, "Only this metric");
   command->add_option("--format", history.format, "text, json or html (a chart per series)")
@@ -300,11 +320,11 @@ CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
                       "Git work tree that orders the commits (default: the current directory)");
   command
       ->add_option("--max-p", history.max_p,
-                   "Change points: t-test p-value below which a split is kept (default 0.001)")
+                   "Change points: t-test p-value below which a split is kept")
       ->check(kFinite & CLI::Range(1e-12, 0.5));
   command
       ->add_option("--min-magnitude", history.min_magnitude,
-                   "Change points: smallest relative change of the means reported (default 0)")
+                   "Change points: smallest relative change of the means reported")
       ->check(kFinite & CLI::NonNegativeNumber);
   return command;
 }
@@ -326,8 +346,7 @@ CLI::App* add_bisect_command(CLI::App& app, BisectOptions& bisect) {
                       "The test binary the build makes (default: this binary's path)");
   command->add_option("--repo", bisect.repo,
                       "Git work tree (default: the one holding the current directory)");
-  command->add_option("--out", bisect.out,
-                      "Folder for the runs, logs and cache of bisects (default runs/bisect)");
+  command->add_option("--out", bisect.out, "Folder for the runs, logs and cache of bisects");
   command->add_option("--run-args", bisect.run_args,
                       "More arguments for each run, split at spaces (e.g. \"--seed 3\")");
   command->add_flag("--no-rebuild", bisect.no_rebuild,
@@ -340,7 +359,7 @@ CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   CLI::App* command = app.add_subcommand(
       "ablation",
       "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
-  command->add_option("run", ablation.run, "Run folder (e.g. runs/latest)")->required();
+  add_run_folder(command, ablation.run);
   command->add_option("--test", ablation.test, "Only this test");
   return command;
 }
@@ -350,7 +369,7 @@ CLI::App* add_baselines_command(CLI::App& app, BaselinesCheckOptions& check_opti
   CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
   CLI::App* check = baselines->add_subcommand(
       "check", "List stale baselines, tests without one, and entries from other environments");
-  check->add_option("--baselines", check_options.baselines, "Baseline folder (default baselines)");
+  check->add_option("--baselines", check_options.baselines, "Baseline folder");
   baselines->require_subcommand(1);
   return check;
 }
@@ -381,6 +400,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       "(--gtest_filter, --gtest_list_tests, ...) are accepted too.",
       binary_name};
   app.require_subcommand(1, 1);
+  // Every option's default in --help, [in brackets], from the value itself: a default stated in
+  // words beside it could drift from the code.
+  app.option_defaults()->always_capture_default();
   app.footer(exit_code_footer());
   const std::pair<CLI::App*, Command> commands[] = {
       {add_run_command(app, cl.run), Command::kRun},

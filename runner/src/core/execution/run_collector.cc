@@ -116,10 +116,7 @@ void RunCollector::handle(const TestEvent& event) {
                  [&](const CurveRecorded& e) { add_curve(test, e.curve); },
                  [&](const PredictionsRecorded& e) { add_predictions(test, e); },
                  [&](const DatasetRecorded& e) {
-                   std::erase_if(test.datasets, [&](const RecordedDataset& d) {
-                     return d.name == e.name && d.order == e.order;
-                   });
-                   test.datasets.push_back({e.name, e.sha256, e.bytes, e.order});
+                   add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.order});
                  },
                  [&](const TestEnded& e) {
                    end_current(e.skipped  ? TestStatus::kSkipped

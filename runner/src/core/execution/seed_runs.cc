@@ -32,6 +32,9 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
       renamed.name =
           fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
       curves.push_back(std::move(renamed));
+    } else if (const auto* dataset = std::get_if<DatasetRecorded>(&event)) {
+      add_dataset_fingerprint(run.datasets,
+                              {dataset->name, dataset->sha256, dataset->bytes, dataset->order});
     } else if (const auto* end = std::get_if<TestEnded>(&event)) {
       ended = true;
       run.status = end->skipped  ? TestStatus::kSkipped
@@ -97,6 +100,19 @@ TestStatus summarize_seed_runs(TestResult& test) {
     }
   }
   for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
+  // The data a seeded test was measured on: each fingerprint as its first seed in plan order
+  // recorded it, whatever order the seeds finished in. A baseline promoted from other data makes
+  // the test NOT_COMPARABLE, as for a plain test.
+  test.datasets.clear();
+  for (const SeedRun& run : test.seed_runs) {
+    for (const RecordedDataset& d : run.datasets) {
+      const bool known =
+          std::any_of(test.datasets.begin(), test.datasets.end(), [&](const RecordedDataset& kept) {
+            return kept.name == d.name && kept.order == d.order;
+          });
+      if (!known) test.datasets.push_back(d);
+    }
+  }
 
   if (crashed > 0) {
     test.crash_message =

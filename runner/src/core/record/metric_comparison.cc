@@ -5,13 +5,12 @@
 namespace mlregress::internal {
 namespace {
 
-constexpr auto kMetricKindNames = enum_names<MetricKind>({
-    {MetricKind::kMetric, "METRIC"},
-    {MetricKind::kPerformance, "PERFORMANCE"},
-    {MetricKind::kDistribution, "DISTRIBUTION"},
-    {MetricKind::kPredictions, "PREDICTIONS"},
-    {MetricKind::kCurve, "CURVE"},
-});
+constexpr auto kMetricKindNames =
+    enum_names<MetricKind>({{MetricKind::kMetric, "METRIC"},
+                            {MetricKind::kPerformance, "PERFORMANCE"},
+                            {MetricKind::kDistribution, "DISTRIBUTION"},
+                            {MetricKind::kPredictions, "PREDICTIONS"},
+                            {MetricKind::kCurve, "CURVE"}});
 
 }  // namespace
 

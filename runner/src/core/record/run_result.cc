@@ -9,14 +9,12 @@
 namespace mlregress::internal {
 namespace {
 
-constexpr auto kTestStatusNames = enum_names<TestStatus>({
-    {TestStatus::kPassed, "passed"},
-    {TestStatus::kFailed, "failed"},
-    {TestStatus::kSkipped, "skipped"},
-    {TestStatus::kCrashed, "crashed"},
-    {TestStatus::kRegressed, "regressed"},
-    {TestStatus::kTimedOut, "timed_out"},
-});
+constexpr auto kTestStatusNames = enum_names<TestStatus>({{TestStatus::kPassed, "passed"},
+                                                          {TestStatus::kFailed, "failed"},
+                                                          {TestStatus::kSkipped, "skipped"},
+                                                          {TestStatus::kCrashed, "crashed"},
+                                                          {TestStatus::kRegressed, "regressed"},
+                                                          {TestStatus::kTimedOut, "timed_out"}});
 
 }  // namespace
 
@@ -59,6 +57,13 @@ std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
   }
   std::sort(seeds.begin(), seeds.end());
   return seeds;
+}
+
+void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset) {
+  std::erase_if(datasets, [&](const RecordedDataset& d) {
+    return d.name == dataset.name && d.order == dataset.order;
+  });
+  datasets.push_back(std::move(dataset));
 }
 
 }  // namespace mlregress::internal

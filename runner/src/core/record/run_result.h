@@ -80,6 +80,9 @@ struct SeedRun {
   std::vector<TestFailure> failures;
   std::string skip_message;
   std::string crash_message;
+  /// The seed's record_dataset/record_data_order fingerprints; the test keeps those of its
+  /// first seed in plan order (summarize_seed_runs). Not written to results.json.
+  std::vector<RecordedDataset> datasets;
 };
 
 struct TestResult {
@@ -172,6 +175,10 @@ std::string seed_label(const SeedRun& run);
 /// The distinct seeds a seeded test ran (any variant, any status), in plan order. A sequential
 /// test that stopped early ran fewer than it planned.
 std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
+
+/// Adds a record_dataset (or record_data_order) fingerprint, replacing an earlier one of the same
+/// name and kind: the last one a test records is the one it is judged by.
+void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset);
 
 /// The exit code of a finished run: a failed test, then a regression, then a runner error, then
 /// an output error (`output_errors`), then all skipped; else passed.

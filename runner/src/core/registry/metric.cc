@@ -6,11 +6,10 @@ namespace mlregress {
 
 namespace {
 
-constexpr auto kDirectionNames = internal::enum_names<Direction>({
-    {Direction::LowerIsBetter, "lower_is_better"},
-    {Direction::HigherIsBetter, "higher_is_better"},
-    {Direction::MustEqual, "must_equal"},
-});
+constexpr auto kDirectionNames =
+    internal::enum_names<Direction>({{Direction::LowerIsBetter, "lower_is_better"},
+                                     {Direction::HigherIsBetter, "higher_is_better"},
+                                     {Direction::MustEqual, "must_equal"}});
 
 }  // namespace
 

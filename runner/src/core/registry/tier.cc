@@ -6,11 +6,8 @@ namespace mlregress {
 
 namespace {
 
-constexpr auto kTierNames = internal::enum_names<Tier>({
-    {Tier::Fast, "fast"},
-    {Tier::Medium, "medium"},
-    {Tier::Full, "full"},
-});
+constexpr auto kTierNames = internal::enum_names<Tier>(
+    {{Tier::Fast, "fast"}, {Tier::Medium, "medium"}, {Tier::Full, "full"}});
 
 }  // namespace
 

@@ -98,28 +98,15 @@ void append_rows(std::string& out, const std::vector<Row>& rows, std::size_t bud
   }
 }
 
-}  // namespace
-
-std::string render_markdown_report(const RunReport& r, std::size_t limit) {
-  const std::string_view mark = r.headline == "PASSED"       ? "✅"
-                                : r.headline == "INCOMPLETE" ? "⚠️"
-                                                             : "❌";
-  std::string out = fmt::format("## {} mlregress: {} — {}\n\n", mark, r.headline, count_summary(r));
-  out +=
-      fmt::format("`{}` run `{}` · commit `{}`{} · profile `{}` · compared with {}\n\n",
-                  cell(r.info.binary), cell(r.info.run_id), cell(r.commit.substr(0, 12)),
-                  r.dirty ? " (dirty)" : "", cell(r.info.environment_profile), cell(r.reference));
-  const std::string footer = fmt::format(
-      "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
-      "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
-      "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
-      "δ; predictions on a frozen set by McNemar's exact test on the flips, in the same Holm "
-      "family; gated curves step by step against the reference curve. Full report: "
-      "`report.html` in the run folder ({}).</sub>\n",
-      cell(r.path));
-  const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
-
+// The tables' rows: failed tests, metrics that need attention (not PASS), seeded metrics,
+// predictions' flips, and the metrics within tolerance.
+struct MarkdownRows {
   std::vector<Row> failures, attention, seeded, flips, rest;
+};
+
+MarkdownRows markdown_rows(const RunReport& r) {
+  MarkdownRows rows;
+  auto& [failures, attention, seeded, flips, rest] = rows;
   for (const TestSection& s : r.sections) {
     const TestResult& t = s.test;
     if (is_test_failure(t.status)) {
@@ -157,6 +144,32 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
       (c.verdict == Verdict::kPass ? rest : attention).push_back(std::move(row));
     }
   }
+  return rows;
+}
+
+}  // namespace
+
+std::string render_markdown_report(const RunReport& r, std::size_t limit) {
+  const std::string_view mark = r.headline == "PASSED"       ? "✅"
+                                : r.headline == "INCOMPLETE" ? "⚠️"
+                                                             : "❌";
+  std::string out = fmt::format("## {} mlregress: {} — {}\n\n", mark, r.headline, count_summary(r));
+  out +=
+      fmt::format("`{}` run `{}` · commit `{}`{} · profile `{}` · compared with {}\n\n",
+                  cell(r.info.binary), cell(r.info.run_id), cell(r.commit.substr(0, 12)),
+                  r.dirty ? " (dirty)" : "", cell(r.info.environment_profile), cell(r.reference));
+  const std::string footer = fmt::format(
+      "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
+      "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
+      "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
+      "δ; predictions on a frozen set by McNemar's exact test on the flips, in the same Holm "
+      "family; gated curves step by step against the reference curve. Full report: "
+      "`report.html` in the run folder ({}).</sub>\n",
+      cell(r.path));
+  const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
+
+  MarkdownRows rows = markdown_rows(r);
+  auto& [failures, attention, seeded, flips, rest] = rows;
   auto by_rank = [](const Row& a, const Row& b) { return a.rank < b.rank; };
   std::stable_sort(attention.begin(), attention.end(), by_rank);
   std::stable_sort(seeded.begin(), seeded.end(), by_rank);

@@ -62,6 +62,14 @@ std::string render_openmetrics_report(const RunReport& r) {
   for (const TestSection& s : r.sections) {
     const TestResult& t = s.test;
     for (const MetricRecord& m : t.metrics) add(value, metric_labels(t, m.name), m.value);
+    // Predictions and gated curves are values too, though not in `metrics`: their value is the
+    // recorded accuracy, and a compared curve's last point after its smoothing (results.json's
+    // "value"), so that no baseline or regression sample stands without its value.
+    for (const RecordedPredictions& p : t.predictions)
+      add(value, metric_labels(t, p.name), p.accuracy);
+    for (const MetricComparison& c : t.comparisons) {
+      if (c.kind == MetricKind::kCurve) add(value, metric_labels(t, c.metric), c.observed);
+    }
     for (const MetricComparison& c : t.comparisons) {
       if (c.baseline) add(baseline, metric_labels(t, c.metric), *c.baseline);
       add(regression, metric_labels(t, c.metric), c.verdict == Verdict::kRegression ? 1.0 : 0.0);

@@ -125,26 +125,35 @@ std::vector<std::vector<std::pair<double, double>>> polyline_runs(const PlotLine
   return runs;
 }
 
+// The ticks of `axis` whose pixel lies between `from` and `to` (half a pixel of slack), each
+// with its label.
+std::vector<std::pair<double, std::string>> visible_ticks(const Axis& axis, double from,
+                                                          double to) {
+  std::vector<std::pair<double, std::string>> visible;
+  for (double t : ticks(axis)) {
+    const double pixel = axis.pixel(t);
+    if (pixel < from - 0.5 || pixel > to + 0.5) continue;
+    visible.emplace_back(pixel, tick_label(t));
+  }
+  return visible;
+}
+
 std::string axis_lines(const Axis& x, const Axis& y, double left, double right, double top,
                        double bottom) {
   std::string out = fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#ccc\"/>",
       px(left), px(top), px(right - left), px(bottom - top));
-  for (double t : ticks(y)) {
-    const double py = y.pixel(t);
-    if (py < top - 0.5 || py > bottom + 0.5) continue;
+  for (const auto& [py, label] : visible_ticks(y, top, bottom)) {
     out += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#eee\"/>"
         "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\" class=\"tick\">{5}</text>",
-        px(left), px(right), px(py), px(left - 4), px(py + 4), tick_label(t));
+        px(left), px(right), px(py), px(left - 4), px(py + 4), label);
   }
-  for (double t : ticks(x)) {
-    const double pxl = x.pixel(t);
-    if (pxl < left - 0.5 || pxl > right + 0.5) continue;
+  for (const auto& [pxl, label] : visible_ticks(x, left, right)) {
     out += fmt::format(
         "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#eee\"/>"
         "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\" class=\"tick\">{4}</text>",
-        px(pxl), px(top), px(bottom), px(bottom + 14), tick_label(t));
+        px(pxl), px(top), px(bottom), px(bottom + 14), label);
   }
   return out;
 }

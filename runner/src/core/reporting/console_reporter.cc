@@ -198,6 +198,14 @@ void ConsoleReporter::print_promotion_hint(const RunResult& run) {
 }
 
 void ConsoleReporter::on_run_end(const RunResult& run) {
+  print_ablation_tables(run);
+  print_gate_verdicts(run);
+  print_promotion_hint(run);
+  print_summary(run);
+}
+
+// Seeded tests with variants: the ablation table of each, from seeds.jsonl.
+void ConsoleReporter::print_ablation_tables(const RunResult& run) {
   const bool has_variants =
       std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
         return t.seeded && !t.seed_runs.empty() &&
@@ -216,6 +224,9 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       std::fprintf(out_, "ablation table unavailable: %s\n", xml_safe(error.what()).c_str());
     }
   }
+}
+
+void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
   // Seeded metrics get their verdicts only now (Holm across the run), so they are listed here.
   bool gate_header = false;
   for (const TestResult& test : run.tests) {
@@ -256,7 +267,10 @@ void ConsoleReporter::on_run_end(const RunResult& run) {
       std::fprintf(out_, "                 %s\n", xml_safe(summary).c_str());
     }
   }
-  print_promotion_hint(run);
+}
+
+// GoogleTest's closing lines: the counts, the tests that did not pass, the runner's errors.
+void ConsoleReporter::print_summary(const RunResult& run) {
   std::vector<const TestResult*> passed, skipped, failed;
   for (const TestResult& test : run.tests) {
     if (test.status == TestStatus::kPassed) passed.push_back(&test);

@@ -34,6 +34,9 @@ class ConsoleReporter final : public RunObserver {
   void tag(Color color, const char* text);
   void flush();
   void print_promotion_hint(const RunResult& run);
+  void print_ablation_tables(const RunResult& run);
+  void print_gate_verdicts(const RunResult& run);
+  void print_summary(const RunResult& run);
 
   std::FILE* out_;
   bool color_;

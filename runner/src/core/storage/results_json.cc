@@ -19,22 +19,27 @@ nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? json_number(*value) : nlohmann::json();
 }
 
+// The multi-seed analysis's numbers in results.json by name, written and read through this one
+// table: a field cannot be written under one name and read under another.
+constexpr std::pair<const char*, double DistributionAnalysis::*> kAnalysisNumbers[] = {
+    {"margin", &DistributionAnalysis::margin},
+    {"candidate_mean", &DistributionAnalysis::candidate_mean},
+    {"candidate_sd", &DistributionAnalysis::candidate_sd},
+    {"baseline_mean", &DistributionAnalysis::baseline_mean},
+    {"baseline_sd", &DistributionAnalysis::baseline_sd},
+    {"difference", &DistributionAnalysis::difference},
+    {"p_worse", &DistributionAnalysis::p_worse},
+    {"p_better", &DistributionAnalysis::p_better},
+    {"hedges_g", &DistributionAnalysis::hedges_g},
+    {"probability_of_improvement", &DistributionAnalysis::probability_of_improvement}};
+
 nlohmann::json distribution_json(const DistributionAnalysis& a,
                                  const std::optional<GateDecision>& decision) {
   nlohmann::json json = {{"design", gate_design_name(a.design)},
-                         {"margin", json_number(a.margin)},
                          {"n_candidate", a.n_candidate},
                          {"n_baseline", a.n_baseline},
-                         {"candidate_mean", json_number(a.candidate_mean)},
-                         {"candidate_sd", json_number(a.candidate_sd)},
-                         {"baseline_mean", json_number(a.baseline_mean)},
-                         {"baseline_sd", json_number(a.baseline_sd)},
-                         {"difference", json_number(a.difference)},
-                         {"ci95", {json_number(a.ci_lower), json_number(a.ci_upper)}},
-                         {"p_worse", json_number(a.p_worse)},
-                         {"p_better", json_number(a.p_better)},
-                         {"hedges_g", json_number(a.hedges_g)},
-                         {"probability_of_improvement", json_number(a.probability_of_improvement)}};
+                         {"ci95", {json_number(a.ci_lower), json_number(a.ci_upper)}}};
+  for (const auto& [name, member] : kAnalysisNumbers) json[name] = json_number(a.*member);
   if (!a.problem.empty()) json["problem"] = a.problem;
   if (a.pass_interval) {
     json["pass_interval"] = {{"level", json_number(a.pass_interval->level)},
@@ -232,25 +237,16 @@ nlohmann::json test_json(const TestResult& test) {
 
 DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricRecord& metric) {
   DistributionAnalysis a;
+  for (const auto& [name, member] : kAnalysisNumbers) a.*member = number_field(json, name);
   a.metric = metric.name;
   a.direction = metric.direction;
   a.design = enum_field<GateDesign>(json, "design", parse_gate_design);
-  a.margin = number_field(json, "margin");
   a.n_candidate = field<std::size_t>(json, "n_candidate");
   a.n_baseline = field<std::size_t>(json, "n_baseline");
-  a.candidate_mean = number_field(json, "candidate_mean");
-  a.candidate_sd = number_field(json, "candidate_sd");
-  a.baseline_mean = number_field(json, "baseline_mean");
-  a.baseline_sd = number_field(json, "baseline_sd");
-  a.difference = number_field(json, "difference");
   const std::vector<double> ci = numbers_field(json, "ci95");
   if (ci.size() != 2) throw JsonFieldError("ci95", "expected two numbers");
   a.ci_lower = ci[0];
   a.ci_upper = ci[1];
-  a.p_worse = number_field(json, "p_worse");
-  a.p_better = number_field(json, "p_better");
-  a.hedges_g = number_field(json, "hedges_g");
-  a.probability_of_improvement = number_field(json, "probability_of_improvement");
   a.problem = field_or<std::string>(json, "problem", "");
   if (json.contains("pass_interval")) {
     with_field_context("pass_interval", [&] {
