@@ -4,9 +4,9 @@
 // aborts and one that hangs past --seed-timeout, seeds that must run --jobs at a time, and a
 // sequential test whose gate has decided after its first block.
 //
-// The test bodies are GoogleTest tests of this binary, registered on first use (not at start:
-// the unit run must not execute them itself, and ctest must not list them). The forked test
-// process runs them with its own filter, as a test binary's does.
+// The test bodies are GoogleTest tests of this binary, registered by each test when it runs (not
+// at start: the unit run must not execute them itself, and ctest must not list them). The forked
+// test process runs them with its own filter, as a test binary's does.
 #include "execution/supervisor.h"
 
 #include <gmock/gmock.h>
@@ -32,8 +32,6 @@ namespace mlregress::internal {
 namespace {
 
 using ::testing::HasSubstr;
-
-constexpr const char* kSuite = "SupervisedBody";
 
 double now_s() {
   // CLOCK_MONOTONIC: comparable across the processes of one machine.
@@ -132,41 +130,34 @@ class RecordsNothing : public MlTest {
 };
 
 template <typename Body>
-void register_body(const char* name) {
-  ::testing::RegisterTest(kSuite, name, nullptr, nullptr, __FILE__, __LINE__,
-                          []() -> MlTest* { return new Body; });
+MlTest* make() {
+  return new Body;
 }
 
-// A test process runs its tests in GoogleTest's registration order, which in a test binary is
-// the plan's (run_main registers the ML_TESTs in registry order). Here: the order in which the
-// tests below plan them.
-void register_bodies_once() {
-  static const bool registered = [] {
-    register_body<Exits>("Exits");
-    register_body<Hangs>("Hangs");
-    register_body<LeavesAProcess>("LeavesAProcess");
-    register_body<RecordsPid>("RecordsPid");
-    register_body<Fails>("Fails");
-    register_body<Aborts>("Aborts");
-    register_body<RecordsPid>("RecordsPidToo");
-    register_body<SeedTimes>("SeedTimes");
-    register_body<SeedOneAborts>("SeedOneAborts");
-    register_body<SeedOneHangs>("SeedOneHangs");
-    register_body<RecordsNothing>("RecordsNothing");
-    return true;
-  }();
-  (void)registered;
-}
-
+template <typename Body>
 RegisteredTest body(const char* name, Seeds seeds = Seeds(0)) {
   RegisteredTest test;
   test.tier = Tier::Fast;
-  test.tier_token = kSuite;
   test.name = name;
   test.file = __FILE__;
   test.line = 1;
+  test.factory = &make<Body>;
   test.seeds = std::move(seeds);
   return test;
+}
+
+// Registers `tests` with GoogleTest as run_main registers a binary's ML_TESTs, in plan order,
+// under a suite name of their own: a test process runs them in registration order, and a new
+// suite is in it whatever --gtest_shuffle did to the suites registered before.
+void register_with_googletest(std::vector<RegisteredTest>& tests) {
+  static int runs = 0;
+  const std::string suite = "SupervisedBody" + std::to_string(++runs);
+  for (RegisteredTest& test : tests) {
+    test.tier_token = suite;
+    ::testing::RegisterTest(test.tier_token.c_str(), test.name.c_str(), nullptr, nullptr,
+                            test.file.c_str(), test.line,
+                            [factory = test.factory]() -> MlTest* { return factory(); });
+  }
 }
 
 // The GoogleTest flags a test process inherits from this one, set as a test binary's are, and
@@ -209,7 +200,7 @@ struct Supervised {
 // Runs `tests` in plan order through the supervisor, as `run` does.
 Supervised supervise(std::vector<RegisteredTest> tests, RunSettings settings,
                      const BaselineGate* gate = nullptr) {
-  register_bodies_once();
+  register_with_googletest(tests);
   std::vector<std::unique_ptr<RegisteredTest>> owned;
   std::vector<const RegisteredTest*> selected;
   for (RegisteredTest& test : tests) {
@@ -265,8 +256,9 @@ bool process_runs(pid_t pid) {
 }
 
 TEST(Supervisor, PlainTestsShareOneProcessAndAFailureIsNoCrash) {
-  const Supervised s =
-      supervise({body("RecordsPid"), body("Fails"), body("RecordsPidToo")}, RunSettings{});
+  const Supervised s = supervise(
+      {body<RecordsPid>("RecordsPid"), body<Fails>("Fails"), body<RecordsPid>("RecordsPidToo")},
+      RunSettings{});
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 3u) << failures_of(run);
   EXPECT_EQ(run.tests[0].status, TestStatus::kPassed);
@@ -282,13 +274,14 @@ TEST(Supervisor, PlainTestsShareOneProcessAndAFailureIsNoCrash) {
 }
 
 TEST(Supervisor, ATestThatAbortsIsCrashedAndTheRestRunInAFreshProcess) {
-  const Supervised s =
-      supervise({body("RecordsPid"), body("Aborts"), body("RecordsPidToo")}, RunSettings{});
+  const Supervised s = supervise(
+      {body<RecordsPid>("RecordsPid"), body<Aborts>("Aborts"), body<RecordsPid>("RecordsPidToo")},
+      RunSettings{});
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 3u) << failures_of(run);
   EXPECT_EQ(run.tests[0].status, TestStatus::kPassed);
   const TestResult& crashed = run.tests[1];
-  EXPECT_EQ(crashed.full_name, "SupervisedBody.Aborts");
+  EXPECT_EQ(crashed.name, "Aborts");
   EXPECT_EQ(crashed.status, TestStatus::kCrashed);
   EXPECT_THAT(crashed.crash_message, HasSubstr("killed by signal 6")) << crashed.crash_message;
   // What it recorded before it died is kept.
@@ -299,7 +292,8 @@ TEST(Supervisor, ATestThatAbortsIsCrashedAndTheRestRunInAFreshProcess) {
 }
 
 TEST(Supervisor, ATestThatExitsIsCrashedWithItsExitCode) {
-  const Supervised s = supervise({body("Exits"), body("RecordsPid")}, RunSettings{});
+  const Supervised s =
+      supervise({body<Exits>("Exits"), body<RecordsPid>("RecordsPid")}, RunSettings{});
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 2u) << failures_of(run);
   EXPECT_EQ(run.tests[0].status, TestStatus::kCrashed);
@@ -310,7 +304,7 @@ TEST(Supervisor, ATestThatExitsIsCrashedWithItsExitCode) {
 TEST(Supervisor, ATestPastItsTimeoutIsKilledAndTheNextOneRuns) {
   RunSettings settings;
   settings.test_timeout_s = 0.5;
-  const Supervised s = supervise({body("Hangs"), body("RecordsPid")}, settings);
+  const Supervised s = supervise({body<Hangs>("Hangs"), body<RecordsPid>("RecordsPid")}, settings);
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 2u) << failures_of(run);
   EXPECT_EQ(run.tests[0].status, TestStatus::kTimedOut);
@@ -322,7 +316,8 @@ TEST(Supervisor, ATestPastItsTimeoutIsKilledAndTheNextOneRuns) {
 }
 
 TEST(Supervisor, AProcessATestLeftRunningNeitherHangsTheRunNorOutlivesIt) {
-  const Supervised s = supervise({body("LeavesAProcess"), body("RecordsPid")}, RunSettings{});
+  const Supervised s = supervise(
+      {body<LeavesAProcess>("LeavesAProcess"), body<RecordsPid>("RecordsPid")}, RunSettings{});
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 2u) << failures_of(run);
   EXPECT_EQ(run.tests[0].status, TestStatus::kPassed) << failures_of(run);
@@ -343,7 +338,8 @@ TEST(Supervisor, HooksRunInTheTestProcessWithTheTestsSeedAndThreads) {
   settings.seed = 10;
   settings.threads = 3;
   settings.jobs = 3;
-  const Supervised s = supervise({body("RecordsPid"), body("SeedTimes", Seeds(3))}, settings);
+  const Supervised s =
+      supervise({body<RecordsPid>("RecordsPid"), body<SeedTimes>("SeedTimes", Seeds(3))}, settings);
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 2u) << failures_of(run);
   EXPECT_EQ(value_of(run.tests[0].metrics, "hook_seed"), 10.0);
@@ -375,7 +371,7 @@ std::size_t most_at_once(const std::vector<SeedRun>& runs) {
 TEST(Supervisor, SeedsRunInProcessesOfTheirOwnUpToJobsAtOnce) {
   RunSettings settings;
   settings.jobs = 2;
-  const Supervised s = supervise({body("SeedTimes", Seeds(5))}, settings);
+  const Supervised s = supervise({body<SeedTimes>("SeedTimes", Seeds(5))}, settings);
   const TestResult& test = s.run.tests.at(0);
   EXPECT_EQ(test.status, TestStatus::kPassed) << failures_of(s.run);
   ASSERT_EQ(test.seed_runs.size(), 5u) << failures_of(s.run);
@@ -389,7 +385,7 @@ TEST(Supervisor, SeedsRunInProcessesOfTheirOwnUpToJobsAtOnce) {
   EXPECT_EQ(most_at_once(test.seed_runs), 2u);
 
   settings.jobs = 1;
-  const Supervised serial = supervise({body("SeedTimes", Seeds(2))}, settings);
+  const Supervised serial = supervise({body<SeedTimes>("SeedTimes", Seeds(2))}, settings);
   ASSERT_EQ(serial.run.tests.at(0).seed_runs.size(), 2u) << failures_of(serial.run);
   EXPECT_EQ(most_at_once(serial.run.tests.at(0).seed_runs), 1u);
 }
@@ -397,7 +393,8 @@ TEST(Supervisor, SeedsRunInProcessesOfTheirOwnUpToJobsAtOnce) {
 TEST(Supervisor, ASeedThatAbortsCrashesOnlyItsOwnRun) {
   RunSettings settings;
   settings.jobs = 2;
-  const Supervised s = supervise({body("SeedOneAborts", Seeds(3)), body("RecordsPid")}, settings);
+  const Supervised s = supervise(
+      {body<SeedOneAborts>("SeedOneAborts", Seeds(3)), body<RecordsPid>("RecordsPid")}, settings);
   const RunResult& run = s.run;
   ASSERT_EQ(run.tests.size(), 2u) << failures_of(run);
   const TestResult& test = run.tests[0];
@@ -414,7 +411,7 @@ TEST(Supervisor, ASeedPastItsTimeoutIsKilledAsAnErrorOfThatSeed) {
   RunSettings settings;
   settings.jobs = 3;
   settings.seed_timeout_s = 1.0;
-  const Supervised s = supervise({body("SeedOneHangs", Seeds(3))}, settings);
+  const Supervised s = supervise({body<SeedOneHangs>("SeedOneHangs", Seeds(3))}, settings);
   const TestResult& test = s.run.tests.at(0);
   ASSERT_EQ(test.seed_runs.size(), 3u) << failures_of(s.run);
   EXPECT_EQ(test.seed_runs[0].status, TestStatus::kPassed);
@@ -431,7 +428,8 @@ TEST(Supervisor, ASequentialTestStopsAfterTheBlockThatLeftNothingToDecide) {
   settings.jobs = 2;
   // Seeds(2).up_to(6): blocks of two seeds, at most three blocks.
   const auto seeds_run = [&](const RunSettings& with, const BaselineGate* g) {
-    const Supervised s = supervise({body("RecordsNothing", Seeds(2).up_to(6))}, with, g);
+    const Supervised s =
+        supervise({body<RecordsNothing>("RecordsNothing", Seeds(2).up_to(6))}, with, g);
     EXPECT_EQ(s.run.tests.at(0).status, TestStatus::kPassed) << failures_of(s.run);
     EXPECT_EQ(s.run.tests.at(0).seed_runs_planned, 6u);
     return s.run.tests.at(0).seed_runs.size();
