@@ -16,9 +16,9 @@
 #include "comparison/baseline_gate.h"
 #include "environment/git_info.h"
 #include "execution/seed_runs.h"
-#include "record/json_fields.h"
 #include "record/json_text.h"
 #include "report/run_page.h"
+#include "storage/run_config.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
 #include "storage/run_record.h"
@@ -31,7 +31,7 @@ namespace {
 
 struct Shard {
   RunRecord record;
-  nlohmann::json config;  ///< config.json: the whole plan
+  RunConfig config;  ///< config.json: the whole plan
   ShardInfo info;
 };
 
@@ -56,34 +56,26 @@ Shard read_shard(const std::string& path) {
         path));
   }
   shard.info = *shard.record.run.info.shard;
-  shard.config = read_json_file(path + "/config.json");
+  shard.config = read_run_config(path);
   return shard;
 }
 
 std::vector<PlannedEntry> plan_entries(const Shard& shard) {
-  const std::string path = shard.record.path + "/config.json";
   std::vector<PlannedEntry> entries;
-  try {
-    const nlohmann::json& tests = field<nlohmann::json>(shard.config, "tests");
-    for (const std::string& full_name : array_field<std::string>(shard.config, "order")) {
-      PlannedEntry entry;
-      entry.full_name = full_name;
-      entry.name = full_name.substr(full_name.find('.') + 1);
-      with_field_context("tests." + entry.name, [&] {
-        const nlohmann::json& planned = field<nlohmann::json>(tests, entry.name);
-        entry.tier = parse_tier(field<std::string>(planned, "tier"));
-        if (planned.contains("seeds")) {
-          entry.seeds = array_field<std::uint64_t>(planned, "seeds");
-          entry.seed_block = field_or<int>(planned, "seed_block", 0);
-          for (const nlohmann::json& variant : field<nlohmann::json>(planned, "variants")) {
-            entry.variants.push_back(field<std::string>(variant, "name"));
-          }
-        }
-      });
-      entries.push_back(std::move(entry));
+  for (const std::string& full_name : shard.config.order) {
+    PlannedEntry entry;
+    entry.full_name = full_name;
+    entry.name = full_name.substr(full_name.find('.') + 1);
+    const RunConfigTest* planned = shard.config.find(entry.name);
+    if (planned == nullptr) {
+      throw RunFolderError(fmt::format("{}/config.json: tests.{}: missing (it is in \"order\")",
+                                       shard.record.path, entry.name));
     }
-  } catch (const JsonFieldError& error) {
-    throw RunFolderError(fmt::format("{}: {}", path, error.what()));
+    entry.tier = planned->tier;
+    entry.seeds = planned->seeds;
+    entry.seed_block = planned->seed_block;
+    entry.variants = planned->variants;
+    entries.push_back(std::move(entry));
   }
   return entries;
 }
@@ -374,7 +366,7 @@ ExitCode merge_command(const MergeOptions& options) {
   std::vector<std::string> output_errors;
   write_file_atomically(folder.path + "/environment.json",
                         json_text(first.run.info.environment, 2) + "\n");
-  nlohmann::json config = shards.front().config;
+  nlohmann::json config = shards.front().config.document;
   config.erase("shard");
   config["merged_from"] = run.info.merged_from;
   write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");

@@ -10,6 +10,7 @@
 #include "reporting/regression_report.h"
 #include "storage/experiment_notes.h"
 #include "storage/results_json.h"
+#include "storage/run_ledger.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"
@@ -69,32 +70,17 @@ ExitCode notes_command(const NotesOptions& options) {
 }
 
 ExitCode ledger_command(const LedgerOptions& options) {
-  const std::string path = options.runs + "/ledger.jsonl";
-  std::ifstream in(path);
-  if (!in)
-    throw RunFolderError(fmt::format("{}: cannot be read (no runs in {}?)", path, options.runs));
-  std::string line;
-  int number = 0;
+  const RunLedger ledger = read_run_ledger(options.runs);
   std::printf("%-28s %-18s %-22s %s\n", "run", "status", "tests", "hypothesis");
-  while (std::getline(in, line)) {
-    ++number;
-    nlohmann::json entry;
-    try {
-      entry = nlohmann::json::parse(line);
-      if (!entry.is_object()) throw std::invalid_argument("not an object");
-      const nlohmann::json summary = entry.value("summary", nlohmann::json::object());
-      const std::string tests = entry.value("kind", "run") == "ab"
-                                    ? "A/B timing"
-                                    : fmt::format("{} run, {} passed", summary.value("tests", 0),
-                                                  summary.value("passed", 0));
-      std::printf("%-28s %-18s %-22s %s\n", entry.value("run_id", "?").c_str(),
-                  entry.value("exit_status", "?").c_str(), tests.c_str(),
-                  entry.value("hypothesis", "").c_str());
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "%s:%d: skipped, not a ledger line (%s)\n", path.c_str(), number,
-                   error.what());
-    }
+  for (const LedgerEntry& entry : ledger.entries) {
+    const RunSummary summary = entry.summary.value_or(RunSummary{});
+    const std::string tests = entry.kind == "ab"
+                                  ? "A/B timing"
+                                  : fmt::format("{} run, {} passed", summary.tests, summary.passed);
+    std::printf("%-28s %-18s %-22s %s\n", entry.run_id.c_str(), exit_code_name(entry.exit_code),
+                tests.c_str(), entry.hypothesis.c_str());
   }
+  for (const std::string& damaged : ledger.damaged) std::fprintf(stderr, "%s\n", damaged.c_str());
   return ExitCode::kPassed;
 }
 

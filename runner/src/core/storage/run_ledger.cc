@@ -1,6 +1,28 @@
 #include "storage/run_ledger.h"
 
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "record/json_fields.h"
+#include "support/errors.h"
+
 namespace mlregress::internal {
+namespace {
+
+RunSummary summary_from_json(const nlohmann::json& json) {
+  RunSummary s;
+  s.tests = field_or<std::size_t>(json, "tests", 0);
+  s.passed = field_or<std::size_t>(json, "passed", 0);
+  s.failed = field_or<std::size_t>(json, "failed", 0);
+  s.skipped = field_or<std::size_t>(json, "skipped", 0);
+  s.crashed = field_or<std::size_t>(json, "crashed", 0);
+  s.regressed = field_or<std::size_t>(json, "regressed", 0);
+  s.timed_out = field_or<std::size_t>(json, "timed_out", 0);
+  return s;
+}
+
+}  // namespace
 
 LedgerEntry ledger_entry(const RunResult& run) {
   LedgerEntry entry;
@@ -37,6 +59,51 @@ void to_json(nlohmann::json& json, const LedgerEntry& entry) {
   json["filter"] = entry.filter;
   if (entry.summary) json["summary"] = *entry.summary;
   if (!entry.hypothesis.empty()) json["hypothesis"] = entry.hypothesis;
+}
+
+}  // namespace mlregress::internal
+
+namespace mlregress::internal {
+
+void from_json(const nlohmann::json& json, LedgerEntry& entry) {
+  if (!json.is_object()) throw JsonFieldError("line", "expected an object, got " + json.dump());
+  entry.run_id = field<std::string>(json, "run_id");
+  entry.kind = field_or<std::string>(json, "kind", "run");
+  entry.binary = field_or<std::string>(json, "binary", "");
+  entry.other_binary = field_or<std::string>(json, "other_binary", "");
+  entry.started_at = field_or<std::string>(json, "started_at", "");
+  entry.finished_at = field_or<std::string>(json, "finished_at", "");
+  entry.duration_s = optional_number_field(json, "duration_s").value_or(0.0);
+  if (json.contains("tiers")) entry.tiers = array_field<std::string>(json, "tiers");
+  entry.filter = field_or<std::string>(json, "filter", "");
+  entry.git.commit = field_or<std::string>(json, "git_commit", "unknown");
+  entry.git.dirty = field_or<bool>(json, "git_dirty", false);
+  if (json.contains("summary")) {
+    const nlohmann::json summary = field<nlohmann::json>(json, "summary");
+    with_field_context("summary", [&] { entry.summary = summary_from_json(summary); });
+  }
+  entry.exit_code = static_cast<ExitCode>(field<int>(json, "exit_code"));
+  entry.hypothesis = field_or<std::string>(json, "hypothesis", "");
+}
+
+RunLedger read_run_ledger(const std::string& runs_folder) {
+  const std::string path = runs_folder + "/ledger.jsonl";
+  std::ifstream in(path);
+  if (!in) {
+    throw RunFolderError(fmt::format("{}: cannot be read (no runs in {}?)", path, runs_folder));
+  }
+  RunLedger ledger;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    try {
+      ledger.entries.push_back(nlohmann::json::parse(line).get<LedgerEntry>());
+    } catch (const std::exception& error) {
+      ledger.damaged.push_back(
+          fmt::format("{}:{}: skipped, not a ledger line ({})", path, number, error.what()));
+    }
+  }
+  return ledger;
 }
 
 }  // namespace mlregress::internal

@@ -38,5 +38,20 @@ struct LedgerEntry {
 LedgerEntry ledger_entry(const RunResult& run);
 
 void to_json(nlohmann::json& json, const LedgerEntry& entry);
+/// The inverse: run_id and exit_code are required, the others default when missing. Throws
+/// JsonFieldError naming the field.
+void from_json(const nlohmann::json& json, LedgerEntry& entry);
+
+struct RunLedger {
+  std::vector<LedgerEntry> entries;  ///< in the order the runs ended
+  /// "runs/ledger.jsonl:3: skipped, not a ledger line (...)": one note per damaged line, which
+  /// the reader reports and skips.
+  std::vector<std::string> damaged;
+};
+
+/// Reads `<runs_folder>/ledger.jsonl`. Throws RunFolderError naming the file when it cannot be
+/// read; a damaged line is skipped and reported in `damaged`, naming the file, the line and the
+/// field.
+RunLedger read_run_ledger(const std::string& runs_folder);
 
 }  // namespace mlregress::internal

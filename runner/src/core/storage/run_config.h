@@ -1,0 +1,54 @@
+// config.json in a run folder: the whole plan of the run, written before the first test
+// (runner/docs/results-schema.md). `rerun` reads a test's resolved parameters, seed and thread
+// count from it; `merge` learns from a shard's copy every unit of the plan.
+//
+//   {"schema_version": 1, "seed": 0, "threads": 1, "jobs": 2, "overrides": [...],
+//    "order": ["Fast.A", ...],
+//    "tests": {"A": {"tier": "fast", "params": {...}, "config_hash": "...",
+//                    "seeds": [...], "seed_block": 4, "variants": [{"name", "params",
+//                    "config_hash"}]}}}
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mlregress/tier.h"
+
+namespace mlregress::internal {
+
+/// One test of the plan.
+struct RunConfigTest {
+  std::optional<Tier> tier;  ///< nullopt for a tier name this build does not know
+  /// The resolved parameters by name, each as config.json stores it (a string, bool or number).
+  std::map<std::string, nlohmann::json> params;
+  std::string config_hash;
+  // Seeded tests only: the seeds this run used (a sequential test's every seed up to its cap),
+  // the seeds between two looks (sequential tests, else 0) and the variants' names in order.
+  std::vector<std::uint64_t> seeds;
+  int seed_block = 0;
+  std::vector<std::string> variants;
+  bool seeded() const { return !seeds.empty(); }
+};
+
+struct RunConfig {
+  // The run's --seed and thread count (absent only from a file written by hand).
+  std::optional<std::uint64_t> seed;
+  std::optional<int> threads;
+  std::vector<std::string> order;              ///< the tests' full names in plan order
+  std::map<std::string, RunConfigTest> tests;  ///< by test name
+  /// The document as read: merge writes it on into the merged run folder.
+  nlohmann::json document;
+
+  /// The test named `name`, or nullptr when the plan has none.
+  const RunConfigTest* find(const std::string& name) const;
+};
+
+/// Reads `<run_folder>/config.json`. Throws RunFolderError naming the file, and the field and
+/// what was expected there, when it cannot be read, is not JSON or lacks what the plan holds.
+RunConfig read_run_config(const std::string& run_folder);
+
+}  // namespace mlregress::internal
