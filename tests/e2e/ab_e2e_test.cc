@@ -2,8 +2,8 @@
 // timing_fixture.cc: a busy loop whose length --set BusyLoopThroughput.extra_work scales).
 // Planted: a 3x slowdown of the candidate (must be a REGRESSION, exit 2), the same slowdown in
 // the other build instead (must be IMPROVED, and shows --set reaches the candidate only), no
-// change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable
-// or not an mlregress binary (usage errors naming the path).
+// change at all (A/A: must not be a REGRESSION), and the other binary missing, not executable,
+// not startable or not an mlregress binary (usage errors naming the path).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -147,6 +147,20 @@ TEST_F(AbE2eTest, ANonExecutableOtherBinaryIsAUsageError) {
   const ProcessResult result = ab(path);
   EXPECT_EQ(result.exit_code, kUsageError);
   EXPECT_THAT(result.err, ::testing::HasSubstr("not executable")) << result.err;
+}
+
+// An executable file exec refuses (no #! line, no machine code): starting it threw out of --ab
+// as an internal error (exit 70) instead of the usage error of an other binary that is no test
+// binary.
+TEST_F(AbE2eTest, AnOtherBinaryThatCannotBeStartedIsAUsageErrorNotAnInternalError) {
+  const std::string path = temp_.path() + "/garbage-binary";
+  std::ofstream(path) << "\x01\x02\x03 not a program\n";
+  ASSERT_EQ(::chmod(path.c_str(), 0755), 0);
+  const ProcessResult result = ab(path);
+  EXPECT_NE(result.exit_code, 70) << result.err;
+  EXPECT_EQ(result.exit_code, kUsageError) << result.out << result.err;
+  EXPECT_THAT(result.err, ::testing::HasSubstr("cannot start " + path)) << result.err;
+  EXPECT_THAT(result.err, ::testing::Not(::testing::HasSubstr("internal error"))) << result.err;
 }
 
 TEST_F(AbE2eTest, AnOtherBinaryThatListsNoTestsIsAUsageError) {

@@ -176,7 +176,12 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   write_file_atomically(folder.path + "/environment.json",
                         json_text(probe_environment(git, hooks, nullptr), 2) + "\n");
   const std::string rounds_folder = folder.path + "/rounds";
-  std::filesystem::create_directories(rounds_folder);
+  std::error_code not_made;
+  std::filesystem::create_directories(rounds_folder, not_made);
+  if (not_made) {
+    throw OutputError(
+        fmt::format("--ab: cannot create '{}': {}", rounds_folder, not_made.message()));
+  }
 
   const AbSelection selection = select_compared_tests(
       candidate_tests, other_timing_tests(options.ab_binary, folder.path), registry);

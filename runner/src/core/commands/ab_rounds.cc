@@ -77,7 +77,15 @@ ChildRun run_side(Side side, int round, const std::string& program,
     for (const std::string& set : options.sets) argv.insert(argv.end(), {"--set", set});
   }
   const auto start = std::chrono::steady_clock::now();
-  const ChildExit exit = run_child_process(argv, log, "", options.ab_timeout_s);
+  ChildExit exit;
+  try {
+    exit = run_child_process(argv, log, "", options.ab_timeout_s);
+  } catch (const Error&) {
+    throw;                                     // a log that cannot be written, a stop signal
+  } catch (const std::runtime_error& error) {  // exec refused the binary
+    throw ChildRunFailed{fmt::format("round {}: the {} binary ({}) cannot be started: {}", round,
+                                     side_name(side), program, error.what())};
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // The children run one at a time, so `latest` is the run folder this child just made.
   std::error_code no_link;
@@ -123,8 +131,8 @@ std::vector<AbSeries> build_series(const std::vector<ChildRun>& candidate,
 std::set<std::string> other_timing_tests(const std::string& other, const std::string& folder) {
   const std::string out = folder + "/other-list.json";
   const std::string err = folder + "/other-list.log";
-  const ChildExit exit = run_child_process({other, "list", "--format", "json"}, out, err);
   try {
+    const ChildExit exit = run_child_process({other, "list", "--format", "json"}, out, err);
     if (exit.exit_code != 0) throw std::runtime_error(exit.describe());
     const nlohmann::json listing = nlohmann::json::parse(read_text(out));
     std::set<std::string> names;
@@ -132,6 +140,8 @@ std::set<std::string> other_timing_tests(const std::string& other, const std::st
       if (test.value("timing", true)) names.insert(test.at("name").get<std::string>());
     }
     return names;
+  } catch (const Error&) {
+    throw;  // a listing that cannot be written, a stop signal
   } catch (const std::exception& error) {
     throw ConfigError(
         fmt::format("--ab: '{} list --format json' did not list its tests ({}); is it "

@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 
 // git bisect run's answers.
 constexpr int kGood = 0, kBad = 1, kSkip = 125;
+constexpr int kAbortBisect = 128;  // any code above 127 stops `git bisect run`
 
 // What a bisect needs at every step, kept in <folder>/bisect.json for the step processes.
 struct BisectState {
@@ -69,6 +70,14 @@ std::string shell_quoted(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+// A folder of the bisect's own; one that cannot be made is an output error, not a bug of ours.
+void create_folder(const std::string& path) {
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (error)
+    throw OutputError(fmt::format("bisect: cannot create '{}': {}", path, error.message()));
 }
 
 std::optional<std::string> git(const std::string& repo, std::vector<std::string> args) {
@@ -196,10 +205,10 @@ void judge(const TestResult& test, const BisectState& state, bool against_good, 
 // Builds the checked-out commit, runs the test and judges it; cached per commit.
 Outcome measure_head(const BisectState& state, bool against_good) {
   const auto head = git(state.repo, {"rev-parse", "HEAD"});
-  if (!head) throw std::runtime_error("bisect: git rev-parse HEAD failed in " + state.repo);
+  if (!head) throw BisectFailed("git rev-parse HEAD failed in " + state.repo);
   const std::string dir = state.folder + "/commits/" + *head;
   if (std::optional<Outcome> cached = cached_outcome(dir + "/outcome.json")) return *cached;
-  fs::create_directories(dir);
+  create_folder(dir);
   Outcome o;
   o.commit = *head;
   o.built = true;
@@ -215,7 +224,16 @@ Outcome measure_head(const BisectState& state, bool against_good) {
                                      dir + "/runs", "--repo", state.repo, "--color",  "never"};
     if (against_good) argv.insert(argv.end(), {"--baselines", state.folder + "/baselines"});
     argv.insert(argv.end(), state.run_args.begin(), state.run_args.end());
-    const ChildExit run = run_child_process(argv, dir + "/run.log");
+    ChildExit run;
+    try {
+      run = run_child_process(argv, dir + "/run.log");
+    } catch (const Error&) {
+      throw;                                     // a log that cannot be written, a stop signal
+    } catch (const std::runtime_error& error) {  // exec refused it: a commit without a binary
+      o.reason = fmt::format("the test binary cannot be started: {}", error.what());
+      write_file_atomically(dir + "/outcome.json", json_text(to_json(o), 2) + "\n");
+      return o;
+    }
     try {
       const RunRecord record = read_run_record(dir + "/runs/latest");
       const TestResult* test = nullptr;
@@ -302,11 +320,19 @@ std::string short_reason(const Outcome& o) {
   return text.size() > 16 ? text.substr(0, 15) + "~" : text;
 }
 
+// One `git bisect run` step. Its exit code is git's answer, so a step that cannot measure the
+// commit (an error of ours or of the environment) must not answer "bad": it exits 128, which
+// makes git stop the bisect, and bisect_command reports git-bisect.log.
 ExitCode bisect_step(const BisectOptions& options) {
-  const BisectState state = read_state(options.step);
-  const Outcome o = measure_head(state, /*against_good=*/true);
-  std::printf("mlregress bisect: %s %s\n", o.commit.substr(0, 12).c_str(), line_for(o).c_str());
-  return static_cast<ExitCode>(o.answer);
+  try {
+    const BisectState state = read_state(options.step);
+    const Outcome o = measure_head(state, /*against_good=*/true);
+    std::printf("mlregress bisect: %s %s\n", o.commit.substr(0, 12).c_str(), line_for(o).c_str());
+    return static_cast<ExitCode>(o.answer);
+  } catch (const std::exception& error) {
+    std::printf("mlregress bisect: the step failed, stopping the bisect: %s\n", error.what());
+    return static_cast<ExitCode>(kAbortBisect);
+  }
 }
 
 // The commits `git bisect run` named: the first bad one, or the candidates left when only
@@ -330,10 +356,9 @@ std::vector<std::string> first_bad_commits(const std::string& log) {
   return found;
 }
 
-}  // namespace
-
-ExitCode bisect_command(const BisectOptions& options) {
-  if (!options.step.empty()) return bisect_step(options);
+// The bisect's state from the command line: the repository, GOOD and BAD as commit ids, the
+// binary, and the folder <out>/<good>..<bad> with bisect.json for the steps.
+BisectState prepare_bisect(const BisectOptions& options) {
   for (const auto& [value, name] :
        {std::pair{&options.good, "GOOD"}, std::pair{&options.bad, "BAD"},
         std::pair{&options.test, "--test"}, std::pair{&options.build, "--build"}}) {
@@ -363,27 +388,49 @@ ExitCode bisect_command(const BisectOptions& options) {
   state.run_args = split_words(options.run_args);
   state.folder =
       absolute(options.out + "/" + state.good.substr(0, 12) + ".." + state.bad.substr(0, 12));
-  fs::create_directories(state.folder);
+  create_folder(state.folder);
   write_file_atomically(state.folder + "/bisect.json", json_text(to_json(state), 2) + "\n");
+  return state;
+}
 
-  // The step script runs a copy of this binary: the build may replace the binary itself.
+// The step script runs a copy of this binary: the build may replace the binary itself.
+void write_step_script(const BisectState& state) {
   const std::string driver = state.folder + "/mlregress-bisect";
-  fs::copy_file("/proc/self/exe", driver, fs::copy_options::overwrite_existing);
-  fs::permissions(driver, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
-  write_file_atomically(state.folder + "/step.sh",
-                        "#!/bin/sh\n# One `git bisect run` step of mlregress bisect.\nexec " +
-                            shell_quoted(driver) + " bisect --step " + shell_quoted(state.folder) +
-                            "\n");
-  fs::permissions(state.folder + "/step.sh", fs::perms::owner_all);
+  std::error_code error;
+  fs::copy_file("/proc/self/exe", driver, fs::copy_options::overwrite_existing, error);
+  if (!error) {
+    fs::permissions(driver, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
+                    error);
+  }
+  if (error)
+    throw OutputError(fmt::format("bisect: cannot write '{}': {}", driver, error.message()));
+  const std::string script = state.folder + "/step.sh";
+  write_file_atomically(
+      script, "#!/bin/sh\n# One `git bisect run` step of mlregress bisect.\nexec " +
+                  shell_quoted(driver) + " bisect --step " + shell_quoted(state.folder) + "\n");
+  fs::permissions(script, fs::perms::owner_all, error);
+  if (error)
+    throw OutputError(fmt::format("bisect: cannot write '{}': {}", script, error.message()));
+}
 
-  const std::string start = [&] {
-    const auto branch = git(state.repo, {"symbolic-ref", "--quiet", "--short", "HEAD"});
-    return branch && !branch->empty() ? *branch : *git(state.repo, {"rev-parse", "HEAD"});
-  }();
-  RepositoryRestorer restorer(state.repo, start);
-  int builds = 0;
+// Where the repository is now (its branch, else its commit), to go back to at the end.
+std::string starting_point(const std::string& repo) {
+  if (const auto branch = git(repo, {"symbolic-ref", "--quiet", "--short", "HEAD"});
+      branch && !branch->empty()) {
+    return *branch;
+  }
+  const auto head = git(repo, {"rev-parse", "HEAD"});
+  if (!head) throw BisectFailed("git rev-parse HEAD failed in " + repo);
+  return *head;
+}
+
+// What this process measured, commit by commit, and how many builds it made.
+struct Measurements {
+  const BisectState& state;
   std::map<std::string, Outcome> outcomes;  // by commit
-  const auto measure = [&](const std::string& commit, bool against_good) {
+  int builds = 0;
+
+  Outcome measure(const std::string& commit, bool against_good) {
     if (!git(state.repo, {"checkout", "--quiet", "--detach", commit})) {
       throw ConfigError(fmt::format("bisect: git checkout {} failed in {}", commit, state.repo));
     }
@@ -393,13 +440,14 @@ ExitCode bisect_command(const BisectOptions& options) {
     std::fflush(stdout);
     outcomes[commit] = o;
     return o;
-  };
+  }
+};
 
-  std::printf("mlregress bisect: %s in %s, GOOD %s, BAD %s (%s)\n", state.test.c_str(),
-              state.repo.c_str(), state.good.substr(0, 12).c_str(), state.bad.substr(0, 12).c_str(),
-              state.folder.c_str());
-  // GOOD first: its result is the baseline every other commit is judged against.
-  const Outcome good = measure(state.good, /*against_good=*/false);
+// GOOD first: its result, promoted into the bisect's folder, is the baseline every other commit
+// is judged against. Then BAD, which must be a regression against it.
+Outcome measure_the_ends(Measurements& measured) {
+  const BisectState& state = measured.state;
+  const Outcome good = measured.measure(state.good, /*against_good=*/false);
   if (good.answer != kGood)
     throw BisectFailed(fmt::format("GOOD {} cannot be measured: {}", state.good, good.reason));
   const RunRecord good_run =
@@ -411,50 +459,62 @@ ExitCode bisect_command(const BisectOptions& options) {
   request.now = good_run.run.info.started_at;
   promote_run(good_run, request);
 
-  const Outcome bad = measure(state.bad, /*against_good=*/true);
+  const Outcome bad = measured.measure(state.bad, /*against_good=*/true);
   if (bad.answer != kBad) {
     throw BisectFailed(fmt::format("BAD {} is no regression against GOOD on {}: {}", state.bad,
                                    state.test, bad.reason));
   }
+  return good;
+}
 
-  std::vector<std::string> first_bad;
+// The commits between GOOD and BAD by `git bisect run` and the step script: the first bad one,
+// or the candidates when only skipped commits remain.
+std::vector<std::string> run_git_bisect(const BisectState& state, RepositoryRestorer& restorer) {
   const auto between = git(state.repo, {"rev-list", "--count", state.good + ".." + state.bad});
-  if (between && *between == "1") {
-    first_bad = {state.bad};  // BAD is GOOD's child: nothing in between
-  } else {
-    restorer.bisecting();
-    if (!git(state.repo, {"bisect", "start", state.bad, state.good})) {
-      throw ConfigError("bisect: git bisect start failed in " + state.repo);
-    }
-    const ChildExit run =
-        run_child_process({"/bin/sh", "-c",
-                           "cd " + shell_quoted(state.repo) + " && git bisect run " +
-                               shell_quoted(state.folder + "/step.sh")},
-                          state.folder + "/git-bisect.log");
-    std::ifstream in(state.folder + "/git-bisect.log");
-    const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    first_bad = first_bad_commits(log);
-    if (run.exit_code != 0 && first_bad.empty()) {
-      throw BisectFailed(fmt::format("git bisect run failed ({}):\n{}", run.describe(), log));
-    }
+  if (between && *between == "1") return {state.bad};  // BAD is GOOD's child: nothing in between
+  restorer.bisecting();
+  if (!git(state.repo, {"bisect", "start", state.bad, state.good})) {
+    throw ConfigError("bisect: git bisect start failed in " + state.repo);
   }
-  // What the steps measured, read back from the cache (they ran in other processes).
-  for (const auto& entry : fs::directory_iterator(state.folder + "/commits")) {
-    const std::string commit = entry.path().filename().string();
-    if (outcomes.count(commit)) continue;
-    if (std::optional<Outcome> o = cached_outcome(entry.path().string() + "/outcome.json")) {
-      outcomes[commit] = *o;
-    }
+  const ChildExit run =
+      run_child_process({"/bin/sh", "-c",
+                         "cd " + shell_quoted(state.repo) + " && git bisect run " +
+                             shell_quoted(state.folder + "/step.sh")},
+                        state.folder + "/git-bisect.log");
+  std::ifstream in(state.folder + "/git-bisect.log");
+  const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::string> first_bad = first_bad_commits(log);
+  if (run.exit_code != 0 && first_bad.empty()) {
+    throw BisectFailed(fmt::format("git bisect run failed ({}):\n{}", run.describe(), log));
   }
-  // Builds the steps made in this bisect: their logs are newer than bisect.json.
-  for (const auto& [commit, o] : outcomes) {
-    if (commit == state.good || commit == state.bad) continue;
-    const auto made = fs::last_write_time(state.folder + "/commits/" + commit + "/outcome.json");
-    if (made >= fs::last_write_time(state.folder + "/bisect.json")) ++builds;
-  }
-  restorer.restore();
+  return first_bad;
+}
 
-  // Every commit of the range, oldest first, with what was measured where it was.
+// What the steps measured, read back from the cache (they ran in other processes), and the
+// builds they made in this bisect: their outcomes are newer than bisect.json.
+void collect_step_outcomes(Measurements& measured) {
+  const BisectState& state = measured.state;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(state.folder + "/commits", error)) {
+    const std::string commit = entry.path().filename().string();
+    if (measured.outcomes.count(commit)) continue;
+    if (std::optional<Outcome> o = cached_outcome(entry.path().string() + "/outcome.json")) {
+      measured.outcomes[commit] = *o;
+    }
+  }
+  const auto started = fs::last_write_time(state.folder + "/bisect.json", error);
+  for (const auto& [commit, o] : measured.outcomes) {
+    if (commit == state.good || commit == state.bad) continue;
+    const auto made =
+        fs::last_write_time(state.folder + "/commits/" + commit + "/outcome.json", error);
+    if (!error && made >= started) ++measured.builds;
+  }
+}
+
+// Every commit of the range, oldest first, with what was measured where it was.
+std::vector<std::string> print_range(const Measurements& measured, const Outcome& good,
+                                     const std::vector<std::string>& first_bad) {
+  const BisectState& state = measured.state;
   const std::string metric_title = !state.metric.empty() ? state.metric
                                    : good.metric.empty() ? "value"
                                                          : good.metric;
@@ -466,10 +526,10 @@ ExitCode bisect_command(const BisectOptions& options) {
     for (std::string commit; std::getline(in, commit);) range.push_back(commit);
   }
   for (const std::string& commit : range) {
-    const auto it = outcomes.find(commit);
+    const auto it = measured.outcomes.find(commit);
     const bool is_first_bad = first_bad.size() == 1 && first_bad[0] == commit;
     std::string answer = "-", value = "-", label = "not tested";
-    if (it != outcomes.end()) {
+    if (it != measured.outcomes.end()) {
       const Outcome& o = it->second;
       answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
       if (o.value) value = format_value(*o.value);
@@ -479,6 +539,15 @@ ExitCode bisect_command(const BisectOptions& options) {
                 value.c_str(), label.c_str(), subject(state.repo, commit).c_str(),
                 is_first_bad ? "   <- first bad commit" : "");
   }
+  return range;
+}
+
+// result.json, and the starting commit built again so that the build folder matches it.
+void finish_bisect(const BisectOptions& options, const Measurements& measured,
+                   const std::vector<std::string>& range, const std::vector<std::string>& first_bad,
+                   const std::string& start) {
+  const BisectState& state = measured.state;
+  const int builds = measured.builds;
   std::printf("\n%d build%s for %zu commits", builds, builds == 1 ? "" : "s", range.size());
   nlohmann::json result = {{"good", state.good},     {"bad", state.bad}, {"test", state.test},
                            {"metric", state.metric}, {"builds", builds}, {"commits", range.size()},
@@ -492,6 +561,10 @@ ExitCode bisect_command(const BisectOptions& options) {
                 rebuild.exit_code == 0 ? "" : ", which failed: see rebuild.log");
   }
   std::printf("\n");
+}
+
+// The first bad commit, or BisectFailed with the candidates when only skipped ones remain.
+ExitCode name_first_bad(const BisectState& state, const std::vector<std::string>& first_bad) {
   if (first_bad.size() != 1) {
     std::string candidates;
     for (const std::string& c : first_bad) candidates += "\n  " + c + " " + subject(state.repo, c);
@@ -504,6 +577,27 @@ ExitCode bisect_command(const BisectOptions& options) {
   std::printf("first bad commit: %s %s\n", first_bad[0].c_str(),
               subject(state.repo, first_bad[0]).c_str());
   return ExitCode::kPassed;
+}
+
+}  // namespace
+
+ExitCode bisect_command(const BisectOptions& options) {
+  if (!options.step.empty()) return bisect_step(options);
+  const BisectState state = prepare_bisect(options);
+  write_step_script(state);
+  const std::string start = starting_point(state.repo);
+  RepositoryRestorer restorer(state.repo, start);
+  Measurements measured{state, {}, 0};
+  std::printf("mlregress bisect: %s in %s, GOOD %s, BAD %s (%s)\n", state.test.c_str(),
+              state.repo.c_str(), state.good.substr(0, 12).c_str(), state.bad.substr(0, 12).c_str(),
+              state.folder.c_str());
+  const Outcome good = measure_the_ends(measured);
+  const std::vector<std::string> first_bad = run_git_bisect(state, restorer);
+  collect_step_outcomes(measured);
+  restorer.restore();
+  const std::vector<std::string> range = print_range(measured, good, first_bad);
+  finish_bisect(options, measured, range, first_bad, start);
+  return name_first_bad(state, first_bad);
 }
 
 }  // namespace mlregress::internal

@@ -22,9 +22,10 @@
 
 namespace mlregress::internal {
 
-/// Exit 0 with the first bad commit named; 10 (bisect_failed) when none can be named; 4 for a
-/// dirty work tree, a bisect already in progress, or commits that do not exist or are not in
-/// order.
+/// Exit 0 with the first bad commit named; 10 (bisect_failed) when none can be named (GOOD
+/// cannot be measured: its build fails, makes no binary or one that cannot be started; BAD is no
+/// regression; git fails midway); 4 for a dirty work tree, a bisect already in progress, or
+/// commits that do not exist or are not in order; 5 when its folder cannot be made.
 ExitCode bisect_command(const BisectOptions& options);
 
 }  // namespace mlregress::internal
