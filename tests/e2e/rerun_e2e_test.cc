@@ -1,12 +1,15 @@
 // rerun end to end: a plain test and one seed of a seeded test reproduce exactly with the run's
-// parameters; a recorded value that no longer matches is reported within or beyond its band; a
-// test whose parameters changed is refused unless --force; another commit is warned about.
+// parameters; a recorded value that no longer matches is reported within or beyond its band (the
+// gate's judgement, as `compare` makes it); a gated curve is checked against the run's curve
+// file; a test whose parameters changed is refused unless --force; another commit is warned
+// about.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "fixture_runner.h"
 #include "tests/support/files.h"
@@ -105,6 +108,64 @@ TEST_F(SeededRerunE2eTest, OneSeedOfASeededTestReproducesExactly) {
               HasSubstr("\"seed_runs_planned\": 1"));
   EXPECT_EQ(seeds("rerun " + runs + "/latest --test NoisyAccuracy --seed 3 --out x").exit_code,
             kUsageError);  // the run used seeds 40..47
+}
+
+// The gate judges a value that moved: beyond its band on the worse side is a REGRESSION (exit 2),
+// as on the better side (above, IMPROVED): either way the run's value did not reproduce.
+TEST_F(RerunE2eTest, AValueBeyondItsBandOnTheWorseSideIsARegression) {
+  ASSERT_EQ(run("--filter Passes").exit_code, kPassed);  // value 1.5, LowerIsBetter
+  edit("results.json", R"("value": 1\.5)", R"("value": 0.5)");
+  const ProcessResult result = rerun("--test Passes");
+  EXPECT_EQ(result.exit_code, kRegression) << result.out;
+  EXPECT_THAT(result.out, HasSubstr("0.5 -> 1.5  differs by 1\n"));
+  EXPECT_THAT(result.out, HasSubstr("differs: 1 value(s) beyond the recorded band"));
+}
+
+class CurveRerunE2eTest : public ::testing::Test {
+ protected:
+  ProcessResult curves(const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       std::string(MLREGRESS_CURVE_FIXTURE_BINARY) + " " + args);
+  }
+  ProcessResult rerun() {
+    return curves("rerun " + temp_.path() + "/runs/latest --test LossCurve --out " + temp_.path() +
+                  "/again");
+  }
+  // Multiplies the run's recorded loss curve by `factor` from step `from` to step `to`.
+  void scale_recorded_curve(double factor, int from, int to) {
+    const std::string path = temp_.path() + "/runs/latest/curves/LossCurve.loss.csv";
+    std::istringstream in(read_file(path));
+    std::ostringstream out;
+    std::string line;
+    std::getline(in, line);
+    out << line << "\n";  // the header
+    while (std::getline(in, line)) {
+      const int step = std::stoi(line.substr(0, line.find(',')));
+      const double value = std::stod(line.substr(line.find(',') + 1));
+      out << step << "," << (step >= from && step <= to ? value * factor : value) << "\n";
+    }
+    std::ofstream(path) << out.str();
+  }
+  test_support::TempDir temp_;
+};
+
+// A curve recorded with a CurvePolicy is a gated value: rerun checks it with the curve gate
+// against the run's curve file. Planted: the run's curve 40% lower from step 10 to 30, so that
+// the rerun's curve leaves the band on the worse side there while its final value still matches.
+TEST_F(CurveRerunE2eTest, AGatedCurveIsCheckedAgainstTheRunsCurve) {
+  ASSERT_EQ(curves("run --filter LossCurve --out " + temp_.path() + "/runs").exit_code, kPassed);
+  ProcessResult result = rerun();
+  EXPECT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_THAT(result.out, HasSubstr("curve loss"));
+  EXPECT_THAT(result.out, HasSubstr("100 points  reproduced exactly"));
+  EXPECT_THAT(result.out, HasSubstr("rerun: reproduced exactly"));
+
+  scale_recorded_curve(0.6, 10, 30);
+  result = rerun();
+  EXPECT_EQ(result.exit_code, kRegression) << result.out << result.err;
+  EXPECT_THAT(result.out, HasSubstr("differs: left the band on the worse side at step 10"));
+  EXPECT_THAT(result.out, HasSubstr("final_loss"));
+  EXPECT_THAT(result.out, HasSubstr("differs: 1 value(s) beyond the recorded band"));
 }
 
 }  // namespace
