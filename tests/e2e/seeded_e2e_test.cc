@@ -345,5 +345,30 @@ TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {
   EXPECT_THAT(result.out, ::testing::Not(::testing::HasSubstr("\r")));
 }
 
+// Every seed recorded the data it measured on (record_dataset) and the order it served it in
+// (record_data_order). A baseline promoted on other data says nothing about this run: every
+// metric of the seeded test is NOT_COMPARABLE, naming the dataset, as for a plain test.
+TEST_F(SeededE2eTest, ASeededTestOnOtherDataIsNotComparable) {
+  ASSERT_EQ(run("--filter NoisyAccuracy --set NoisyAccuracy.data=v1").exit_code, kPassed);
+  const json recorded = test_named("NoisyAccuracy").at("datasets");
+  ASSERT_EQ(recorded.size(), 2u) << recorded.dump();
+  const ProcessResult promoted = promote();
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+
+  const ProcessResult same =
+      run_against_baseline("--filter NoisyAccuracy --set NoisyAccuracy.data=v1");
+  EXPECT_EQ(same.exit_code, kPassed) << same.out << same.err;
+  EXPECT_NE(verdict("NoisyAccuracy", "accuracy"), "NOT_COMPARABLE");
+
+  const ProcessResult other =
+      run_against_baseline("--filter NoisyAccuracy --set NoisyAccuracy.data=v2");
+  EXPECT_EQ(other.exit_code, kPassed) << other.out << other.err;
+  for (const std::string metric : {"accuracy", "loss"}) {
+    const json m = metric_named(test_named("NoisyAccuracy"), metric);
+    EXPECT_EQ(m.at("verdict"), "NOT_COMPARABLE") << m.dump();
+    EXPECT_THAT(m.at("note").get<std::string>(), HasSubstr("the dataset 'train' changed"));
+  }
+}
+
 }  // namespace
 }  // namespace mlregress::e2e

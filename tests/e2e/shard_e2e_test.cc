@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -120,6 +121,21 @@ TEST_F(ShardE2eTest, MergedShardsGiveTheRunOneMachineGives) {
     EXPECT_TRUE(std::filesystem::exists(folder_merged + "/report.html"));
     EXPECT_THAT(read_file(folder_merged + "/junit.xml"), HasSubstr("name=\"NoisyAccuracy\""));
   }
+}
+
+// Each seed recorded its data and the order it served it in, which depends on the seed. One
+// machine keeps the first seed's; a merge keeps the same, whatever order the shards are given in.
+TEST_F(ShardE2eTest, AMergedSeededTestKeepsTheDataOfItsFirstSeed) {
+  const std::string args = "--filter NoisyAccuracy --set NoisyAccuracy.data=v1";
+  const json single = comparable(run_into("single", args));
+  std::vector<std::string> parts = shards(4, args);
+  std::reverse(parts.begin(), parts.end());
+  const ProcessResult merged = merge(parts);
+  ASSERT_EQ(merged.exit_code, kPassed) << merged.out << merged.err;
+  const json joined = comparable(std::filesystem::canonical(folder("merged/latest")).string());
+  ASSERT_EQ(single.at("tests").size(), 1u);
+  EXPECT_EQ(joined.at("tests").at(0).at("datasets"), single.at("tests").at(0).at("datasets"));
+  EXPECT_EQ(joined.at("tests").at(0).at("datasets").size(), 2u);
 }
 
 TEST_F(ShardE2eTest, EveryWayOfNamingAShardSelectsTheSameUnits) {

@@ -178,6 +178,7 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   // metrics in the order its seeds record them (the same in every shard).
   std::map<std::string, std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> metrics;
   double duration_s = 0.0;
+  std::optional<std::pair<std::size_t, std::uint64_t>> first_unit;
   for (const Shard& shard : shards) {
     for (const TestResult& part : shard.record.run.tests) {
       if (part.full_name != entry.full_name) continue;
@@ -188,6 +189,15 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
         have_header = true;
       }
       duration_s += part.duration_s;
+      // The data fingerprints of the first seed in plan order, as one machine keeps them: the
+      // shard that ran that seed recorded them.
+      for (const SeedRun& run : part.seed_runs) {
+        const auto unit = std::pair{run.variant_index, run.seed};
+        if (!first_unit || unit < *first_unit) {
+          first_unit = unit;
+          test.datasets = part.datasets;
+        }
+      }
       std::map<std::size_t, std::size_t> position;  // within each variant
       for (const MetricRecord& m : part.metrics) {
         const std::size_t v = variant_index_of(m.name, entry);

@@ -104,9 +104,9 @@ TestStatus summarize_seed_runs(TestResult& test) {
   // recorded it, whatever order the seeds finished in. A baseline promoted from other data makes
   // the test NOT_COMPARABLE, as for a plain test. Seed runs read back from results.json (merge)
   // carry none: the test keeps the fingerprints it was given.
-  const bool seeds_recorded_data = std::any_of(
-      test.seed_runs.begin(), test.seed_runs.end(),
-      [](const SeedRun& run) { return !run.datasets.empty(); });
+  const bool seeds_recorded_data =
+      std::any_of(test.seed_runs.begin(), test.seed_runs.end(),
+                  [](const SeedRun& run) { return !run.datasets.empty(); });
   if (seeds_recorded_data) test.datasets.clear();
   for (const SeedRun& run : test.seed_runs) {
     for (const RecordedDataset& d : run.datasets) {
