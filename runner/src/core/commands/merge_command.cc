@@ -169,6 +169,24 @@ TestResult merge_plain_test(const PlannedEntry& entry, const std::vector<Shard>&
   return missing;
 }
 
+// A seed no shard ran is like a seed that crashed: kept out of the samples, and the test fails.
+void add_missing_seeds(TestResult& test, const PlannedEntry& entry,
+                       const std::map<std::pair<std::size_t, std::uint64_t>, std::string>& seen,
+                       const std::string& missing_note) {
+  for (std::size_t v = 0; v < entry.variants.size(); ++v) {
+    for (std::uint64_t seed : entry.seeds) {
+      if (seen.count({v, seed}) != 0) continue;
+      SeedRun missing;
+      missing.variant = entry.variants[v];
+      missing.variant_index = v;
+      missing.seed = seed;
+      missing.status = TestStatus::kCrashed;
+      missing.crash_message = "missing: no shard given ran it" + missing_note;
+      insert_in_plan_order(test.seed_runs, std::move(missing));
+    }
+  }
+}
+
 TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
                              const std::string& missing_note) {
   TestResult test;
@@ -232,19 +250,7 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
     test.seeded = true;
     test.seed = entry.seeds.front();
   }
-  // A seed no shard ran is like a seed that crashed: kept out of the samples, and the test fails.
-  for (std::size_t v = 0; v < entry.variants.size(); ++v) {
-    for (std::uint64_t seed : entry.seeds) {
-      if (seen.count({v, seed}) != 0) continue;
-      SeedRun missing;
-      missing.variant = entry.variants[v];
-      missing.variant_index = v;
-      missing.seed = seed;
-      missing.status = TestStatus::kCrashed;
-      missing.crash_message = "missing: no shard given ran it" + missing_note;
-      insert_in_plan_order(test.seed_runs, std::move(missing));
-    }
-  }
+  add_missing_seeds(test, entry, seen, missing_note);
   test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
   // The shards ran every seed up to the cap; the gate looks at them block by block, as an
   // unsharded run would have, and decides at the same look.
