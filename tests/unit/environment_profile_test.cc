@@ -10,6 +10,8 @@
 
 #include <string>
 
+#include "baselines/baseline_store.h"
+#include "comparison/baseline_gate.h"
 #include "record/json_text.h"
 #include "support/fnv1a.h"
 
@@ -53,6 +55,40 @@ TEST(EnvironmentProfileTest, TheGpuModelIsPartOfTheProfile) {
   EXPECT_THAT(describe_environment_change(h100, a100),
               ::testing::HasSubstr("GPU changed (NVIDIA H100 80GB HBM3 → NVIDIA A100-SXM4-40GB)"));
   EXPECT_THAT(describe_environment_change(h100, h100), ::testing::HasSubstr("GPU same"));
+}
+
+// Two profile ids a character apart (threads 1 and 2) say nothing to a reader: the note of a value
+// bound to another profile names the fields that differ. Planted: an unchanged field listed, or
+// the difference left out of the NOT_COMPARABLE note.
+TEST(EnvironmentProfileTest, ADifferenceIsShownAsTheFieldsThatDiffer) {
+  const EnvironmentProfile one_thread = environment_profile(cpu_environment());
+  nlohmann::json other = cpu_environment();
+  other["run"]["intra_op_threads"] = 2;
+  other["cpu"]["model"] = "Another CPU";
+  const EnvironmentProfile two_threads = environment_profile(other);
+  EXPECT_EQ(profile_differences(one_thread, one_thread), "");
+  EXPECT_EQ(profile_differences(one_thread, two_threads),
+            "CPU 'Some CPU @ 2.0GHz' → 'Another CPU'; threads 1 → 2");
+
+  BaselineFile file;
+  file.provenance.environment = one_thread.id;
+  file.environments[one_thread.id] = one_thread;
+  BaselineMetric& steps = file.tests["Clipping"].metrics["first_bad_step"];
+  steps.direction = MustEqual;
+  steps.policy = Exact{};
+  steps.by_environment[one_thread.id] = 17;
+  const BaselineSet baselines = BaselineSet::from_files({{"clipping_test.toml", file}});
+  TestResult test;
+  test.name = "Clipping";
+  test.full_name = "Fast.Clipping";
+  test.metrics.push_back({"first_bad_step", 17, MustEqual, Exact{}});
+  BaselineGate(baselines, two_threads, /*strict_env=*/false, 0.01).compare_test(test);
+  ASSERT_EQ(test.comparisons.size(), 1u);
+  EXPECT_EQ(test.comparisons[0].verdict, Verdict::kNotComparable);
+  EXPECT_THAT(test.comparisons[0].note,
+              ::testing::HasSubstr(fmt::format("{}: CPU 'Some CPU @ 2.0GHz' → 'Another CPU'; "
+                                               "threads 1 → 2",
+                                               one_thread.id)));
 }
 
 }  // namespace

@@ -138,6 +138,21 @@ TEST(MarkdownReportTest, ATableCellCannotBreakTheTable) {
   EXPECT_THAT(markdown, HasSubstr("| a\\|b c&lt;img&gt; |"));
 }
 
+// A row that is not a PASS says why: a NOT_COMPARABLE with "✅ PASSED — 1 not comparable" above
+// it and no reason left the reader guessing. Planted: the note left out of the table.
+TEST(MarkdownReportTest, ARowThatIsNotAPassSaysWhy) {
+  RunReport report = many_regressions(1);
+  MetricComparison& c = report.sections[0].test.comparisons[0];
+  c.verdict = Verdict::kNotComparable;
+  c.delta.reset();
+  c.note = "the dataset 'eval' changed (sha256:ab12 → sha256:cd34)";
+  const std::string markdown = render_markdown_report(report);
+  EXPECT_THAT(markdown, HasSubstr("| verdict | why |"));
+  EXPECT_THAT(
+      markdown,
+      HasSubstr("| ➖ NOT_COMPARABLE | the dataset 'eval' changed (sha256:ab12 → sha256:cd34) |"));
+}
+
 TEST(CurveCsvReaderTest, ReadsWhatTheWriterWritesAndNamesTheBadLine) {
   test_support::TempDir dir;
   const std::string path = dir.path() + "/c.csv";

@@ -1,7 +1,10 @@
 #include "comparison/baseline_gate.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -61,6 +64,21 @@ std::string changed_fingerprints(const TestResult& test, const BaselineTest* bas
   return changed;
 }
 
+// A value bound to other environment profiles: which fields of this machine differ from each of
+// theirs ("cpu-34ba8055: threads 1 → 2"), so that two ids a character apart explain themselves.
+std::string other_profiles_note(const BaselineMetric& entry,
+                                const std::map<std::string, EnvironmentProfile>& environments,
+                                const EnvironmentProfile& now) {
+  std::vector<std::string> notes;
+  for (const auto& [id, value] : entry.by_environment) {
+    const auto recorded = environments.find(id);
+    notes.push_back(recorded == environments.end()
+                        ? fmt::format("{}: not described in the baseline file", id)
+                        : fmt::format("{}: {}", id, profile_differences(recorded->second, now)));
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
+}
+
 }  // namespace
 
 void BaselineGate::compare_test(TestResult& test) const {
@@ -82,6 +100,12 @@ void BaselineGate::compare_test(TestResult& test) const {
                   metric, entry, SequentialPlan{.block = test.seed_block, .cap = test.seed_cap},
                   alpha_)
             : compare_distribution(metric, entry);
+    if (entry != nullptr && c.verdict == Verdict::kNotComparable &&
+        !entry->by_environment.empty() && !entry->by_environment.contains(profile_.id)) {
+      c.note += fmt::format(
+          " ({})",
+          other_profiles_note(*entry, baselines_.find(test.name)->file.environments, profile_));
+    }
     regressed = regressed || fails_the_test(c, strict_env_);
     test.comparisons.push_back(std::move(c));
   }

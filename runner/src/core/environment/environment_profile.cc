@@ -1,6 +1,7 @@
 #include "environment/environment_profile.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "record/json_text.h"
 #include "support/fnv1a.h"
@@ -58,6 +59,25 @@ std::string describe_environment_change(const EnvironmentProfile& before,
                               now.gpu.empty() ? "none" : now.gpu);
   }
   return text;
+}
+
+std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now) {
+  std::vector<std::string> changed;
+  const auto compare = [&](std::string_view field, const std::string& a, const std::string& b) {
+    if (a != b) {
+      changed.push_back(
+          fmt::format("{} '{}' → '{}'", field, a.empty() ? "none" : a, b.empty() ? "none" : b));
+    }
+  };
+  compare("framework", before.framework, now.framework);
+  compare("build", before.build, now.build);
+  compare("CPU", before.cpu, now.cpu);
+  compare("machine", before.machine, now.machine);
+  if (before.threads != now.threads) {
+    changed.push_back(fmt::format("threads {} → {}", before.threads, now.threads));
+  }
+  compare("GPU", before.gpu, now.gpu);
+  return fmt::format("{}", fmt::join(changed, "; "));
 }
 
 }  // namespace mlregress::internal

@@ -27,6 +27,11 @@ struct EnvironmentProfile {
 /// Builds the profile from an environment.json document.
 EnvironmentProfile environment_profile(const nlohmann::json& environment);
 
+/// Only the fields that differ, old → new: "CPU 'AMD EPYC 7763' → 'Intel Xeon 8375C'; threads
+/// 1 → 2". Empty when every field is the same. Two ids that differ by one character say nothing
+/// to a reader; this says which part of the machine moved.
+std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now);
+
 /// "torch same · CPU changed · threads same": what differs between two profiles.
 std::string describe_environment_change(const EnvironmentProfile& before,
                                         const EnvironmentProfile& now);

@@ -137,11 +137,18 @@ MarkdownRows markdown_rows(const RunReport& r) {
                          cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
                          mcnemar_p(c), verdict_mark(c.verdict))});
       }
-      Row row{verdict_rank(c.verdict),
-              fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(t.full_name), cell(c.metric),
-                          number(c.baseline), format_value(c.observed),
-                          c.delta ? cell(format_delta(c)) : "—", verdict_mark(c.verdict))};
-      (c.verdict == Verdict::kPass ? rest : attention).push_back(std::move(row));
+      const std::string row =
+          fmt::format("| `{}` | {} | {} | {} | {} | {} |", cell(t.full_name), cell(c.metric),
+                      number(c.baseline), format_value(c.observed),
+                      c.delta ? cell(format_delta(c)) : "—", verdict_mark(c.verdict));
+      if (c.verdict == Verdict::kPass) {
+        rest.push_back({verdict_rank(c.verdict), row + "\n"});
+      } else {
+        // Why it is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
+        // the environment), an INCONCLUSIVE what the gate could not rule out.
+        attention.push_back({verdict_rank(c.verdict),
+                             fmt::format("{} {} |\n", row, c.note.empty() ? "—" : cell(c.note))});
+      }
     }
   }
   return rows;
@@ -180,7 +187,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
     out += "\n";
   }
   if (!attention.empty()) {
-    out += "| test | metric | BASE | HEAD | Δ | verdict |\n|---|---|---:|---:|---:|---|\n";
+    out +=
+        "| test | metric | BASE | HEAD | Δ | verdict | why |\n|---|---|---:|---:|---:|---|---|\n";
     append_rows(out, attention, budget, "rows");
     out += "\n";
   } else if (r.compared) {
