@@ -96,7 +96,10 @@ TEST_F(AbE2eTest, ThreefoldSlowerCandidateIsARegression) {
   for (const json& metric : document.at("metrics")) {
     EXPECT_EQ(metric.at("verdict"), "REGRESSION") << metric.dump(2);
     const double ratio = metric.at("median_cost_ratio");
-    EXPECT_GT(ratio, 2.0) << "the planted slowdown is 3x";
+    // The planted slowdown is 3x in work; on a machine busy with other jobs the measured ratio
+    // shrinks (1.92 seen with a compiler on the other core), so the check is "a clear multiple",
+    // far beyond the 5% margin, not "close to 3".
+    EXPECT_GT(ratio, 1.5) << "the planted slowdown is 3x";
     EXPECT_LT(ratio, 4.5);
     EXPECT_LE(metric.at("interval").at("low").get<double>(), ratio);
     EXPECT_GE(metric.at("interval").at("high").get<double>(), ratio);

@@ -126,10 +126,14 @@ TEST_F(BaselinesE2eTest, NonFiniteObservationIsARegressionNeverAPass) {
   EXPECT_EQ(verdict_of("RecordsNonFinite", "nan_metric"), "REGRESSION");
 }
 
+// AllParameterTypes records `count` with Exact{}: a whole number, so promote stores it portable
+// (one value, gated on every machine). Moved to "another machine" (the profile renamed in the
+// file), it is still judged. Stored as numerics, per environment profile, it is NOT_COMPARABLE
+// there, and --strict-env fails the run.
 TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStrictEnvFails) {
   promote_fixture_baseline();
-  // AllParameterTypes records `count` with Exact{}: it is stored per environment profile.
   std::string text = read_file(file());
+  ASSERT_THAT(text, ::testing::HasSubstr("scope = \"portable\"\nvalue = 3.0\n")) << text;
   std::smatch id;
   ASSERT_TRUE(
       std::regex_search(text, id, std::regex(R"re(environment = "([a-z]+-[0-9a-f]{8})")re")))
@@ -137,7 +141,13 @@ TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStr
   const std::string profile = id[1].str();
   text = std::regex_replace(text, std::regex(profile), "cpu-00000000");
   std::ofstream(file(), std::ios::binary) << text;
+  EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code,
+            kPassed);
+  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "PASS");
 
+  text = std::regex_replace(text, std::regex("scope = \"portable\"\nvalue = 3\\.0\n"),
+                            "scope = \"numerics\"\nvalues = { cpu-00000000 = 3.0 }\n");
+  std::ofstream(file(), std::ios::binary) << text;
   EXPECT_EQ(run("--filter AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
   EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "NOT_COMPARABLE");
   EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code,
@@ -459,8 +469,7 @@ TEST_F(BaselinesE2eTest, ConcurrentPromotionsDoNotInterleave) {
   EXPECT_THAT(text, ::testing::HasSubstr("version = 3")) << text;
   EXPECT_THAT(text, ::testing::HasSubstr("value = 1.25")) << "the first promotion was lost:\n"
                                                           << text;
-  EXPECT_TRUE(
-      std::regex_search(text, std::regex(R"re(values = \{ [a-z]+-[0-9a-f]{8} = 7\.0 \})re")))
+  EXPECT_TRUE(std::regex_search(text, std::regex(R"re(scope = "portable"\nvalue = 7\.0\n)re")))
       << "the second promotion was lost:\n"
       << text;
 }

@@ -101,5 +101,46 @@ TEST(BaselineText, AnyBytesAreReadBackAsTheirValidUtf8) {
   }
 }
 
+// An exact value's scope: portable is one value gated everywhere, numerics one value per profile.
+// Planted: the scope lost in a write and a read (a portable value would be read as bound to one
+// machine), and storage that contradicts the scope accepted.
+TEST(BaselineText, AnExactValuesScopeSurvivesAWriteAndAReadAndMustMatchItsStorage) {
+  BaselineFile file = file_holding("x");
+  BaselineMetric portable;
+  portable.direction = MustEqual;
+  portable.policy = Exact{Scope::Portable};
+  portable.value = 19.0;
+  BaselineMetric numerics;
+  numerics.direction = MustEqual;
+  numerics.policy = Exact{Scope::Numerics};
+  numerics.by_environment["cpu-aaaa"] = 0.125;
+  file.tests["Clipping"].metrics["first_bad_step"] = portable;
+  file.tests["Clipping"].metrics["max_norm"] = numerics;
+  const BaselineFile back = read_back(file);
+  EXPECT_EQ(back, file);
+  const std::string text = render_baseline(file);
+  EXPECT_THAT(text, ::testing::HasSubstr("scope = \"portable\"\nvalue = 19.0\n"));
+
+  const auto refused = [&](const std::string& from, const std::string& to) {
+    std::string edited = text;
+    const std::size_t at = edited.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+    try {
+      parse_baseline(edited, "edited.toml");
+    } catch (const BaselineError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  EXPECT_THAT(refused("scope = \"portable\"\nvalue = 19.0",
+                      "scope = \"portable\"\nvalues = { cpu-aaaa = 19.0 }"),
+              ::testing::HasSubstr("a portable value is one 'value'"));
+  EXPECT_THAT(refused("scope = \"numerics\"", "scope = \"numerics\"\nvalue = 1.0"),
+              ::testing::HasSubstr("a numerics value is stored per environment"));
+  EXPECT_THAT(refused("scope = \"numerics\"", "scope = \"everywhere\""),
+              ::testing::HasSubstr("unknown scope 'everywhere'"));
+}
+
 }  // namespace
 }  // namespace mlregress::internal

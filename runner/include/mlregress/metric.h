@@ -31,8 +31,22 @@ struct Band {
   friend bool operator==(const Band&, const Band&) = default;
 };
 
-/// Bit-for-bit equality with the baseline (deterministic values on the same environment).
+/// Where an exact value holds, and so on which machines the baseline gates it:
+///   Portable  integers, booleans, counts, step indices: one value, gated on every machine;
+///   Numerics  floating-point results of the math kernels: stored per environment profile;
+///   Machine   anything else that belongs to one machine: stored per environment profile;
+///   Auto      decided at promotion: Portable for a whole number (unless the baseline already
+///             holds another value for it on some profile), else Numerics.
+enum class Scope { Auto, Portable, Numerics, Machine };
+
+/// "auto", "portable", "numerics", "machine".
+std::string_view scope_name(Scope scope);
+std::optional<Scope> parse_scope(std::string_view text);
+
+/// Bit-for-bit equality with the baseline. Example: Exact{} (the scope decided at promotion), or
+/// Exact{.scope = Scope::Numerics} for a float that happens to be a whole number.
 struct Exact {
+  Scope scope = Scope::Auto;
   friend bool operator==(const Exact&, const Exact&) = default;
 };
 

@@ -58,6 +58,7 @@ class MlTest : public ::testing::Test {
   using enum Direction;
   using Band = ::mlregress::Band;
   using Exact = ::mlregress::Exact;
+  using Scope = ::mlregress::Scope;
   using Margin = ::mlregress::Margin;
   using Timing = ::mlregress::Timing;
   using CurvePolicy = ::mlregress::CurvePolicy;

@@ -183,11 +183,31 @@ void read_samples(const Reader& r, const toml::table& t, const std::string& what
   }
 }
 
+// An exact value's scope, and the storage it implies: a portable value is one 'value', gated on
+// every machine; numerics and machine values are per environment profile ('values').
+void read_scope(const Reader& r, const toml::node& node, const toml::table& t,
+                const std::string& what, BaselineMetric& m) {
+  const std::string text = r.string(node, what + ".scope");
+  const std::optional<Scope> scope = parse_scope(text);
+  if (!scope || *scope == Scope::Auto) {
+    r.fail(node, fmt::format("unknown scope '{}' (expected portable, numerics or machine)", text));
+  }
+  m.policy = Exact{*scope};
+  if (*scope == Scope::Portable && t.get("values") != nullptr) {
+    r.fail(*t.get("values"), what + ": a portable value is one 'value', not per environment");
+  }
+  if (*scope != Scope::Portable && t.get("value") != nullptr) {
+    r.fail(*t.get("value"),
+           fmt::format("{}: a {} value is stored per environment ('values'), not as 'value'", what,
+                       text));
+  }
+}
+
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
   r.only_keys(t, what,
-              {"direction", "policy", "rtol", "atol", "margin", "value", "values", "cv", "seeds",
-               "samples", "summary", "history"});
+              {"direction", "policy", "scope", "rtol", "atol", "margin", "value", "values", "cv",
+               "seeds", "samples", "summary", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -227,6 +247,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
   only_for({"rtol", "atol"}, "band");
   only_for({"margin", "seeds", "samples", "summary"}, "margin");
   only_for({"cv"}, "timing");
+  only_for({"scope"}, "exact");
 
   if (const auto* n = t.get("value")) m.value = r.number(*n, what + ".value");
   if (const auto* n = t.get("values")) {
@@ -241,6 +262,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
           r.number(v, what + ".values." + std::string(env.str()));
     }
   }
+  if (const auto* n = t.get("scope")) read_scope(r, *n, t, what, m);
   if (policy == "margin") {
     for (const char* k : {"value", "values"}) {
       if (const auto* n = t.get(k))
@@ -449,8 +471,11 @@ std::string render_baseline(const BaselineFile& file) {
       if (const Band* band = std::get_if<Band>(&m.policy)) {
         out << "policy = \"band\"\nrtol = " << number(band->rtol)
             << "\natol = " << number(band->atol) << "\n";
-      } else if (std::holds_alternative<Exact>(m.policy)) {
+      } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
         out << "policy = \"exact\"\n";
+        if (exact->scope != Scope::Auto) {
+          out << "scope = " << toml_string(scope_name(exact->scope)) << "\n";
+        }
       } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
         out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
       } else if (std::holds_alternative<Timing>(m.policy)) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -60,6 +61,18 @@ void check_promotable(const RunRecord& record, const PromotionRequest& request) 
   throw PromotionRefused(message);
 }
 
+// Where a promoted exact value is stored: the scope the test states, or for Exact{} a portable
+// value when it is a whole number (a count, a step, a boolean: nothing the machine's arithmetic
+// can change), else one value per environment profile. A whole number that does depend on the
+// machine says so: Exact{.scope = Scope::Numerics}.
+Scope stored_scope(const Exact& exact, double value) {
+  if (exact.scope != Scope::Auto) return exact.scope;
+  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+  const bool whole = std::isfinite(value) && value == std::trunc(value) &&
+                     std::fabs(value) <= kLargestExactInteger;
+  return whole ? Scope::Portable : Scope::Numerics;
+}
+
 // The metric as this run would store it, keeping what the old entry knew about other profiles.
 BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
                                const std::string& profile_id) {
@@ -78,9 +91,15 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
     m.by_environment[profile_id] = metric.value;
     m.cv_by_environment[profile_id] = timing->cv;
     m.policy = Timing{};  // the measured spread is kept per environment, not in the policy
-  } else if (is_environment_bound(m.policy)) {
-    if (old != nullptr) m.by_environment = old->by_environment;
-    m.by_environment[profile_id] = metric.value;
+  } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
+    const Scope scope = stored_scope(*exact, metric.value);
+    m.policy = Exact{scope};
+    if (scope == Scope::Portable) {
+      m.value = metric.value;  // one value for every machine; what other profiles held is gone
+    } else {
+      if (old != nullptr) m.by_environment = old->by_environment;
+      m.by_environment[profile_id] = metric.value;
+    }
   } else {
     m.value = metric.value;
   }

@@ -11,6 +11,11 @@ constexpr auto kDirectionNames =
                                      {Direction::HigherIsBetter, "higher_is_better"},
                                      {Direction::MustEqual, "must_equal"}});
 
+constexpr auto kScopeNames = internal::enum_names<Scope>({{Scope::Auto, "auto"},
+                                                          {Scope::Portable, "portable"},
+                                                          {Scope::Numerics, "numerics"},
+                                                          {Scope::Machine, "machine"}});
+
 }  // namespace
 
 std::string_view direction_name(Direction direction) {
@@ -20,5 +25,9 @@ std::string_view direction_name(Direction direction) {
 std::optional<Direction> parse_direction(std::string_view text) {
   return kDirectionNames.parse(text);
 }
+
+std::string_view scope_name(Scope scope) { return kScopeNames.name(scope, "auto"); }
+
+std::optional<Scope> parse_scope(std::string_view text) { return kScopeNames.parse(text); }
 
 }  // namespace mlregress

@@ -21,7 +21,10 @@ nlohmann::json policy_to_json(const TolerancePolicy& policy) {
   if (const Band* band = std::get_if<Band>(&policy)) {
     return {{"kind", "band"}, {"rtol", json_number(band->rtol)}, {"atol", json_number(band->atol)}};
   }
-  if (std::holds_alternative<Exact>(policy)) return {{"kind", "exact"}};
+  if (const Exact* exact = std::get_if<Exact>(&policy)) {
+    if (exact->scope == Scope::Auto) return {{"kind", "exact"}};
+    return {{"kind", "exact"}, {"scope", scope_name(exact->scope)}};
+  }
   if (const Margin* margin = std::get_if<Margin>(&policy)) {
     return {{"kind", "margin"}, {"delta", json_number(margin->delta)}};
   }
@@ -34,7 +37,13 @@ nlohmann::json policy_to_json(const TolerancePolicy& policy) {
 TolerancePolicy policy_from_json(const nlohmann::json& json) {
   const std::string kind = json.at("kind").get<std::string>();
   if (kind == "band") return Band{number_at(json, "rtol"), number_at(json, "atol")};
-  if (kind == "exact") return Exact{};
+  if (kind == "exact") {
+    if (!json.contains("scope")) return Exact{};
+    const std::string scope = json.at("scope").get<std::string>();
+    const std::optional<Scope> parsed = parse_scope(scope);
+    if (!parsed) throw std::invalid_argument(fmt::format("unknown scope '{}'", scope));
+    return Exact{*parsed};
+  }
   if (kind == "margin") return Margin{number_at(json, "delta")};
   if (kind == "timing") return Timing{number_at(json, "cv")};
   if (kind == "default") return std::monostate{};

@@ -20,9 +20,11 @@ nlohmann::json curve_policy_to_json(const CurvePolicy& policy);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything else.
 CurvePolicy curve_policy_from_json(const nlohmann::json& json);
 
-/// Whether values under this policy belong to one environment profile (exact values, timings).
+/// Whether values under this policy belong to one environment profile: timings, and exact values
+/// but portable ones (an Exact of scope Auto, read from a file older than scopes, is bound).
 inline bool is_environment_bound(const TolerancePolicy& policy) {
-  return std::holds_alternative<Exact>(policy) || std::holds_alternative<Timing>(policy);
+  if (const Exact* exact = std::get_if<Exact>(&policy)) return exact->scope != Scope::Portable;
+  return std::holds_alternative<Timing>(policy);
 }
 
 }  // namespace mlregress::internal
