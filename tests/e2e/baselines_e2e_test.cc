@@ -128,9 +128,12 @@ TEST_F(BaselinesE2eTest, NonFiniteObservationIsARegressionNeverAPass) {
 
 // AllParameterTypes records `count` with Exact{}: a whole number, so promote stores it portable
 // (one value, gated on every machine). Moved to "another machine" (the profile renamed in the
-// file), it is still judged. Stored as numerics, per environment profile, it is NOT_COMPARABLE
-// there, and --strict-env fails the run.
-TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStrictEnvFails) {
+// file), it is still judged. Stored as numerics, per environment profile, it is UNGATED there:
+// listed at the end of the run, --strict-env fails the run with exit 11 (run and report), the
+// JUnit testcase says why, and `baselines adopt` gates it without touching the other machine's
+// value. Planted: an UNGATED value passed silently, strict reusing exit 2, adopt replacing the
+// other machine's value.
+TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreUngatedStrictEnvFailsAndAdoptGates) {
   promote_fixture_baseline();
   std::string text = read_file(file());
   ASSERT_THAT(text, ::testing::HasSubstr("scope = \"portable\"\nvalue = 3.0\n")) << text;
@@ -148,10 +151,49 @@ TEST_F(BaselinesE2eTest, ExactValuesFromAnotherEnvironmentAreNotComparableAndStr
   text = std::regex_replace(text, std::regex("scope = \"portable\"\nvalue = 3\\.0\n"),
                             "scope = \"numerics\"\nvalues = { cpu-00000000 = 3.0 }\n");
   std::ofstream(file(), std::ios::binary) << text;
-  EXPECT_EQ(run("--filter AllParameterTypes --baselines " + baselines()).exit_code, kPassed);
-  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "NOT_COMPARABLE");
-  EXPECT_EQ(run("--filter AllParameterTypes --strict-env --baselines " + baselines()).exit_code,
-            kRegression);
+  const ProcessResult lenient = run("--filter AllParameterTypes --baselines " + baselines());
+  EXPECT_EQ(lenient.exit_code, kPassed) << lenient.out << lenient.err;
+  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "UNGATED");
+  EXPECT_THAT(lenient.out, ::testing::HasSubstr("[NOT GATED ] 1 metric not gated on this machine"));
+  EXPECT_THAT(lenient.out, ::testing::HasSubstr("baselines adopt"));
+  EXPECT_THAT(lenient.out, ::testing::HasSubstr("[NOT GATED ] AllParameterTypes.count: UNGATED"));
+  const std::string first_run = fs::canonical(latest()).string();
+
+  const ProcessResult strict =
+      run("--filter AllParameterTypes --strict-env --baselines " + baselines());
+  EXPECT_EQ(strict.exit_code, kNotGated) << strict.out << strict.err;
+  EXPECT_EQ(results().at("run").at("exit_status"), "not_gated");
+  EXPECT_EQ(results().at("run").at("strict_env"), true);
+  const std::string junit = read_file(latest() + "/junit.xml");
+  EXPECT_THAT(junit, ::testing::HasSubstr("type=\"not_gated\"")) << junit;
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
+  const std::string second_run = fs::canonical(latest()).string();
+  EXPECT_EQ(fixture("report " + first_run + " --format markdown --out - --strict-env --baselines " +
+                    baselines())
+                .exit_code,
+            kNotGated);
+  EXPECT_EQ(fixture("report " + first_run + " --format markdown --out - --baselines " + baselines())
+                .exit_code,
+            kPassed);
+
+  // Adopted from two runs that agree: gated here, the other machine's value as it was.
+  const ProcessResult adopted =
+      fixture("baselines adopt " + first_run + " --confirm " + second_run + " --baselines " +
+              baselines() + " --reason 'new runner'");
+  ASSERT_EQ(adopted.exit_code, kPassed) << adopted.out << adopted.err;
+  EXPECT_THAT(adopted.out, ::testing::HasSubstr("adopted  AllParameterTypes.count = 3"));
+  const std::string after = read_file(file());
+  EXPECT_THAT(after, ::testing::HasSubstr("cpu-00000000 = 3.0")) << after;
+  EXPECT_THAT(after, ::testing::HasSubstr("reason = \"adopt (confirmed by run ")) << after;
+  const ProcessResult gated =
+      run("--filter AllParameterTypes --strict-env --baselines " + baselines());
+  EXPECT_EQ(gated.exit_code, kPassed) << gated.out << gated.err;
+  EXPECT_EQ(verdict_of("AllParameterTypes", "count"), "PASS");
+  EXPECT_THAT(gated.out, ::testing::Not(::testing::HasSubstr("NOT GATED")));
+  // Nothing left to adopt: the file stays byte-identical.
+  EXPECT_EQ(fixture("baselines adopt " + first_run + " --baselines " + baselines()).exit_code,
+            kPassed);
+  EXPECT_EQ(read_file(file()), after);
 }
 
 struct BadBaseline {

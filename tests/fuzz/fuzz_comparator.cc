@@ -9,7 +9,8 @@
 //
 // Invariants (abort() on violation):
 //   1. no baseline entry                          -> NEW
-//   2. no value for this run (portable or profile) -> NOT_COMPARABLE
+//   2. no value for this run (portable or profile) -> UNGATED (NOT_COMPARABLE for a single value
+//                                                    against stored per-seed samples)
 //   3. non-finite observed                        -> never PASS or IMPROVED (REGRESSION when a
 //                                                    baseline value exists, per comparator.h)
 //   4. finite baseline, observed == baseline      -> PASS (every policy; Band as the brief names)
@@ -232,7 +233,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const BaselineMetric* baseline_ptr = k.baseline ? &*k.baseline : nullptr;
   const MetricComparison c =
-      compare_metric(k.name, k.observed, k.observed_direction, baseline_ptr, k.profile);
+      compare_metric(k.name, k.observed, k.observed_direction, baseline_ptr,
+                     EnvironmentProfile{.id = k.profile, .numerics_id = k.profile});
 
   if (c.metric != k.name) violation("metric name not carried through", k, c);
   // NaN never compares equal, so compare bits.
@@ -252,12 +254,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // 2. An entry, but no value for this run.
   if (!base) {
-    if (c.verdict != Verdict::kNotComparable)
-      violation("no value for this profile but not NOT_COMPARABLE", k, c);
+    if (c.verdict != Verdict::kUngated)
+      violation("no value for this profile but not UNGATED", k, c);
     return 0;
   }
-  if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable) {
-    violation("baseline value available but verdict is NEW/NOT_COMPARABLE", k, c);
+  if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable ||
+      c.verdict == Verdict::kUngated) {
+    violation("baseline value available but verdict is NEW/NOT_COMPARABLE/UNGATED", k, c);
   }
   if (!std::isfinite(k.observed)) {
     if (c.verdict != Verdict::kRegression)

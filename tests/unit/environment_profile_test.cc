@@ -82,13 +82,92 @@ TEST(EnvironmentProfileTest, ADifferenceIsShownAsTheFieldsThatDiffer) {
   test.name = "Clipping";
   test.full_name = "Fast.Clipping";
   test.metrics.push_back({"first_bad_step", 17, MustEqual, Exact{}});
-  BaselineGate(baselines, two_threads, /*strict_env=*/false, 0.01).compare_test(test);
+  BaselineGate(baselines, two_threads, 0.01).compare_test(test);
   ASSERT_EQ(test.comparisons.size(), 1u);
-  EXPECT_EQ(test.comparisons[0].verdict, Verdict::kNotComparable);
+  EXPECT_EQ(test.comparisons[0].verdict, Verdict::kUngated);
   EXPECT_THAT(test.comparisons[0].note,
               ::testing::HasSubstr(fmt::format("{}: CPU 'Some CPU @ 2.0GHz' → 'Another CPU'; "
                                                "threads 1 → 2",
                                                one_thread.id)));
+}
+
+nlohmann::json with_capability(nlohmann::json environment, const std::string& capability) {
+  environment["framework"]["build_config"] =
+      "PyTorch built with:\n  - CPU capability usage: " + capability + "\n  - CUDA Runtime 12.1\n";
+  return environment;
+}
+
+// numerics values are keyed by what changes floating-point results, not by the CPU's name: two
+// CPUs with the same ATen capability share the numerics id. Planted: the CPU model hashed into
+// the numerics id (every new runner ungated), the capability left out (an AVX2 value gating an
+// AVX512 run), or the machine id changed by the capability (every stored timing ungated).
+TEST(EnvironmentProfileTest, TheNumericsIdIgnoresTheCpuNameButNotTheCapability) {
+  const EnvironmentProfile here = environment_profile(with_capability(cpu_environment(), "AVX512"));
+  nlohmann::json other_cpu = with_capability(cpu_environment(), "AVX512");
+  other_cpu["cpu"]["model"] = "Another CPU";
+  const EnvironmentProfile there = environment_profile(other_cpu);
+  EXPECT_EQ(here.capability, "AVX512");
+  EXPECT_EQ(here.numerics_id, there.numerics_id);
+  EXPECT_NE(here.id, there.id);
+  EXPECT_EQ(here.numerics_id.rfind("cpu-avx512-", 0), 0u) << here.numerics_id;
+  EXPECT_EQ(here.id, environment_profile(cpu_environment()).id);
+
+  const EnvironmentProfile avx2 = environment_profile(with_capability(cpu_environment(), "AVX2"));
+  EXPECT_NE(avx2.numerics_id, here.numerics_id);
+  EXPECT_EQ(profile_differences(numerics_profile(here), avx2), "capability 'AVX512' → 'AVX2'");
+  nlohmann::json stated = cpu_environment();
+  stated["framework"]["cpu_capability"] = "AVX2";
+  EXPECT_EQ(environment_profile(stated).numerics_id, avx2.numerics_id);
+  // Without the capability only the machine says which kernels ran.
+  EXPECT_EQ(environment_profile(cpu_environment()).numerics_id,
+            environment_profile(cpu_environment()).id);
+  EXPECT_EQ(numerics_profile(here).cpu, "");
+  EXPECT_EQ(numerics_profile(here).id, here.numerics_id);
+}
+
+MetricComparison compare_on(const EnvironmentProfile& machine, const BaselineMetric& stored,
+                            double observed) {
+  BaselineFile file;
+  file.tests["Clipping"].metrics["final_loss"] = stored;
+  const BaselineSet baselines = BaselineSet::from_files({{"clipping_test.toml", file}});
+  TestResult test;
+  test.name = "Clipping";
+  test.full_name = "Fast.Clipping";
+  test.metrics.push_back({"final_loss", observed, MustEqual, stored.policy});
+  BaselineGate(baselines, machine, 0.01).compare_test(test);
+  return test.comparisons.at(0);
+}
+
+// Which of a run's two profiles a stored value is looked up by: numerics values gate on every CPU
+// of the capability, machine values on this machine only; a numerics value promoted before
+// numerics ids (under the machine id) still gates on that machine.
+TEST(EnvironmentProfileTest, EachScopeIsLookedUpByItsOwnProfile) {
+  const EnvironmentProfile here = environment_profile(with_capability(cpu_environment(), "AVX2"));
+  nlohmann::json other_cpu = with_capability(cpu_environment(), "AVX2");
+  other_cpu["cpu"]["model"] = "Another CPU";
+  const EnvironmentProfile there = environment_profile(other_cpu);
+
+  BaselineMetric numerics;
+  numerics.direction = MustEqual;
+  numerics.policy = Exact{.scope = Scope::Numerics};
+  numerics.by_environment[here.numerics_id] = 0.25;
+  EXPECT_EQ(compare_on(here, numerics, 0.25).verdict, Verdict::kPass);
+  EXPECT_EQ(compare_on(there, numerics, 0.25).verdict, Verdict::kPass);
+  EXPECT_EQ(compare_on(there, numerics, 0.5).verdict, Verdict::kRegression);
+
+  BaselineMetric machine = numerics;
+  machine.policy = Exact{.scope = Scope::Machine};
+  machine.by_environment = {{here.id, 0.25}};
+  EXPECT_EQ(compare_on(here, machine, 0.25).verdict, Verdict::kPass);
+  const MetricComparison elsewhere = compare_on(there, machine, 0.25);
+  EXPECT_EQ(elsewhere.verdict, Verdict::kUngated);
+  EXPECT_THAT(elsewhere.note, ::testing::HasSubstr("machine profile " + there.id));
+
+  BaselineMetric old_form = numerics;
+  old_form.policy = Exact{};  // a file older than scopes
+  old_form.by_environment = {{here.id, 0.25}};
+  EXPECT_EQ(compare_on(here, old_form, 0.5).verdict, Verdict::kRegression);
+  EXPECT_EQ(compare_on(there, old_form, 0.25).verdict, Verdict::kUngated);
 }
 
 }  // namespace

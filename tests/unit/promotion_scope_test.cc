@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <map>
 
 #include "baselines/promotion.h"
 
@@ -16,6 +17,9 @@ RunRecord run_recording(const std::vector<MetricRecord>& metrics) {
   RunRecord record;
   record.path = "runs/r1";
   record.profile.id = "cpu-aaaa";
+  record.profile.numerics_id = "cpu-avx2-bbbb";
+  record.profile.cpu = "Some CPU";
+  record.profile.capability = "AVX2";
   record.run.info.run_id = "r1";
   record.run.info.binary = "suite";
   record.run.info.finished_at = "2026-12-04T00:00:00Z";
@@ -29,14 +33,18 @@ RunRecord run_recording(const std::vector<MetricRecord>& metrics) {
   return record;
 }
 
-BaselineMetric promoted(const std::vector<MetricRecord>& metrics, const std::string& name) {
+BaselineFile promoted_file(const std::vector<MetricRecord>& metrics,
+                           const BaselineSet& existing = BaselineSet::from_files({})) {
   PromotionRequest request;
   request.force = true;
   request.now = "2026-12-04T00:00:00Z";
-  const std::vector<PlannedFile> files =
-      plan_promotion(run_recording(metrics), BaselineSet::from_files({}), request);
+  const std::vector<PlannedFile> files = plan_promotion(run_recording(metrics), existing, request);
   EXPECT_EQ(files.size(), 1u);
-  return files.at(0).after.tests.at("Clipping").metrics.at(name);
+  return files.at(0).after;
+}
+
+BaselineMetric promoted(const std::vector<MetricRecord>& metrics, const std::string& name) {
+  return promoted_file(metrics).tests.at("Clipping").metrics.at(name);
 }
 
 TEST(PromotionScope, AWholeNumberIsPortableAndAFloatIsBoundToItsProfile) {
@@ -54,8 +62,52 @@ TEST(PromotionScope, AWholeNumberIsPortableAndAFloatIsBoundToItsProfile) {
     const BaselineMetric bound = promoted(metrics, name);
     EXPECT_EQ(bound.policy, TolerancePolicy(Exact{Scope::Numerics})) << name;
     EXPECT_FALSE(bound.value.has_value()) << name;
-    EXPECT_EQ(bound.by_environment.count("cpu-aaaa"), 1u) << name;
+    EXPECT_EQ(bound.by_environment.count("cpu-avx2-bbbb"), 1u) << name;
   }
+}
+
+// numerics values go under the numerics id (described without the CPU's name), machine values
+// under the machine id. Planted: a numerics value under the machine id (another runner with the
+// same capability would not gate it), or the CPU's name in the numerics description.
+TEST(PromotionScope, EachScopeIsStoredUnderItsOwnProfile) {
+  const BaselineFile file = promoted_file({
+      {"final_loss", 0.13164301216602325, MustEqual, Exact{}},
+      {"peak_bytes", 4096.0, MustEqual, Exact{Scope::Machine}},
+  });
+  const auto& metrics = file.tests.at("Clipping").metrics;
+  EXPECT_EQ(metrics.at("final_loss").by_environment,
+            (std::map<std::string, double>{{"cpu-avx2-bbbb", 0.13164301216602325}}));
+  EXPECT_EQ(metrics.at("peak_bytes").by_environment,
+            (std::map<std::string, double>{{"cpu-aaaa", 4096.0}}));
+  ASSERT_EQ(file.environments.count("cpu-avx2-bbbb"), 1u);
+  EXPECT_EQ(file.environments.at("cpu-avx2-bbbb").cpu, "");
+  EXPECT_EQ(file.environments.at("cpu-avx2-bbbb").capability, "AVX2");
+  ASSERT_EQ(file.environments.count("cpu-aaaa"), 1u);
+  EXPECT_EQ(file.environments.at("cpu-aaaa").cpu, "Some CPU");
+}
+
+// A numerics value an older promotion stored under this machine's id moves to the numerics id;
+// other machines' values stay as they were. Planted: both kept (two values for one machine), or
+// another machine's value dropped.
+TEST(PromotionScope, AnOldFormValueOfThisMachineMovesAndOtherMachinesKeepTheirs) {
+  BaselineFile before;
+  before.provenance.version = 1;
+  before.provenance.environment = "cpu-aaaa";
+  before.environments["cpu-aaaa"] = EnvironmentProfile{.id = "cpu-aaaa", .cpu = "Some CPU"};
+  before.environments["cpu-cccc"] = EnvironmentProfile{.id = "cpu-cccc", .cpu = "Other CPU"};
+  BaselineMetric& loss = before.tests["Clipping"].metrics["final_loss"];
+  loss.direction = MustEqual;
+  loss.policy = Exact{};
+  loss.by_environment = {{"cpu-aaaa", 0.5}, {"cpu-cccc", 0.75}};
+  const BaselineFile after =
+      promoted_file({{"final_loss", 0.25, MustEqual, Exact{}}},
+                    BaselineSet::from_files({{"baselines/suite/clipping_test.toml", before}}));
+  const BaselineMetric& moved = after.tests.at("Clipping").metrics.at("final_loss");
+  EXPECT_EQ(moved.by_environment,
+            (std::map<std::string, double>{{"cpu-avx2-bbbb", 0.25}, {"cpu-cccc", 0.75}}));
+  ASSERT_EQ(moved.history.size(), 1u);
+  EXPECT_EQ(moved.history[0].old_value, 0.5);
+  EXPECT_EQ(after.environments.count("cpu-cccc"), 1u);
 }
 
 TEST(PromotionScope, TheScopeATestStatesWins) {
@@ -63,7 +115,7 @@ TEST(PromotionScope, TheScopeATestStatesWins) {
       {"loss_bits", 4.0, MustEqual, Exact{Scope::Numerics}},
       {"known_float", 0.25, MustEqual, Exact{Scope::Portable}},
   };
-  EXPECT_EQ(promoted(metrics, "loss_bits").by_environment.count("cpu-aaaa"), 1u);
+  EXPECT_EQ(promoted(metrics, "loss_bits").by_environment.count("cpu-avx2-bbbb"), 1u);
   EXPECT_FALSE(promoted(metrics, "loss_bits").value.has_value());
   EXPECT_EQ(promoted(metrics, "known_float").value, 0.25);
 }

@@ -331,7 +331,7 @@ TEST(RunCollector, AMetricWorseThanItsBaselineMakesAPassingTestRegressed) {
   const BaselineSet baselines = loss_baselines();
   EnvironmentProfile profile;
   profile.id = "cpu-aaaa";
-  const BaselineGate gate(baselines, profile, false, kAlpha);
+  const BaselineGate gate(baselines, profile, kAlpha);
   RunResult run;
   Recorder recorder;
   RunCollector collector(suite.plan, run, {&recorder});
@@ -456,7 +456,7 @@ TEST(RunCollector, MoreSeedsAreNeededOnlyWhileTheGateHasSomethingToDecide) {
   SeededSuite seeded;
   const std::vector<SeedJob> jobs = seeded.jobs();
   const BaselineSet no_baselines = BaselineSet::from_files({});
-  const BaselineGate gate(no_baselines, EnvironmentProfile{}, false, kAlpha);
+  const BaselineGate gate(no_baselines, EnvironmentProfile{}, kAlpha);
 
   {
     // Without baselines every seed runs, so that one promotion stores them all.

@@ -87,7 +87,7 @@ TEST(SeedRuns, ASeededTestOnOtherDataIsNotComparableWithItsBaseline) {
   loss.samples = {0.50, 0.51, 0.52};
   loss.seeds = {0, 1, 2};
   const BaselineSet baselines = BaselineSet::from_files({{"study_test.toml", file}});
-  const BaselineGate gate(baselines, EnvironmentProfile{}, /*strict_env=*/false, 0.01);
+  const BaselineGate gate(baselines, EnvironmentProfile{}, 0.01);
 
   const SeededPlan plan;
   TestResult same = seeded_result(plan, {0, 1, 2}, {kTrainData, kTrainData, kTrainData});

@@ -115,28 +115,37 @@ TEST(TimingBaselineTest, ASpreadForAnEnvironmentWithoutAValueIsRefused) {
               ::testing::HasSubstr("missing 'cv'"));
 }
 
+// A run's profile by its machine id (and a numerics id of its own).
+EnvironmentProfile profile(const std::string& id) {
+  return EnvironmentProfile{.id = id, .numerics_id = id + "-numerics"};
+}
+
 TEST(TimingComparisonTest, TheBandIsThreePromotedSpreadsWithAFloor) {
   const BaselineMetric noisy = timing_metric(100.0, 0.04);  // band 12%
-  EXPECT_EQ(compare_metric("steps", 89.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
-            Verdict::kPass);
-  EXPECT_EQ(compare_metric("steps", 87.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
-            Verdict::kRegression);
-  EXPECT_EQ(compare_metric("steps", 113.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa").verdict,
+  EXPECT_EQ(
+      compare_metric("steps", 89.0, Direction::HigherIsBetter, &noisy, profile("cpu-aaaa")).verdict,
+      Verdict::kPass);
+  EXPECT_EQ(
+      compare_metric("steps", 87.0, Direction::HigherIsBetter, &noisy, profile("cpu-aaaa")).verdict,
+      Verdict::kRegression);
+  EXPECT_EQ(compare_metric("steps", 113.0, Direction::HigherIsBetter, &noisy, profile("cpu-aaaa"))
+                .verdict,
             Verdict::kImproved);
   const BaselineMetric quiet = timing_metric(100.0, 0.001);  // 0.3% would cry wolf: floor 5%
   const MetricComparison c =
-      compare_metric("steps", 96.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa");
+      compare_metric("steps", 96.0, Direction::HigherIsBetter, &quiet, profile("cpu-aaaa"));
   EXPECT_EQ(c.verdict, Verdict::kPass);
   EXPECT_EQ(c.kind, MetricKind::kPerformance);
-  EXPECT_EQ(compare_metric("steps", 94.0, Direction::HigherIsBetter, &quiet, "cpu-aaaa").verdict,
-            Verdict::kRegression);
+  EXPECT_EQ(
+      compare_metric("steps", 94.0, Direction::HigherIsBetter, &quiet, profile("cpu-aaaa")).verdict,
+      Verdict::kRegression);
 }
 
 TEST(TimingComparisonTest, APromotedSpreadTooWideToGateIsInconclusiveNotAPass) {
   const BaselineMetric noisy =
       timing_metric(100.0, 0.36);  // band would be ±108%: nothing could fail
   const MetricComparison c =
-      compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, "cpu-aaaa");
+      compare_metric("steps", 10.0, Direction::HigherIsBetter, &noisy, profile("cpu-aaaa"));
   EXPECT_EQ(c.verdict, Verdict::kInconclusive);
   EXPECT_THAT(c.note, ::testing::HasSubstr("too wide to gate on")) << c.note;
 }
@@ -145,14 +154,15 @@ TEST(TimingComparisonTest, ATimingFromAnotherEnvironmentIsNeverCompared) {
   const BaselineMetric timing = timing_metric(100.0, 0.02);
   // Even a tenfold slowdown: a time measured on other hardware says nothing about this one.
   const MetricComparison c =
-      compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, "cpu-bbbb");
-  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
+      compare_metric("steps", 10.0, Direction::HigherIsBetter, &timing, profile("cpu-bbbb"));
+  EXPECT_EQ(c.verdict, Verdict::kUngated);
   EXPECT_EQ(c.kind, MetricKind::kPerformance);
 }
 
 TEST(SeededComparisonTest, ASingleValueAgainstAStoredDistributionIsNotComparable) {
   const BaselineMetric seeded = seeded_metric();
-  EXPECT_EQ(compare_metric("accuracy", 0.5, Direction::HigherIsBetter, &seeded, "cpu-aaaa").verdict,
+  EXPECT_EQ(compare_metric("accuracy", 0.5, Direction::HigherIsBetter, &seeded, profile("cpu-aaaa"))
+                .verdict,
             Verdict::kNotComparable);
 }
 

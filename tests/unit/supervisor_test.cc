@@ -423,7 +423,7 @@ TEST(Supervisor, ASeedPastItsTimeoutIsKilledAsAnErrorOfThatSeed) {
 
 TEST(Supervisor, ASequentialTestStopsAfterTheBlockThatLeftNothingToDecide) {
   const BaselineSet no_baselines = BaselineSet::from_files({});
-  const BaselineGate gate(no_baselines, EnvironmentProfile{}, false, 0.01);
+  const BaselineGate gate(no_baselines, EnvironmentProfile{}, 0.01);
   RunSettings settings;
   settings.jobs = 2;
   // Seeds(2).up_to(6): blocks of two seeds, at most three blocks.

@@ -18,10 +18,12 @@ enum class ExitCode : int {
   kPromotionRefused = 8,  ///< promote refused a failed, incomplete or dirty run (see --force)
   kMergeRefused = 9,      ///< merge refused shards that do not belong together (see --force)
   kBisectFailed = 10,     ///< bisect could not name a first bad commit
-  kInternalError = 70,    ///< a bug in mlregress itself (an invariant broke)
-  kAllSkipped = 77,       ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
-  kInterrupted = 130,     ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete
-  kTerminated = 143,      ///< stopped by SIGTERM; the run folder is marked incomplete
+  kNotGated =
+      11,  ///< --strict-env: a metric is UNGATED or NOT_COMPARABLE (no regression, no failure)
+  kInternalError = 70,  ///< a bug in mlregress itself (an invariant broke)
+  kAllSkipped = 77,     ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
+  kInterrupted = 130,   ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete
+  kTerminated = 143,    ///< stopped by SIGTERM; the run folder is marked incomplete
 };
 
 /// Short stable name of an exit code, e.g. "test_failed", as used in results.json and the ledger.

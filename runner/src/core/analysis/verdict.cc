@@ -10,7 +10,8 @@ constexpr auto kVerdictNames = enum_names<Verdict>({{Verdict::kPass, "PASS"},
                                                     {Verdict::kImproved, "IMPROVED"},
                                                     {Verdict::kInconclusive, "INCONCLUSIVE"},
                                                     {Verdict::kNew, "NEW"},
-                                                    {Verdict::kNotComparable, "NOT_COMPARABLE"}});
+                                                    {Verdict::kNotComparable, "NOT_COMPARABLE"},
+                                                    {Verdict::kUngated, "UNGATED"}});
 
 }  // namespace
 

@@ -6,9 +6,13 @@
 
 namespace mlregress::internal {
 
-enum class Verdict { kPass, kRegression, kImproved, kInconclusive, kNew, kNotComparable };
+/// kNotComparable: the baseline was measured on other data or holds another kind of value (one
+/// value against per-seed samples). kUngated: the value belongs to an environment profile
+/// (`numerics`, `machine`, timings) and the baseline holds it only for other profiles: this
+/// machine cannot gate it until `baselines adopt` adds its own value.
+enum class Verdict { kPass, kRegression, kImproved, kInconclusive, kNew, kNotComparable, kUngated };
 
-/// "PASS", "REGRESSION", "IMPROVED", "INCONCLUSIVE", "NEW", "NOT_COMPARABLE".
+/// "PASS", "REGRESSION", "IMPROVED", "INCONCLUSIVE", "NEW", "NOT_COMPARABLE", "UNGATED".
 std::string_view verdict_name(Verdict verdict);
 std::optional<Verdict> parse_verdict(std::string_view name);
 

@@ -59,6 +59,26 @@ inline std::vector<std::string> recorded_profiles(const BaselineMetric& metric) 
   return ids;
 }
 
+/// The profile id an environment-bound value of this policy is stored under on `profile`'s
+/// machine: `numerics` exact values (and exact values of files older than scopes) under the
+/// numerics profile, `machine` exact values and timings under the machine profile.
+inline const std::string& profile_id_for(const TolerancePolicy& policy,
+                                         const EnvironmentProfile& profile) {
+  const Exact* exact = std::get_if<Exact>(&policy);
+  return exact != nullptr && exact->scope != Scope::Machine ? profile.numerics_id : profile.id;
+}
+
+/// Where a value for `profile` is stored in `metric.by_environment`: under the id of its scope,
+/// or, for a numerics value promoted before numerics profiles existed, under the machine id.
+/// Empty when there is none.
+inline std::string stored_profile_id(const BaselineMetric& metric,
+                                     const EnvironmentProfile& profile) {
+  const std::string& id = profile_id_for(metric.policy, profile);
+  if (metric.by_environment.contains(id)) return id;
+  if (metric.by_environment.contains(profile.id)) return profile.id;
+  return "";
+}
+
 struct BaselineTest {
   std::string config_hash;
   /// record_dataset: name -> "sha256:<hex>" of the data the values were measured on. A run on

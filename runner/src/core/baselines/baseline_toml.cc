@@ -108,7 +108,7 @@ Provenance read_provenance(const Reader& r, const toml::table& t) {
 
 EnvironmentProfile read_environment(const Reader& r, const std::string& id, const toml::table& t) {
   const std::string what = fmt::format("[environments.{}]", id);
-  r.only_keys(t, what, {"framework", "build", "cpu", "machine", "threads", "gpu"});
+  r.only_keys(t, what, {"framework", "build", "cpu", "capability", "machine", "threads", "gpu"});
   EnvironmentProfile e;
   e.id = id;
   if (const auto* n = t.get("framework")) e.framework = r.string(*n, what + ".framework");
@@ -117,6 +117,7 @@ EnvironmentProfile read_environment(const Reader& r, const std::string& id, cons
   if (const auto* n = t.get("machine")) e.machine = r.string(*n, what + ".machine");
   if (const auto* n = t.get("threads")) e.threads = r.integer(*n, what + ".threads", 1, 1024);
   if (const auto* n = t.get("gpu")) e.gpu = r.string(*n, what + ".gpu");
+  if (const auto* n = t.get("capability")) e.capability = r.string(*n, what + ".capability");
   return e;
 }
 
@@ -444,9 +445,11 @@ std::string render_baseline(const BaselineFile& file) {
   for (const auto& [id, e] : file.environments) {
     out << "\n[environments." << key(id) << "]\n"
         << "framework = " << toml_string(e.framework) << "\n"
-        << "build = " << toml_string(e.build) << "\n"
-        << "cpu = " << toml_string(e.cpu) << "\n"
-        << "machine = " << toml_string(e.machine) << "\n"
+        << "build = " << toml_string(e.build) << "\n";
+    // A numerics profile holds for every CPU of its capability: it has no cpu key.
+    if (!e.cpu.empty()) out << "cpu = " << toml_string(e.cpu) << "\n";
+    if (!e.capability.empty()) out << "capability = " << toml_string(e.capability) << "\n";
+    out << "machine = " << toml_string(e.machine) << "\n"
         << "threads = " << e.threads << "\n";
     if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";
   }

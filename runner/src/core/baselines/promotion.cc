@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "environment/git_info.h"
@@ -26,9 +27,8 @@
 #include "support/errors.h"
 
 namespace mlregress::internal {
-namespace {
 
-void check_promotable(const RunRecord& record, const PromotionRequest& request) {
+void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command) {
   const RunResult& run = record.run;
   std::vector<std::string> reasons;
   if (run.info.finished_at.empty()) {
@@ -54,12 +54,14 @@ void check_promotable(const RunRecord& record, const PromotionRequest& request) 
   if (recorded_git(run.info.environment).dirty) {
     reasons.push_back("it was built from a git tree with uncommitted changes");
   }
-  if (reasons.empty() || request.force) return;
-  std::string message = fmt::format("promote refuses run {}:", run.info.run_id);
+  if (reasons.empty() || force) return;
+  std::string message = fmt::format("{} refuses run {}:", command, run.info.run_id);
   for (const std::string& reason : reasons) message += "\n  - " + reason;
-  message += "\n(--force promotes it anyway)";
+  message += fmt::format("\n(--force {}s it anyway)", command);
   throw PromotionRefused(message);
 }
+
+namespace {
 
 // Where a promoted exact value is stored: the scope the test states, or for Exact{} a portable
 // value when it is a whole number (a count, a step, a boolean: nothing the machine's arithmetic
@@ -75,7 +77,7 @@ Scope stored_scope(const Exact& exact, double value) {
 
 // The metric as this run would store it, keeping what the old entry knew about other profiles.
 BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
-                               const std::string& profile_id) {
+                               const EnvironmentProfile& profile) {
   BaselineMetric m;
   m.direction = metric.direction;
   m.policy = metric.policy;
@@ -88,8 +90,8 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
       m.by_environment = old->by_environment;
       m.cv_by_environment = old->cv_by_environment;
     }
-    m.by_environment[profile_id] = metric.value;
-    m.cv_by_environment[profile_id] = timing->cv;
+    m.by_environment[profile.id] = metric.value;
+    m.cv_by_environment[profile.id] = timing->cv;
     m.policy = Timing{};  // the measured spread is kept per environment, not in the policy
   } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
     const Scope scope = stored_scope(*exact, metric.value);
@@ -98,7 +100,11 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
       m.value = metric.value;  // one value for every machine; what other profiles held is gone
     } else {
       if (old != nullptr) m.by_environment = old->by_environment;
-      m.by_environment[profile_id] = metric.value;
+      const std::string& id = profile_id_for(m.policy, profile);
+      // A numerics value an older promotion stored under this machine's id is replaced by the
+      // one under the numerics id, not kept beside it.
+      if (id != profile.id) m.by_environment.erase(profile.id);
+      m.by_environment[id] = metric.value;
     }
   } else {
     m.value = metric.value;
@@ -107,11 +113,34 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
   return m;
 }
 
-std::optional<double> value_for(const BaselineMetric& m, const std::string& profile_id) {
+std::optional<double> value_for(const BaselineMetric& m, const EnvironmentProfile& profile) {
   if (!m.samples.empty()) return stats::summarize_samples(m.samples).mean;
-  if (auto it = m.by_environment.find(profile_id); it != m.by_environment.end()) return it->second;
+  if (const std::string id = stored_profile_id(m, profile); !id.empty()) {
+    return m.by_environment.at(id);
+  }
   return m.value;
 }
+
+}  // namespace
+
+EnvironmentProfile stored_description(const TolerancePolicy& policy,
+                                      const EnvironmentProfile& profile) {
+  return profile_id_for(policy, profile) == profile.id ? machine_profile(profile)
+                                                       : numerics_profile(profile);
+}
+
+void drop_unused_environments(BaselineFile& file) {
+  std::set<std::string> used{file.provenance.environment};
+  for (const auto& [name, test] : file.tests) {
+    for (const auto& [metric_name, metric] : test.metrics) {
+      for (const auto& [id, value] : metric.by_environment) used.insert(id);
+      for (const HistoryEntry& entry : metric.history) used.insert(entry.environment);
+    }
+  }
+  std::erase_if(file.environments, [&](const auto& entry) { return !used.contains(entry.first); });
+}
+
+namespace {
 
 bool same_value(std::optional<double> a, std::optional<double> b) {
   if (a.has_value() != b.has_value()) return false;
@@ -152,11 +181,11 @@ void write_reference_file(const std::string& path, const std::string& content,
 
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request) {
-  check_promotable(record, request);
+  refuse_unpromotable(record, request.force, "promote");
   const RunResult& run = record.run;
   const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
   const NameFilter filter(request.filter);
-  const std::string& profile_id = record.profile.id;
+  const EnvironmentProfile& profile = record.profile;
 
   std::map<std::string, PlannedFile> files;  // by path
   auto file_for = [&](const std::string& test, const std::string& source) -> PlannedFile& {
@@ -190,9 +219,9 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     for (const MetricRecord& metric : test.metrics) {
       const auto old_it = target.metrics.find(metric.name);
       const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
-      BaselineMetric updated = promoted_metric(metric, old, profile_id);
-      const std::optional<double> old_value = old ? value_for(*old, profile_id) : std::nullopt;
-      const std::optional<double> new_value = value_for(updated, profile_id);
+      BaselineMetric updated = promoted_metric(metric, old, profile);
+      const std::optional<double> old_value = old ? value_for(*old, profile) : std::nullopt;
+      const std::optional<double> new_value = value_for(updated, profile);
       if (!old_value) {
         ++planned.new_metrics;  // nothing was replaced, so there is no history to keep
       } else if (!same_value(old_value, new_value)) {
@@ -200,7 +229,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
         entry.replaced_at = request.now;
         entry.reason = request.reason;
         entry.source_run = run.info.run_id;
-        entry.environment = is_environment_bound(updated.policy) ? profile_id : "";
+        entry.environment =
+            is_environment_bound(updated.policy) ? profile_id_for(updated.policy, profile) : "";
         entry.old_value = old_value;
         entry.new_value = *new_value;
         updated.history.push_back(entry);  // version filled in below, once it is known
@@ -208,8 +238,10 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       } else if (old != nullptr && !(updated == *old)) {
         ++planned.changed_metrics;  // direction or policy changed
       }
-      if (is_environment_bound(updated.policy))
-        planned.after.environments[profile_id] = record.profile;
+      if (is_environment_bound(updated.policy)) {
+        const EnvironmentProfile described = stored_description(updated.policy, profile);
+        planned.after.environments[described.id] = described;
+      }
       if (!updated.samples.empty()) {
         planned.detectable_effects.push_back(
             fmt::format("{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
@@ -221,48 +253,55 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
   std::vector<PlannedFile> changed;
   for (auto& [path, planned] : files) {
     if (planned.after == planned.before) continue;  // promoting the same run twice changes nothing
-    Provenance& p = planned.after.provenance;
-    p.version = planned.before.provenance.version + 1;
-    p.promoted_at = request.now;
-    const GitInfo git = recorded_git(run.info.environment);
-    p.git_commit = git.commit;
-    p.git_dirty = git.dirty;
-    p.reason = request.reason;
-    p.source_run = run.info.run_id;
-    p.environment = profile_id;
-    planned.after.environments[profile_id] = record.profile;
-    for (auto& [test_name, test] : planned.after.tests) {
-      for (auto& [metric_name, metric] : test.metrics) {
-        for (HistoryEntry& entry : metric.history) {
-          if (entry.version == 0) entry.version = p.version;
-        }
-      }
-    }
+    stamp_provenance(planned, record, request.reason, request.now);
     changed.push_back(std::move(planned));
   }
   return changed;
 }
 
+void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
+                      const std::string& now) {
+  Provenance& p = planned.after.provenance;
+  p.version = planned.before.provenance.version + 1;
+  p.promoted_at = now;
+  const GitInfo git = recorded_git(record.run.info.environment);
+  p.git_commit = git.commit;
+  p.git_dirty = git.dirty;
+  p.reason = reason;
+  p.source_run = record.run.info.run_id;
+  p.environment = record.profile.id;
+  planned.after.environments[record.profile.id] = machine_profile(record.profile);
+  drop_unused_environments(planned.after);
+  for (auto& [test_name, test] : planned.after.tests) {
+    for (auto& [metric_name, metric] : test.metrics) {
+      for (HistoryEntry& entry : metric.history) {
+        if (entry.version == 0) entry.version = p.version;
+      }
+    }
+  }
+}
+
+BaselineFolderLock::BaselineFolderLock(const std::string& baselines_dir,
+                                       const std::string& binary) {
+  const std::string folder = baseline_folder(baselines_dir, binary);
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
+  // The lock is on the folder itself, so no lock file ends up in the repository.
+  fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
+  while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+  }
+}
+
+BaselineFolderLock::~BaselineFolderLock() { ::close(fd_); }  // closing releases the lock
+
 std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request,
                                      std::vector<std::string>* references_written) {
   const std::string& binary = record.run.info.binary;
   const std::string folder = baseline_folder(request.baselines_dir, binary);
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
-
   // One promotion at a time per binary: the second waits, then plans against the first's result.
-  // The lock is on the folder itself, so no lock file ends up in the repository.
-  const int lock = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (lock < 0)
-    throw OutputError(fmt::format("cannot open '{}': {}", folder, std::strerror(errno)));
-  while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
-  }
-  struct Unlock {
-    int fd;
-    ~Unlock() { ::close(fd); }  // closing releases the lock
-  } unlock{lock};
-
+  const BaselineFolderLock lock(request.baselines_dir, binary);
   remove_stale_temporaries(folder);  // of a promotion killed between naming and renaming
   const BaselineSet existing =
       BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/true);

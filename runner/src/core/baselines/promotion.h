@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baselines/baseline_store.h"
@@ -35,6 +36,37 @@ struct PlannedFile {
 /// The level and power promote states the detectable effect at (the gate's default alpha).
 inline constexpr double kPromotionAlpha = 0.01;
 inline constexpr double kPromotionPower = 0.8;
+
+/// Throws PromotionRefused ("<command> refuses run ...") for a failed or incomplete run, or one
+/// from a dirty tree, or a sequential test that ran fewer seeds than its cap, unless `force`.
+void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command);
+
+/// How a baseline file describes the profile a value of this policy is stored under on
+/// `profile`'s machine: the machine profile, or the numerics profile (no CPU name).
+EnvironmentProfile stored_description(const TolerancePolicy& policy,
+                                      const EnvironmentProfile& profile);
+
+/// Descriptions that no value, history entry or provenance names any more (a numerics value
+/// moved from the machine id to the numerics id) leave the file.
+void drop_unused_environments(BaselineFile& file);
+
+/// A planned file's new provenance (version + 1, when, commit, reason, source run, profile) and
+/// the version of its new history entries, for a change made from `record`.
+void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
+                      const std::string& now);
+
+/// Takes an exclusive flock on <baselines_dir>/<binary>/ (created when missing) for as long as
+/// the returned object lives: one writer of a binary's baselines at a time.
+class BaselineFolderLock {
+ public:
+  BaselineFolderLock(const std::string& baselines_dir, const std::string& binary);
+  ~BaselineFolderLock();
+  BaselineFolderLock(const BaselineFolderLock&) = delete;
+  BaselineFolderLock& operator=(const BaselineFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 /// Throws PromotionRefused for a failed or incomplete run, or one from a dirty tree, unless
 /// request.force. Returns only the files whose content changes.

@@ -26,6 +26,10 @@ constexpr ExitCodeDescription kExitCodes[] = {
     {ExitCode::kBisectFailed, "bisect_failed",
      "bisect named no first bad commit: GOOD does not build or pass, BAD is no regression "
      "against GOOD, or only skipped commits remain"},
+    {ExitCode::kNotGated, "not_gated",
+     "`--strict-env` (run, merge, compare, report): no test failed and nothing regressed, but a "
+     "metric was not gated: UNGATED (its baseline holds values for other environment profiles "
+     "only; `baselines adopt` adds this machine's) or NOT_COMPARABLE (measured on other data)"},
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
     {ExitCode::kAllSkipped, "all_skipped",
      "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},

@@ -8,6 +8,7 @@
 
 #include "commands/ab_command.h"
 #include "commands/ablation_command.h"
+#include "commands/baselines_adopt_command.h"
 #include "commands/baselines_check_command.h"
 #include "commands/bisect_command.h"
 #include "commands/cli_options.h"
@@ -85,6 +86,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:
       return internal::baselines_check_command(cl.baselines_check, hooks, binary);
+    case internal::Command::kBaselinesAdopt:
+      return internal::baselines_adopt_command(cl.baselines_adopt);
     default:
       if (!cl.run.ab_binary.empty())
         return internal::ab_command(cl.run, hooks, binary, gtest_filter);

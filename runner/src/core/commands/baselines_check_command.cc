@@ -21,8 +21,9 @@ ExitCode baselines_check_command(const BaselinesCheckOptions& options, const Run
 
   const TestRegistry& registry = TestRegistry::instance();
   int findings = 0;
-  std::printf("baselines check: %s in %s (this machine: %s)\n", binary.c_str(),
-              baseline_folder(options.baselines, binary).c_str(), profile.id.c_str());
+  std::printf("baselines check: %s in %s (this machine: %s, numerics %s)\n", binary.c_str(),
+              baseline_folder(options.baselines, binary).c_str(), profile.id.c_str(),
+              profile.numerics_id.c_str());
   for (const LoadedBaselineFile& file : set.files()) {
     for (const auto& [name, test] : file.file.tests) {
       if (registry.find(name) == nullptr) {
@@ -32,10 +33,11 @@ ExitCode baselines_check_command(const BaselinesCheckOptions& options, const Run
       }
       for (const auto& [metric, entry] : test.metrics) {
         // Per-seed samples are portable: seeds, not the machine, drive their randomness.
-        if (entry.samples.empty() && !entry.value && entry.by_environment.count(profile.id) == 0) {
+        if (entry.samples.empty() && !entry.value && stored_profile_id(entry, profile).empty()) {
           const std::string profiles = fmt::format("{}", fmt::join(recorded_profiles(entry), ", "));
-          std::printf("  other-env  %s: %s.%s recorded on %s only\n", file.path.c_str(),
-                      name.c_str(), metric.c_str(), profiles.c_str());
+          std::printf("  ungated    %s: %s.%s recorded on %s only (baselines adopt adds %s)\n",
+                      file.path.c_str(), name.c_str(), metric.c_str(), profiles.c_str(),
+                      profile_id_for(entry.policy, profile).c_str());
           ++findings;
         }
       }

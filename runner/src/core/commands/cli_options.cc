@@ -70,6 +70,14 @@ void add_alpha(CLI::App* command, double& alpha, std::string_view when = "") {
       ->check(kFinite & CLI::Range(1e-9, 0.5));
 }
 
+void add_strict_env(CLI::App* command, bool& strict_env, std::string_view which) {
+  command->add_flag("--strict-env", strict_env,
+                    fmt::format("{} fails with exit code 11 (not_gated) when a metric is UNGATED "
+                                "(its baseline holds values for other environment profiles only) "
+                                "or NOT_COMPARABLE (measured on other data)",
+                                which));
+}
+
 void add_color(CLI::App* command, std::string& color) {
   command->add_option("--color", color, "Colour the console: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -171,8 +179,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                    "--baseline-history: how many recent runs make the baseline")
       ->check(CLI::Range(1, 100000))
       ->needs(history);
-  command->add_flag("--strict-env", run.strict_env,
-                    "A baseline recorded only for another environment profile fails the test");
+  add_strict_env(command, run.strict_env, "The run");
   command->add_option("--repo", run.repo,
                       "Git work tree whose commit and dirty flag the run records (default: the one "
                       "holding the test sources, known from the build)");
@@ -230,6 +237,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
   command->add_option("run_a", compare.run_a, "Baseline run folder")->required();
   command->add_option("run_b", compare.run_b, "Candidate run folder")->required();
   add_alpha(command, compare.alpha);
+  add_strict_env(command, compare.strict_env, "The comparison");
   command->add_flag("--allow-incomplete", compare.allow_incomplete,
                     "Compare a run that was killed or is still running (what it holds so far)");
   return command;
@@ -251,6 +259,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
                       "Output file; - for stdout (default: report.html for html, stdout for the "
                       "others)");
   add_alpha(command, report.alpha, " when judging");
+  add_strict_env(command, report.strict_env, "The report (after writing it)");
   command->add_option("--history", report.history,
                       "HTML: add a chart per metric across the runs under these folders, one "
                       "point per commit, change points marked (as history --format html)");
@@ -271,6 +280,7 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
   add_junit_copy(command, merge.junit);
   add_color(command, merge.color);
   add_alpha(command, merge.alpha);
+  add_strict_env(command, merge.strict_env, "The merged run (also when a shard ran with it)");
   command->add_flag("--force", merge.force,
                     "Merge shards of different commits, plans or environment profiles");
   return command;
@@ -364,14 +374,31 @@ CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   return command;
 }
 
-// `baselines check`: returns the `check` subcommand, the one that is run.
-CLI::App* add_baselines_command(CLI::App& app, BaselinesCheckOptions& check_options) {
-  CLI::App* baselines = app.add_subcommand("baselines", "Inspect the baseline files");
+// `baselines check` and `baselines adopt`: returns the two subcommands, the ones that are run.
+std::pair<CLI::App*, CLI::App*> add_baselines_commands(CLI::App& app,
+                                                       BaselinesCheckOptions& check_options,
+                                                       BaselinesAdoptOptions& adopt) {
+  CLI::App* baselines =
+      app.add_subcommand("baselines", "Inspect the baseline files, or adopt this machine's values");
   CLI::App* check = baselines->add_subcommand(
-      "check", "List stale baselines, tests without one, and entries from other environments");
+      "check", "List stale baselines, tests without one, and values this machine cannot gate");
   check->add_option("--baselines", check_options.baselines, "Baseline folder");
+  CLI::App* adopt_command = baselines->add_subcommand(
+      "adopt",
+      "Add this machine's values where the baselines hold them for other environment profiles "
+      "only (the UNGATED metrics); portable values, other machines' values and values this "
+      "machine has are never changed");
+  add_run_folder(adopt_command, adopt.run);
+  adopt_command->add_option("--confirm", adopt.confirm,
+                            "A second run of the same commit on this machine: an exact value is "
+                            "adopted only when both runs recorded it bit for bit");
+  adopt_command->add_option("--baselines", adopt.baselines, "Baseline folder");
+  adopt_command->add_option("--reason", adopt.reason,
+                            "Why (kept in the provenance and in each value's history)");
+  adopt_command->add_option("--filter", adopt.filter, "Adopt only the tests matching this filter");
+  adopt_command->add_flag("--force", adopt.force, "Adopt from a failed, incomplete or dirty run");
   baselines->require_subcommand(1);
-  return check;
+  return {check, adopt_command};
 }
 
 CLI::App* add_list_command(CLI::App& app, ListOptions& list) {
@@ -404,6 +431,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   // words beside it could drift from the code.
   app.option_defaults()->always_capture_default();
   app.footer(exit_code_footer());
+  const auto [baselines_check, baselines_adopt] =
+      add_baselines_commands(app, cl.baselines_check, cl.baselines_adopt);
   const std::pair<CLI::App*, Command> commands[] = {
       {add_run_command(app, cl.run), Command::kRun},
       {add_promote_command(app, cl.promote), Command::kPromote},
@@ -416,7 +445,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       {add_history_command(app, cl.history), Command::kHistory},
       {add_bisect_command(app, cl.bisect), Command::kBisect},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
-      {add_baselines_command(app, cl.baselines_check), Command::kBaselinesCheck},
+      {baselines_check, Command::kBaselinesCheck},
+      {baselines_adopt, Command::kBaselinesAdopt},
       {add_list_command(app, cl.list), Command::kList},
   };
 

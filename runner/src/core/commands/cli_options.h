@@ -22,7 +22,7 @@ struct RunOptions {
   std::string color = "auto";
   bool ctest_measurements = false;  ///< print each metric as a <CTestMeasurement> for CDash
   std::string baselines;    ///< compare against <baselines>/<binary>/*.toml; empty: no comparison
-  bool strict_env = false;  ///< NOT_COMPARABLE fails the test instead of passing it
+  bool strict_env = false;  ///< an UNGATED or NOT_COMPARABLE metric fails the run (not_gated)
   std::string baseline_history;  ///< compare with the last `window` runs under it instead
   std::size_t window = 10;       ///< --window: runs in the rolling baseline
   std::string repo;  ///< git work tree for the commit and dirty flag; empty: the test sources'
@@ -88,7 +88,8 @@ struct MergeOptions {
   std::string junit;
   std::string color = "auto";
   double alpha = kDefaultAlpha;
-  bool force = false;  ///< merge shards of different commits, plans or environments
+  bool strict_env = false;  ///< as run --strict-env (also on when a shard ran with it)
+  bool force = false;       ///< merge shards of different commits, plans or environments
 };
 
 struct PromoteOptions {
@@ -103,6 +104,7 @@ struct CompareOptions {
   std::string run_a;
   std::string run_b;
   double alpha = kDefaultAlpha;   ///< the multi-seed gate's family-wise level
+  bool strict_env = false;        ///< an UNGATED or NOT_COMPARABLE metric: exit not_gated
   bool allow_incomplete = false;  ///< compare runs that were killed or are still running
 };
 
@@ -113,6 +115,7 @@ struct ReportOptions {
   std::string format = "html";
   std::string out;  ///< "-": stdout; empty: report.html for html, stdout otherwise
   double alpha = kDefaultAlpha;
+  bool strict_env = false;  ///< when judging: an UNGATED or NOT_COMPARABLE metric, exit not_gated
   std::vector<std::string> history;  ///< --history: run folders whose history the page shows
   std::string repo;                  ///< orders their commits
 };
@@ -136,6 +139,15 @@ struct BaselinesCheckOptions {
   std::string baselines = "baselines";
 };
 
+struct BaselinesAdoptOptions {
+  std::string run;
+  std::string confirm;  ///< a second run on the same machine; exact values must agree
+  std::string baselines = "baselines";
+  std::string reason;
+  std::string filter;
+  bool force = false;
+};
+
 struct ListOptions {
   std::vector<std::string> tiers;
   std::string filter;
@@ -155,6 +167,7 @@ enum class Command {
   kHistory,
   kBisect,
   kBaselinesCheck,
+  kBaselinesAdopt,
   kAblation
 };
 
@@ -172,6 +185,7 @@ struct CommandLine {
   HistoryOptions history;
   BisectOptions bisect;
   BaselinesCheckOptions baselines_check;
+  BaselinesAdoptOptions baselines_adopt;
   AblationOptions ablation;
 };
 

@@ -41,12 +41,13 @@ ExitCode compare_command(const CompareOptions& options) {
   std::vector<TestStatus> status_in_b;  // as B's run recorded it, before the judgement against A
   for (const TestResult& test : b.run.tests) status_in_b.push_back(test.status);
   // The same judgement `run --baselines` makes, test by test and then the multi-seed gate.
-  BaselineGate(baseline, b.profile, /*strict_env=*/false, options.alpha).judge_run(b.run);
+  BaselineGate(baseline, b.profile, options.alpha).judge_run(b.run);
 
   // Each test's report ends with the environment line (A's profile against B's), as in a run.
   std::printf("COMPARE: %s (A, baseline) -> %s (B, candidate)\n\n", a.run.info.run_id.c_str(),
               b.run.info.run_id.c_str());
   bool regressed = false;
+  const std::size_t not_gated = count_not_gated(b.run);
   std::set<std::string> in_b;
   for (std::size_t i = 0; i < b.run.tests.size(); ++i) {
     const TestResult& test = b.run.tests[i];
@@ -62,7 +63,13 @@ ExitCode compare_command(const CompareOptions& options) {
       std::printf("%s: in A only (not run in B)\n", test.name.c_str());
   }
   std::printf("compare: %s\n", regressed ? "REGRESSION" : "no regression");
-  return regressed ? ExitCode::kRegression : ExitCode::kPassed;
+  if (not_gated > 0) {
+    std::printf("compare: %zu metric%s not gated (UNGATED or NOT_COMPARABLE)%s\n", not_gated,
+                not_gated == 1 ? "" : "s",
+                options.strict_env ? "; --strict-env fails the comparison" : "");
+  }
+  if (regressed) return ExitCode::kRegression;
+  return options.strict_env && not_gated > 0 ? ExitCode::kNotGated : ExitCode::kPassed;
 }
 
 }  // namespace mlregress::internal

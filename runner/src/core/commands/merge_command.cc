@@ -367,10 +367,11 @@ ExitCode merge_command(const MergeOptions& options) {
   const std::string baselines_dir =
       options.baselines.empty() ? run.info.baselines : options.baselines;
   run.info.baselines = baselines_dir;
+  run.info.strict_env = options.strict_env || first.run.info.strict_env;
   std::optional<BaselineSet> baselines;
   if (!baselines_dir.empty()) {
     baselines = BaselineSet::load(baselines_dir, run.info.binary, /*allow_missing=*/false);
-    BaselineGate(*baselines, first.profile, /*strict_env=*/false, options.alpha).judge_run(run);
+    BaselineGate(*baselines, first.profile, options.alpha).judge_run(run);
   } else {
     for (TestResult& test : run.tests) test.comparisons.clear();
   }

@@ -59,6 +59,7 @@ ExitCode report_command(const ReportOptions& options) {
     return write_report(render_ab_html_report(options.run), options, "A/B timing");
   }
   RunRecord candidate = read_run_record(options.run);
+  candidate.run.info.strict_env = candidate.run.info.strict_env || options.strict_env;
   std::optional<RunRecord> against;
   std::optional<BaselineSet> baselines;
   ReportReference reference;
@@ -66,15 +67,13 @@ ExitCode report_command(const ReportOptions& options) {
   if (!options.against.empty()) {
     against = read_run_record(options.against);
     baselines = baseline_from_run(*against);
-    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false, options.alpha)
-        .judge_run(candidate.run);
+    BaselineGate(*baselines, candidate.profile, options.alpha).judge_run(candidate.run);
     reference.run = &*against;
     reference.description = fmt::format("run {} ({})", against->run.info.run_id, against->path);
   } else if (!options.baselines.empty()) {
     baselines = BaselineSet::load(options.baselines, candidate.run.info.binary,
                                   /*allow_missing=*/false);
-    BaselineGate(*baselines, candidate.profile, /*strict_env=*/false, options.alpha)
-        .judge_run(candidate.run);
+    BaselineGate(*baselines, candidate.profile, options.alpha).judge_run(candidate.run);
     reference.description = describe_baselines(options.baselines, *baselines);
   } else if (!candidate.run.info.baselines.empty()) {
     // The verdicts stay the run's own; the baselines it named only add their stored samples.
@@ -97,7 +96,12 @@ ExitCode report_command(const ReportOptions& options) {
   report.notes.insert(report.notes.end(), notes.begin(), notes.end());
   if (!options.history.empty()) add_history(report, candidate, options.history, options.repo);
 
-  return write_report(render(report, options.format), options, report.headline);
+  const ExitCode written = write_report(render(report, options.format), options, report.headline);
+  // The report's own outcome is the file; only --strict-env turns a verdict into an exit code.
+  if (written == ExitCode::kPassed && options.strict_env && count_not_gated(candidate.run) > 0) {
+    return ExitCode::kNotGated;
+  }
+  return written;
 }
 
 }  // namespace mlregress::internal

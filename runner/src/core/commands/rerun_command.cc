@@ -246,7 +246,7 @@ RunRecord judge_rerun(const RunRecord& record, const TestResult& original, const
   const BaselineSet baseline = baseline_from_run(units_run(record, judged_units(original, seed)));
   RunRecord judged =
       units_run(again, repeated ? judged_units(*repeated, seed) : std::vector<Unit>{});
-  BaselineGate(baseline, again.profile, /*strict_env=*/false, kDefaultAlpha).judge_run(judged.run);
+  BaselineGate(baseline, again.profile, kDefaultAlpha).judge_run(judged.run);
   return judged;
 }
 

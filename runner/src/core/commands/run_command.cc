@@ -309,10 +309,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.environment = probe_run_environment(git, hooks, planned->plan.settings, start);
   const EnvironmentProfile profile = environment_profile(run.info.environment);
   run.info.environment_profile = profile.id;
+  run.info.strict_env = options.strict_env;
   const RunReference reference = load_reference(options, binary, profile, sharded);
   std::optional<BaselineGate> gate;
-  if (reference.baselines)
-    gate.emplace(*reference.baselines, profile, options.strict_env, options.alpha);
+  if (reference.baselines) gate.emplace(*reference.baselines, profile, options.alpha);
 
   // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
   // it runs its part of every seed, and merge looks at them block by block. Without baselines

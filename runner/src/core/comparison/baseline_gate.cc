@@ -17,15 +17,12 @@
 namespace mlregress::internal {
 namespace {
 
-bool fails_the_test(const MetricComparison& c, bool strict_env) {
-  return c.verdict == Verdict::kRegression || (strict_env && c.verdict == Verdict::kNotComparable);
-}
+bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kRegression; }
 
 }  // namespace
 
-BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile,
-                           bool strict_env, double alpha)
-    : baselines_(baselines), profile_(std::move(profile)), strict_env_(strict_env), alpha_(alpha) {}
+BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha)
+    : baselines_(baselines), profile_(std::move(profile)), alpha_(alpha) {}
 
 const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   const LoadedBaselineFile* loaded = baselines_.find(test.name);
@@ -93,20 +90,18 @@ void BaselineGate::compare_test(TestResult& test) const {
       if (it != baseline->metrics.end()) entry = &it->second;
     }
     MetricComparison c =
-        !test.seeded
-            ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_.id)
+        !test.seeded ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
         : test.seed_block > 0
             ? compare_sequential_distribution(
                   metric, entry, SequentialPlan{.block = test.seed_block, .cap = test.seed_cap},
                   alpha_)
             : compare_distribution(metric, entry);
-    if (entry != nullptr && c.verdict == Verdict::kNotComparable &&
-        !entry->by_environment.empty() && !entry->by_environment.contains(profile_.id)) {
+    if (entry != nullptr && c.verdict == Verdict::kUngated) {
       c.note += fmt::format(
           " ({})",
           other_profiles_note(*entry, baselines_.find(test.name)->file.environments, profile_));
     }
-    regressed = regressed || fails_the_test(c, strict_env_);
+    regressed = regressed || fails_the_test(c);
     test.comparisons.push_back(std::move(c));
   }
   for (const RecordedPredictions& predictions : test.predictions) {
@@ -114,14 +109,14 @@ void BaselineGate::compare_test(TestResult& test) const {
         references.empty() ? std::string()
                            : references + "/" + predictions_file_name(test.name, predictions.name);
     MetricComparison c = compare_predictions_metric(predictions, reference);
-    regressed = regressed || fails_the_test(c, strict_env_);
+    regressed = regressed || fails_the_test(c);
     test.comparisons.push_back(std::move(c));
   }
   for (const RecordedCurve& curve : test.curves) {
     if (!curve.curve.policy) continue;
     MetricComparison c =
         compare_curve_metric(curve, references.empty() ? "" : references + "/" + curve.csv_file);
-    regressed = regressed || fails_the_test(c, strict_env_);
+    regressed = regressed || fails_the_test(c);
     test.comparisons.push_back(std::move(c));
   }
   if (!other_data.empty()) {
@@ -135,7 +130,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       c.flips.reset();
       c.looks.clear();
       c.decision.reset();
-      regressed = regressed || fails_the_test(c, strict_env_);
+      regressed = regressed || fails_the_test(c);
     }
     test.environment_note += " · " + other_data;
   }

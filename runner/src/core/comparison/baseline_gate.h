@@ -7,7 +7,8 @@
 //   2. decide_run: once every test has ended, the verdicts of all seeded metrics at
 //      once (Holm's correction spans the run's statistical checks).
 //
-// A passing test with a REGRESSION (or, with strict_env, a NOT_COMPARABLE) becomes regressed.
+// A passing test with a REGRESSION becomes regressed. UNGATED and NOT_COMPARABLE leave the test's
+// status alone: whether they fail the run is the run's choice (--strict-env, its own exit code).
 #pragma once
 
 #include "baselines/baseline_store.h"
@@ -20,8 +21,7 @@ class BaselineGate {
  public:
   /// `baselines` must outlive the gate. `profile` is the candidate run's environment profile.
   /// `alpha` is the run's family-wise level; sequential tests decide at which look to stop by it.
-  BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, bool strict_env,
-               double alpha);
+  BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha);
 
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
   /// analysis but no decision) until decide_run.
@@ -40,7 +40,6 @@ class BaselineGate {
 
   const BaselineSet& baselines_;
   EnvironmentProfile profile_;
-  bool strict_env_;
   double alpha_;
 };
 

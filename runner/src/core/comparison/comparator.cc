@@ -11,9 +11,19 @@
 
 namespace mlregress::internal {
 
+namespace {
+
+// "numerics" or "machine": which of this run's two profiles the value would be stored under.
+std::string_view scope_label(const TolerancePolicy& policy) {
+  const Exact* exact = std::get_if<Exact>(&policy);
+  return exact != nullptr && exact->scope != Scope::Machine ? "numerics" : "machine";
+}
+
+}  // namespace
+
 MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
-                                const std::string& profile_id) {
+                                const EnvironmentProfile& profile) {
   MetricComparison c;
   c.metric = name;
   c.observed = observed;
@@ -31,13 +41,14 @@ MetricComparison compare_metric(const std::string& name, double observed,
   }
   if (std::holds_alternative<Timing>(baseline->policy)) c.kind = MetricKind::kPerformance;
   std::optional<double> base = baseline->value;
-  if (auto it = baseline->by_environment.find(profile_id); it != baseline->by_environment.end()) {
-    base = it->second;
-  }
+  const std::string profile_id = stored_profile_id(*baseline, profile);
+  if (!profile_id.empty()) base = baseline->by_environment.at(profile_id);
   if (!base) {
-    c.verdict = Verdict::kNotComparable;
-    c.note = fmt::format("baseline recorded for {} only; this run is {}",
-                         fmt::join(recorded_profiles(*baseline), ", "), profile_id);
+    // Not a change of the code, and not a pass either: nothing here can be compared with.
+    c.verdict = Verdict::kUngated;
+    c.note = fmt::format("no value for this machine's {} profile {}; recorded for {}",
+                         scope_label(baseline->policy), profile_id_for(baseline->policy, profile),
+                         fmt::join(recorded_profiles(*baseline), ", "));
     return c;
   }
   c.baseline = base;

@@ -29,11 +29,13 @@ inline constexpr double kTimingMinimumBand = 0.05;
 /// Beyond this band (relative) a timing says nothing: the comparison is INCONCLUSIVE.
 inline constexpr double kTimingMaximumBand = 0.5;
 
-/// Compares one observed value with its baseline entry (nullptr: none). `profile_id` is the
-/// run's environment profile, used for environment-bound (exact) values.
+/// Compares one observed value with its baseline entry (nullptr: none). `profile` is the run's
+/// environment profile: an environment-bound value (a `numerics` or `machine` exact value, a
+/// timing) is compared with the value stored for it (stored_profile_id), and is UNGATED when
+/// only other profiles have one.
 MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
-                                const std::string& profile_id);
+                                const EnvironmentProfile& profile);
 
 /// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
 /// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "record/json_text.h"
 #include "support/fnv1a.h"
 
@@ -14,6 +17,33 @@ std::string text_at(const nlohmann::json& json, const char* pointer) {
   if (!json.contains(at)) return "unknown";
   const nlohmann::json& value = json.at(at);
   return value.is_string() ? value.get<std::string>() : json_text(value);
+}
+
+std::string string_at(const nlohmann::json& json, const char* pointer) {
+  const nlohmann::json::json_pointer at(pointer);
+  return json.contains(at) && json.at(at).is_string() ? json.at(at).get<std::string>() : "";
+}
+
+// "  - CPU capability usage: AVX512" in at::show_config(), which every LibTorch since 1.x prints.
+std::string capability_from_build_config(const std::string& config) {
+  constexpr std::string_view kLabel = "CPU capability usage:";
+  const std::size_t at = config.find(kLabel);
+  if (at == std::string::npos) return "";
+  std::size_t begin = at + kLabel.size();
+  while (begin < config.size() && config[begin] == ' ') ++begin;
+  std::size_t end = begin;
+  while (end < config.size() && std::isalnum(static_cast<unsigned char>(config[end]))) ++end;
+  return config.substr(begin, end - begin);
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string short_hash(const nlohmann::json& fields) {
+  return fmt::format("{:08x}", fnv1a_64(json_text(fields)) >> 32);
 }
 
 }  // namespace
@@ -30,16 +60,38 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   p.threads = environment.contains(threads) && environment.at(threads).is_number_integer()
                   ? environment.at(threads).get<int>()
                   : 1;
-  const nlohmann::json::json_pointer gpu("/framework/cuda/devices/0/name");
-  if (environment.contains(gpu) && environment.at(gpu).is_string()) {
-    p.gpu = environment.at(gpu).get<std::string>();
+  p.gpu = string_at(environment, "/framework/cuda/devices/0/name");
+  p.capability = string_at(environment, "/framework/cpu_capability");
+  if (p.capability.empty()) {
+    p.capability = capability_from_build_config(string_at(environment, "/framework/build_config"));
   }
+  const std::string kind = p.build == "none" ? "env" : p.build;
   nlohmann::json fields{p.framework, p.build, p.cpu, p.machine, p.threads};
   // A baseline measured on an H100 is another profile than one from an A100.
   if (!p.gpu.empty()) fields.push_back(p.gpu);
-  const std::string canonical = json_text(fields);
-  const std::uint64_t hash = fnv1a_64(canonical);
-  p.id = fmt::format("{}-{:08x}", p.build == "none" ? "env" : p.build, hash >> 32);
+  p.id = fmt::format("{}-{}", kind, short_hash(fields));
+  if (p.capability.empty()) {
+    p.numerics_id = p.id;  // without the capability only the machine says which kernels ran
+  } else {
+    nlohmann::json numerics{"numerics", p.framework, p.build, p.capability, p.machine, p.threads};
+    if (!p.gpu.empty()) numerics.push_back(p.gpu);
+    p.numerics_id = fmt::format("{}-{}-{}", kind, lower(p.capability), short_hash(numerics));
+  }
+  return p;
+}
+
+EnvironmentProfile machine_profile(const EnvironmentProfile& profile) {
+  EnvironmentProfile p = profile;
+  p.numerics_id.clear();
+  return p;
+}
+
+EnvironmentProfile numerics_profile(const EnvironmentProfile& profile) {
+  EnvironmentProfile p = profile;
+  p.numerics_id.clear();
+  if (profile.numerics_id == profile.id) return p;
+  p.id = profile.numerics_id;
+  p.cpu.clear();
   return p;
 }
 
@@ -48,10 +100,13 @@ std::string describe_environment_change(const EnvironmentProfile& before,
   auto same = [](const std::string& a, const std::string& b) {
     return a == b ? "same" : "changed";
   };
-  std::string text =
-      fmt::format("framework {} · build {} · CPU {} · threads {}",
-                  same(before.framework, now.framework), same(before.build, now.build),
-                  same(before.cpu, now.cpu), before.threads == now.threads ? "same" : "changed");
+  std::string text = fmt::format(
+      "framework {} · build {} · CPU {}", same(before.framework, now.framework),
+      same(before.build, now.build), before.cpu.empty() ? "any" : same(before.cpu, now.cpu));
+  if (!before.capability.empty() && !now.capability.empty()) {
+    text += fmt::format(" · capability {}", same(before.capability, now.capability));
+  }
+  text += fmt::format(" · threads {}", before.threads == now.threads ? "same" : "changed");
   if (!before.gpu.empty() || !now.gpu.empty()) {
     text += before.gpu == now.gpu
                 ? " · GPU same"
@@ -71,7 +126,8 @@ std::string profile_differences(const EnvironmentProfile& before, const Environm
   };
   compare("framework", before.framework, now.framework);
   compare("build", before.build, now.build);
-  compare("CPU", before.cpu, now.cpu);
+  if (!before.cpu.empty()) compare("CPU", before.cpu, now.cpu);
+  if (!before.capability.empty()) compare("capability", before.capability, now.capability);
   compare("machine", before.machine, now.machine);
   if (before.threads != now.threads) {
     changed.push_back(fmt::format("threads {} → {}", before.threads, now.threads));

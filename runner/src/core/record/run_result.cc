@@ -26,6 +26,17 @@ std::optional<TestStatus> parse_test_status(std::string_view name) {
   return kTestStatusNames.parse(name);
 }
 
+std::size_t count_not_gated(const RunResult& run) {
+  std::size_t n = 0;
+  for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;
+    for (const MetricComparison& c : test.comparisons) {
+      n += c.verdict == Verdict::kUngated || c.verdict == Verdict::kNotComparable;
+    }
+  }
+  return n;
+}
+
 ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
   std::size_t failed = 0, skipped = 0, regressed = 0;
   for (const TestResult& test : run.tests) {
@@ -37,6 +48,7 @@ ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& out
   if (regressed > 0) return ExitCode::kRegression;
   if (!run.runner_errors.empty()) return ExitCode::kInternalError;
   if (!output_errors.empty()) return ExitCode::kOutputError;
+  if (run.info.strict_env && count_not_gated(run) > 0) return ExitCode::kNotGated;
   if (!run.tests.empty() && skipped == run.tests.size()) return ExitCode::kAllSkipped;
   return ExitCode::kPassed;
 }

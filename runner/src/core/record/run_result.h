@@ -148,6 +148,8 @@ struct RunInfo {
   nlohmann::json environment;
   std::string baselines;  ///< the --baselines folder; empty when not comparing
   std::string environment_profile;
+  /// --strict-env: a metric that is UNGATED or NOT_COMPARABLE fails the run (exit not_gated)
+  bool strict_env = false;
   std::optional<ShardInfo> shard;        ///< set in a shard's partial run folder
   std::vector<std::string> merged_from;  ///< a merged run: the shard folders it was built from
   std::string hypothesis;                ///< run --hypothesis (notes.md), for the ledger
@@ -180,8 +182,13 @@ std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 /// name and kind: the last one a test records is the one it is judged by.
 void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset);
 
+/// How many metrics of the run's finished tests were not gated: UNGATED (the baseline holds them
+/// for other environment profiles only) or NOT_COMPARABLE (other data, another kind of value).
+std::size_t count_not_gated(const RunResult& run);
+
 /// The exit code of a finished run: a failed test, then a regression, then a runner error, then
-/// an output error (`output_errors`), then all skipped; else passed.
+/// an output error (`output_errors`), then, with run.info.strict_env, a metric not gated; then
+/// all skipped; else passed.
 ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors);
 
 }  // namespace mlregress::internal

@@ -17,7 +17,8 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans
 h1{margin:0;font-size:26px}h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:14px 0 4px}
 header.verdict{padding:14px 18px;margin:16px 0;border-radius:6px;border-left:8px solid #2e7d32;background:#eef6ee}
 header.verdict.regression,header.verdict.failed{border-color:#c62828;background:#fbeaea}
-header.verdict.incomplete{border-color:#ef6c00;background:#fdf1e4}
+header.verdict.incomplete,header.verdict.not_gated{border-color:#ef6c00;background:#fdf1e4}
+p.not-gated{font-weight:600;color:#8a4b00}
 .summary{font-size:16px;margin:4px 0 8px}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:0}dl.facts dt{color:#555}dl.facts dd{margin:0}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}th,td{border-bottom:1px solid #e3e3e3;padding:3px 8px;text-align:left;vertical-align:middle}
@@ -61,6 +62,12 @@ std::string header_html(const RunReport& r) {
       "<header id=\"verdict\" class=\"verdict {}\" data-verdict=\"{}\"><h1>{}</h1>"
       "<p class=\"summary\">{}</p><dl class=\"facts\">",
       css, r.headline, r.headline, escape_markup(count_summary(r)));
+  if (!r.not_gated_summary.empty()) {
+    // Before the facts: a run that gated less than it seems must say so where the eye lands.
+    out = out.substr(0, out.size() - std::string_view("<dl class=\"facts\">").size()) +
+          fmt::format("<p class=\"not-gated\">{}</p><dl class=\"facts\">",
+                      escape_markup(r.not_gated_summary));
+  }
   auto fact = [&out](std::string_view name, const std::string& value) {
     out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, escape_markup(value));
   };

@@ -52,6 +52,8 @@ std::string_view verdict_mark(Verdict verdict) {
       return "🆕 NEW";
     case Verdict::kNotComparable:
       return "➖ NOT_COMPARABLE";
+    case Verdict::kUngated:
+      return "➖ UNGATED";
     case Verdict::kPass:
       return "✅ PASS";
   }
@@ -65,6 +67,7 @@ int verdict_rank(Verdict verdict) {
     case Verdict::kInconclusive:
       return 1;
     case Verdict::kNotComparable:
+    case Verdict::kUngated:
       return 2;
     case Verdict::kImproved:
       return 3;
@@ -165,6 +168,7 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
       fmt::format("`{}` run `{}` · commit `{}`{} · profile `{}` · compared with {}\n\n",
                   cell(r.info.binary), cell(r.info.run_id), cell(r.commit.substr(0, 12)),
                   r.dirty ? " (dirty)" : "", cell(r.info.environment_profile), cell(r.reference));
+  if (!r.not_gated_summary.empty()) out += "**" + cell(r.not_gated_summary) + "**\n\n";
   const std::string footer = fmt::format(
       "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
       "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "

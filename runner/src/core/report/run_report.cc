@@ -11,6 +11,7 @@
 #include "environment/git_info.h"
 #include "record/json_text.h"
 #include "reporting/ablation_table.h"
+#include "reporting/not_gated_summary.h"
 #include "reporting/regression_report.h"
 #include "storage/curve_csv.h"
 #include "storage/seed_ledger.h"
@@ -28,7 +29,8 @@ int rank_of(const TestResult& test) {
   if (is_test_failure(test.status) || test.status == TestStatus::kRegressed ||
       has_verdict(test, Verdict::kRegression))
     return 0;
-  if (has_verdict(test, Verdict::kInconclusive) || has_verdict(test, Verdict::kNotComparable))
+  if (has_verdict(test, Verdict::kInconclusive) || has_verdict(test, Verdict::kNotComparable) ||
+      has_verdict(test, Verdict::kUngated))
     return 1;
   if (has_verdict(test, Verdict::kImproved) || has_verdict(test, Verdict::kNew)) return 2;
   return 3;
@@ -302,6 +304,8 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
     report.headline = "REGRESSION";
   } else if (record.run.info.finished_at.empty()) {
     report.headline = "INCOMPLETE";
+  } else if (record.run.info.strict_env && count_not_gated(record.run) > 0) {
+    report.headline = "NOT_GATED";
   } else {
     report.headline = "PASSED";
   }
@@ -314,6 +318,7 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
       : reference.baselines != nullptr ? "baseline (as promoted)"
                                        : "reference";
   report.environment = environment_rows(record, reference, report.sections);
+  report.not_gated_summary = not_gated_summary(record.run);
   return report;
 }
 
@@ -331,6 +336,7 @@ std::string count_summary(const RunReport& report) {
     };
     add(n(Verdict::kRegression), "regression", "regressions");
     add(n(Verdict::kInconclusive), "inconclusive", "inconclusive");
+    add(n(Verdict::kUngated), "ungated", "ungated");
     add(n(Verdict::kNotComparable), "not comparable", "not comparable");
     add(n(Verdict::kImproved), "improved", "improved");
     add(n(Verdict::kNew), "new", "new");

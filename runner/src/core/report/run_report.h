@@ -44,8 +44,8 @@ struct CurvePlot {
 
 struct TestSection {
   TestResult test;
-  /// 0: failed, crashed, timed out or regressed; 1: INCONCLUSIVE or NOT_COMPARABLE; 2: IMPROVED
-  /// or NEW; 3: passed. Sections are ordered by it, then as the run ran them.
+  /// 0: failed, crashed, timed out or regressed; 1: INCONCLUSIVE, NOT_COMPARABLE or UNGATED;
+  /// 2: IMPROVED or NEW; 3: passed. Sections are ordered by it, then as the run ran them.
   int rank = 3;
   std::vector<CurvePlot> curves;
   std::map<std::string, std::vector<double>> baseline_samples;  ///< metric → stored samples
@@ -69,8 +69,12 @@ struct ReportCounts {
 struct RunReport {
   std::string path;
   RunInfo info;
-  std::string headline;  ///< "FAILED", "REGRESSION", "INCOMPLETE" or "PASSED"
-  std::string commit;    ///< from environment.json
+  /// "FAILED", "REGRESSION", "INCOMPLETE", "NOT_GATED" (--strict-env and a metric not gated)
+  /// or "PASSED"
+  std::string headline;
+  /// not_gated_summary(): "7 metrics not gated on this machine ..."; empty when all were gated
+  std::string not_gated_summary;
+  std::string commit;  ///< from environment.json
   bool dirty = false;
   std::string reference;  ///< ReportReference::description
   bool compared = false;  ///< some metric has a verdict

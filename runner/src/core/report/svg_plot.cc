@@ -188,6 +188,7 @@ std::string_view verdict_colour(Verdict verdict) {
     case Verdict::kNew:
       return "#6a1b9a";
     case Verdict::kNotComparable:
+    case Verdict::kUngated:
       return "#757575";
   }
   return "#757575";

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "reporting/ablation_table.h"
+#include "reporting/not_gated_summary.h"
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
 #include "support/text_sanitize.h"  // xml_safe also keeps terminal escapes out of the console
@@ -269,6 +270,25 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
   }
 }
 
+// Every metric the run could not gate, each with its reason, under the summary line that says
+// what to do: red when --strict-env makes them fail the run.
+void ConsoleReporter::print_not_gated(const RunResult& run) {
+  const std::string summary = not_gated_summary(run);
+  if (summary.empty()) return;
+  const Color color = run.info.strict_env ? Color::kRed : Color::kYellow;
+  tag(color, "[NOT GATED ] ");
+  std::fprintf(out_, "%s\n", xml_safe(summary).c_str());
+  for (const TestResult& test : run.tests) {
+    for (const MetricComparison& c : test.comparisons) {
+      if (c.verdict != Verdict::kUngated && c.verdict != Verdict::kNotComparable) continue;
+      tag(color, "[NOT GATED ] ");
+      std::fprintf(out_, "%s.%s: %s (%s)\n", xml_safe(test.name).c_str(),
+                   xml_safe(c.metric).c_str(), std::string(verdict_name(c.verdict)).c_str(),
+                   xml_safe(c.note).c_str());
+    }
+  }
+}
+
 // GoogleTest's closing lines: the counts, the tests that did not pass, the runner's errors.
 void ConsoleReporter::print_summary(const RunResult& run) {
   std::vector<const TestResult*> passed, skipped, failed;
@@ -304,6 +324,7 @@ void ConsoleReporter::print_summary(const RunResult& run) {
                                                             : "");
     }
   }
+  print_not_gated(run);
   for (const std::string& error : run.runner_errors) {
     tag(Color::kRed, "[  RUNNER  ] ");
     std::fprintf(out_, "%s\n", xml_safe(error).c_str());

@@ -36,6 +36,7 @@ class ConsoleReporter final : public RunObserver {
   void print_promotion_hint(const RunResult& run);
   void print_ablation_tables(const RunResult& run);
   void print_gate_verdicts(const RunResult& run);
+  void print_not_gated(const RunResult& run);
   void print_summary(const RunResult& run);
 
   std::FILE* out_;

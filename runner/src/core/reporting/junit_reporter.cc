@@ -80,6 +80,20 @@ std::vector<std::string> comparisons_with(const TestResult& test,
   return found;
 }
 
+// A passing test that --strict-env fails: a metric of it was UNGATED or NOT_COMPARABLE.
+bool fails_strict_env(const RunResult& run, const TestResult& test) {
+  if (!run.info.strict_env || test.status != TestStatus::kPassed) return false;
+  return std::any_of(test.comparisons.begin(), test.comparisons.end(), [](const auto& c) {
+    return c.verdict == Verdict::kUngated || c.verdict == Verdict::kNotComparable;
+  });
+}
+
+// What the testsuite counts as a failure (crashes and timeouts are errors).
+bool counts_as_failure(const RunResult& run, const TestResult& test) {
+  return test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed ||
+         fails_strict_env(run, test);
+}
+
 void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {
   pugi::xml_node testcase = suite.append_child("testcase");
   set(testcase, "name", test.name);
@@ -107,11 +121,17 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     set(error, "type", crashed ? "crash" : "timeout");
     text(error, failure_text(test) + test.crash_message + "\n");
   } else if (test.status == TestStatus::kRegressed) {
-    const std::vector<std::string> regressed =
-        comparisons_with(test, {Verdict::kRegression, Verdict::kNotComparable});
+    const std::vector<std::string> regressed = comparisons_with(test, {Verdict::kRegression});
     pugi::xml_node failure = testcase.append_child("failure");
     set(failure, "message", fmt::format("{}", fmt::join(regressed, "; ")));
     set(failure, "type", "regression");
+    text(failure, format_regression_report(run.info.run_id, test));
+  } else if (fails_strict_env(run, test)) {
+    const std::vector<std::string> not_gated =
+        comparisons_with(test, {Verdict::kUngated, Verdict::kNotComparable});
+    pugi::xml_node failure = testcase.append_child("failure");
+    set(failure, "message", fmt::format("--strict-env: {}", fmt::join(not_gated, "; ")));
+    set(failure, "type", "not_gated");
     text(failure, format_regression_report(run.info.run_id, test));
   } else if (test.status == TestStatus::kSkipped) {
     pugi::xml_node skipped = testcase.append_child("skipped");
@@ -135,7 +155,7 @@ std::string render_junit(const RunResult& run) {
   for (const TestResult& test : run.tests) {
     if (!test.finished) continue;  // only finished tests become testcases
     ++finished;
-    failures += test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed;
+    failures += counts_as_failure(run, test);
     errors += test.status == TestStatus::kCrashed || test.status == TestStatus::kTimedOut;
   }
   pugi::xml_node root = doc.append_child("testsuites");
@@ -154,8 +174,7 @@ std::string render_junit(const RunResult& run) {
     std::size_t suite_failures = 0, suite_errors = 0, suite_skipped = 0;
     double suite_time = 0;
     for (const TestResult* test : members) {
-      suite_failures +=
-          test->status == TestStatus::kFailed || test->status == TestStatus::kRegressed;
+      suite_failures += counts_as_failure(run, *test);
       suite_errors += test->status == TestStatus::kCrashed || test->status == TestStatus::kTimedOut;
       suite_skipped += test->status == TestStatus::kSkipped;
       suite_time += test->duration_s;

@@ -532,7 +532,8 @@ void to_json(nlohmann::json& json, const RunResult& run) {
             {"threads", run.info.threads},
             {"baselines",
              run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
-            {"environment_profile", run.info.environment_profile}}},
+            {"environment_profile", run.info.environment_profile},
+            {"strict_env", run.info.strict_env}}},
           {"summary", summarize_run(run)},
           {"tests", std::move(tests)},
           {"runner_errors", run.runner_errors}};
@@ -576,6 +577,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     info.threads = field<int>(r, "threads");
     info.baselines = field_or<std::string>(r, "baselines", "");
     info.environment_profile = field<std::string>(r, "environment_profile");
+    info.strict_env = field_or<bool>(r, "strict_env", false);
     run.exit_code = field_or<int>(r, "exit_code", 0);
     if (r.contains("shard")) {
       with_field_context("shard", [&] {

@@ -1,0 +1,176 @@
+#include "baselines/adoption.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "baselines/baseline_toml.h"
+#include "environment/git_info.h"
+#include "registry/name_filter.h"
+#include "support/atomic_file.h"
+#include "support/errors.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+const MetricRecord* find_metric(const RunRecord* record, const std::string& test,
+                                const std::string& metric) {
+  if (record == nullptr) return nullptr;
+  for (const TestResult& t : record->run.tests) {
+    if (t.name != test) continue;
+    for (const MetricRecord& m : t.metrics) {
+      if (m.name == metric) return &m;
+    }
+  }
+  return nullptr;
+}
+
+// Why a test's values cannot be adopted at all: they were measured on other data or under
+// another configuration than the baseline's, which is a change to promote, not a gap to fill.
+std::string unadoptable_because(const TestResult& test, const BaselineTest& baseline) {
+  if (!baseline.config_hash.empty() && baseline.config_hash != test.config_hash) {
+    return fmt::format("its configuration changed since the baseline (config {} → {})",
+                       baseline.config_hash, test.config_hash);
+  }
+  for (const RecordedDataset& d : test.datasets) {
+    const auto& recorded = d.order ? baseline.data_orders : baseline.datasets;
+    const auto it = recorded.find(d.name);
+    if (!d.order && it != recorded.end() && it->second != d.sha256) {
+      return fmt::format("it was measured on other data (the dataset '{}' changed)", d.name);
+    }
+  }
+  return "";
+}
+
+void check_confirmation(const RunRecord& run, const RunRecord& confirm) {
+  if (confirm.profile.id != run.profile.id ||
+      confirm.profile.numerics_id != run.profile.numerics_id) {
+    throw PromotionRefused(fmt::format(
+        "adopt: the confirming run {} ran on another environment profile ({} / {}) than {} "
+        "({} / {}): two runs confirm a value only on the same machine",
+        confirm.run.info.run_id, confirm.profile.id, confirm.profile.numerics_id,
+        run.run.info.run_id, run.profile.id, run.profile.numerics_id));
+  }
+  const std::string a = recorded_git(run.run.info.environment).commit;
+  const std::string b = recorded_git(confirm.run.info.environment).commit;
+  if (a != b) {
+    throw PromotionRefused(fmt::format(
+        "adopt: the confirming run {} was built from commit {}, {} from {}: two runs confirm a "
+        "value only from the same code",
+        confirm.run.info.run_id, b.substr(0, 12), run.run.info.run_id, a.substr(0, 12)));
+  }
+}
+
+bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+}  // namespace
+
+AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
+                           const BaselineSet& existing, const AdoptionRequest& request) {
+  refuse_unpromotable(run, request.force, "adopt");
+  if (confirm != nullptr) {
+    refuse_unpromotable(*confirm, request.force, "adopt");
+    check_confirmation(run, *confirm);
+  }
+  const EnvironmentProfile& profile = run.profile;
+  const NameFilter filter(request.filter);
+  // Kept in the provenance and in each value's history, as promote keeps its reason.
+  const std::string reason = fmt::format(
+      "adopt{}{}{}",
+      confirm != nullptr ? fmt::format(" (confirmed by run {})", confirm->run.info.run_id) : "",
+      request.reason.empty() ? "" : ": ", request.reason);
+  AdoptionPlan plan;
+  std::map<std::string, PlannedFile> files;  // by path
+  for (const TestResult& test : run.run.tests) {
+    if (!filter.matches(test.name, test.full_name)) continue;
+    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
+    if (is_test_failure(test.status) && !request.force) continue;
+    const LoadedBaselineFile* loaded = existing.find(test.name);
+    if (loaded == nullptr) continue;  // no baseline at all: promote makes one
+    auto [it, inserted] = files.try_emplace(loaded->path);
+    PlannedFile& planned = it->second;
+    if (inserted) {
+      planned.path = loaded->path;
+      planned.before = loaded->file;
+      planned.after = loaded->file;
+    }
+    BaselineTest& target = planned.after.tests.at(test.name);
+    if (const std::string why = unadoptable_because(test, target); !why.empty()) {
+      plan.refused.push_back(
+          fmt::format("{}: {}; promote it if the change is intended", test.name, why));
+      continue;
+    }
+    for (const MetricRecord& metric : test.metrics) {
+      const auto entry_it = target.metrics.find(metric.name);
+      if (entry_it == target.metrics.end()) continue;  // new metric: promote adds it
+      BaselineMetric& entry = entry_it->second;
+      // Only the gaps: a value every machine shares, or one this machine has, stays as it is.
+      if (!is_environment_bound(entry.policy) || !stored_profile_id(entry, profile).empty()) {
+        continue;
+      }
+      const std::string name = fmt::format("{}.{}", test.name, metric.name);
+      double cv = 0.0;
+      if (const Timing* timing = std::get_if<Timing>(&metric.policy)) cv = timing->cv;
+      if (confirm != nullptr) {
+        const MetricRecord* again = find_metric(confirm, test.name, metric.name);
+        if (again == nullptr) {
+          plan.refused.push_back(fmt::format("{}: not recorded by the confirming run {}", name,
+                                             confirm->run.info.run_id));
+          continue;
+        }
+        if (std::holds_alternative<Timing>(entry.policy)) {
+          // Two processes vary more than one process's repetitions: the band must hold both.
+          if (const Timing* t = std::get_if<Timing>(&again->policy)) cv = std::max(cv, t->cv);
+          if (metric.value != 0.0) {
+            cv = std::max(cv, std::fabs(again->value - metric.value) / std::fabs(metric.value));
+          }
+        } else if (!same_bits(metric.value, again->value)) {
+          plan.refused.push_back(fmt::format(
+              "{}: the two runs differ ({} and {}): not repeatable on this machine, so not "
+              "adopted; gate it with a Band instead of Exact",
+              name, format_value(metric.value), format_value(again->value)));
+          continue;
+        }
+      }
+      const std::string& id = profile_id_for(entry.policy, profile);
+      entry.by_environment[id] = metric.value;
+      if (std::holds_alternative<Timing>(entry.policy)) entry.cv_by_environment[id] = cv;
+      HistoryEntry history;
+      history.replaced_at = request.now;
+      history.reason = reason;
+      history.source_run = run.run.info.run_id;
+      history.environment = id;
+      history.new_value = metric.value;
+      entry.history.push_back(history);
+      const EnvironmentProfile described = stored_description(entry.policy, profile);
+      planned.after.environments[described.id] = described;
+      ++planned.new_metrics;
+      plan.adopted.push_back(fmt::format("{} = {} → {}", name, format_value(metric.value), id));
+    }
+  }
+  for (auto& [path, planned] : files) {
+    if (planned.after == planned.before) continue;
+    stamp_provenance(planned, run, reason, request.now);
+    plan.files.push_back(std::move(planned));
+  }
+  return plan;
+}
+
+AdoptionPlan adopt_run(const RunRecord& run, const RunRecord* confirm,
+                       const AdoptionRequest& request) {
+  const std::string& binary = run.run.info.binary;
+  const BaselineFolderLock lock(request.baselines_dir, binary);
+  remove_stale_temporaries(baseline_folder(request.baselines_dir, binary));
+  const BaselineSet existing =
+      BaselineSet::load(request.baselines_dir, binary, /*allow_missing=*/false);
+  AdoptionPlan plan = plan_adoption(run, confirm, existing, request);
+  for (const PlannedFile& file : plan.files) {
+    write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
+  }
+  return plan;
+}
+
+}  // namespace mlregress::internal
