@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The main job (the fast tier against the committed baselines) on a machine other than the one
 # that promoted them: the probe is told another CPU model, core count and hostname. Portable exact
-# values (whole numbers: counts, steps, caught or not) are gated there like anywhere (PASS); the
-# others are bound to the environment profile that measured them, so there they must be
-# NOT_COMPARABLE (a note naming the CPU, not a failure), and the run must pass.
+# values (whole numbers: counts, steps, caught or not) are gated there like anywhere, and so are
+# the numerics values (floats), whose profile is the LibTorch build, the ATen CPU capability and
+# the threads, not the CPU's name: every exact metric must PASS, none UNGATED or NOT_COMPARABLE,
+# and the run must pass with --strict-env. Planted: the CPU's name in the numerics profile (every
+# float UNGATED, exit 11).
 #   main_job_on_another_machine.sh PATH_TO_mlregress_suites SOURCE_DIR
 set -euo pipefail
 suites=${1:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR}
@@ -15,7 +17,7 @@ export MLREGRESS_REPO="$work"
 export MLREGRESS_ENVIRONMENT_OVERRIDE='{"cpu": {"model": "AMD EPYC 7B13 64-Core Processor", "logical_cores": 96}, "hostname": "ci-runner-elsewhere"}'
 
 status=0
-"$suites" run --tier fast --baselines "$source_dir/baselines" --out runs --color never >run.log 2>&1 || status=$?
+"$suites" run --tier fast --baselines "$source_dir/baselines" --out runs --color never --strict-env >run.log 2>&1 || status=$?
 [ "$status" -eq 0 ] || { cat run.log; echo "FAIL: the fast tier exits $status on another machine"; exit 1; }
 python3 - runs/latest/results.json runs/latest/environment.json "$source_dir/baselines/mlregress_suites" <<'PY'
 import glob, json, sys, tomllib
@@ -36,17 +38,15 @@ for t in run["tests"]:
         notes[t["name"] + "." + m["name"]] = m.get("note", "")
 exact = [name for name in verdicts if name in scopes]
 portable = [name for name in exact if scopes[name] == "portable"]
-bound = [name for name in exact if scopes[name] != "portable"]
-assert portable and bound, f"this check needs both kinds: portable {portable}, bound {bound}"
-wrong = [name for name in portable if verdicts[name] != "PASS"]
-assert not wrong, f"portable exact values not gated on another machine: {wrong}"
-wrong = [name for name in bound if verdicts[name] != "NOT_COMPARABLE"]
-assert not wrong, f"machine-bound exact values judged against another machine's: {wrong}"
-unexplained = [name for name in bound if "CPU '" not in notes[name]]
-assert not unexplained, f"NOT_COMPARABLE without the field that differs: {unexplained}"
+numerics = [name for name in exact if scopes[name] == "numerics"]
+assert portable and numerics, f"this check needs both kinds: portable {portable}, numerics {numerics}"
+wrong = [f"{name} {verdicts[name]}: {notes[name]}" for name in exact if verdicts[name] != "PASS"]
+assert not wrong, f"exact values not gated on another machine: {wrong}"
+wrong = [name for name, v in verdicts.items() if v in ("UNGATED", "NOT_COMPARABLE")]
+assert not wrong, f"metrics not gated on another machine: {wrong}"
 counts = {}
 for v in verdicts.values():
     counts[v] = counts.get(v, 0) + 1
-print(f"ok   on another machine: {len(portable)} portable exact metrics PASS, {len(bound)} bound to "
-      f"a profile NOT_COMPARABLE; verdicts {sorted(counts.items())}")
+print(f"ok   on another machine: {len(portable)} portable and {len(numerics)} numerics exact "
+      f"metrics PASS; verdicts {sorted(counts.items())}")
 PY
