@@ -12,6 +12,7 @@
 
 #include "baselines/baseline_store.h"
 #include "comparison/baseline_gate.h"
+#include "environment/cpu_isa.h"
 #include "record/json_text.h"
 #include "support/fnv1a.h"
 
@@ -94,6 +95,8 @@ TEST(EnvironmentProfileTest, ADifferenceIsShownAsTheFieldsThatDiffer) {
 nlohmann::json with_capability(nlohmann::json environment, const std::string& capability) {
   environment["framework"]["build_config"] =
       "PyTorch built with:\n  - CPU capability usage: " + capability + "\n  - CUDA Runtime 12.1\n";
+  environment["cpu"]["vendor"] = "GenuineIntel";
+  environment["cpu"]["isa"] = {"avx", "avx2", "fma", "avx512f"};
   return environment;
 }
 
@@ -115,14 +118,52 @@ TEST(EnvironmentProfileTest, TheNumericsIdIgnoresTheCpuNameButNotTheCapability) 
   const EnvironmentProfile avx2 = environment_profile(with_capability(cpu_environment(), "AVX2"));
   EXPECT_NE(avx2.numerics_id, here.numerics_id);
   EXPECT_EQ(profile_differences(numerics_profile(here), avx2), "capability 'AVX512' → 'AVX2'");
-  nlohmann::json stated = cpu_environment();
+  nlohmann::json stated = with_capability(cpu_environment(), "AVX2");
+  stated["framework"].erase("build_config");
   stated["framework"]["cpu_capability"] = "AVX2";
   EXPECT_EQ(environment_profile(stated).numerics_id, avx2.numerics_id);
-  // Without the capability only the machine says which kernels ran.
+  // Without the capability (or the instruction sets) only the machine says which kernels ran.
   EXPECT_EQ(environment_profile(cpu_environment()).numerics_id,
             environment_profile(cpu_environment()).id);
+  nlohmann::json no_isa = with_capability(cpu_environment(), "AVX2");
+  no_isa["cpu"].erase("isa");
+  EXPECT_EQ(environment_profile(no_isa).numerics_id, environment_profile(no_isa).id);
   EXPECT_EQ(numerics_profile(here).cpu, "");
   EXPECT_EQ(numerics_profile(here).id, here.numerics_id);
+}
+
+// oneDNN and MKL choose kernels by the CPU's vendor and extensions, whatever ATen's capability:
+// another vendor or a missing extension is another numerics profile, named by what moved.
+// Planted: the instruction sets left out of the numerics id (an AMX machine's floats gating an
+// AVX-512 one).
+TEST(EnvironmentProfileTest, TheVendorAndMathExtensionsArePartOfTheNumericsProfile) {
+  const EnvironmentProfile here = environment_profile(with_capability(cpu_environment(), "AVX512"));
+  nlohmann::json amd = with_capability(cpu_environment(), "AVX512");
+  amd["cpu"]["vendor"] = "AuthenticAMD";
+  nlohmann::json no_avx512 = with_capability(cpu_environment(), "AVX512");
+  no_avx512["cpu"]["isa"] = {"avx", "avx2", "fma", "amx_tile"};
+  EXPECT_EQ(here.isa, "GenuineIntel avx avx2 fma avx512f");
+  EXPECT_NE(environment_profile(amd).numerics_id, here.numerics_id);
+  EXPECT_NE(environment_profile(no_avx512).numerics_id, here.numerics_id);
+  EXPECT_EQ(environment_profile(amd).id, here.id);  // the machine id keeps its old hash
+  EXPECT_EQ(profile_differences(numerics_profile(here), environment_profile(amd)),
+            "instruction sets vendor 'GenuineIntel' → 'AuthenticAMD'");
+  EXPECT_EQ(profile_differences(numerics_profile(here), environment_profile(no_avx512)),
+            "instruction sets −avx512f +amx_tile");
+}
+
+TEST(EnvironmentProfileTest, CpuInfoGivesTheVendorAndOnlyTheMathExtensions) {
+  const CpuIsa x86 = parse_cpu_isa(
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\n"
+      "flags\t\t: fpu vme avx2 sse4_2 hypervisor avx512f fma avx avx512_bf16 rdrand\n\n"
+      "processor\t: 1\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu\n");
+  EXPECT_EQ(x86.vendor, "AuthenticAMD");
+  EXPECT_EQ(x86.isa,
+            (std::vector<std::string>{"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_bf16"}));
+  const CpuIsa arm = parse_cpu_isa("processor\t: 0\nFeatures\t: fp asimd sve i8mm crc32\n");
+  EXPECT_EQ(arm.vendor, "");
+  EXPECT_EQ(arm.isa, (std::vector<std::string>{"asimd", "sve", "i8mm"}));
+  EXPECT_TRUE(parse_cpu_isa("").isa.empty());
 }
 
 MetricComparison compare_on(const EnvironmentProfile& machine, const BaselineMetric& stored,

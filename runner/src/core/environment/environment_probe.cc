@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "environment/cpu_isa.h"
 #include "record/json_text.h"
 #include "support/errors.h"
 #include "support/forked_child.h"
@@ -92,8 +93,13 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
   ::uname(&os);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
+  const CpuIsa isa = probe_cpu_isa();
   nlohmann::json environment = {
-      {"cpu", {{"model", cpu_model()}, {"logical_cores", std::thread::hardware_concurrency()}}},
+      {"cpu",
+       {{"model", cpu_model()},
+        {"vendor", isa.vendor},
+        {"isa", isa.isa},
+        {"logical_cores", std::thread::hardware_concurrency()}}},
       {"os", {{"name", os.sysname}, {"release", os.release}, {"machine", os.machine}}},
       {"hostname", host},
       {"compiler",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "record/json_text.h"
 #include "support/fnv1a.h"
@@ -42,6 +43,32 @@ std::string lower(std::string text) {
   return text;
 }
 
+// "AuthenticAMD avx avx2 avx512f" → "GenuineIntel avx avx2": "vendor 'AuthenticAMD' →
+// 'GenuineIntel', −avx512f"; a list of forty extensions would hide the one that moved.
+std::string isa_differences(const std::string& before, const std::string& now) {
+  const auto words = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+  };
+  const std::vector<std::string> a = words(before), b = words(now);
+  std::vector<std::string> parts;
+  const std::string vendor_a = a.empty() ? "" : a.front(), vendor_b = b.empty() ? "" : b.front();
+  if (vendor_a != vendor_b) {
+    parts.push_back(fmt::format("vendor '{}' → '{}'", vendor_a, vendor_b));
+  }
+  for (std::size_t i = 1; i < a.size(); ++i) {
+    if (std::find(b.begin() + std::min<std::size_t>(1, b.size()), b.end(), a[i]) == b.end())
+      parts.push_back("−" + a[i]);
+  }
+  for (std::size_t i = 1; i < b.size(); ++i) {
+    if (std::find(a.begin() + std::min<std::size_t>(1, a.size()), a.end(), b[i]) == a.end())
+      parts.push_back("+" + b[i]);
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
 std::string short_hash(const nlohmann::json& fields) {
   return fmt::format("{:08x}", fnv1a_64(json_text(fields)) >> 32);
 }
@@ -65,15 +92,23 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   if (p.capability.empty()) {
     p.capability = capability_from_build_config(string_at(environment, "/framework/build_config"));
   }
+  const nlohmann::json::json_pointer isa("/cpu/isa");
+  if (environment.contains(isa) && environment.at(isa).is_array() && !environment.at(isa).empty()) {
+    p.isa = string_at(environment, "/cpu/vendor");
+    for (const nlohmann::json& extension : environment.at(isa)) {
+      if (extension.is_string()) p.isa += " " + extension.get<std::string>();
+    }
+  }
   const std::string kind = p.build == "none" ? "env" : p.build;
   nlohmann::json fields{p.framework, p.build, p.cpu, p.machine, p.threads};
   // A baseline measured on an H100 is another profile than one from an A100.
   if (!p.gpu.empty()) fields.push_back(p.gpu);
   p.id = fmt::format("{}-{}", kind, short_hash(fields));
-  if (p.capability.empty()) {
-    p.numerics_id = p.id;  // without the capability only the machine says which kernels ran
+  if (p.capability.empty() || p.isa.empty()) {
+    p.numerics_id = p.id;  // without them only the machine says which kernels ran
   } else {
-    nlohmann::json numerics{"numerics", p.framework, p.build, p.capability, p.machine, p.threads};
+    nlohmann::json numerics{"numerics", p.framework, p.build,  p.capability,
+                            p.isa,      p.machine,   p.threads};
     if (!p.gpu.empty()) numerics.push_back(p.gpu);
     p.numerics_id = fmt::format("{}-{}-{}", kind, lower(p.capability), short_hash(numerics));
   }
@@ -128,6 +163,9 @@ std::string profile_differences(const EnvironmentProfile& before, const Environm
   compare("build", before.build, now.build);
   if (!before.cpu.empty()) compare("CPU", before.cpu, now.cpu);
   if (!before.capability.empty()) compare("capability", before.capability, now.capability);
+  if (!before.isa.empty() && before.isa != now.isa) {
+    changed.push_back("instruction sets " + isa_differences(before.isa, now.isa));
+  }
   compare("machine", before.machine, now.machine);
   if (before.threads != now.threads) {
     changed.push_back(fmt::format("threads {} → {}", before.threads, now.threads));

@@ -3,8 +3,9 @@
 // CPU model, architecture, threads, the GPU model where a CUDA device was used) holds timings and
 // `machine` values. The numerics profile leaves the CPU's name out and keys `numerics` values by
 // what changes floating-point results: framework version and build, the CPU capability ATen
-// dispatches its kernels to (AVX2, AVX512...), architecture, threads and GPU model, so that every
-// runner with the same capability gates them.
+// dispatches its kernels to (AVX2, AVX512...), the CPU's vendor and math instruction sets (which
+// oneDNN and MKL dispatch on), architecture, threads and GPU model, so that every runner that
+// runs the same kernels gates them (runner/docs/numerics.md measured what changes them).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,8 @@ namespace mlregress::internal {
 struct EnvironmentProfile {
   std::string id;  ///< machine profile "cpu-1a2b3c4d": build kind and a hash of all fields
   /// numerics profile "cpu-avx2-5e6f7a8b": build kind, capability and a hash of every field but
-  /// the CPU's name; the machine id when the capability is unknown (the run did not record it).
+  /// the CPU's name; the machine id when the capability or the ISA is unknown (the run did not
+  /// record it).
   /// Empty in a description read from a baseline file.
   std::string numerics_id;
   std::string framework;
@@ -32,6 +34,9 @@ struct EnvironmentProfile {
   /// ATen's CPU capability ("AVX2", "AVX512", "DEFAULT"); empty when unknown. Not in the
   /// machine id, so machine profiles keep the ids they had before capabilities were recorded.
   std::string capability;
+  /// The CPU's vendor and math extensions, "AuthenticAMD avx avx2 fma avx512f ..." (cpu.vendor
+  /// and cpu.isa of environment.json); empty when unknown. Not in the machine id either.
+  std::string isa;
   friend bool operator==(const EnvironmentProfile&, const EnvironmentProfile&) = default;
 };
 
