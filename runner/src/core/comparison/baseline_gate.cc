@@ -69,9 +69,16 @@ std::string other_profiles_note(const BaselineMetric& entry,
   std::vector<std::string> notes;
   for (const auto& [id, value] : entry.by_environment) {
     const auto recorded = environments.find(id);
-    notes.push_back(recorded == environments.end()
-                        ? fmt::format("{}: not described in the baseline file", id)
-                        : fmt::format("{}: {}", id, profile_differences(recorded->second, now)));
+    if (recorded == environments.end()) {
+      notes.push_back(fmt::format("{}: not described in the baseline file", id));
+      continue;
+    }
+    const std::string differences = profile_differences(recorded->second, now);
+    // Every field the file records is the same: the profile has a field the file predates.
+    notes.push_back(fmt::format("{}: {}", id,
+                                differences.empty()
+                                    ? "recorded before the profile held every field it holds now"
+                                    : differences));
   }
   return fmt::format("{}", fmt::join(notes, "; "));
 }
