@@ -152,6 +152,23 @@ TEST(EnvironmentProfileTest, TheVendorAndMathExtensionsArePartOfTheNumericsProfi
             "instruction sets −avx512f +amx_tile");
 }
 
+// A variable that caps oneDNN's or MKL's kernels changes floats without changing the CPU: a run
+// started with one is another numerics profile, named by it. Planted: pins left out of the id (a
+// pinned run's values gating an unpinned run as a false REGRESSION).
+TEST(EnvironmentProfileTest, KernelPinningVariablesArePartOfTheNumericsProfile) {
+  const EnvironmentProfile natural =
+      environment_profile(with_capability(cpu_environment(), "AVX512"));
+  nlohmann::json pinned_environment = with_capability(cpu_environment(), "AVX512");
+  pinned_environment["cpu"]["kernel_pins"] = {{"MKL_CBWR", "COMPATIBLE"},
+                                              {"ONEDNN_MAX_CPU_ISA", "SSE41"}};
+  const EnvironmentProfile pinned = environment_profile(pinned_environment);
+  EXPECT_EQ(pinned.pins, "MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41");
+  EXPECT_NE(pinned.numerics_id, natural.numerics_id);
+  EXPECT_EQ(pinned.id, natural.id);
+  EXPECT_EQ(profile_differences(numerics_profile(natural), pinned),
+            "kernel pins 'none' → 'MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41'");
+}
+
 TEST(EnvironmentProfileTest, CpuInfoGivesTheVendorAndOnlyTheMathExtensions) {
   const CpuIsa x86 = parse_cpu_isa(
       "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\n"

@@ -108,8 +108,9 @@ Provenance read_provenance(const Reader& r, const toml::table& t) {
 
 EnvironmentProfile read_environment(const Reader& r, const std::string& id, const toml::table& t) {
   const std::string what = fmt::format("[environments.{}]", id);
-  r.only_keys(t, what,
-              {"framework", "build", "cpu", "capability", "isa", "machine", "threads", "gpu"});
+  r.only_keys(
+      t, what,
+      {"framework", "build", "cpu", "capability", "isa", "pins", "machine", "threads", "gpu"});
   EnvironmentProfile e;
   e.id = id;
   if (const auto* n = t.get("framework")) e.framework = r.string(*n, what + ".framework");
@@ -120,6 +121,7 @@ EnvironmentProfile read_environment(const Reader& r, const std::string& id, cons
   if (const auto* n = t.get("gpu")) e.gpu = r.string(*n, what + ".gpu");
   if (const auto* n = t.get("capability")) e.capability = r.string(*n, what + ".capability");
   if (const auto* n = t.get("isa")) e.isa = r.string(*n, what + ".isa");
+  if (const auto* n = t.get("pins")) e.pins = r.string(*n, what + ".pins");
   return e;
 }
 
@@ -452,6 +454,7 @@ std::string render_baseline(const BaselineFile& file) {
     if (!e.cpu.empty()) out << "cpu = " << toml_string(e.cpu) << "\n";
     if (!e.capability.empty()) out << "capability = " << toml_string(e.capability) << "\n";
     if (!e.isa.empty()) out << "isa = " << toml_string(e.isa) << "\n";
+    if (!e.pins.empty()) out << "pins = " << toml_string(e.pins) << "\n";
     out << "machine = " << toml_string(e.machine) << "\n"
         << "threads = " << e.threads << "\n";
     if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";

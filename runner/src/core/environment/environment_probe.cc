@@ -106,6 +106,16 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
        {{"id", compiler()}, {"flags", MLREGRESS_CXX_FLAGS}, {"build_type", MLREGRESS_BUILD_TYPE}}},
       {"git", {{"commit", git.commit}, {"dirty", git.dirty}}},
   };
+  // The variables that change which kernels ATen, oneDNN and MKL run (runner/docs/numerics.md):
+  // part of the numerics profile, so a run with them never gates against one without.
+  nlohmann::json pins = nlohmann::json::object();
+  for (const char* name :
+       {"ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR"}) {
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+      pins[name] = value;
+    }
+  }
+  if (!pins.empty()) environment["cpu"]["kernel_pins"] = pins;
   if (hooks.probe_framework)
     environment["framework"] = probe_in_child_process(hooks.probe_framework);
   if (!run_section.is_null()) environment["run"] = run_section;

@@ -92,6 +92,13 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
   if (p.capability.empty()) {
     p.capability = capability_from_build_config(string_at(environment, "/framework/build_config"));
   }
+  const nlohmann::json::json_pointer pins("/cpu/kernel_pins");
+  if (environment.contains(pins) && environment.at(pins).is_object()) {
+    for (const auto& [name, value] : environment.at(pins).items()) {
+      p.pins += fmt::format("{}{}={}", p.pins.empty() ? "" : " ", name,
+                            value.is_string() ? value.get<std::string>() : json_text(value));
+    }
+  }
   const nlohmann::json::json_pointer isa("/cpu/isa");
   if (environment.contains(isa) && environment.at(isa).is_array() && !environment.at(isa).empty()) {
     p.isa = string_at(environment, "/cpu/vendor");
@@ -110,6 +117,8 @@ EnvironmentProfile environment_profile(const nlohmann::json& environment) {
     nlohmann::json numerics{"numerics", p.framework, p.build,  p.capability,
                             p.isa,      p.machine,   p.threads};
     if (!p.gpu.empty()) numerics.push_back(p.gpu);
+    // Left out when empty, so unpinned runs keep the ids they have.
+    if (!p.pins.empty()) numerics.push_back(p.pins);
     p.numerics_id = fmt::format("{}-{}-{}", kind, lower(p.capability), short_hash(numerics));
   }
   return p;
@@ -163,6 +172,7 @@ std::string profile_differences(const EnvironmentProfile& before, const Environm
   compare("build", before.build, now.build);
   if (!before.cpu.empty()) compare("CPU", before.cpu, now.cpu);
   if (!before.capability.empty()) compare("capability", before.capability, now.capability);
+  compare("kernel pins", before.pins, now.pins);
   if (!before.isa.empty() && before.isa != now.isa) {
     changed.push_back("instruction sets " + isa_differences(before.isa, now.isa));
   }

@@ -37,6 +37,9 @@ struct EnvironmentProfile {
   /// The CPU's vendor and math extensions, "AuthenticAMD avx avx2 fma avx512f ..." (cpu.vendor
   /// and cpu.isa of environment.json); empty when unknown. Not in the machine id either.
   std::string isa;
+  /// The kernel-choosing variables the run was started with, "MKL_CBWR=COMPATIBLE
+  /// ONEDNN_MAX_CPU_ISA=SSE41" (cpu.kernel_pins); empty when none. In the numerics id only.
+  std::string pins;
   friend bool operator==(const EnvironmentProfile&, const EnvironmentProfile&) = default;
 };
 
