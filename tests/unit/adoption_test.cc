@@ -78,8 +78,8 @@ BaselineFile promoted_elsewhere() {
 
 BaselineSet existing(const BaselineFile& file) { return BaselineSet::from_files({{kPath, file}}); }
 
-AdoptionRequest request() {
-  AdoptionRequest r;
+PromotionRequest request() {
+  PromotionRequest r;
   r.reason = "new CI runner";
   r.now = "2026-12-04T12:00:00Z";
   return r;

@@ -69,7 +69,7 @@ bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isn
 }  // namespace
 
 AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
-                           const BaselineSet& existing, const AdoptionRequest& request) {
+                           const BaselineSet& existing, const PromotionRequest& request) {
   refuse_unpromotable(run, request.force, "adopt");
   if (confirm != nullptr) {
     refuse_unpromotable(*confirm, request.force, "adopt");
@@ -160,7 +160,7 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
 }
 
 AdoptionPlan adopt_run(const RunRecord& run, const RunRecord* confirm,
-                       const AdoptionRequest& request) {
+                       const PromotionRequest& request) {
   const std::string& binary = run.run.info.binary;
   const BaselineFolderLock lock(request.baselines_dir, binary);
   remove_stale_temporaries(baseline_folder(request.baselines_dir, binary));

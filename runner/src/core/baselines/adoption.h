@@ -15,14 +15,6 @@
 
 namespace mlregress::internal {
 
-struct AdoptionRequest {
-  std::string baselines_dir = "baselines";
-  std::string reason;
-  std::string filter;  ///< NameFilter syntax over test names; empty: every test
-  bool force = false;  ///< adopt from a failed, incomplete or dirty run
-  std::string now;     ///< UTC time recorded as promoted_at and replaced_at
-};
-
 struct AdoptionPlan {
   std::vector<PlannedFile> files;  ///< only the files that change
   /// "Test.metric = 0.25 → cpu-avx2-5e6f7a8b", one line per value added
@@ -31,17 +23,18 @@ struct AdoptionPlan {
   std::vector<std::string> refused;
 };
 
-/// What adopting `run` would change. `confirm`, when given, is a second run on the same
+/// What adopting `run` would change (`request` as for a promotion: folder, reason, filter,
+/// force, time). `confirm`, when given, is a second run on the same
 /// environment profile: an exact value is adopted only when both runs recorded the same bits;
 /// a timing takes `run`'s value with a spread of at least the two runs' relative difference.
 /// Throws PromotionRefused for a failed, incomplete or dirty run (unless request.force) and
 /// when `confirm` ran on another profile or another commit.
 AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
-                           const BaselineSet& existing, const AdoptionRequest& request);
+                           const BaselineSet& existing, const PromotionRequest& request);
 
 /// plan_adoption against the baselines on disk, holding the folder's lock, each changed file
 /// written atomically. Returns the plan that was written.
 AdoptionPlan adopt_run(const RunRecord& run, const RunRecord* confirm,
-                       const AdoptionRequest& request);
+                       const PromotionRequest& request);
 
 }  // namespace mlregress::internal

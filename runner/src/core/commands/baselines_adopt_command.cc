@@ -13,7 +13,7 @@ ExitCode baselines_adopt_command(const BaselinesAdoptOptions& options) {
   const RunRecord run = read_run_record(options.run);
   std::optional<RunRecord> confirm;
   if (!options.confirm.empty()) confirm = read_run_record(options.confirm);
-  AdoptionRequest request;
+  PromotionRequest request;
   request.baselines_dir = options.baselines;
   request.reason = options.reason;
   request.filter = options.filter;
