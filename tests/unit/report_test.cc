@@ -9,6 +9,7 @@
 #include <limits>
 #include <regex>
 
+#include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/run_report.h"
 #include "report/svg_plot.h"
@@ -151,6 +152,48 @@ TEST(MarkdownReportTest, ARowThatIsNotAPassSaysWhy) {
   EXPECT_THAT(
       markdown,
       HasSubstr("| ➖ NOT_COMPARABLE | the dataset 'eval' changed (sha256:ab12 → sha256:cd34) |"));
+}
+
+// A run that could not gate every metric says so at the top of report.html and in the Markdown
+// summary, with the command that fixes it; with --strict-env its headline is NOT_GATED, not
+// PASSED. Planted: the summary left out of either page, or a strict run headed PASSED.
+TEST(RunReportTest, AMetricNotGatedIsSummarisedAtTheTopOfBothPages) {
+  test_support::TempDir folder;
+  RunRecord record;
+  record.path = folder.path();
+  record.run.info.run_id = "r1";
+  record.run.info.run_folder = folder.path();
+  record.run.info.binary = "suite";
+  record.run.info.baselines = "baselines";
+  record.run.info.finished_at = "2026-12-04T00:00:00Z";
+  TestResult test;
+  test.name = "Clipping";
+  test.full_name = "Fast.Clipping";
+  test.finished = true;
+  MetricComparison c;
+  c.metric = "final_loss";
+  c.verdict = Verdict::kUngated;
+  c.observed = 0.25;
+  c.note = "no value for this machine's numerics profile cpu-avx2-1a2b3c4d";
+  test.comparisons.push_back(c);
+  record.run.tests.push_back(test);
+
+  RunReport lenient = build_run_report(record, ReportReference{});
+  EXPECT_EQ(lenient.headline, "PASSED");
+  EXPECT_THAT(lenient.not_gated_summary,
+              HasSubstr("1 metric not gated on this machine — 1 UNGATED"));
+  EXPECT_THAT(lenient.not_gated_summary, HasSubstr("`suite baselines adopt " + folder.path()));
+  EXPECT_THAT(render_html_report(lenient),
+              HasSubstr("<p class=\"not-gated\">1 metric not gated on this machine"));
+  EXPECT_THAT(render_markdown_report(lenient), HasSubstr("**1 metric not gated on this machine"));
+
+  record.run.info.strict_env = true;
+  const RunReport strict = build_run_report(record, ReportReference{});
+  EXPECT_EQ(strict.headline, "NOT_GATED");
+  EXPECT_THAT(render_markdown_report(strict), HasSubstr("mlregress: NOT_GATED"));
+
+  record.run.tests[0].comparisons[0].verdict = Verdict::kPass;
+  EXPECT_EQ(build_run_report(record, ReportReference{}).not_gated_summary, "");
 }
 
 TEST(CurveCsvReaderTest, ReadsWhatTheWriterWritesAndNamesTheBadLine) {
