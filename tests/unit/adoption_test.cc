@@ -54,8 +54,10 @@ RunRecord run_on(const EnvironmentProfile& profile, const std::string& id, doubl
 BaselineFile promoted_elsewhere() {
   BaselineFile file;
   file.provenance.version = 3;
-  file.provenance.environment = "cpu-oldm";
+  // The promoting machine holds no value of its own any more: adopt must keep its description.
+  file.provenance.environment = "cpu-prov";
   file.provenance.reason = "first promotion";
+  file.environments["cpu-prov"] = EnvironmentProfile{.id = "cpu-prov", .cpu = "Promoting CPU"};
   file.environments["cpu-oldm"] = EnvironmentProfile{.id = "cpu-oldm", .cpu = "Old CPU"};
   file.environments["cpu-avx512-oldn"] =
       EnvironmentProfile{.id = "cpu-avx512-oldn", .capability = "AVX512"};
@@ -116,6 +118,9 @@ TEST(Adoption, FillsOnlyThisMachinesGapsAndRecordsWhoWhenWhy) {
   EXPECT_EQ(after.environments.at("cpu-avx2-newn").cpu, "");
   EXPECT_EQ(after.environments.at("cpu-newm").cpu, "New CPU");
   EXPECT_EQ(after.environments.count("cpu-oldm"), 1u);
+  for (const auto& [id, description] : before.environments) {
+    EXPECT_EQ(after.environments.at(id), description) << id;  // adopt only adds
+  }
 
   // Adopted, the same run gates every metric on this machine: nothing is UNGATED any more.
   TestResult judged = run.run.tests[0];

@@ -254,6 +254,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
   for (auto& [path, planned] : files) {
     if (planned.after == planned.before) continue;  // promoting the same run twice changes nothing
     stamp_provenance(planned, record, request.reason, request.now);
+    // Promote rewrites what this machine holds; adopt only adds, and keeps every description.
+    drop_unused_environments(planned.after);
     changed.push_back(std::move(planned));
   }
   return changed;
@@ -271,7 +273,6 @@ void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::
   p.source_run = record.run.info.run_id;
   p.environment = record.profile.id;
   planned.after.environments[record.profile.id] = machine_profile(record.profile);
-  drop_unused_environments(planned.after);
   for (auto& [test_name, test] : planned.after.tests) {
     for (auto& [metric_name, metric] : test.metrics) {
       for (HistoryEntry& entry : metric.history) {
