@@ -90,7 +90,8 @@ PromotionRequest request() {
 TEST(Adoption, FillsOnlyThisMachinesGapsAndRecordsWhoWhenWhy) {
   const BaselineFile before = promoted_elsewhere();
   const RunRecord run = run_on(new_runner(), "r1", 0.25);
-  const AdoptionPlan plan = plan_adoption(run, nullptr, existing(before), request());
+  const RunRecord again = run_on(new_runner(), "r1b", 0.25);
+  const AdoptionPlan plan = plan_adoption(run, &again, existing(before), request());
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_TRUE(plan.refused.empty());
   EXPECT_EQ(plan.adopted.size(), 3u);  // loss, peak bytes, timing; not the portable step
@@ -107,7 +108,7 @@ TEST(Adoption, FillsOnlyThisMachinesGapsAndRecordsWhoWhenWhy) {
   // Who, when, why: the provenance and each added value's history, as promote writes them.
   EXPECT_EQ(after.provenance.version, 4);
   EXPECT_EQ(after.provenance.source_run, "r1");
-  EXPECT_EQ(after.provenance.reason, "adopt: new CI runner");
+  EXPECT_EQ(after.provenance.reason, "adopt (confirmed by run r1b): new CI runner");
   EXPECT_EQ(after.provenance.promoted_at, "2026-12-04T12:00:00Z");
   ASSERT_EQ(metrics.at("final_loss").history.size(), 1u);
   const HistoryEntry& entry = metrics.at("final_loss").history[0];
@@ -129,14 +130,15 @@ TEST(Adoption, FillsOnlyThisMachinesGapsAndRecordsWhoWhenWhy) {
     EXPECT_EQ(c.verdict, Verdict::kPass) << c.metric << ": " << c.note;
   }
   // And a second adoption finds nothing left to do.
-  EXPECT_TRUE(plan_adoption(run, nullptr, existing(after), request()).files.empty());
+  EXPECT_TRUE(plan_adoption(run, &again, existing(after), request()).files.empty());
 }
 
 TEST(Adoption, NeverReplacesAValueThisMachineAlreadyHas) {
   BaselineFile before = promoted_elsewhere();
   before.tests["Clipping"].metrics["final_loss"].by_environment["cpu-avx2-newn"] = 0.5;
+  const RunRecord again = run_on(new_runner(), "r1b", 0.25);
   const AdoptionPlan plan =
-      plan_adoption(run_on(new_runner(), "r1", 0.25), nullptr, existing(before), request());
+      plan_adoption(run_on(new_runner(), "r1", 0.25), &again, existing(before), request());
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_EQ(plan.files[0]
                 .after.tests.at("Clipping")
@@ -192,6 +194,45 @@ TEST(Adoption, ATestMeasuredOnOtherDataOrConfigurationIsNotAdopted) {
   EXPECT_TRUE(plan.files.empty());
   ASSERT_EQ(plan.refused.size(), 1u);
   EXPECT_THAT(plan.refused[0], ::testing::HasSubstr("configuration changed"));
+}
+
+// One run cannot show that an exact value repeats on this machine; a timing needs no second run.
+// Planted: an exact value adopted from a single run without --force.
+TEST(Adoption, AnExactValueNeedsASecondRunUnlessForced) {
+  const RunRecord run = run_on(new_runner(), "r1", 0.25);
+  const AdoptionPlan plan = plan_adoption(run, nullptr, existing(promoted_elsewhere()), request());
+  EXPECT_EQ(plan.refused.size(), 2u);  // final_loss, peak_bytes
+  EXPECT_THAT(plan.refused[0], ::testing::HasSubstr("--confirm RUN2"));
+  ASSERT_EQ(plan.adopted.size(), 1u);
+  EXPECT_THAT(plan.adopted[0], ::testing::HasSubstr("Clipping.steps_per_s"));
+  PromotionRequest forced = request();
+  forced.force = true;
+  EXPECT_EQ(plan_adoption(run, nullptr, existing(promoted_elsewhere()), forced).adopted.size(), 3u);
+}
+
+// A test that regressed against the baselines is not adopted beside them; a description this
+// machine's id already has stays as it is; a portable value never gets per-profile values.
+TEST(Adoption, ARegressedTestAPortableValueAndAnExistingDescriptionAreLeftAlone) {
+  RunRecord run = run_on(new_runner(), "r1", 0.25);
+  RunRecord again = run_on(new_runner(), "r1b", 0.25);
+  run.run.tests[0].status = TestStatus::kRegressed;
+  AdoptionPlan plan = plan_adoption(run, &again, existing(promoted_elsewhere()), request());
+  EXPECT_TRUE(plan.files.empty());
+  ASSERT_EQ(plan.refused.size(), 1u);
+  EXPECT_THAT(plan.refused[0], ::testing::HasSubstr("regressed"));
+
+  BaselineFile before = promoted_elsewhere();
+  before.environments["cpu-newm"] = EnvironmentProfile{.id = "cpu-newm", .cpu = "As Promoted"};
+  BaselineMetric& loss = before.tests["Clipping"].metrics["final_loss"];
+  loss.policy = Exact{};  // no scope key, a portable value: nothing for adopt to add
+  loss.value = 0.125;
+  loss.by_environment.clear();
+  run.run.tests[0].status = TestStatus::kPassed;
+  plan = plan_adoption(run, &again, existing(before), request());
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_EQ(plan.files[0].after.environments.at("cpu-newm").cpu, "As Promoted");
+  EXPECT_TRUE(
+      plan.files[0].after.tests.at("Clipping").metrics.at("final_loss").by_environment.empty());
 }
 
 TEST(Adoption, AFailedRunIsRefusedLikeAPromotion) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "baselines/baseline_store.h"
+#include "baselines/baseline_toml.h"
 #include "comparison/baseline_gate.h"
 #include "environment/cpu_isa.h"
 #include "record/json_text.h"
@@ -226,6 +227,31 @@ TEST(EnvironmentProfileTest, EachScopeIsLookedUpByItsOwnProfile) {
   old_form.by_environment = {{here.id, 0.25}};
   EXPECT_EQ(compare_on(here, old_form, 0.5).verdict, Verdict::kRegression);
   EXPECT_EQ(compare_on(there, old_form, 0.25).verdict, Verdict::kUngated);
+  // A pinned run on that machine measured other kernels: the unpinned value does not gate it.
+  nlohmann::json pinned = with_capability(cpu_environment(), "AVX2");
+  pinned["cpu"]["kernel_pins"] = {{"MKL_CBWR", "COMPATIBLE"}};
+  EXPECT_EQ(compare_on(environment_profile(pinned), old_form, 0.5).verdict, Verdict::kUngated);
+}
+
+// capability, isa and pins survive a write and a read of the baseline file; a numerics profile is
+// written without a cpu key. Planted: a field dropped by render_baseline or by the reader.
+TEST(EnvironmentProfileTest, TheNewProfileFieldsSurviveAWriteAndARead) {
+  nlohmann::json pinned = with_capability(cpu_environment(), "AVX512");
+  pinned["cpu"]["kernel_pins"] = {{"ONEDNN_MAX_CPU_ISA", "SSE41"}};
+  const EnvironmentProfile run = environment_profile(pinned);
+  BaselineFile file;
+  file.provenance.environment = run.id;
+  file.environments[run.id] = machine_profile(run);
+  file.environments[run.numerics_id] = numerics_profile(run);
+  BaselineMetric& loss = file.tests["Clipping"].metrics["final_loss"];
+  loss.direction = MustEqual;
+  loss.policy = Exact{Scope::Numerics};
+  loss.by_environment[run.numerics_id] = 0.25;
+  const std::string text = render_baseline(file);
+  EXPECT_THAT(text, ::testing::HasSubstr("pins = \"ONEDNN_MAX_CPU_ISA=SSE41\""));
+  EXPECT_THAT(text, ::testing::HasSubstr("isa = \"GenuineIntel avx avx2 fma avx512f\""));
+  EXPECT_EQ(parse_baseline(text, "clipping_test.toml"), file);
+  EXPECT_EQ(parse_baseline(text, "clipping_test.toml").environments.at(run.numerics_id).cpu, "");
 }
 
 }  // namespace

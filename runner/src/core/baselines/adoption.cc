@@ -70,9 +70,10 @@ bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isn
 
 AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
                            const BaselineSet& existing, const PromotionRequest& request) {
-  refuse_unpromotable(run, request.force, "adopt");
+  // Adopt stores no samples: a sequential test that stopped early is no reason to refuse.
+  refuse_unpromotable(run, request.force, "adopt", /*needs_every_seed=*/false);
   if (confirm != nullptr) {
-    refuse_unpromotable(*confirm, request.force, "adopt");
+    refuse_unpromotable(*confirm, request.force, "adopt", /*needs_every_seed=*/false);
     check_confirmation(run, *confirm);
   }
   const EnvironmentProfile& profile = run.profile;
@@ -98,6 +99,13 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
       planned.after = loaded->file;
     }
     BaselineTest& target = planned.after.tests.at(test.name);
+    if (test.status == TestStatus::kRegressed && !request.force) {
+      // Its values are worse than the baselines allow: adopting beside them would hide that.
+      plan.refused.push_back(fmt::format(
+          "{}: it regressed against the baselines; fix it, or promote if the change is intended",
+          test.name));
+      continue;
+    }
     if (const std::string why = unadoptable_because(test, target); !why.empty()) {
       plan.refused.push_back(
           fmt::format("{}: {}; promote it if the change is intended", test.name, why));
@@ -108,12 +116,22 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
       if (entry_it == target.metrics.end()) continue;  // new metric: promote adds it
       BaselineMetric& entry = entry_it->second;
       // Only the gaps: a value every machine shares, or one this machine has, stays as it is.
-      if (!is_environment_bound(entry.policy) || !stored_profile_id(entry, profile).empty()) {
+      if (!is_environment_bound(entry.policy) || entry.value ||
+          !stored_profile_id(entry, profile).empty()) {
         continue;
       }
       const std::string name = fmt::format("{}.{}", test.name, metric.name);
       double cv = 0.0;
       if (const Timing* timing = std::get_if<Timing>(&metric.policy)) cv = timing->cv;
+      const bool exact = !std::holds_alternative<Timing>(entry.policy);
+      if (exact && confirm == nullptr && !request.force) {
+        // One run cannot show that a value repeats bit for bit on this machine.
+        plan.refused.push_back(fmt::format(
+            "{}: an exact value is adopted only when a second run agrees: --confirm RUN2 (or "
+            "--force to take this run's value alone)",
+            name));
+        continue;
+      }
       if (confirm != nullptr) {
         const MetricRecord* again = find_metric(confirm, test.name, metric.name);
         if (again == nullptr) {
@@ -146,7 +164,7 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
       history.new_value = metric.value;
       entry.history.push_back(history);
       const EnvironmentProfile described = stored_description(entry.policy, profile);
-      planned.after.environments[described.id] = described;
+      planned.after.environments.try_emplace(described.id, described);
       ++planned.new_metrics;
       plan.adopted.push_back(fmt::format("{} = {} → {}", name, format_value(metric.value), id));
     }
@@ -154,6 +172,7 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
   for (auto& [path, planned] : files) {
     if (planned.after == planned.before) continue;
     stamp_provenance(planned, run, reason, request.now);
+    planned.after.environments.try_emplace(profile.id, machine_profile(profile));
     plan.files.push_back(std::move(planned));
   }
   return plan;

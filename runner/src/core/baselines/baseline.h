@@ -69,13 +69,14 @@ inline const std::string& profile_id_for(const TolerancePolicy& policy,
 }
 
 /// Where a value for `profile` is stored in `metric.by_environment`: under the id of its scope,
-/// or, for a numerics value promoted before numerics profiles existed, under the machine id.
-/// Empty when there is none.
+/// or, for a numerics value promoted before numerics profiles existed, under the machine id
+/// (never for a run with kernel pins: such values were measured unpinned). Empty when there is
+/// none.
 inline std::string stored_profile_id(const BaselineMetric& metric,
                                      const EnvironmentProfile& profile) {
   const std::string& id = profile_id_for(metric.policy, profile);
   if (metric.by_environment.contains(id)) return id;
-  if (metric.by_environment.contains(profile.id)) return profile.id;
+  if (profile.pins.empty() && metric.by_environment.contains(profile.id)) return profile.id;
   return "";
 }
 

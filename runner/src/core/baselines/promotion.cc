@@ -28,7 +28,8 @@
 
 namespace mlregress::internal {
 
-void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command) {
+void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
+                         bool needs_every_seed) {
   const RunResult& run = record.run;
   std::vector<std::string> reasons;
   if (run.info.finished_at.empty()) {
@@ -40,7 +41,7 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
     }
     // A baseline of a sequential test must hold every seed a later run may reach, so that each
     // of its blocks is compared with the same seeds (paired).
-    if (test.seed_block > 0) {
+    if (needs_every_seed && test.seed_block > 0) {
       const std::size_t seeds = seeds_that_ran(test).size();
       if (seeds < static_cast<std::size_t>(test.seed_cap)) {
         reasons.push_back(fmt::format(
@@ -181,7 +182,7 @@ void write_reference_file(const std::string& path, const std::string& content,
 
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request) {
-  refuse_unpromotable(record, request.force, "promote");
+  refuse_unpromotable(record, request.force, "promote", /*needs_every_seed=*/true);
   const RunResult& run = record.run;
   const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
   const NameFilter filter(request.filter);
@@ -254,7 +255,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
   for (auto& [path, planned] : files) {
     if (planned.after == planned.before) continue;  // promoting the same run twice changes nothing
     stamp_provenance(planned, record, request.reason, request.now);
-    // Promote rewrites what this machine holds; adopt only adds, and keeps every description.
+    // Promote rewrites what this machine holds, its description included; adopt only adds.
+    planned.after.environments[profile.id] = machine_profile(profile);
     drop_unused_environments(planned.after);
     changed.push_back(std::move(planned));
   }
@@ -272,7 +274,6 @@ void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::
   p.reason = reason;
   p.source_run = record.run.info.run_id;
   p.environment = record.profile.id;
-  planned.after.environments[record.profile.id] = machine_profile(record.profile);
   for (auto& [test_name, test] : planned.after.tests) {
     for (auto& [metric_name, metric] : test.metrics) {
       for (HistoryEntry& entry : metric.history) {

@@ -38,8 +38,10 @@ inline constexpr double kPromotionAlpha = 0.01;
 inline constexpr double kPromotionPower = 0.8;
 
 /// Throws PromotionRefused ("<command> refuses run ...") for a failed or incomplete run, or one
-/// from a dirty tree, or a sequential test that ran fewer seeds than its cap, unless `force`.
-void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command);
+/// from a dirty tree, or (`needs_every_seed`: a promotion stores the samples) a sequential test
+/// that ran fewer seeds than its cap, unless `force`.
+void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
+                         bool needs_every_seed);
 
 /// How a baseline file describes the profile a value of this policy is stored under on
 /// `profile`'s machine: the machine profile, or the numerics profile (no CPU name).
@@ -50,8 +52,9 @@ EnvironmentProfile stored_description(const TolerancePolicy& policy,
 /// moved from the machine id to the numerics id) leave the file.
 void drop_unused_environments(BaselineFile& file);
 
-/// A planned file's new provenance (version + 1, when, commit, reason, source run, profile) and
-/// the version of its new history entries, for a change made from `record`.
+/// A planned file's new provenance (version + 1, when, commit, reason, source run, profile id) and
+/// the version of its new history entries, for a change made from `record`. The profile's
+/// description is the caller's to write.
 void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
                       const std::string& now);
 

@@ -19,7 +19,9 @@ constexpr ExitCodeDescription kExitCodes[] = {
      "a RUN argument (promote, compare, report, merge, notes, rerun) is not a readable run folder, "
      "or its files are damaged"},
     {ExitCode::kPromotionRefused, "promotion_refused",
-     "promote refused a failed, incomplete or dirty run (`--force` overrides)"},
+     "promote or baselines adopt refused a failed, incomplete or dirty run (`--force` overrides); "
+     "adopt also: a confirming run from another profile or commit, or values it left ungated "
+     "(listed; the others were written)"},
     {ExitCode::kMergeRefused, "merge_refused",
      "merge refused shards of different plans, commits or environments, or a unit present twice "
      "with different values (`--force` overrides all but the last)"},

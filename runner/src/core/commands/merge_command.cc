@@ -100,6 +100,7 @@ void check_together(const std::vector<Shard>& shards, bool force) {
     differs("plan", first.info.plan_hash, other.info.plan_hash);
     differs("commit", commit_of(first.record), commit_of(other.record));
     differs("environment profile", first.record.profile.id, other.record.profile.id);
+    differs("numerics profile", first.record.profile.numerics_id, other.record.profile.numerics_id);
     differs("binary", first.record.run.info.binary, other.record.run.info.binary);
   }
   if (problems.empty()) return;
@@ -367,7 +368,10 @@ ExitCode merge_command(const MergeOptions& options) {
   const std::string baselines_dir =
       options.baselines.empty() ? run.info.baselines : options.baselines;
   run.info.baselines = baselines_dir;
-  run.info.strict_env = options.strict_env || first.run.info.strict_env;
+  run.info.strict_env =
+      options.strict_env || std::any_of(shards.begin(), shards.end(), [](const auto& shard) {
+        return shard.record.run.info.strict_env;
+      });
   std::optional<BaselineSet> baselines;
   if (!baselines_dir.empty()) {
     baselines = BaselineSet::load(baselines_dir, run.info.binary, /*allow_missing=*/false);

@@ -98,7 +98,8 @@ ExitCode report_command(const ReportOptions& options) {
 
   const ExitCode written = write_report(render(report, options.format), options, report.headline);
   // The report's own outcome is the file; only --strict-env turns a verdict into an exit code.
-  if (written == ExitCode::kPassed && options.strict_env && count_not_gated(candidate.run) > 0) {
+  // NOT_GATED only when nothing failed or regressed: the headline has the run's precedence.
+  if (written == ExitCode::kPassed && options.strict_env && report.headline == "NOT_GATED") {
     return ExitCode::kNotGated;
   }
   return written;

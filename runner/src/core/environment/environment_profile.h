@@ -44,8 +44,8 @@ struct EnvironmentProfile {
 };
 
 /// Builds the profile from an environment.json document. The capability is read from
-/// framework.cpu_capability, or for runs recorded before it from the "CPU capability usage" line
-/// of framework.build_config.
+/// framework.cpu_capability when present (MLREGRESS_ENVIRONMENT_OVERRIDE can set it), else from
+/// the "CPU capability usage" line of framework.build_config, which every LibTorch writes.
 EnvironmentProfile environment_profile(const nlohmann::json& environment);
 
 /// The profile as a baseline file describes a machine id. A description in a file has no

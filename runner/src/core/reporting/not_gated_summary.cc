@@ -23,7 +23,8 @@ std::string not_gated_summary(const RunResult& run) {
   if (ungated > 0) {
     text += fmt::format(
         " — {} UNGATED (the baselines hold {} for other environment profiles only): `{} baselines "
-        "adopt {} --baselines {} --reason TEXT` adds this machine's values",
+        "adopt {} --confirm RUN2 --baselines {} --reason TEXT`, RUN2 a second run on this "
+        "machine, adds this machine's values",
         ungated, ungated == 1 ? "it" : "them", run.info.binary, folder, baselines);
   }
   if (not_comparable > 0) {
