@@ -62,10 +62,13 @@ inline std::vector<std::string> recorded_profiles(const BaselineMetric& metric) 
 /// The profile id an environment-bound value of this policy is stored under on `profile`'s
 /// machine: `numerics` exact values (and exact values of files older than scopes) under the
 /// numerics profile, `machine` exact values and timings under the machine profile.
+inline bool keyed_by_numerics(const TolerancePolicy& policy) {
+  const Exact* exact = std::get_if<Exact>(&policy);
+  return exact != nullptr && exact->scope != Scope::Machine;
+}
 inline const std::string& profile_id_for(const TolerancePolicy& policy,
                                          const EnvironmentProfile& profile) {
-  const Exact* exact = std::get_if<Exact>(&policy);
-  return exact != nullptr && exact->scope != Scope::Machine ? profile.numerics_id : profile.id;
+  return keyed_by_numerics(policy) ? profile.numerics_id : profile.id;
 }
 
 /// Where a value for `profile` is stored in `metric.by_environment`: under the id of its scope,

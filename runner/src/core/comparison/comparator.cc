@@ -11,16 +11,6 @@
 
 namespace mlregress::internal {
 
-namespace {
-
-// "numerics" or "machine": which of this run's two profiles the value would be stored under.
-std::string_view scope_label(const TolerancePolicy& policy) {
-  const Exact* exact = std::get_if<Exact>(&policy);
-  return exact != nullptr && exact->scope != Scope::Machine ? "numerics" : "machine";
-}
-
-}  // namespace
-
 MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
                                 const EnvironmentProfile& profile) {
@@ -47,7 +37,8 @@ MetricComparison compare_metric(const std::string& name, double observed,
     // Not a change of the code, and not a pass either: nothing here can be compared with.
     c.verdict = Verdict::kUngated;
     c.note = fmt::format("no value for this machine's {} profile {}; recorded for {}",
-                         scope_label(baseline->policy), profile_id_for(baseline->policy, profile),
+                         keyed_by_numerics(baseline->policy) ? "numerics" : "machine",
+                         profile_id_for(baseline->policy, profile),
                          fmt::join(recorded_profiles(*baseline), ", "));
     return c;
   }

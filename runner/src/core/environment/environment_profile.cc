@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "record/json_text.h"
@@ -46,25 +47,24 @@ std::string lower(std::string text) {
 // "AuthenticAMD avx avx2 avx512f" → "GenuineIntel avx avx2": "vendor 'AuthenticAMD' →
 // 'GenuineIntel', −avx512f"; a list of forty extensions would hide the one that moved.
 std::string isa_differences(const std::string& before, const std::string& now) {
-  const auto words = [](const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) out.push_back(word);
-    return out;
+  // The vendor is the first word, the extensions the rest (profile.isa's form).
+  const auto split = [](const std::string& isa) {
+    std::istringstream in(isa);
+    std::string vendor;
+    in >> vendor;
+    std::set<std::string> extensions;
+    for (std::string word; in >> word;) extensions.insert(word);
+    return std::pair{vendor, extensions};
   };
-  const std::vector<std::string> a = words(before), b = words(now);
+  const auto [vendor_a, a] = split(before);
+  const auto [vendor_b, b] = split(now);
   std::vector<std::string> parts;
-  const std::string vendor_a = a.empty() ? "" : a.front(), vendor_b = b.empty() ? "" : b.front();
-  if (vendor_a != vendor_b) {
-    parts.push_back(fmt::format("vendor '{}' → '{}'", vendor_a, vendor_b));
+  if (vendor_a != vendor_b) parts.push_back(fmt::format("vendor '{}' → '{}'", vendor_a, vendor_b));
+  for (const std::string& gone : a) {
+    if (!b.contains(gone)) parts.push_back("−" + gone);
   }
-  for (std::size_t i = 1; i < a.size(); ++i) {
-    if (std::find(b.begin() + std::min<std::size_t>(1, b.size()), b.end(), a[i]) == b.end())
-      parts.push_back("−" + a[i]);
-  }
-  for (std::size_t i = 1; i < b.size(); ++i) {
-    if (std::find(a.begin() + std::min<std::size_t>(1, a.size()), a.end(), b[i]) == a.end())
-      parts.push_back("+" + b[i]);
+  for (const std::string& added : b) {
+    if (!a.contains(added)) parts.push_back("+" + added);
   }
   return fmt::format("{}", fmt::join(parts, " "));
 }

@@ -31,7 +31,7 @@ std::size_t count_not_gated(const RunResult& run) {
   for (const TestResult& test : run.tests) {
     if (!test.finished) continue;
     for (const MetricComparison& c : test.comparisons) {
-      n += c.verdict == Verdict::kUngated || c.verdict == Verdict::kNotComparable;
+      n += is_not_gated(c.verdict);
     }
   }
   return n;

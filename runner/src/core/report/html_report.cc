@@ -60,14 +60,12 @@ std::string header_html(const RunReport& r) {
   for (char& c : css) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::string out = fmt::format(
       "<header id=\"verdict\" class=\"verdict {}\" data-verdict=\"{}\"><h1>{}</h1>"
-      "<p class=\"summary\">{}</p><dl class=\"facts\">",
-      css, r.headline, r.headline, escape_markup(count_summary(r)));
-  if (!r.not_gated_summary.empty()) {
-    // Before the facts: a run that gated less than it seems must say so where the eye lands.
-    out = out.substr(0, out.size() - std::string_view("<dl class=\"facts\">").size()) +
-          fmt::format("<p class=\"not-gated\">{}</p><dl class=\"facts\">",
-                      escape_markup(r.not_gated_summary));
-  }
+      "<p class=\"summary\">{}</p>{}<dl class=\"facts\">",
+      css, r.headline, r.headline, escape_markup(count_summary(r)),
+      // Before the facts: a run that gated less than it seems must say so where the eye lands.
+      r.not_gated_summary.empty()
+          ? ""
+          : fmt::format("<p class=\"not-gated\">{}</p>", escape_markup(r.not_gated_summary)));
   auto fact = [&out](std::string_view name, const std::string& value) {
     out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, escape_markup(value));
   };

@@ -280,7 +280,7 @@ void ConsoleReporter::print_not_gated(const RunResult& run) {
   std::fprintf(out_, "%s\n", xml_safe(summary).c_str());
   for (const TestResult& test : run.tests) {
     for (const MetricComparison& c : test.comparisons) {
-      if (c.verdict != Verdict::kUngated && c.verdict != Verdict::kNotComparable) continue;
+      if (!is_not_gated(c.verdict)) continue;
       tag(color, "[NOT GATED ] ");
       std::fprintf(out_, "%s.%s: %s (%s)\n", xml_safe(test.name).c_str(),
                    xml_safe(c.metric).c_str(), std::string(verdict_name(c.verdict)).c_str(),

@@ -83,9 +83,8 @@ std::vector<std::string> comparisons_with(const TestResult& test,
 // A passing test that --strict-env fails: a metric of it was UNGATED or NOT_COMPARABLE.
 bool fails_strict_env(const RunResult& run, const TestResult& test) {
   if (!run.info.strict_env || test.status != TestStatus::kPassed) return false;
-  return std::any_of(test.comparisons.begin(), test.comparisons.end(), [](const auto& c) {
-    return c.verdict == Verdict::kUngated || c.verdict == Verdict::kNotComparable;
-  });
+  return std::any_of(test.comparisons.begin(), test.comparisons.end(),
+                     [](const auto& c) { return is_not_gated(c.verdict); });
 }
 
 // What the testsuite counts as a failure (crashes and timeouts are errors).
