@@ -68,8 +68,20 @@ struct Timing {
   friend bool operator==(const Timing&, const Timing&) = default;
 };
 
+/// A failure rate: a true-or-false outcome per seed of a seeded test (record("diverged",
+/// diverged, LowerIsBetter, FailureRate{}): 1 is the failure; HigherIsBetter for an outcome such
+/// as "reached_target", where 0 is), or per attempt of an ML_FLAKY_TEST (its `failure_rate`).
+/// The runner gates the rate with a sequential test against the failures and trials its baseline
+/// holds: REGRESSION when it is significantly higher, PASS when the outcomes rule out a rise to
+/// `detect` (caught with 90% power), INCONCLUSIVE when the cap is reached undecided
+/// (runner/docs/flaky-tests.md).
+struct FailureRate {
+  double detect = 0.2;  ///< the failure rate the gate must catch; in (0, 1)
+  friend bool operator==(const FailureRate&, const FailureRate&) = default;
+};
+
 /// No policy stated: the comparator's default applies.
-using TolerancePolicy = std::variant<std::monostate, Band, Exact, Margin, Timing>;
+using TolerancePolicy = std::variant<std::monostate, Band, Exact, Margin, Timing, FailureRate>;
 
 struct MetricRecord {
   std::string name;

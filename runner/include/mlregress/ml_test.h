@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mlregress/attempts.h"
 #include "mlregress/dataset.h"
 #include "mlregress/metric.h"
 #include "mlregress/param.h"
@@ -43,6 +44,9 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 /// The same for ML_SEED_TEST: the body runs once per seed (and variant).
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Seeds seeds) noexcept;
+/// The same for ML_FLAKY_TEST: the body runs as attempts, its failure rate gated.
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, Attempts attempts) noexcept;
 /// The same for ML_TIMING_TEST.
 struct TimingTestTag {};
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
@@ -61,6 +65,7 @@ class MlTest : public ::testing::Test {
   using Scope = ::mlregress::Scope;
   using Margin = ::mlregress::Margin;
   using Timing = ::mlregress::Timing;
+  using FailureRate = ::mlregress::FailureRate;
   using CurvePolicy = ::mlregress::CurvePolicy;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
@@ -211,6 +216,12 @@ T MlTest::param(std::string_view key) {
 /// (`run --jobs N`) and its metrics are compared as distributions (see mlregress/seeds.h).
 #define ML_SEED_TEST(tier, name, seeds, ...) \
   MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::seeds, __VA_ARGS__)
+
+/// Declares a flaky-aware test: `attempts` is an Attempts(block) expression, optionally with
+/// .up_to(cap) and .detect(rate); parameters follow as in ML_TEST. A failed attempt does not fail
+/// the test; a failure rate significantly above the baseline's does (mlregress/attempts.h).
+#define ML_FLAKY_TEST(tier, name, attempts, ...) \
+  MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::attempts, __VA_ARGS__)
 
 /// Declares a timing test: an ML_TEST whose metrics are timings (record_throughput). Apart from
 /// running with the others, it is what `run --ab OTHER_BINARY` interleaves with another build.

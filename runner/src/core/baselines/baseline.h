@@ -40,6 +40,13 @@ struct HistoryEntry {
   friend bool operator==(const HistoryEntry&, const HistoryEntry&) = default;
 };
 
+/// A failure-rate baseline: `failures` of `trials` outcomes were failures.
+struct FailureCount {
+  int failures = 0;
+  int trials = 0;
+  friend bool operator==(const FailureCount&, const FailureCount&) = default;
+};
+
 struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
@@ -48,6 +55,8 @@ struct BaselineMetric {
   std::map<std::string, double> cv_by_environment;  ///< timing: profile id -> cv at promotion
   std::vector<double> samples;                      ///< margin: one value per seed
   std::vector<std::uint64_t> seeds;                 ///< margin: the seed of each sample
+  /// failure_rate: the failures among the trials (attempts or seeds) the promoted run made.
+  std::optional<FailureCount> failure_count;
   std::vector<HistoryEntry> history;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };

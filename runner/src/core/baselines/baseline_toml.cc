@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "support/text_sanitize.h"
 
@@ -210,9 +211,10 @@ void read_scope(const Reader& r, const toml::node& node, const toml::table& t,
 
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
-  r.only_keys(t, what,
-              {"direction", "policy", "scope", "rtol", "atol", "margin", "value", "values", "cv",
-               "seeds", "samples", "summary", "history"});
+  r.only_keys(
+      t, what,
+      {"direction", "policy", "scope", "rtol", "atol", "margin", "value", "values", "cv", "seeds",
+       "samples", "summary", "detect", "failures", "trials", "interval", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -233,12 +235,18 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     m.policy = band;
   } else if (policy == "margin") {
     m.policy = Margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
+  } else if (policy == "failure_rate") {
+    const toml::node& detect = r.required(t, "detect", what);
+    const double rate = r.number(detect, what + ".detect");
+    if (!(rate > 0.0 && rate < 1.0))
+      r.fail(detect, fmt::format("{}.detect must be a rate between 0 and 1, not {}", what, rate));
+    m.policy = FailureRate{rate};
   } else if (policy == "exact" || policy == "default" || policy == "timing") {
     if (policy == "exact") m.policy = Exact{};
     if (policy == "timing") m.policy = Timing{};
   } else {
-    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing or "
-                                     "default)",
+    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing, "
+                                     "failure_rate or default)",
                                      policy));
   }
   // A key of another policy is a mistake, not something to ignore silently.
@@ -253,6 +261,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
   only_for({"margin", "seeds", "samples", "summary"}, "margin");
   only_for({"cv"}, "timing");
   only_for({"scope"}, "exact");
+  only_for({"detect", "failures", "trials", "interval"}, "failure_rate");
 
   if (const auto* n = t.get("value")) m.value = r.number(*n, what + ".value");
   if (const auto* n = t.get("values")) {
@@ -274,6 +283,27 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
         r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
     }
     read_samples(r, t, what, m);
+  } else if (policy == "failure_rate") {
+    for (const char* k : {"value", "values"}) {
+      if (const auto* n = t.get(k))
+        r.fail(*n, fmt::format("'{}' does not apply to policy \"failure_rate\" (it stores "
+                               "failures and trials)",
+                               k));
+    }
+    const toml::node& trials = r.required(t, "trials", what);
+    FailureCount count;
+    count.trials = r.integer(trials, what + ".trials", 1);
+    count.failures =
+        r.integer(r.required(t, "failures", what), what + ".failures", 0, count.trials);
+    m.failure_count = count;
+    m.value = static_cast<double>(count.failures) / count.trials;
+    // The interval is written for the reader of the file; the gate recomputes what it needs.
+    if (const auto* n = t.get("interval")) {
+      const toml::array* interval = n->as_array();
+      if (interval == nullptr || interval->size() != 2)
+        r.fail(*n, what + ".interval must be [lower, upper]");
+      for (const toml::node& bound : *interval) r.number(bound, what + ".interval[]");
+    }
   } else if (!m.value && m.by_environment.empty()) {
     r.fail(t, what + " has neither 'value' nor 'values'");
   }
@@ -489,10 +519,21 @@ std::string render_baseline(const BaselineFile& file) {
         out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
       } else if (std::holds_alternative<Timing>(m.policy)) {
         out << "policy = \"timing\"\n";
+      } else if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy)) {
+        out << "policy = \"failure_rate\"\ndetect = " << number(rate->detect) << "\n";
       } else {
         out << "policy = \"default\"\n";
       }
-      if (m.value) out << "value = " << number(*m.value) << "\n";
+      if (m.failure_count) {
+        const FailureCount& count = *m.failure_count;
+        const stats::RateInterval interval =
+            stats::clopper_pearson(count.failures, count.trials, 0.95);
+        out << "failures = " << count.failures << "\ntrials = " << count.trials << "\ninterval = ["
+            << number(interval.lower) << ", " << number(interval.upper)
+            << "]  # 95% Clopper-Pearson\n";
+      }
+      // A rate's value is its count's: written once, as failures and trials.
+      if (m.value && !m.failure_count) out << "value = " << number(*m.value) << "\n";
       if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
       if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
       if (!m.samples.empty()) {

@@ -16,9 +16,11 @@
 #include <set>
 #include <thread>
 
+#include "analysis/failure_rate_gate.h"
 #include "environment/git_info.h"
 #include "record/run_result.h"
 #include "registry/name_filter.h"
+#include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
 #include "storage/curve_csv.h"
@@ -41,7 +43,7 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
     }
     // A baseline of a sequential test must hold every seed a later run may reach, so that each
     // of its blocks is compared with the same seeds (paired).
-    if (needs_every_seed && test.seed_block > 0) {
+    if (needs_every_seed && test.seed_block > 0 && !test.attempts) {
       const std::size_t seeds = seeds_that_ran(test).size();
       if (seeds < static_cast<std::size_t>(test.seed_cap)) {
         reasons.push_back(fmt::format(
@@ -76,6 +78,16 @@ Scope stored_scope(const Exact& exact, double value) {
   return whole ? Scope::Portable : Scope::Numerics;
 }
 
+// The outcomes of a FailureRate metric as failures among trials (HigherIsBetter: 0 fails).
+FailureCount failure_count_of(const MetricRecord& metric) {
+  FailureCount count;
+  for (double v : metric.samples) {
+    ++count.trials;
+    count.failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
+  }
+  return count;
+}
+
 // The metric as this run would store it, keeping what the old entry knew about other profiles.
 BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
                                const EnvironmentProfile& profile) {
@@ -86,6 +98,9 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
     // A distribution is portable: seeds drive the randomness, not the machine.
     m.samples = metric.samples;
     m.seeds = metric.sample_seeds;
+  } else if (std::holds_alternative<FailureRate>(m.policy)) {
+    m.failure_count = failure_count_of(metric);
+    m.value = static_cast<double>(m.failure_count->failures) / m.failure_count->trials;
   } else if (const Timing* timing = std::get_if<Timing>(&m.policy)) {
     if (old != nullptr) {
       m.by_environment = old->by_environment;
@@ -160,6 +175,30 @@ std::string detectable_effect_note(const BaselineMetric& m) {
   return stats::detectable_effect_sentence(summary.n, summary.sd, kPromotionAlpha, kPromotionPower,
                                            m.direction) +
          " (fresh seeds, Welch)";
+}
+
+// The stored failure count with its interval, and what the gate a later run makes (this
+// baseline's rate, the test's blocks and cap, the promotion's alpha) can catch.
+std::string failure_rate_note(const BaselineMetric& m, const TestResult& test) {
+  const FailureCount& count = *m.failure_count;
+  const stats::RateInterval interval = stats::clopper_pearson(count.failures, count.trials, 0.95);
+  std::string note = fmt::format("{} of {} failed ({:.1f}%, 95% CI {:.1f}–{:.1f}%)", count.failures,
+                                 count.trials, 100.0 * count.failures / count.trials,
+                                 100.0 * interval.lower, 100.0 * interval.upper);
+  const FailureRate* policy = std::get_if<FailureRate>(&m.policy);
+  const int cap = test.seed_block > 0 ? test.seed_cap : count.trials;
+  const int block = test.seed_block > 0 ? test.seed_block : cap;
+  if (policy == nullptr || cap < 1) return note;
+  const double p0 = stats::reference_failure_rate(count.failures, count.trials);
+  const double p1 = rate_to_detect(p0, policy->detect);
+  if (p1 >= 1.0) return note + "; too high a rate for a rise to be detected";
+  const stats::FailureRateDesign design = stats::design_failure_rate_test(
+      p0, p1, kPromotionAlpha, kFailureRatePower, stats::failure_rate_looks(block, cap));
+  return note + fmt::format(
+                    "; the gate catches a rise to {:.0f}% with {:.0f}% power at alpha={:g}, in a "
+                    "median of {} {} (blocks of {}, at most {})",
+                    100.0 * p1, 100.0 * design.power, kPromotionAlpha, design.median_trials_p1,
+                    test.attempts ? "attempts" : "seeds", block, cap);
 }
 
 // A reference file beside the baseline (a gated curve, predictions), written atomically when its
@@ -246,6 +285,10 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       if (!updated.samples.empty()) {
         planned.detectable_effects.push_back(
             fmt::format("{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
+      }
+      if (updated.failure_count) {
+        planned.detectable_effects.push_back(
+            fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));
       }
       target.metrics[metric.name] = std::move(updated);
     }

@@ -208,6 +208,11 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                     "stopping at the first block after which the gate has decided; the verdict "
                     "is still that first settling look's. Promote such a run so the baseline "
                     "holds every seed a later run may reach");
+  command->add_option(
+      "--quarantine", run.quarantine,
+      "Tests (a filter, as --filter) whose single failures do not fail the run: each runs as "
+      "attempts (blocks of 4, at most 60, or its ML_FLAKY_TEST plan) and only a failure rate "
+      "significantly above its baseline's fails it; every failed attempt is in the JUnit file");
   command->add_option("--hypothesis", run.hypothesis,
                       "notes.md: what this run is expected to show (also in the ledger)");
   command->add_option("--change", run.change, "notes.md: the single intentional change");

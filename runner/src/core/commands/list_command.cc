@@ -28,6 +28,13 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
                             {"line", test->line},
                             {"params", std::move(params)},
                             {"timing", test->timing}};
+    if (test->flaky()) {
+      // ctest -L flaky: the tests gated on their failure rate.
+      entry["labels"].push_back("flaky");
+      entry["attempts"] = test->attempts.block();
+      entry["attempts_up_to"] = test->attempts.cap();
+      entry["detect"] = test->attempts.detect_rate();
+    }
     if (test->seeded()) {
       nlohmann::json variants = nlohmann::json::array();
       for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
@@ -55,6 +62,12 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
       kind += "]";
     }
     if (test->timing) kind = "  [timing]";
+    if (test->flaky()) {
+      kind = fmt::format(
+          "  [{} attempts at a time, up to {}; failure rate gated, a rise to {:g}% "
+          "caught]",
+          test->attempts.block(), test->attempts.cap(), 100.0 * test->attempts.detect_rate());
+    }
     out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind,
                        test->file, test->line);
     for (const ParamSpec& spec : test->params) {

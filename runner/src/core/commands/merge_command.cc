@@ -40,9 +40,11 @@ struct PlannedEntry {
   std::string full_name;
   std::string name;
   std::optional<Tier> tier;
-  std::vector<std::string> variants;  ///< seeded tests
-  std::vector<std::uint64_t> seeds;   ///< seeded tests
-  int seed_block = 0;                 ///< sequential tests
+  std::vector<std::string> variants;      ///< seeded tests
+  std::vector<std::uint64_t> seeds;       ///< seeded tests
+  int seed_block = 0;                     ///< sequential tests
+  std::optional<double> attempts_detect;  ///< flaky-aware tests
+  bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
 };
 
@@ -75,6 +77,8 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.seeds = planned->seeds;
     entry.seed_block = planned->seed_block;
     entry.variants = planned->variants;
+    entry.attempts_detect = planned->attempts_detect;
+    entry.quarantined = planned->quarantined;
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -257,6 +261,8 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   // unsharded run would have, and decides at the same look.
   test.seed_block = entry.seed_block;
   test.seed_cap = static_cast<int>(entry.seeds.size());
+  if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
+  test.quarantined = entry.quarantined;
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
   ordered.reserve(metrics.size());
   for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
@@ -269,6 +275,18 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   test.skip_message.clear();
   test.comparisons.clear();
   test.status = summarize_seed_runs(test);
+  if (test.attempts) {
+    // A flaky-aware test's failed attempts are outcomes, but one no shard ran is no outcome at
+    // all: the test cannot be judged, as a seeded test with a missing seed.
+    const auto missing =
+        std::count_if(test.seed_runs.begin(), test.seed_runs.end(),
+                      [](const SeedRun& r) { return r.crash_message.starts_with("missing: "); });
+    if (missing > 0) {
+      test.status = TestStatus::kCrashed;
+      test.crash_message = fmt::format("{} of {} attempts missing: no shard given ran them{}",
+                                       missing, test.seed_runs.size(), missing_note);
+    }
+  }
   test.duration_s = duration_s;
   test.finished = true;
   return test;

@@ -61,8 +61,10 @@ void leave_multi_seed_gate_to_merge(RunResult& run) {
 
 RunSettings run_settings(const RunOptions& options) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return {options.seed, options.threads, options.jobs > 0 ? options.jobs : cores,
-          options.seed_timeout_s, options.timeout_s};
+  RunSettings settings{options.seed, options.threads, options.jobs > 0 ? options.jobs : cores,
+                       options.seed_timeout_s, options.timeout_s};
+  settings.quarantine = options.quarantine;
+  return settings;
 }
 
 // What `run` decides before it looks at anything outside the binary: the whole plan, the part

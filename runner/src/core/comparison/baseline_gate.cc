@@ -19,6 +19,11 @@ namespace {
 
 bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kRegression; }
 
+// A flaky-aware test whose first attempt in plan order did not pass.
+bool first_attempt_failed(const TestResult& test) {
+  return test.attempts && !test.seed_runs.empty() && is_test_failure(test.seed_runs.front().status);
+}
+
 }  // namespace
 
 BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha)
@@ -96,8 +101,14 @@ void BaselineGate::compare_test(TestResult& test) const {
       const auto it = baseline->metrics.find(metric.name);
       if (it != baseline->metrics.end()) entry = &it->second;
     }
+    const bool rate = test.seeded && std::holds_alternative<FailureRate>(metric.policy);
+    const int outcomes = static_cast<int>(metric.samples.size());
     MetricComparison c =
-        !test.seeded ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
+        rate ? compare_failure_rate(metric, entry, test.seed_block > 0 ? test.seed_block : outcomes,
+                                    test.seed_block > 0 ? test.seed_cap : outcomes, alpha_,
+                                    test.attempts ? "attempts" : "seeds")
+        : !test.seeded || test.attempts
+            ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
         : test.seed_block > 0
             ? compare_sequential_distribution(
                   metric, entry, SequentialPlan{.block = test.seed_block, .cap = test.seed_cap},
@@ -107,6 +118,19 @@ void BaselineGate::compare_test(TestResult& test) const {
       c.note += fmt::format(
           " ({})",
           other_profiles_note(*entry, baselines_.find(test.name)->file.environments, profile_));
+    }
+    if (!rate && first_attempt_failed(test) && !is_not_gated(c.verdict) &&
+        c.verdict != Verdict::kNew) {
+      // A flaky-aware test's values come from its first attempt; a failed attempt's values say
+      // nothing about the code, and a quarantined test must not fail the run through them.
+      c.verdict = Verdict::kInconclusive;
+      c.note = fmt::format(
+          "not judged: the first attempt (seed {}) failed, and the test's values "
+          "are that attempt's",
+          test.seed);
+    }
+    if (rate && test.quarantined && c.verdict == Verdict::kRegression) {
+      c.note = "quarantined, but its failure rate rose significantly: " + c.note;
     }
     regressed = regressed || fails_the_test(c);
     test.comparisons.push_back(std::move(c));
@@ -136,6 +160,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       c.distribution.reset();
       c.flips.reset();
       c.looks.clear();
+      c.rate.reset();
       c.decision.reset();
       regressed = regressed || fails_the_test(c);
     }

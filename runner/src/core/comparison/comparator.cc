@@ -105,6 +105,62 @@ MetricComparison compare_metric(const std::string& name, double observed,
   return c;
 }
 
+MetricComparison compare_failure_rate(const MetricRecord& metric, const BaselineMetric* baseline,
+                                      int block, int cap, double alpha, const std::string& unit) {
+  MetricComparison c;
+  c.metric = metric.name;
+  c.kind = MetricKind::kRate;
+  const FailureRate* policy = std::get_if<FailureRate>(&metric.policy);
+  const double detect = policy != nullptr ? policy->detect : FailureRate{}.detect;
+  // The outcomes as failures: for HigherIsBetter ("reached_target") a 0 is the failure.
+  std::vector<double> failures;
+  for (double v : metric.samples) {
+    failures.push_back(metric.direction == Direction::HigherIsBetter ? (v == 0.0 ? 1.0 : 0.0)
+                                                                     : (v != 0.0 ? 1.0 : 0.0));
+  }
+  const int trials = static_cast<int>(failures.size());
+  int failed = 0;
+  for (double f : failures) failed += f != 0.0;
+  c.observed = trials > 0 ? static_cast<double>(failed) / trials : 0.0;
+  c.tolerance = fmt::format("failure rate, a rise to {:g}% caught with {:.0f}% power",
+                            100.0 * detect, 100.0 * kFailureRatePower);
+  if (baseline == nullptr) {
+    c.verdict = Verdict::kNew;
+    c.note = fmt::format("{} of {} failed; no baseline yet", failed, trials);
+    return c;
+  }
+  if (!baseline->failure_count) {
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds another kind of value, not failures and trials; promote to adopt";
+    return c;
+  }
+  const FailureCount& count = *baseline->failure_count;
+  c.baseline = static_cast<double>(count.failures) / count.trials;
+  c.delta = c.observed - *c.baseline;
+  if (*c.baseline != 0.0) c.relative_change = *c.delta / *c.baseline;
+  if (trials == 0) {
+    c.verdict = Verdict::kInconclusive;
+    c.note = "no outcome to judge (every attempt skipped)";
+    return c;
+  }
+  c.rate = analyse_failure_rate(failures, count.failures, count.trials, detect,
+                                std::max(1, std::min(block, cap)), std::max(1, cap), alpha);
+  switch (c.rate->decision) {
+    case stats::RateDecision::kRegression:
+      c.verdict = Verdict::kRegression;
+      break;
+    case stats::RateDecision::kPass:
+      c.verdict = Verdict::kPass;
+      break;
+    case stats::RateDecision::kInconclusive:
+    case stats::RateDecision::kContinue:
+      c.verdict = Verdict::kInconclusive;
+      break;
+  }
+  c.note = describe_failure_rate(*c.rate, unit);
+  return c;
+}
+
 MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline) {
   MetricComparison c;
   c.metric = metric.name;

@@ -49,4 +49,13 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                                                  const BaselineMetric* baseline,
                                                  const SequentialPlan& plan, double alpha);
 
+/// A failure rate (FailureRate policy: one 0/1 outcome per attempt or seed in metric.samples,
+/// in plan order) against the baseline's failures and trials, looked at in blocks of `block`
+/// outcomes up to `cap` at level alpha (analyse_failure_rate; `unit`, "attempts" or "seeds",
+/// names them in the note): NEW without a baseline,
+/// NOT_COMPARABLE against another kind of value, else PASS, REGRESSION or INCONCLUSIVE (also
+/// while the looks are undecided: the runner then runs the next block).
+MetricComparison compare_failure_rate(const MetricRecord& metric, const BaselineMetric* baseline,
+                                      int block, int cap, double alpha, const std::string& unit);
+
 }  // namespace mlregress::internal

@@ -173,6 +173,8 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_runs_planned = planned.units.size();
   result.seed_block = planned.seed_block;
   result.seed_cap = static_cast<int>(planned.seeds.size());
+  result.attempts = planned.attempts;
+  result.quarantined = planned.quarantined;
   start_test(std::move(result));
 }
 
@@ -190,10 +192,17 @@ bool RunCollector::seeded_test_needs_more_seeds() const {
   // Without baselines every seed runs, so that one promotion stores all of them.
   if (gate_ == nullptr) return true;
   TestResult so_far = current();
-  // A seed that failed or crashed fails the test; more seeds would not change that.
+  // A seed that failed or crashed fails the test; more seeds would not change that. (An attempt
+  // of a flaky-aware test that failed is an outcome: its test still passes here.)
   if (summarize_seed_runs(so_far) != TestStatus::kPassed) return false;
   gate_->compare_test(so_far);
   for (const MetricComparison& c : so_far.comparisons) {
+    if (c.kind == MetricKind::kRate) {
+      // Without a usable baseline every outcome runs, for a promotion; else until decided.
+      if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable) return true;
+      if (c.rate && c.rate->decision == stats::RateDecision::kContinue) return true;
+      continue;
+    }
     if (c.kind != MetricKind::kDistribution) continue;
     // No usable baseline (none yet, a single value, other data): every seed, for a promotion.
     if (c.verdict == Verdict::kNew || c.verdict == Verdict::kNotComparable) return true;

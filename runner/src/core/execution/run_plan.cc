@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "registry/config_hash.h"
+#include "registry/name_filter.h"
 #include "support/errors.h"
 
 namespace mlregress::internal {
@@ -18,26 +19,60 @@ namespace {
 
 // A seeded test's config hash leaves the seed out (a run on fresh seeds measures the same
 // configuration) and counts one thread: each seed runs single-threaded whatever --threads says.
+// The seeds S .. S + count - 1 a seeded or flaky test runs, refused when they would pass the
+// largest seed.
+std::vector<std::uint64_t> planned_seeds(const RegisteredTest& test, int count,
+                                         std::uint64_t first) {
+  const auto n = static_cast<std::uint64_t>(count);
+  if (n > 0 && first > kMaxSeed - (n - 1)) {
+    throw ConfigError(fmt::format(
+        "{}: its {} seeds from --seed {} would go beyond the largest seed {}; use --seed {} or "
+        "lower",
+        test.full_name(), n, first, kMaxSeed, kMaxSeed - (n - 1)));
+  }
+  std::vector<std::uint64_t> seeds;
+  for (std::uint64_t i = 0; i < n; ++i) seeds.push_back(first + i);
+  return seeds;
+}
+
+// A flaky-aware test: the plain body as attempts, attempt k with seed S + k; its config hash is
+// the plain test's at seed S (the first attempt's metrics are the test's) on one thread.
+PlannedTest plan_attempts(PlannedTest planned, Attempts attempts, const RunSettings& settings) {
+  const RegisteredTest& test = *planned.test;
+  planned.config_hash = config_hash(planned.params, settings.seed, 1);
+  planned.seeds = planned_seeds(test, attempts.cap(), settings.seed);
+  planned.seed_block = attempts.block();
+  planned.attempts = FailureRate{.detect = attempts.detect_rate()};
+  planned.variants.push_back(PlannedVariant{"", planned.params, planned.config_hash});
+  for (std::uint64_t seed : planned.seeds) planned.units.push_back({0, seed});
+  return planned;
+}
+
 PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
                       const RunSettings& settings) {
   PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
+  const bool quarantined = !settings.quarantine.empty() &&
+                           NameFilter(settings.quarantine).matches(test.name, test.full_name());
+  if (quarantined && (test.seeded() || test.timing)) {
+    throw ConfigError(
+        fmt::format("--quarantine '{}' matches {}, a {} test; quarantine applies to ML_TEST and "
+                    "ML_FLAKY_TEST (a seeded test's seeds are already judged together)",
+                    settings.quarantine, test.full_name(), test.seeded() ? "seeded" : "timing"));
+  }
+  if (test.flaky() || quarantined) {
+    planned.quarantined = quarantined;
+    return plan_attempts(
+        std::move(planned),
+        test.flaky() ? test.attempts : Attempts(kQuarantineBlock).up_to(kQuarantineCap), settings);
+  }
   if (!test.seeded()) {
     planned.config_hash = config_hash(planned.params, settings.seed, settings.threads);
     return planned;
   }
   planned.config_hash = config_hash(planned.params, 0, 1);
   // A sequential test plans every seed up to its cap; the supervisor runs them block by block.
-  const auto count = static_cast<std::uint64_t>(test.seeds.max_count());
   if (test.seeds.sequential()) planned.seed_block = test.seeds.count();
-  if (count > 0 && settings.seed > kMaxSeed - (count - 1)) {
-    throw ConfigError(fmt::format(
-        "{}: its {} seeds from --seed {} would go beyond the largest seed {}; use --seed {} or "
-        "lower",
-        test.full_name(), count, settings.seed, kMaxSeed, kMaxSeed - (count - 1)));
-  }
-  for (int i = 0; i < test.seeds.max_count(); ++i) {
-    planned.seeds.push_back(settings.seed + static_cast<std::uint64_t>(i));
-  }
+  planned.seeds = planned_seeds(test, test.seeds.max_count(), settings.seed);
   std::vector<Variant> variants = test.seeds.variant_list();
   if (variants.empty()) variants.push_back(Variant{"", {}});
   for (const Variant& variant : variants) {
@@ -106,6 +141,10 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
     if (planned.seeded()) {
       entry["seeds"] = planned.seeds;
       if (planned.seed_block > 0) entry["seed_block"] = planned.seed_block;
+      if (planned.attempts) {
+        entry["attempts"] = {{"detect", planned.attempts->detect},
+                             {"quarantined", planned.quarantined}};
+      }
       nlohmann::json variants = nlohmann::json::array();
       for (const PlannedVariant& v : planned.variants) {
         variants.push_back(

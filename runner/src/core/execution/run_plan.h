@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct PlannedTest {
   /// Sequential tests (Seeds(b).up_to(cap)): b, the seeds run between two looks at the gate;
   /// `seeds` holds all cap of them. 0 for every other test.
   int seed_block = 0;
+  /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
+  /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
+  /// gated with this policy. Unset for every other test.
+  std::optional<FailureRate> attempts;
+  bool quarantined = false;  ///< run --quarantine selected it
 
   bool seeded() const { return !seeds.empty(); }
 };
@@ -65,7 +71,15 @@ struct RunSettings {
   /// Sequential tests stop at the first block after which the gate has decided every metric.
   /// false (run --all-seeds, a shard, rerun --seed): every planned seed runs.
   bool stop_early = true;
+  /// run --quarantine: a filter (GoogleTest syntax) of the plain and flaky tests whose single
+  /// failures do not fail the run; they run as attempts, and only their failure rate gates.
+  std::string quarantine;
 };
+
+/// How a quarantined plain test repeats: blocks of 4 attempts, at most 60, a rise of its
+/// failure rate to 20% caught with 90% power.
+inline constexpr int kQuarantineBlock = 4;
+inline constexpr int kQuarantineCap = 60;
 
 /// The seconds a plain test of `tier` may run: --timeout, else the tier's default, the same
 /// ctest gets (fast 120, medium 900, full 3600).

@@ -28,6 +28,11 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
     } else if (const auto* metric = std::get_if<MetricRecorded>(&event)) {
       run.metrics.push_back(metric->metric);
     } else if (const auto* curve = std::get_if<CurveRecorded>(&event)) {
+      if (job.test->attempts) {
+        // A flaky-aware test keeps its first attempt's curves, as a plain run records them.
+        if (job.seed == job.test->seeds.front()) curves.push_back(curve->curve);
+        continue;
+      }
       CurveRecord renamed = curve->curve;
       renamed.name =
           fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
@@ -65,7 +70,47 @@ SeedRun& insert_in_plan_order(std::vector<SeedRun>& runs, SeedRun run) {
   return *runs.insert(at, std::move(run));
 }
 
+namespace {
+
+// A flaky-aware test: the attempts' outcomes become the failure-rate metric, and the first
+// attempt in plan order (seed S, the one a plain run would have made) gives the test its metrics
+// and data fingerprints. A failed or crashed attempt is an outcome, not a failure of the test.
+TestStatus summarize_attempts(TestResult& test) {
+  test.metrics.clear();
+  MetricRecord rate{kFailureRateMetric, 0.0, Direction::LowerIsBetter, *test.attempts, {}, {}};
+  std::size_t skipped = 0;
+  for (const SeedRun& run : test.seed_runs) {
+    if (run.status == TestStatus::kSkipped) {
+      ++skipped;
+      continue;
+    }
+    rate.samples.push_back(is_test_failure(run.status) ? 1.0 : 0.0);
+    rate.sample_seeds.push_back(run.seed);
+  }
+  if (!test.seed_runs.empty()) {
+    const SeedRun& first = test.seed_runs.front();
+    test.metrics = first.metrics;
+    if (!first.datasets.empty()) test.datasets = first.datasets;
+  }
+  if (!rate.samples.empty()) {
+    rate.value = stats::summarize_samples(rate.samples).mean;
+    test.metrics.push_back(std::move(rate));
+  }
+  if (skipped == test.seed_runs.size() && skipped > 0) {
+    test.skip_message = test.seed_runs.front().skip_message;
+    return TestStatus::kSkipped;
+  }
+  return TestStatus::kPassed;
+}
+
+}  // namespace
+
+std::string attempt_label(const TestResult& test, const SeedRun& run) {
+  return fmt::format("attempt {} (seed {})", run.seed - test.seed + 1, run.seed);
+}
+
 TestStatus summarize_seed_runs(TestResult& test) {
+  if (test.attempts) return summarize_attempts(test);
   std::size_t failed = 0, crashed = 0, skipped = 0;
   for (const SeedRun& run : test.seed_runs) {
     failed += run.status == TestStatus::kFailed;

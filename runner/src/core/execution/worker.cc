@@ -43,7 +43,9 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
     if (job_ != nullptr && job_->test == planned) {
       context_.params = &job_->variant->params;
       context_.seed = job_->seed;
-      context_.seeded = true;
+      // An attempt of a flaky-aware test is the plain body under another seed: it records as
+      // ML_TEST does.
+      context_.seeded = !planned->attempts.has_value();
       context_.variant = job_->variant->name;
       context_.threads = 1;  // seeds run side by side in --jobs processes, one core each
     }

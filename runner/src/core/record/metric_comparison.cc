@@ -10,7 +10,8 @@ constexpr auto kMetricKindNames =
                             {MetricKind::kPerformance, "PERFORMANCE"},
                             {MetricKind::kDistribution, "DISTRIBUTION"},
                             {MetricKind::kPredictions, "PREDICTIONS"},
-                            {MetricKind::kCurve, "CURVE"}});
+                            {MetricKind::kCurve, "CURVE"},
+                            {MetricKind::kRate, "RATE"}});
 
 }  // namespace
 

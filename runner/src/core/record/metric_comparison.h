@@ -10,6 +10,7 @@
 
 #include "analysis/curve_excursion.h"
 #include "analysis/distribution_gate.h"
+#include "analysis/failure_rate_gate.h"
 #include "analysis/flips_analysis.h"
 #include "analysis/sequential_seeds.h"
 #include "analysis/verdict.h"
@@ -18,8 +19,8 @@
 namespace mlregress::internal {
 
 /// What the report calls a metric: a single value, a timing, or a multi-seed distribution.
-enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions, kCurve };
-/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS", "CURVE"
+enum class MetricKind { kMetric, kPerformance, kDistribution, kPredictions, kCurve, kRate };
+/// "METRIC", "PERFORMANCE", "DISTRIBUTION", "PREDICTIONS", "CURVE", "RATE"
 std::string_view metric_kind_name(MetricKind kind);
 std::optional<MetricKind> parse_metric_kind(std::string_view name);
 
@@ -55,6 +56,9 @@ struct MetricComparison {
   /// Sequential tests: every look the gate took, the last one deciding; `distribution` is then
   /// the last look's analysis with its sequential p-values and interval.
   std::vector<SequentialLook> looks;
+  /// Failure rates (kind kRate) gated against the baseline's failures and trials; the verdict
+  /// is decided when the test ends.
+  std::optional<FailureRateAnalysis> rate;
   std::optional<GateDecision> decision;
 };
 

@@ -115,6 +115,11 @@ struct TestResult {
   /// the others. seed_runs_planned then counts every seed up to the cap.
   int seed_block = 0;
   int seed_cap = 0;  ///< sequential tests: the most seeds a run may take
+  /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
+  /// plain body; a failed attempt does not fail the test, the failure rate (the metric
+  /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.
+  std::optional<FailureRate> attempts;
+  bool quarantined = false;  ///< run --quarantine selected it
 
   // Set when the run compares with baselines: one comparison per recorded metric, in order.
   std::vector<MetricComparison> comparisons;
@@ -166,6 +171,9 @@ struct RunResult {
 };
 
 // Seeded tests: the names and seeds their record is read by.
+
+/// The metric a flaky-aware test's attempts add up to: 1 per failed attempt, 0 per passed one.
+inline constexpr const char* kFailureRateMetric = "failure_rate";
 
 /// "accuracy" for the only variant, "accuracy[half_width]" for a named one: each variant's
 /// distribution is a metric of its own, with its own baseline.

@@ -104,7 +104,8 @@ void TestRegistry::add(RegisteredTest test) {
 namespace {
 
 bool register_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                   TestFactory factory, Seeds seeds, bool timing) noexcept {
+                   TestFactory factory, Seeds seeds, bool timing,
+                   Attempts attempts = Attempts(0)) noexcept {
   try {
     RegisteredTest test;
     test.tier = tier;
@@ -119,6 +120,7 @@ bool register_test(Tier tier, const char* name, const char* file, int line, Para
     test.factory = factory;
     test.seeds = std::move(seeds);
     test.timing = timing;
+    test.attempts = attempts;
     TestRegistry::instance().add(std::move(test));
     return true;
   } catch (...) {
@@ -143,6 +145,22 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
     return false;
   }
   return register_test(tier, name, file, line, std::move(params), factory, std::move(seeds), false);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, Attempts attempts) noexcept {
+  const double detect = attempts.detect_rate();
+  if (attempts.block() < 1 || attempts.cap() < attempts.block() ||
+      !(detect > 0.0 && detect < 1.0)) {
+    TestRegistry::instance().add_error(
+        fmt::format("{}:{}: flaky test '{}' declares Attempts({}).up_to({}).detect({}); it needs "
+                    "blocks of at least 1 attempt, a cap no smaller than the block and a rate to "
+                    "detect between 0 and 1",
+                    file, line, name, attempts.block(), attempts.cap(), detect));
+    return false;
+  }
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false,
+                       attempts);
 }
 
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,

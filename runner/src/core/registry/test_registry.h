@@ -19,8 +19,11 @@ struct RegisteredTest {
   TestFactory factory = nullptr;
   Seeds seeds{0};       ///< ML_SEED_TEST: count > 0; the body runs once per (variant, seed)
   bool timing = false;  ///< ML_TIMING_TEST: records timings; `run --ab` interleaves it
+  /// ML_FLAKY_TEST: block > 0; the body runs as attempts and its failure rate is gated.
+  Attempts attempts{0};
 
   bool seeded() const { return seeds.count() > 0; }
+  bool flaky() const { return attempts.block() > 0; }
 
   /// GoogleTest's full name, "Fast.CnnOverfitsOneBatch".
   std::string full_name() const { return tier_token + "." + name; }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "execution/seed_runs.h"
 #include "reporting/ablation_table.h"
 #include "reporting/not_gated_summary.h"
 #include "reporting/regression_report.h"
@@ -68,13 +69,16 @@ void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_ru
       std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();
   const double eta =
       done > 0 ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
-  const std::string label = seed_run.variant.empty() ? fmt::format("seed {}", seed_run.seed)
-                                                     : fmt::format("seed {} [{}]", seed_run.seed,
-                                                                   xml_safe(seed_run.variant));
+  const std::string label = test.attempts              ? attempt_label(test, seed_run)
+                            : seed_run.variant.empty() ? fmt::format("seed {}", seed_run.seed)
+                                                       : fmt::format("seed {} [{}]", seed_run.seed,
+                                                                     xml_safe(seed_run.variant));
+  const char* tag_text = test.attempts ? "[  ATTEMPT ] " : "[   SEED   ] ";
   const bool ok = seed_run.status == TestStatus::kPassed || seed_run.status == TestStatus::kSkipped;
   if (progress_in_place_ && ok) {
-    std::fprintf(out_, "\r\033[K[   SEEDS  ] %s %zu/%zu · %s · %.1f s elapsed · ETA %.0f s",
-                 xml_safe(test.name).c_str(), done, total, label.c_str(), elapsed, eta);
+    std::fprintf(out_, "\r\033[K%s %s %zu/%zu · %s · %.1f s elapsed · ETA %.0f s",
+                 test.attempts ? "[ ATTEMPTS ]" : "[   SEEDS  ]", xml_safe(test.name).c_str(), done,
+                 total, label.c_str(), elapsed, eta);
     progress_line_open_ = true;
     flush();
     return;
@@ -82,9 +86,9 @@ void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_ru
   if (progress_line_open_) std::fputs("\r\033[K", out_);
   progress_line_open_ = false;
   if (!ok)
-    tag(Color::kRed, "[   SEED   ] ");
+    tag(test.attempts ? Color::kYellow : Color::kRed, tag_text);
   else
-    std::fputs("[   SEED   ] ", out_);
+    std::fputs(tag_text, out_);
   std::fprintf(out_, "%s %zu/%zu: %s %s in %.2f s (elapsed %.1f s, ETA %.0f s)\n",
                xml_safe(test.name).c_str(), done, total, label.c_str(),
                std::string(test_status_name(seed_run.status)).c_str(), seed_run.duration_s, elapsed,

@@ -9,6 +9,7 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "execution/seed_runs.h"
 #include "record/json_text.h"
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
@@ -93,6 +94,34 @@ bool counts_as_failure(const RunResult& run, const TestResult& test) {
          fails_strict_env(run, test);
 }
 
+// Every failed attempt of a flaky-aware test, as Maven Surefire records reruns: in a test that
+// passed (its failure rate is not worse than the baseline's) as <flakyFailure>/<flakyError>, in
+// one that regressed as <rerunFailure>/<rerunError> after its <failure>. No attempt is dropped.
+void add_failed_attempts(pugi::xml_node testcase, const TestResult& test) {
+  if (!test.attempts) return;
+  const bool failed = test.status != TestStatus::kPassed && test.status != TestStatus::kSkipped;
+  for (const SeedRun& attempt : test.seed_runs) {
+    if (!is_test_failure(attempt.status)) continue;
+    const bool error = attempt.status != TestStatus::kFailed;
+    pugi::xml_node node = testcase.append_child(failed ? (error ? "rerunError" : "rerunFailure")
+                                                       : (error ? "flakyError" : "flakyFailure"));
+    std::string trace;
+    for (const TestFailure& f : attempt.failures) {
+      if (!f.file.empty()) trace += fmt::format("{}:{}\n", f.file, f.line);
+      trace += f.message + "\n";
+    }
+    if (error) trace += attempt.crash_message + "\n";
+    const std::string first =
+        !attempt.failures.empty() ? attempt.failures.front().message : attempt.crash_message;
+    set(node, "message", fmt::format("{}: {}", attempt_label(test, attempt), one_line(first)));
+    set(node, "type",
+        attempt.status == TestStatus::kFailed    ? "assertion"
+        : attempt.status == TestStatus::kCrashed ? "crash"
+                                                 : "timeout");
+    text(node.append_child("stackTrace"), trace);
+  }
+}
+
 void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {
   pugi::xml_node testcase = suite.append_child("testcase");
   set(testcase, "name", test.name);
@@ -136,6 +165,7 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     pugi::xml_node skipped = testcase.append_child("skipped");
     if (!test.skip_message.empty()) set(skipped, "message", first_line(test.skip_message));
   }
+  add_failed_attempts(testcase, test);
   text(testcase.append_child("system-out"),
        format_test_report(test) + format_regression_report(run.info.run_id, test));
 }

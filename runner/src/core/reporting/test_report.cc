@@ -22,6 +22,16 @@ std::string format_metric(const MetricRecord& metric) {
     policy = fmt::format("; margin {}", format_value(margin->delta));
   } else if (const Timing* timing = std::get_if<Timing>(&metric.policy)) {
     policy = fmt::format("; timing, cv {:.1f}%", timing->cv * 100.0);
+  } else if (const FailureRate* rate = std::get_if<FailureRate>(&metric.policy)) {
+    // Outcomes: how many of them were failures says more than a mean and an sd.
+    std::size_t failures = 0;
+    for (double v : metric.samples) {
+      failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
+    }
+    return fmt::format("{} = {} of {} failed ({:.1f}%; failure rate, a rise to {:g}% gated)",
+                       metric.name, failures, metric.samples.size(),
+                       metric.samples.empty() ? 0.0 : 100.0 * failures / metric.samples.size(),
+                       100.0 * rate->detect);
   }
   if (!metric.samples.empty() || !metric.sample_seeds.empty()) {
     const stats::SampleSummary s = stats::summarize_samples(metric.samples);

@@ -31,6 +31,9 @@ nlohmann::json policy_to_json(const TolerancePolicy& policy) {
   if (const Timing* timing = std::get_if<Timing>(&policy)) {
     return {{"kind", "timing"}, {"cv", json_number(timing->cv)}};
   }
+  if (const FailureRate* rate = std::get_if<FailureRate>(&policy)) {
+    return {{"kind", "failure_rate"}, {"detect", json_number(rate->detect)}};
+  }
   return {{"kind", "default"}};
 }
 
@@ -46,6 +49,7 @@ TolerancePolicy policy_from_json(const nlohmann::json& json) {
   }
   if (kind == "margin") return Margin{number_at(json, "delta")};
   if (kind == "timing") return Timing{number_at(json, "cv")};
+  if (kind == "failure_rate") return FailureRate{number_at(json, "detect")};
   if (kind == "default") return std::monostate{};
   throw std::invalid_argument(fmt::format("unknown policy kind '{}'", kind));
 }

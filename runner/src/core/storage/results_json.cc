@@ -96,6 +96,84 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
 
 namespace {
 
+std::string_view rate_decision_name(stats::RateDecision decision) {
+  switch (decision) {
+    case stats::RateDecision::kRegression:
+      return "regression";
+    case stats::RateDecision::kPass:
+      return "pass";
+    case stats::RateDecision::kInconclusive:
+      return "inconclusive";
+    case stats::RateDecision::kContinue:
+      break;
+  }
+  return "continue";
+}
+
+std::optional<stats::RateDecision> parse_rate_decision(std::string_view name) {
+  for (const stats::RateDecision d :
+       {stats::RateDecision::kContinue, stats::RateDecision::kRegression,
+        stats::RateDecision::kPass, stats::RateDecision::kInconclusive}) {
+    if (rate_decision_name(d) == name) return d;
+  }
+  return std::nullopt;
+}
+
+nlohmann::json failure_rate_json(const FailureRateAnalysis& a) {
+  nlohmann::json looks = nlohmann::json::array();
+  for (const FailureRateLook& look : a.looks) {
+    looks.push_back({{"trials", look.trials},
+                     {"failures", look.failures},
+                     {"decision", rate_decision_name(look.decision)}});
+  }
+  nlohmann::json json = {
+      {"failures", a.failures},
+      {"trials", a.trials},
+      {"interval", {json_number(a.interval.lower), json_number(a.interval.upper)}},
+      {"baseline_failures", a.baseline_failures},
+      {"baseline_trials", a.baseline_trials},
+      {"reference_rate", json_number(a.reference_rate)},
+      {"detect_rate", json_number(a.detect_rate)},
+      {"alpha", json_number(a.alpha)},
+      {"size", json_number(a.size)},
+      {"power", json_number(a.power)},
+      {"block", a.block},
+      {"cap", a.cap},
+      {"looks", std::move(looks)},
+      {"decision", rate_decision_name(a.decision)}};
+  if (!a.problem.empty()) json["problem"] = a.problem;
+  return json;
+}
+
+FailureRateAnalysis failure_rate_from(const nlohmann::json& json) {
+  FailureRateAnalysis a;
+  a.failures = field<int>(json, "failures");
+  a.trials = field<int>(json, "trials");
+  const std::vector<double> interval = numbers_field(json, "interval");
+  if (interval.size() != 2) throw JsonFieldError("interval", "expected two numbers");
+  a.interval = {interval[0], interval[1]};
+  a.baseline_failures = field<int>(json, "baseline_failures");
+  a.baseline_trials = field<int>(json, "baseline_trials");
+  a.reference_rate = number_field(json, "reference_rate");
+  a.detect_rate = number_field(json, "detect_rate");
+  a.alpha = number_field(json, "alpha");
+  a.size = number_field(json, "size");
+  a.power = number_field(json, "power");
+  a.block = field<int>(json, "block");
+  a.cap = field<int>(json, "cap");
+  const nlohmann::json looks = field<nlohmann::json>(json, "looks");
+  for (std::size_t i = 0; i < looks.size(); ++i) {
+    with_field_context(fmt::format("looks[{}]", i), [&] {
+      a.looks.push_back(
+          {field<int>(looks[i], "trials"), field<int>(looks[i], "failures"),
+           enum_field<stats::RateDecision>(looks[i], "decision", parse_rate_decision)});
+    });
+  }
+  a.decision = enum_field<stats::RateDecision>(json, "decision", parse_rate_decision);
+  a.problem = field_or<std::string>(json, "problem", "");
+  return a;
+}
+
 void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["verdict"] = verdict_name(c.verdict);
   metric["baseline"] = optional_number(c.baseline);
@@ -109,6 +187,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
   if (!c.looks.empty()) metric["looks"] = c.looks;
+  if (c.rate) metric["failure_rate"] = failure_rate_json(*c.rate);
   if (c.curve) {
     metric["excursion"] = {
         {"compared_steps", c.curve->compared_steps},
@@ -220,6 +299,10 @@ nlohmann::json test_json(const TestResult& test) {
       json["seed_block"] = test.seed_block;
       json["seed_cap"] = test.seed_cap;
     }
+    if (test.attempts) {
+      json["attempts"] = {{"detect", json_number(test.attempts->detect)},
+                          {"quarantined", test.quarantined}};
+    }
   }
   if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
   if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
@@ -275,6 +358,10 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
   }
   if (json.contains("looks")) c.looks = array_field<SequentialLook>(json, "looks");
+  if (json.contains("failure_rate")) {
+    with_field_context("failure_rate",
+                       [&] { c.rate = failure_rate_from(json.at("failure_rate")); });
+  }
   if (json.contains("excursion")) {
     with_field_context("excursion", [&] {
       const nlohmann::json& e = json.at("excursion");
@@ -432,6 +519,13 @@ void from_json(const nlohmann::json& json, TestResult& test) {
     test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
     test.seed_block = field_or<int>(json, "seed_block", 0);
     test.seed_cap = field_or<int>(json, "seed_cap", 0);
+    if (json.contains("attempts")) {
+      with_field_context("attempts", [&] {
+        const nlohmann::json& a = json.at("attempts");
+        test.attempts = FailureRate{number_field(a, "detect")};
+        test.quarantined = field_or<bool>(a, "quarantined", false);
+      });
+    }
   }
   test.skip_message = field_or<std::string>(json, "skip_message", "");
   test.crash_message = field_or<std::string>(json, "crash_message", "");

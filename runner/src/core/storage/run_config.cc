@@ -22,6 +22,13 @@ RunConfigTest read_test(const nlohmann::json& json) {
   if (json.contains("seeds")) {
     test.seeds = array_field<std::uint64_t>(json, "seeds");
     test.seed_block = field_or<int>(json, "seed_block", 0);
+    if (json.contains("attempts")) {
+      with_field_context("attempts", [&] {
+        const nlohmann::json& attempts = json.at("attempts");
+        test.attempts_detect = field<double>(attempts, "detect");
+        test.quarantined = field_or<bool>(attempts, "quarantined", false);
+      });
+    }
     const nlohmann::json variants = field<nlohmann::json>(json, "variants");
     with_field_context("variants", [&] {
       if (!variants.is_array())

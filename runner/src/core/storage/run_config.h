@@ -6,7 +6,7 @@
 //    "order": ["Fast.A", ...],
 //    "tests": {"A": {"tier": "fast", "params": {...}, "config_hash": "...",
 //                    "seeds": [...], "seed_block": 4, "variants": [{"name", "params",
-//                    "config_hash"}]}}}
+//                    "config_hash"}], "attempts": {"detect": 0.2, "quarantined": false}}}}
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,9 @@ struct RunConfigTest {
   std::vector<std::uint64_t> seeds;
   int seed_block = 0;
   std::vector<std::string> variants;
+  /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
+  std::optional<double> attempts_detect;
+  bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
 };
 

@@ -1,0 +1,66 @@
+// The failure-rate gate: a flaky-aware test's attempts (or a seeded test's true-or-false outcome
+// per seed) against the failures and trials its baseline holds. The outcomes are looked at in
+// plan order after every block, with the exact sequential design of
+// statistics/failure_rate_design.h: the baseline's rate p0 (the Jeffreys estimate of its count,
+// never 0) against the rate the test must catch, p1 = max(detect, 2 p0), at the run's alpha and
+// 90% power. The first look that crosses a boundary decides: REGRESSION (the rate is
+// significantly above the baseline's), PASS (the outcomes rule out a rise to p1); at the cap
+// an undecided gate is INCONCLUSIVE. Each rate check holds alpha on its own: it decides during
+// the run, between blocks, before the run's other checks are known.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "statistics/failure_rate_design.h"
+
+namespace mlregress::internal {
+
+/// The power the gate is designed for at p1.
+inline constexpr double kFailureRatePower = 0.9;
+
+/// The rate the gate must catch: `detect`, or a doubling of a baseline rate p0 already near it
+/// (a rise to a rate the baseline nearly has is no rise).
+inline double rate_to_detect(double p0, double detect) {
+  return detect > 2.0 * p0 ? detect : 2.0 * p0;
+}
+
+/// One look: the failures among the first `trials` outcomes, and what the design said.
+struct FailureRateLook {
+  int trials = 0;
+  int failures = 0;
+  stats::RateDecision decision = stats::RateDecision::kContinue;
+};
+
+struct FailureRateAnalysis {
+  int failures = 0;  ///< among the outcomes up to the deciding look (or all, if none decided)
+  int trials = 0;
+  stats::RateInterval interval;  ///< 95% Clopper–Pearson of the candidate's rate
+  int baseline_failures = 0;
+  int baseline_trials = 0;
+  double reference_rate = 0.0;  ///< p0: what the baseline's count stands for
+  double detect_rate = 0.0;     ///< p1
+  double alpha = 0.0;
+  double size = 0.0;   ///< the design's exact P(REGRESSION) at p0
+  double power = 0.0;  ///< its exact P(REGRESSION) at p1
+  int block = 0;
+  int cap = 0;
+  std::vector<FailureRateLook> looks;
+  /// kContinue: the outcomes ran out before the cap with nothing decided (the run goes on).
+  stats::RateDecision decision = stats::RateDecision::kContinue;
+  std::string problem;  ///< set when the rate cannot be gated (the baseline's rate is too high)
+};
+
+/// Looks at `outcomes` (1 a failure, 0 not, in plan order) in blocks of `block`, at most `cap`,
+/// against `baseline_failures` of `baseline_trials` (trials >= 1). detect in (0, 1), alpha in
+/// (0, 0.5); block >= 1, cap >= block (std::invalid_argument otherwise).
+FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, int baseline_failures,
+                                         int baseline_trials, double detect, int block, int cap,
+                                         double alpha);
+
+/// "3 of 12 failed (25.0%, 95% CI 5.5–57.2%) against the baseline's 2 of 100 (2.0%): above it
+/// at look 3 (the design: p0 2.5%, p1 20%, size 0.0095, power 0.91)".
+std::string describe_failure_rate(const FailureRateAnalysis& analysis, const std::string& unit);
+
+}  // namespace mlregress::internal

@@ -1,0 +1,238 @@
+// The failure-rate gate end to end, through tests/fixture/flaky_fixture.cc, whose attempts fail
+// at a planted rate (MLREGRESS_FIXTURE_FAILURE_RATE, 2% unless planted): a run without a baseline
+// takes every attempt and passes whatever failed; promote stores failures, trials and their
+// interval; at the baseline's rate the test passes with every failed attempt in JUnit as
+// <flakyFailure>; a rise to 20% is REGRESSION with each failed attempt as <rerunFailure>;
+// `--quarantine` turns a plain test's failures into a gated rate (crashes included); a seeded
+// test's true-or-false outcomes are gated the same way; and shards merged decide as one machine.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fixture_runner.h"
+#include "process.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
+
+namespace mlregress::e2e {
+namespace {
+
+using nlohmann::json;
+using test_support::read_file;
+using test_support::TempDir;
+using ::testing::HasSubstr;
+
+class FailureRateE2eTest : public ::testing::Test {
+ protected:
+  ProcessResult fixture(const std::string& args, const std::string& environment = "") {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
+                       environment + " " + std::string(MLREGRESS_FLAKY_FIXTURE_BINARY) + " " +
+                       args);
+  }
+  ProcessResult run(const std::string& args, const std::string& environment = "",
+                    const std::string& out = "runs") {
+    return fixture("run --color never --jobs 2 --out " + temp_.path() + "/" + out + " --junit " +
+                       junit() + " " + args,
+                   environment);
+  }
+  std::string junit() const { return temp_.path() + "/junit.xml"; }
+  std::string baselines() const { return temp_.path() + "/baselines"; }
+  std::string latest(const std::string& out = "runs") const {
+    return std::filesystem::canonical(temp_.path() + "/" + out + "/latest").string();
+  }
+  json test_result(const std::string& name, const std::string& folder = "") const {
+    const json document =
+        json::parse(read_file((folder.empty() ? latest() : folder) + "/results.json"));
+    for (const json& test : document.at("tests")) {
+      if (test.at("name") == name) return test;
+    }
+    throw std::runtime_error("no test " + name);
+  }
+  json metric(const std::string& test, const std::string& name,
+              const std::string& folder = "") const {
+    const json result = test_result(test, folder);  // kept: the loop reads into it
+    for (const json& m : result.at("metrics")) {
+      if (m.at("name") == name) return m;
+    }
+    throw std::runtime_error("no metric " + name);
+  }
+  static int failed_attempts(const json& test) {
+    int failed = 0;
+    for (const json& run : test.at("seed_runs")) failed += run.at("status") != "passed";
+    return failed;
+  }
+  static std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+      ++n;
+    return n;
+  }
+  ::testing::AssertionResult junit_validates() const {
+    const ProcessResult lint =
+        run_command("xmllint --noout --schema " + std::string(MLREGRESS_JUNIT_XSD) + " " + junit());
+    if (lint.exit_code == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "xmllint rejects " << junit() << ":\n" << lint.err;
+  }
+  // A baseline of every attempt at the planted 2%: a run without one takes all 60.
+  void promote_baseline(const std::string& filter, const std::string& extra = "") {
+    const ProcessResult first = run("--filter " + filter + " " + extra);
+    ASSERT_EQ(first.exit_code, kPassed) << first.out << first.err;
+    const ProcessResult promoted =
+        fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
+    ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+    promote_output_ = promoted.out;
+  }
+
+  TempDir temp_;
+  std::string promote_output_;
+};
+
+TEST_F(FailureRateE2eTest, WithoutABaselineEveryAttemptRunsAndFailedAttemptsDoNotFailTheRun) {
+  std::filesystem::create_directories(baselines());  // empty: every metric is NEW
+  const ProcessResult result = run("--filter SometimesFails --baselines " + baselines(),
+                                   "MLREGRESS_FIXTURE_FAILURE_RATE=0.2");
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  const json test = test_result("SometimesFails");
+  EXPECT_EQ(test.at("status"), "passed");
+  EXPECT_EQ(test.at("seed_runs").size(), 60u);
+  EXPECT_GT(failed_attempts(test), 5);
+  const json rate = metric("SometimesFails", "failure_rate");
+  EXPECT_EQ(rate.at("verdict"), "NEW");
+  EXPECT_EQ(rate.at("kind"), "RATE");
+  EXPECT_NEAR(rate.at("value").get<double>(), failed_attempts(test) / 60.0, 1e-12);
+  // The first attempt's metric is the test's, as a plain value.
+  EXPECT_EQ(metric("SometimesFails", "steps").at("value"), 100);
+  EXPECT_THAT(result.out, HasSubstr("[  ATTEMPT ] SometimesFails"));
+  const std::string xml = read_file(junit());
+  EXPECT_EQ(count(xml, "<flakyFailure"), static_cast<std::size_t>(failed_attempts(test)));
+  EXPECT_TRUE(junit_validates());
+}
+
+TEST_F(FailureRateE2eTest, PromoteStoresFailuresTrialsAndTheirInterval) {
+  promote_baseline("SometimesFails");
+  const std::string toml = read_file(baselines() + "/mlregress_flaky_fixture/flaky_fixture.toml");
+  EXPECT_THAT(toml, HasSubstr("policy = \"failure_rate\""));
+  EXPECT_THAT(toml, HasSubstr("trials = 60"));
+  EXPECT_THAT(toml, HasSubstr("failures = "));
+  EXPECT_THAT(toml, HasSubstr("interval = ["));
+  EXPECT_THAT(promote_output_, HasSubstr("SometimesFails.failure_rate: "));
+  EXPECT_THAT(promote_output_, HasSubstr("power"));
+}
+
+TEST_F(FailureRateE2eTest, AtTheBaselinesRateFreshAttemptsPassAndKeepEveryFailureInJunit) {
+  promote_baseline("SometimesFails");
+  const ProcessResult result =
+      run("--filter SometimesFails --seed 1000 --baselines " + baselines());
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  const json test = test_result("SometimesFails");
+  const json rate = metric("SometimesFails", "failure_rate");
+  EXPECT_EQ(rate.at("verdict"), "PASS") << rate.dump(1);
+  EXPECT_LT(test.at("seed_runs").size(), 60u) << "the gate stops once it has decided";
+  const std::string xml = read_file(junit());
+  EXPECT_EQ(count(xml, "<flakyFailure"), static_cast<std::size_t>(failed_attempts(test)));
+  EXPECT_EQ(count(xml, "<rerunFailure"), 0u);
+  EXPECT_TRUE(junit_validates());
+}
+
+TEST_F(FailureRateE2eTest, APlantedRiseToTwentyPercentIsARegressionWithEveryFailedAttempt) {
+  promote_baseline("SometimesFails");
+  const ProcessResult result = run("--filter SometimesFails --seed 1000 --baselines " + baselines(),
+                                   "MLREGRESS_FIXTURE_FAILURE_RATE=0.2");
+  ASSERT_EQ(result.exit_code, kRegression) << result.out << result.err;
+  const json test = test_result("SometimesFails");
+  EXPECT_EQ(test.at("status"), "regressed");
+  const json rate = metric("SometimesFails", "failure_rate");
+  EXPECT_EQ(rate.at("verdict"), "REGRESSION") << rate.dump(1);
+  EXPECT_EQ(rate.at("failure_rate").at("decision"), "regression");
+  EXPECT_THAT(rate.at("note").get<std::string>(), HasSubstr("significantly higher"));
+  EXPECT_THAT(result.out, HasSubstr("failure_rate"));
+  const std::string xml = read_file(junit());
+  EXPECT_THAT(xml, HasSubstr("type=\"regression\""));
+  EXPECT_EQ(count(xml, "<rerunFailure"), static_cast<std::size_t>(failed_attempts(test)));
+  EXPECT_EQ(count(xml, "<flakyFailure"), 0u);
+  EXPECT_THAT(xml, HasSubstr("planted failure of seed"));
+  EXPECT_TRUE(junit_validates());
+}
+
+TEST_F(FailureRateE2eTest, AQuarantinedPlainTestPassesItsFailuresButNotARiseOfItsRate) {
+  // Unquarantined, the plain test fails on its first failing seed.
+  int failing_seed = -1;
+  for (int seed = 0; seed < 200 && failing_seed < 0; ++seed) {
+    const ProcessResult once = run("--filter SometimesCrashes --seed " + std::to_string(seed),
+                                   "MLREGRESS_FIXTURE_FAILURE_RATE=0.2");
+    if (once.exit_code == kTestFailed) failing_seed = seed;
+  }
+  ASSERT_GE(failing_seed, 0);
+  const std::string seed = " --seed " + std::to_string(failing_seed);
+  promote_baseline("SometimesCrashes", "--quarantine SometimesCrashes");
+  const json baseline_run = test_result("SometimesCrashes");
+  EXPECT_EQ(baseline_run.at("seed_runs").size(), 60u);
+  // Quarantined at the baseline's rate: that same failing seed starts the attempts, and passes.
+  const ProcessResult calm = run(
+      "--filter SometimesCrashes --quarantine SometimesCrashes --baselines " + baselines() + seed,
+      "MLREGRESS_FIXTURE_FAILURE_RATE=0.02 MLREGRESS_FIXTURE_CRASH=1");
+  EXPECT_EQ(calm.exit_code, kPassed) << calm.out << calm.err;
+  // A rise to 20% (crashes this time) still fails the run, and says why.
+  const ProcessResult risen = run(
+      "--filter SometimesCrashes --quarantine SometimesCrashes --baselines " + baselines() + seed,
+      "MLREGRESS_FIXTURE_FAILURE_RATE=0.2 MLREGRESS_FIXTURE_CRASH=1");
+  ASSERT_EQ(risen.exit_code, kRegression) << risen.out << risen.err;
+  const json rate = metric("SometimesCrashes", "failure_rate");
+  EXPECT_EQ(rate.at("verdict"), "REGRESSION");
+  EXPECT_THAT(rate.at("note").get<std::string>(),
+              HasSubstr("quarantined, but its failure rate rose significantly"));
+  const std::string xml = read_file(junit());
+  EXPECT_EQ(count(xml, "<rerunError"),
+            static_cast<std::size_t>(failed_attempts(test_result("SometimesCrashes"))));
+  EXPECT_TRUE(junit_validates());
+}
+
+TEST_F(FailureRateE2eTest, QuarantineRefusesASeededTest) {
+  const ProcessResult result = run("--quarantine TrainingSometimesDiverges");
+  EXPECT_EQ(result.exit_code, kUsageError) << result.out << result.err;
+  EXPECT_THAT(result.err, HasSubstr("quarantine applies to ML_TEST and ML_FLAKY_TEST"));
+}
+
+TEST_F(FailureRateE2eTest, ASeededTestsTrueOrFalseOutcomesAreGatedAsRates) {
+  promote_baseline("TrainingSometimesDiverges");
+  const ProcessResult calm =
+      run("--filter TrainingSometimesDiverges --seed 1000 --baselines " + baselines());
+  EXPECT_EQ(calm.exit_code, kPassed) << calm.out << calm.err;
+  EXPECT_EQ(metric("TrainingSometimesDiverges", "diverged").at("verdict"), "PASS");
+  EXPECT_EQ(metric("TrainingSometimesDiverges", "reached_target").at("verdict"), "PASS");
+  const ProcessResult risen =
+      run("--filter TrainingSometimesDiverges --seed 1000 --baselines " + baselines(),
+          "MLREGRESS_FIXTURE_FAILURE_RATE=0.2");
+  ASSERT_EQ(risen.exit_code, kRegression) << risen.out << risen.err;
+  EXPECT_EQ(metric("TrainingSometimesDiverges", "diverged").at("verdict"), "REGRESSION");
+  // HigherIsBetter: a missed target (0) is the failure.
+  EXPECT_EQ(metric("TrainingSometimesDiverges", "reached_target").at("verdict"), "REGRESSION");
+}
+
+TEST_F(FailureRateE2eTest, ShardsMergedDecideAsOneMachine) {
+  promote_baseline("SometimesFails");
+  const std::string common = "--filter SometimesFails --seed 1000 --baselines " + baselines();
+  const std::string planted = "MLREGRESS_FIXTURE_FAILURE_RATE=0.2";
+  ASSERT_EQ(run(common, planted, "whole").exit_code, kRegression);
+  const json whole = metric("SometimesFails", "failure_rate", latest("whole"));
+  for (const char* shard : {"0/2", "1/2"}) {
+    const ProcessResult part = run(common + " --shard " + shard, planted,
+                                   std::string("shard") + shard[0]);  // shard0, shard1
+    ASSERT_TRUE(part.exit_code == kPassed || part.exit_code == kRegression)
+        << part.exit_code << part.out << part.err;
+  }
+  const ProcessResult merged =
+      fixture("merge " + latest("shard0") + " " + latest("shard1") + " --out " + temp_.path() +
+              "/merged --baselines " + baselines() + " --color never");
+  ASSERT_EQ(merged.exit_code, kRegression) << merged.out << merged.err;
+  const json one = metric("SometimesFails", "failure_rate", latest("merged"));
+  EXPECT_EQ(one.at("verdict"), "REGRESSION");
+  EXPECT_EQ(one.at("failure_rate").at("looks").size(), whole.at("failure_rate").at("looks").size());
+  EXPECT_EQ(one.at("failure_rate").at("failures"), whole.at("failure_rate").at("failures"));
+}
+
+}  // namespace
+}  // namespace mlregress::e2e
