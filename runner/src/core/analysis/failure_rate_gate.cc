@@ -20,7 +20,7 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
   a.alpha = alpha;
   a.block = block;
   a.cap = cap;
-  a.reference_rate = stats::reference_failure_rate(baseline_failures, baseline_trials);
+  a.reference_rate = baseline_reference_rate(baseline_failures, baseline_trials);
   a.detect_rate = rate_to_detect(a.reference_rate, detect);
   const std::vector<int> looks = stats::failure_rate_looks(block, cap);
 

@@ -189,7 +189,7 @@ std::string failure_rate_note(const BaselineMetric& m, const TestResult& test) {
   const int cap = test.seed_block > 0 ? test.seed_cap : count.trials;
   const int block = test.seed_block > 0 ? test.seed_block : cap;
   if (policy == nullptr || cap < 1) return note;
-  const double p0 = stats::reference_failure_rate(count.failures, count.trials);
+  const double p0 = baseline_reference_rate(count.failures, count.trials);
   const double p1 = rate_to_detect(p0, policy->detect);
   if (p1 >= 1.0) return note + "; too high a rate for a rise to be detected";
   const stats::FailureRateDesign design = stats::design_failure_rate_test(

@@ -8,6 +8,7 @@
 #include "record/json_text.h"
 #include "report/history_figure.h"
 #include "report/html_report.h"
+#include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "storage/metric_history.h"
 #include "support/atomic_file.h"
@@ -46,14 +47,23 @@ ExitCode history_command(const HistoryOptions& options) {
       nlohmann::json points = nlohmann::json::array();
       for (const Point* p : ordered(series)) {
         const stats::SampleSummary s = stats::summarize_samples(p->values);
-        points.push_back({{"commit", p->commit},
-                          {"dirty", p->dirty},
-                          {"commit_time", p->time ? nlohmann::json(*p->time) : nlohmann::json()},
-                          {"first_run_at", p->first_run_at},
-                          {"value", json_number(s.mean)},
-                          {"sd", json_number(s.sd)},
-                          {"n", p->values.size()},
-                          {"runs", p->runs}});
+        nlohmann::json point = {
+            {"commit", p->commit},
+            {"dirty", p->dirty},
+            {"commit_time", p->time ? nlohmann::json(*p->time) : nlohmann::json()},
+            {"first_run_at", p->first_run_at},
+            {"value", json_number(s.mean)},
+            {"sd", json_number(s.sd)},
+            {"n", p->values.size()},
+            {"runs", p->runs}};
+        if (series.rate && !p->values.empty()) {
+          const PointFailures count = point_failures(series, *p);
+          const stats::RateInterval ci = stats::clopper_pearson(count.failures, count.trials, 0.95);
+          point["failures"] = count.failures;
+          point["trials"] = count.trials;
+          point["interval"] = {json_number(ci.lower), json_number(ci.upper)};
+        }
+        points.push_back(std::move(point));
       }
       nlohmann::json change_points = nlohmann::json::array();
       for (const FoundChange& c : changes(series, ordered(series), change_options)) {
@@ -71,6 +81,7 @@ ExitCode history_command(const HistoryOptions& options) {
                                {"profile", series.profile},
                                {"direction", direction_name(series.direction)},
                                {"seeded", series.seeded},
+                               {"rate", series.rate},
                                {"points", std::move(points)}});
     }
     std::printf("%s\n", json_text(out, 2).c_str());
@@ -83,10 +94,18 @@ ExitCode history_command(const HistoryOptions& options) {
     std::printf("  %-14s %-24s %14s %12s %5s\n", "commit", "first run", "value", "sd", "n");
     for (const Point* p : ordered(series)) {
       const stats::SampleSummary s = stats::summarize_samples(p->values);
-      std::printf("  %-14s %-24s %14s %12s %5zu\n",
+      std::printf("  %-14s %-24s %14s %12s %5zu",
                   (p->commit.substr(0, 12) + (p->dirty ? "+" : "")).c_str(),
                   p->first_run_at.c_str(), format_value(s.mean).c_str(),
                   p->values.size() > 1 ? format_value(s.sd).c_str() : "-", p->values.size());
+      if (series.rate && !p->values.empty()) {
+        // The flakiness of the commit: every run's outcomes pooled, with their interval.
+        const PointFailures count = point_failures(series, *p);
+        const stats::RateInterval ci = stats::clopper_pearson(count.failures, count.trials, 0.95);
+        std::printf("  failed %d of %d (%.1f%%, 95%% CI %.1f–%.1f%%)", count.failures, count.trials,
+                    100.0 * count.failures / count.trials, 100.0 * ci.lower, 100.0 * ci.upper);
+      }
+      std::printf("\n");
     }
     for (const FoundChange& c : changes(series, ordered(series), change_options)) {
       std::printf("  CHANGE at %s: %s -> %s (%+.1f%%, p=%.2g): %s\n",

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "execution/seed_runs.h"
 #include "reporting/regression_report.h"
 #include "reporting/test_report.h"
 #include "support/number_format.h"
@@ -147,7 +148,12 @@ std::string metrics_table(const TestSection& s) {
       band = band_svg(*c.baseline, *c.allowed, c.observed, metric->direction, c.verdict);
     }
     std::string delta = c.delta ? escape_markup(format_delta(c)) : "—";
-    if (c.distribution && c.distribution->problem.empty()) {
+    if (c.rate && c.rate->trials > 0) {
+      // The flakiness with its interval: what the rate could be, not only what it was.
+      delta = escape_markup(fmt::format("{} (rate {:.1f}% [{:.1f}%, {:.1f}%])", format_delta(c),
+                                        100.0 * c.observed, 100.0 * c.rate->interval.lower,
+                                        100.0 * c.rate->interval.upper));
+    } else if (c.distribution && c.distribution->problem.empty()) {
       delta = escape_markup(fmt::format("{} [{}, {}]", format_value(c.distribution->difference),
                                         format_value(c.distribution->ci_lower),
                                         format_value(c.distribution->ci_upper)));
@@ -166,6 +172,7 @@ std::string seeded_html(const TestSection& s) {
   std::string out;
   for (const MetricRecord& m : s.test.metrics) {
     if (m.samples.empty() && m.sample_seeds.empty()) continue;
+    if (std::holds_alternative<FailureRate>(m.policy)) continue;  // 0/1 outcomes: the table says it
     SeedStrip strip;
     strip.metric = m.name;
     strip.direction = m.direction;
@@ -265,6 +272,20 @@ std::string section_html(const TestSection& s) {
   }
   if (!t.crash_message.empty())
     out += "<pre class=\"failure\">" + escape_markup(t.crash_message) + "</pre>";
+  if (t.attempts) {
+    // Every failed attempt of a flaky-aware test: outcomes of the rate, kept in full.
+    for (const SeedRun& attempt : t.seed_runs) {
+      if (!is_test_failure(attempt.status)) continue;
+      std::string text =
+          attempt_label(t, attempt) + ": " + std::string(test_status_name(attempt.status));
+      for (const TestFailure& f : attempt.failures) {
+        text += "\n" +
+                (f.file.empty() ? f.message : fmt::format("{}:{}: {}", f.file, f.line, f.message));
+      }
+      if (!attempt.crash_message.empty()) text += "\n" + attempt.crash_message;
+      out += "<pre class=\"failure attempt\">" + escape_markup(text) + "</pre>";
+    }
+  }
   if (!t.skip_message.empty()) out += "<p>skipped: " + escape_markup(t.skip_message) + "</p>";
   out += metrics_table(s);
   out += seeded_html(s);

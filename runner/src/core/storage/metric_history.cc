@@ -53,12 +53,15 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths,
         series.profile = record.profile.id;
         series.direction = metric.direction;
         series.seeded = test.seeded;
+        series.rate = std::holds_alternative<FailureRate>(metric.policy);
+        // A flaky-aware test's own metrics are its first attempt's single values.
+        const bool samples = test.seeded && (!test.attempts || series.rate);
         Point& point = series.points[git.commit];
         point.commit = git.commit;
         point.dirty = point.dirty || git.dirty;
         if (point.first_run_at.empty() || info.started_at < point.first_run_at)
           point.first_run_at = info.started_at;
-        if (test.seeded) {
+        if (samples) {
           point.values.insert(point.values.end(), metric.samples.begin(), metric.samples.end());
         } else {
           point.values.push_back(metric.value);
@@ -77,6 +80,15 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths,
   }
 
   return history;
+}
+
+PointFailures point_failures(const Series& series, const Point& point) {
+  PointFailures count;
+  for (double v : point.values) {
+    ++count.trials;
+    count.failures += series.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
+  }
+  return count;
 }
 
 std::vector<const Point*> ordered(const Series& series) {

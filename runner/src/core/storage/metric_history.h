@@ -35,6 +35,9 @@ struct Series {
   std::string test, metric, profile;
   Direction direction = Direction::LowerIsBetter;
   bool seeded = false;
+  /// A failure rate (FailureRate policy): each point's values are the 0/1 outcomes of its runs,
+  /// pooled, so a point is the commit's flakiness: failures among trials.
+  bool rate = false;
   std::map<std::string, Point> points;  ///< by commit
 };
 
@@ -53,6 +56,13 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths, const s
 
 /// The series' points in commit order.
 std::vector<const Point*> ordered(const Series& series);
+
+/// A failure-rate series' point: its failures among its trials (HigherIsBetter: the zeros).
+struct PointFailures {
+  int failures = 0;
+  int trials = 0;
+};
+PointFailures point_failures(const Series& series, const Point& point);
 
 // A change point of a series of per-commit means, classified against the metric's direction
 // ("regression" when the later mean is worse).
