@@ -95,6 +95,23 @@ TEST(FailureRateGate, ABaselineThatFailsMostOfTheTimeCannotBeGated) {
   EXPECT_THAT(a.problem, HasSubstr("too high for a rise to be detected"));
 }
 
+TEST(FailureRateGate, ACapTooSmallToRuleOutARiseNeverPasses) {
+  // Eight attempts cannot tell 3% from 30% with 90% power: clean ones are INCONCLUSIVE.
+  const FailureRateAnalysis a = analyse_failure_rate(outcomes(0, 8), 0, 8, 0.3, 4, 8, 0.01);
+  EXPECT_FALSE(a.pass_allowed);
+  EXPECT_EQ(a.decision, stats::RateDecision::kInconclusive);
+  EXPECT_THAT(describe_failure_rate(a, "attempts"), HasSubstr("too few to rule out a rise"));
+  // With enough attempts the same clean outcomes pass.
+  EXPECT_EQ(analyse_failure_rate(outcomes(0, 60), 0, 60, 0.3, 4, 60, 0.01).decision,
+            stats::RateDecision::kPass);
+}
+
+TEST(FailureRateGate, AnAlphaOfOneHalfOrMoreIsAProblemNotACrash) {
+  const FailureRateAnalysis a = analyse_failure_rate(outcomes(0, 8), 2, 100, 0.2, 4, 60, 0.5);
+  EXPECT_EQ(a.decision, stats::RateDecision::kInconclusive);
+  EXPECT_THAT(a.problem, HasSubstr("alpha < 0.5"));
+}
+
 TEST(FailureRateGate, NoBaselineTrialsIsRefused) {
   EXPECT_THROW(analyse_failure_rate(outcomes(0, 4), 0, 0, 0.2, 4, 60, 0.01), std::invalid_argument);
 }
@@ -331,6 +348,14 @@ TEST_F(RecordFailureRateTest, AnOutcomePerSeedIsRecorded) {
   EXPECT_EQ(refusal(1.0, LowerIsBetter), "");
   EXPECT_EQ(refusal(0.0, HigherIsBetter), "");
   EXPECT_EQ(sink_.events.size(), 2u);
+}
+
+TEST_F(RecordFailureRateTest, AFlakyTestCannotRecordTheNameOfItsOwnRate) {
+  context_.attempt = true;
+  context_.recorded.clear();
+  EXPECT_THROW(MlTest::record(kFailureRateMetric, 0.5, LowerIsBetter, Band{}),
+               std::invalid_argument);
+  EXPECT_NO_THROW(MlTest::record("failures_seen", 0.5, LowerIsBetter, Band{}));
 }
 
 TEST_F(RecordFailureRateTest, WhatCannotBeGatedAsARateIsRefused) {

@@ -1,12 +1,13 @@
 // How a flaky-aware test (ML_FLAKY_TEST) repeats, and the failure rate its gate must catch.
 //
-//   ML_FLAKY_TEST(Medium, LoaderSurvivesWorkerRestarts, Attempts(4).up_to(60)) { ... }
+//   ML_FLAKY_TEST(Medium, LoaderSurvivesWorkerRestarts, Attempts(4).up_to(200)) { ... }
 //
-// The body runs as attempts, each in its own single-threaded worker process (`run --jobs N` runs
-// N at once), attempt k with seed S + k (S is `run --seed`), so a failure that depends on the
-// seed is sampled as well as one that does not. A failed attempt does not fail the test: the
-// failure rate does. After every `block` attempts the gate looks at the failures so far against
-// the rate its baseline holds, with a sequential test whose error rates are computed exactly
+// The body runs as attempts, each in its own worker process with the run's --threads (`run
+// --jobs N` runs up to N attempts of a block at once), attempt k with seed S + k (S is `run
+// --seed`), so a failure that depends on the seed is sampled as well as one that does not; each
+// attempt has the test's timeout. A failed attempt does not fail the test: the failure rate
+// does. After every `block` attempts the gate looks at the failures so far against the rate its
+// baseline holds, with a sequential test whose error rates are computed exactly
 // (runner/docs/flaky-tests.md): REGRESSION when the rate is significantly higher, PASS when the
 // outcomes rule out a rise to `detect`, and the next block while undecided, at most `cap`
 // attempts (INCONCLUSIVE there). Without a baseline every attempt runs, so that one promotion

@@ -29,7 +29,16 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
   const auto count_up_to = [&](std::size_t n) {
     for (; seen < n && seen < outcomes.size(); ++seen) failures += outcomes[seen] != 0.0;
   };
-  if (a.detect_rate >= 1.0) {
+  if (!(alpha < 0.5)) {
+    count_up_to(outcomes.size());
+    a.failures = failures;
+    a.trials = static_cast<int>(outcomes.size());
+    a.problem = fmt::format(
+        "alpha {:g} leaves no room for a one-sided test of a rate (it needs "
+        "alpha < 0.5)",
+        alpha);
+    a.decision = stats::RateDecision::kInconclusive;
+  } else if (a.detect_rate >= 1.0) {
     count_up_to(outcomes.size());
     a.failures = failures;
     a.trials = static_cast<int>(outcomes.size());
@@ -43,10 +52,17 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
         a.reference_rate, a.detect_rate, alpha, kFailureRatePower, looks);
     a.size = design.size;
     a.power = design.power;
+    // A PASS says "a rise to p1 is ruled out": only as sure as the design that claims it.
+    a.pass_allowed =
+        stats::operating_characteristics(design, a.detect_rate).p_pass <= 1.0 - kFailureRatePower;
     for (std::size_t k = 0; k < looks.size(); ++k) {
       if (static_cast<std::size_t>(looks[k]) > outcomes.size()) break;
       count_up_to(static_cast<std::size_t>(looks[k]));
-      const stats::RateDecision decision = stats::decide_at_look(design, k, failures);
+      stats::RateDecision decision = stats::decide_at_look(design, k, failures);
+      if (decision == stats::RateDecision::kPass && !a.pass_allowed) {
+        decision = k + 1 == looks.size() ? stats::RateDecision::kInconclusive
+                                         : stats::RateDecision::kContinue;
+      }
       a.looks.push_back({looks[k], failures, decision});
       if (decision != stats::RateDecision::kContinue) break;
     }
@@ -84,7 +100,8 @@ std::string describe_failure_rate(const FailureRateAnalysis& a, const std::strin
       text += fmt::format(": a rise to {} ruled out at look {}", percent(a.detect_rate), look);
       break;
     case stats::RateDecision::kInconclusive:
-      text += fmt::format(": neither ruled in nor out after {} (the cap)", a.cap);
+      text += fmt::format(": neither ruled in nor out after {} (the cap{})", a.cap,
+                          a.pass_allowed ? "" : ", too few to rule out a rise with 90% power");
       break;
     case stats::RateDecision::kContinue:
       text += fmt::format(": undecided after {} of at most {}", a.trials, a.cap);

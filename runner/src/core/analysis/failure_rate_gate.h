@@ -54,6 +54,9 @@ struct FailureRateAnalysis {
   double alpha = 0.0;
   double size = 0.0;   ///< the design's exact P(REGRESSION) at p0
   double power = 0.0;  ///< its exact P(REGRESSION) at p1
+  /// Whether a PASS may be claimed: only when the design passes a rise to p1 at most 10% of the
+  /// time (a cap too small for that leaves every undecided look INCONCLUSIVE instead).
+  bool pass_allowed = true;
   int block = 0;
   int cap = 0;
   std::vector<FailureRateLook> looks;
@@ -69,8 +72,9 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
                                          int baseline_trials, double detect, int block, int cap,
                                          double alpha);
 
-/// "3 of 12 failed (25.0%, 95% CI 5.5–57.2%) against the baseline's 2 of 100 (2.0%): above it
-/// at look 3 (the design: p0 2.5%, p1 20%, size 0.0095, power 0.91)".
+/// "6 of 12 attempts failed (50.0%, 95% CI 21.1%–78.9%) against the baseline's 10 of 200 (5.0%):
+/// significantly higher at look 3 (design: p0 7.3%, p1 20.0%, alpha 0.01, exact size 0.0100,
+/// power 0.90)".
 std::string describe_failure_rate(const FailureRateAnalysis& analysis, const std::string& unit);
 
 }  // namespace mlregress::internal

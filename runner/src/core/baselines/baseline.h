@@ -47,6 +47,13 @@ struct FailureCount {
   friend bool operator==(const FailureCount&, const FailureCount&) = default;
 };
 
+/// The value a failure count stands for in its metric's orientation: the failure rate, or for
+/// HigherIsBetter (an outcome such as "reached_target", where 0 fails) the share that succeeded.
+inline double failure_count_value(const FailureCount& count, Direction direction) {
+  const double rate = static_cast<double>(count.failures) / count.trials;
+  return direction == Direction::HigherIsBetter ? 1.0 - rate : rate;
+}
+
 struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;

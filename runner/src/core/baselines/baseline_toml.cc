@@ -296,7 +296,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     count.failures =
         r.integer(r.required(t, "failures", what), what + ".failures", 0, count.trials);
     m.failure_count = count;
-    m.value = static_cast<double>(count.failures) / count.trials;
+    m.value = failure_count_value(count, m.direction);
     // The interval is written for the reader of the file; the gate recomputes what it needs.
     if (const auto* n = t.get("interval")) {
       const toml::array* interval = n->as_array();

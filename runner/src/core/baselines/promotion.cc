@@ -29,6 +29,19 @@
 #include "support/errors.h"
 
 namespace mlregress::internal {
+namespace {
+
+// The outcomes of a FailureRate metric as failures among trials (HigherIsBetter: 0 fails).
+FailureCount failure_count_of(const MetricRecord& metric) {
+  FailureCount count;
+  for (double v : metric.samples) {
+    ++count.trials;
+    count.failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
+  }
+  return count;
+}
+
+}  // namespace
 
 void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
                          bool needs_every_seed) {
@@ -43,6 +56,30 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
     }
     // A baseline of a sequential test must hold every seed a later run may reach, so that each
     // of its blocks is compared with the same seeds (paired).
+    if (needs_every_seed && test.seed_block > 0 && test.attempts) {
+      // A rate promoted from a run that stopped at its first decision would hold few trials,
+      // and the stop biases them: the baseline takes every attempt.
+      const std::size_t attempts = seeds_that_ran(test).size();
+      if (attempts < static_cast<std::size_t>(test.seed_cap)) {
+        reasons.push_back(fmt::format(
+            "flaky-aware test {} ran {} of its {} attempts (the gate had decided); promote a run "
+            "made with --all-seeds, or without a baseline, so the baseline's rate holds all {}",
+            test.name, attempts, test.seed_cap, test.seed_cap));
+      }
+    }
+    // A rate so high that no rise of it can be detected would leave the test ungated for good.
+    for (const MetricRecord& metric : test.metrics) {
+      const FailureRate* rate = std::get_if<FailureRate>(&metric.policy);
+      if (rate == nullptr || metric.samples.empty()) continue;
+      const FailureCount count = failure_count_of(metric);
+      if (rate_to_detect(baseline_reference_rate(count.failures, count.trials), rate->detect) >=
+          1.0) {
+        reasons.push_back(fmt::format(
+            "{}.{}: {} of {} failed, too high a rate for a rise of it to be detected; fix the "
+            "test first",
+            test.name, metric.name, count.failures, count.trials));
+      }
+    }
     if (needs_every_seed && test.seed_block > 0 && !test.attempts) {
       const std::size_t seeds = seeds_that_ran(test).size();
       if (seeds < static_cast<std::size_t>(test.seed_cap)) {
@@ -78,16 +115,6 @@ Scope stored_scope(const Exact& exact, double value) {
   return whole ? Scope::Portable : Scope::Numerics;
 }
 
-// The outcomes of a FailureRate metric as failures among trials (HigherIsBetter: 0 fails).
-FailureCount failure_count_of(const MetricRecord& metric) {
-  FailureCount count;
-  for (double v : metric.samples) {
-    ++count.trials;
-    count.failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
-  }
-  return count;
-}
-
 // The metric as this run would store it, keeping what the old entry knew about other profiles.
 BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
                                const EnvironmentProfile& profile) {
@@ -100,7 +127,7 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
     m.seeds = metric.sample_seeds;
   } else if (std::holds_alternative<FailureRate>(m.policy)) {
     m.failure_count = failure_count_of(metric);
-    m.value = static_cast<double>(m.failure_count->failures) / m.failure_count->trials;
+    m.value = failure_count_value(*m.failure_count, m.direction);
   } else if (const Timing* timing = std::get_if<Timing>(&m.policy)) {
     if (old != nullptr) {
       m.by_environment = old->by_environment;
@@ -256,7 +283,19 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     target.data_orders.clear();
     for (const RecordedDataset& d : test.datasets)
       (d.order ? target.data_orders : target.datasets)[d.name] = d.sha256;
+    // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
+    const bool first_attempt_failed =
+        test.attempts &&
+        std::any_of(test.seed_runs.begin(), test.seed_runs.end(), [&](const SeedRun& r) {
+          return r.seed == test.seed && is_test_failure(r.status);
+        });
     for (const MetricRecord& metric : test.metrics) {
+      if (first_attempt_failed && !std::holds_alternative<FailureRate>(metric.policy)) {
+        planned.skipped_values.push_back(
+            fmt::format("{}.{}: not promoted, the first attempt (seed {}) failed", test.name,
+                        metric.name, test.seed));
+        continue;
+      }
       const auto old_it = target.metrics.find(metric.name);
       const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
       BaselineMetric updated = promoted_metric(metric, old, profile);

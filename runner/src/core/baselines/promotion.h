@@ -31,6 +31,8 @@ struct PlannedFile {
   /// One line per seeded metric: what its budget detects, e.g. "XorSeedStudy.accuracy: with
   /// n=8 and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 ..."
   std::vector<std::string> detectable_effects;
+  /// Values left as they were, and why ("Flaky.steps: not promoted, the first attempt failed").
+  std::vector<std::string> skipped_values;
 };
 
 /// The level and power promote states the detectable effect at (the gate's default alpha).

@@ -42,6 +42,8 @@ struct Pooled {
   std::vector<double> values;                            ///< one per run
   std::vector<double> cvs;                               ///< timing: one per run
   std::map<std::uint64_t, std::vector<double>> by_seed;  ///< seeded: every value of each seed
+  std::vector<double> outcomes;  ///< a failure rate: every outcome of every run
+  std::vector<std::uint64_t> outcome_seeds;
 };
 
 // One run that holds the window's values: the newest run's tests, every metric's value replaced
@@ -62,6 +64,9 @@ RunRecord pooled_run(const std::vector<RunRecord>& window) {
         if (const Timing* timing = std::get_if<Timing>(&metric.policy)) p.cvs.push_back(timing->cv);
         for (std::size_t i = 0; i < metric.samples.size() && i < metric.sample_seeds.size(); ++i)
           p.by_seed[metric.sample_seeds[i]].push_back(metric.samples[i]);
+        p.outcomes.insert(p.outcomes.end(), metric.samples.begin(), metric.samples.end());
+        p.outcome_seeds.insert(p.outcome_seeds.end(), metric.sample_seeds.begin(),
+                               metric.sample_seeds.end());
       }
     }
   }
@@ -71,7 +76,12 @@ RunRecord pooled_run(const std::vector<RunRecord>& window) {
       MetricRecord metric = p.newest;
       metric.value = median_of(p.values);
       if (Timing* timing = std::get_if<Timing>(&metric.policy)) timing->cv = median_of(p.cvs);
-      if (!p.by_seed.empty()) {
+      if (std::holds_alternative<FailureRate>(metric.policy)) {
+        // Failures are counted, not medians taken: the median of a few 0/1 outcomes of a seed is
+        // almost always 0, and the window's trials are all its runs' attempts.
+        metric.samples = p.outcomes;
+        metric.sample_seeds = p.outcome_seeds;
+      } else if (!p.by_seed.empty()) {
         metric.samples.clear();
         metric.sample_seeds.clear();
         for (const auto& [seed, values] : p.by_seed) {

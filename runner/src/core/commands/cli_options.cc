@@ -65,7 +65,8 @@ void add_alpha(CLI::App* command, double& alpha, std::string_view when = "") {
   command
       ->add_option("--alpha", alpha,
                    fmt::format("Family-wise significance level of the multi-seed gate{}, "
-                               "Holm-adjusted across the run",
+                               "Holm-adjusted across the run; each failure-rate check holds it "
+                               "on its own (it decides between blocks of attempts)",
                                when))
       ->check(kFinite & CLI::Range(1e-9, 0.5));
 }
@@ -211,7 +212,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option(
       "--quarantine", run.quarantine,
       "Tests (a filter, as --filter) whose single failures do not fail the run: each runs as "
-      "attempts (blocks of 4, at most 60, or its ML_FLAKY_TEST plan) and only a failure rate "
+      "attempts (blocks of 4, at most 200, or its ML_FLAKY_TEST plan) and only a failure rate "
       "significantly above its baseline's fails it; every failed attempt is in the JUnit file");
   command->add_option("--hypothesis", run.hypothesis,
                       "notes.md: what this run is expected to show (also in the ledger)");

@@ -186,7 +186,8 @@ void add_missing_seeds(TestResult& test, const PlannedEntry& entry,
       missing.variant_index = v;
       missing.seed = seed;
       missing.status = TestStatus::kCrashed;
-      missing.crash_message = "missing: no shard given ran it" + missing_note;
+      missing.crash_message =
+          std::string(kMissingUnitPrefix) + "no shard given ran it" + missing_note;
       insert_in_plan_order(test.seed_runs, std::move(missing));
     }
   }
@@ -278,9 +279,8 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   if (test.attempts) {
     // A flaky-aware test's failed attempts are outcomes, but one no shard ran is no outcome at
     // all: the test cannot be judged, as a seeded test with a missing seed.
-    const auto missing =
-        std::count_if(test.seed_runs.begin(), test.seed_runs.end(),
-                      [](const SeedRun& r) { return r.crash_message.starts_with("missing: "); });
+    const auto missing = std::count_if(test.seed_runs.begin(), test.seed_runs.end(),
+                                       [](const SeedRun& r) { return is_missing_unit(r); });
     if (missing > 0) {
       test.status = TestStatus::kCrashed;
       test.crash_message = fmt::format("{} of {} attempts missing: no shard given ran them{}",

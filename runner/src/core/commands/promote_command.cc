@@ -35,6 +35,7 @@ ExitCode promote_command(const PromoteOptions& options) {
                 file.after.provenance.version, file.changed_metrics, file.new_metrics,
                 file.new_metrics == 1 ? "" : "s");
     for (const std::string& line : file.detectable_effects) std::printf("  %s\n", line.c_str());
+    for (const std::string& line : file.skipped_values) std::printf("  %s\n", line.c_str());
   }
   return ExitCode::kPassed;
 }

@@ -103,6 +103,13 @@ std::vector<std::string> resolve_run_parameters(const RunConfig& config,
 // may have stopped before the last ones), and --seed checked against them.
 void check_seeds(const RerunOptions& options, RerunPlan& plan) {
   const std::string& name = plan.original->name;
+  if (plan.original->attempts) {
+    // One more run of some attempts would say nothing: the verdict is the rate over all of them.
+    throw ConfigError(fmt::format(
+        "rerun: {} is flaky-aware (ML_FLAKY_TEST or run --quarantine): its verdict is its failure "
+        "rate over the attempts, which rerun cannot reproduce; run it again with `run --filter {}`",
+        name, name));
+  }
   if (options.seed && !plan.test->seeded()) {
     throw ConfigError(fmt::format("rerun --seed: {} is not a seeded test", name));
   }
@@ -174,10 +181,12 @@ RunOptions rerun_run_options(const RerunOptions& options, const RerunPlan& plan)
 
 // ---- Judging the rerun: the gate `run` and `compare` use, with the run as the baseline ----
 
-// A seed's value is judged alone, so a seeded metric's margin is its band.
+// A seed's value is judged alone, so a seeded metric's margin is its band, and a seed's
+// true-or-false outcome must come out the same (its rate is the test's, over every seed).
 TolerancePolicy single_value_policy(const TolerancePolicy& policy) {
   if (const Margin* margin = std::get_if<Margin>(&policy))
     return Band{.rtol = 0.0, .atol = margin->delta};
+  if (std::holds_alternative<FailureRate>(policy)) return Exact{.scope = Scope::Portable};
   return policy;
 }
 

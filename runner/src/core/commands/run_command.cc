@@ -315,6 +315,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const RunReference reference = load_reference(options, binary, profile, sharded);
   std::optional<BaselineGate> gate;
   if (reference.baselines) gate.emplace(*reference.baselines, profile, options.alpha);
+  // A shard's outcomes are every N-th of the plan, not its first ones: no look at them holds.
+  if (gate && sharded) gate->decide_rates_at_merge();
 
   // A shard holds some seeds of a sequential test, so it cannot know when the gate is decided:
   // it runs its part of every seed, and merge looks at them block by block. Without baselines

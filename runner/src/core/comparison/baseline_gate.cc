@@ -129,6 +129,11 @@ void BaselineGate::compare_test(TestResult& test) const {
           "are that attempt's",
           test.seed);
     }
+    if (rate && rates_at_merge_ && c.rate) {
+      c.rate.reset();
+      c.verdict = Verdict::kInconclusive;
+      c.note = fmt::format("decided at merge, over every shard's outcomes ({} here)", outcomes);
+    }
     if (rate && test.quarantined && c.verdict == Verdict::kRegression) {
       c.note = "quarantined, but its failure rate rose significantly: " + c.note;
     }

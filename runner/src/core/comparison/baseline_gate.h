@@ -23,6 +23,10 @@ class BaselineGate {
   /// `alpha` is the run's family-wise level; sequential tests decide at which look to stop by it.
   BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha);
 
+  /// A shard's gate: failure rates are left INCONCLUSIVE ("decided at merge"), since a shard
+  /// holds every N-th outcome of the plan and the looks need the first ones in order.
+  void decide_rates_at_merge() { rates_at_merge_ = true; }
+
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
   /// analysis but no decision) until decide_run.
   void compare_test(TestResult& test) const;
@@ -41,6 +45,7 @@ class BaselineGate {
   const BaselineSet& baselines_;
   EnvironmentProfile profile_;
   double alpha_;
+  bool rates_at_merge_ = false;
 };
 
 }  // namespace mlregress::internal

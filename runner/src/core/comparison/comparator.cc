@@ -23,6 +23,14 @@ MetricComparison compare_metric(const std::string& name, double observed,
     return c;
   }
 
+  if (baseline->failure_count) {
+    c.kind = MetricKind::kRate;
+    c.verdict = Verdict::kNotComparable;
+    c.note =
+        "the baseline holds a failure rate (failures and trials) and this run one value; "
+        "promote to adopt";
+    return c;
+  }
   if (std::holds_alternative<Margin>(baseline->policy)) {
     c.kind = MetricKind::kDistribution;
     c.verdict = Verdict::kNotComparable;
@@ -121,7 +129,12 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
   const int trials = static_cast<int>(failures.size());
   int failed = 0;
   for (double f : failures) failed += f != 0.0;
-  c.observed = trials > 0 ? static_cast<double>(failed) / trials : 0.0;
+  // Values in the metric's own orientation (reached_target: the share that reached it), as the
+  // run records and history plots them; the analysis speaks of failures.
+  const auto oriented = [&](double failure_rate) {
+    return metric.direction == Direction::HigherIsBetter ? 1.0 - failure_rate : failure_rate;
+  };
+  c.observed = oriented(trials > 0 ? static_cast<double>(failed) / trials : 0.0);
   c.tolerance = fmt::format("failure rate, a rise to {:g}% caught with {:.0f}% power",
                             100.0 * detect, 100.0 * kFailureRatePower);
   if (baseline == nullptr) {
@@ -135,7 +148,7 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
     return c;
   }
   const FailureCount& count = *baseline->failure_count;
-  c.baseline = static_cast<double>(count.failures) / count.trials;
+  c.baseline = oriented(static_cast<double>(count.failures) / count.trials);
   c.delta = c.observed - *c.baseline;
   if (*c.baseline != 0.0) c.relative_change = *c.delta / *c.baseline;
   if (trials == 0) {
@@ -145,6 +158,12 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
   }
   c.rate = analyse_failure_rate(failures, count.failures, count.trials, detect,
                                 std::max(1, std::min(block, cap)), std::max(1, cap), alpha);
+  if (!c.rate->problem.empty()) {
+    // Nothing can be gated against such a baseline: listed with the metrics not gated.
+    c.verdict = Verdict::kNotComparable;
+    c.note = describe_failure_rate(*c.rate, unit);
+    return c;
+  }
   switch (c.rate->decision) {
     case stats::RateDecision::kRegression:
       c.verdict = Verdict::kRegression;
@@ -158,6 +177,10 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
       break;
   }
   c.note = describe_failure_rate(*c.rate, unit);
+  if (c.rate->problem.empty()) {
+    c.tolerance = fmt::format("failure rate, a rise to {:.1f}% caught with {:.0f}% power",
+                              100.0 * c.rate->detect_rate, 100.0 * c.rate->power);
+  }
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "execution/test_context.h"
+#include "record/run_result.h"
 
 namespace mlregress {
 namespace internal {
@@ -114,6 +115,12 @@ void MlTest::record(std::string_view name, double value, Direction direction,
   if (const std::string problem = policy_problem(name, value, direction, policy, context.seeded);
       !problem.empty()) {
     throw std::invalid_argument(fmt::format("{}:{}: {}", file, line, problem));
+  }
+  if (context.attempt && name == internal::kFailureRateMetric) {
+    throw std::invalid_argument(fmt::format(
+        "{}:{}: metric '{}' is the name of the failure rate the runner gates for this flaky-aware "
+        "test (ML_FLAKY_TEST or run --quarantine); record it under another name",
+        file, line, name));
   }
   // Twice in one test, one of the values would be silently dropped (promote kept the last, the
   // comparison judged both against one baseline entry).

@@ -173,6 +173,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_runs_planned = planned.units.size();
   result.seed_block = planned.seed_block;
   result.seed_cap = static_cast<int>(planned.seeds.size());
+  if (planned.attempts) result.threads = plan_.settings.threads;
   result.attempts = planned.attempts;
   result.quarantined = planned.quarantined;
   start_test(std::move(result));
@@ -185,6 +186,12 @@ void RunCollector::add_seed_run(const SeedJob& job, const std::vector<TestEvent>
   SeedRun& run = insert_in_plan_order(test.seed_runs,
                                       seed_run_from_events(job, events, death, duration_s, curves));
   for (CurveRecord& curve : curves) add_curve(test, std::move(curve));
+  if (test.attempts && job.seed == test.seed) {
+    // The first attempt's predictions are the test's, as its values are.
+    for (const TestEvent& event : events) {
+      if (const auto* p = std::get_if<PredictionsRecorded>(&event)) add_predictions(test, *p);
+    }
+  }
   notify([&](RunObserver& o) { o.on_seed_end(test, run, run_); });
 }
 

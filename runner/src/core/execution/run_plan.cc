@@ -36,10 +36,10 @@ std::vector<std::uint64_t> planned_seeds(const RegisteredTest& test, int count,
 }
 
 // A flaky-aware test: the plain body as attempts, attempt k with seed S + k; its config hash is
-// the plain test's at seed S (the first attempt's metrics are the test's) on one thread.
+// the plain test's at seed S (the first attempt's metrics are the test's).
 PlannedTest plan_attempts(PlannedTest planned, Attempts attempts, const RunSettings& settings) {
   const RegisteredTest& test = *planned.test;
-  planned.config_hash = config_hash(planned.params, settings.seed, 1);
+  planned.config_hash = config_hash(planned.params, settings.seed, settings.threads);
   planned.seeds = planned_seeds(test, attempts.cap(), settings.seed);
   planned.seed_block = attempts.block();
   planned.attempts = FailureRate{.detect = attempts.detect_rate()};

@@ -76,10 +76,10 @@ struct RunSettings {
   std::string quarantine;
 };
 
-/// How a quarantined plain test repeats: blocks of 4 attempts, at most 60, a rise of its
+/// How a quarantined plain test repeats: blocks of 4 attempts, at most 200, a rise of its
 /// failure rate to 20% caught with 90% power.
 inline constexpr int kQuarantineBlock = 4;
-inline constexpr int kQuarantineCap = 60;
+inline constexpr int kQuarantineCap = 200;
 
 /// The seconds a plain test of `tier` may run: --timeout, else the tier's default, the same
 /// ctest gets (fast 120, medium 900, full 3600).

@@ -55,7 +55,9 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
     }
   }
   if (!ended) {
-    run.status = TestStatus::kCrashed;
+    // A flaky-aware test's attempt killed for its timeout is a timeout (JUnit type "timeout").
+    run.status = job.test->attempts && death.starts_with("timed out") ? TestStatus::kTimedOut
+                                                                      : TestStatus::kCrashed;
     run.crash_message = death.empty() ? "the test process ended without finishing the test" : death;
   } else if (!run.failures.empty()) {
     run.status = TestStatus::kFailed;
@@ -84,13 +86,16 @@ TestStatus summarize_attempts(TestResult& test) {
       ++skipped;
       continue;
     }
+    // An attempt no shard ran is no outcome (merge reports it; the test cannot be judged).
+    if (is_missing_unit(run)) continue;
     rate.samples.push_back(is_test_failure(run.status) ? 1.0 : 0.0);
     rate.sample_seeds.push_back(run.seed);
   }
-  if (!test.seed_runs.empty()) {
-    const SeedRun& first = test.seed_runs.front();
-    test.metrics = first.metrics;
-    if (!first.datasets.empty()) test.datasets = first.datasets;
+  // The first attempt's values: only seed S's (a shard that did not run it has none).
+  for (const SeedRun& run : test.seed_runs) {
+    if (run.seed != test.seed || is_missing_unit(run)) continue;
+    test.metrics = run.metrics;
+    if (!run.datasets.empty()) test.datasets = run.datasets;
   }
   if (!rate.samples.empty()) {
     rate.value = stats::summarize_samples(rate.samples).mean;

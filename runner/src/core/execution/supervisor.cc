@@ -172,6 +172,10 @@ std::vector<std::vector<SeedJob>> seed_job_blocks(const PlannedTest& planned, bo
 void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const RunnerHooks& hooks,
                    RunCollector& collector) {
   const std::vector<std::string> names = {jobs.front().test->test->full_name()};
+  // An attempt of a flaky-aware test is a run of a plain test: its timeout is the test's.
+  const bool attempts = jobs.front().test->attempts.has_value();
+  const double timeout_s = attempts ? test_timeout_s(plan.settings, jobs.front().test->test->tier)
+                                    : plan.settings.seed_timeout_s;
   std::vector<SeedWorker> running;
   std::size_t next = 0;
 
@@ -203,7 +207,7 @@ void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const 
     for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
     double wait_s = 0.1;  // also how soon a seed whose process ended is noticed
     for (const SeedWorker& worker : running) {
-      wait_s = std::min(wait_s, plan.settings.seed_timeout_s - seconds_since(worker.started));
+      wait_s = std::min(wait_s, timeout_s - seconds_since(worker.started));
     }
     const int timeout_ms = std::max(0, static_cast<int>(wait_s * 1000.0) + 1);
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
@@ -224,10 +228,10 @@ void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const 
         finish(i, exited_cleanly(status) ? "" : describe_exit(status));
         continue;
       }
-      if (seconds_since(worker.started) >= plan.settings.seed_timeout_s) {
+      if (seconds_since(worker.started) >= timeout_s) {
         finish_child(worker.child.pid);
-        finish(i, fmt::format("timed out: killed after {:g} s (--seed-timeout)",
-                              plan.settings.seed_timeout_s));
+        finish(i, fmt::format("timed out: killed after {:g} s ({})", timeout_s,
+                              attempts ? "the test's timeout, --timeout" : "--seed-timeout"));
       }
     }
   }

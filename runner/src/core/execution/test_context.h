@@ -17,8 +17,9 @@ struct TestContext {
   std::uint64_t seed = 0;
   int threads = 1;
   EventSink* sink = nullptr;
-  bool seeded = false;  ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
-  std::string variant;  ///< its variant's name, "" when none
+  bool seeded = false;   ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
+  bool attempt = false;  ///< one attempt of a flaky-aware test: its failure_rate is the runner's
+  std::string variant;   ///< its variant's name, "" when none
   std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
 };
 

@@ -46,8 +46,11 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
       // An attempt of a flaky-aware test is the plain body under another seed: it records as
       // ML_TEST does.
       context_.seeded = !planned->attempts.has_value();
+      context_.attempt = planned->attempts.has_value();
       context_.variant = job_->variant->name;
-      context_.threads = 1;  // seeds run side by side in --jobs processes, one core each
+      // Seeds run side by side in --jobs processes, one core each; an attempt of a flaky-aware
+      // test is the plain test, with its threads.
+      context_.threads = planned->attempts ? plan_.settings.threads : 1;
     }
     sink_.emit(TestStarted{full_name, utc_now_iso8601()});
     if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, context_.threads);

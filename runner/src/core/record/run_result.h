@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/prediction_flips.h"
@@ -171,6 +172,13 @@ struct RunResult {
 };
 
 // Seeded tests: the names and seeds their record is read by.
+
+/// A unit of the plan no shard ran, as merge records it (a crashed SeedRun whose message starts
+/// with this): no outcome of a flaky-aware test's rate.
+inline constexpr std::string_view kMissingUnitPrefix = "missing: ";
+inline bool is_missing_unit(const SeedRun& run) {
+  return run.status == TestStatus::kCrashed && run.crash_message.starts_with(kMissingUnitPrefix);
+}
 
 /// The metric a flaky-aware test's attempts add up to: 1 per failed attempt, 0 per passed one.
 inline constexpr const char* kFailureRateMetric = "failure_rate";

@@ -150,12 +150,13 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Attempts attempts) noexcept {
   const double detect = attempts.detect_rate();
-  if (attempts.block() < 1 || attempts.cap() < attempts.block() ||
+  // A cap is attempts planned and seeds reserved: 100,000 is more than any gate needs.
+  if (attempts.block() < 1 || attempts.cap() < attempts.block() || attempts.cap() > 100000 ||
       !(detect > 0.0 && detect < 1.0)) {
     TestRegistry::instance().add_error(
         fmt::format("{}:{}: flaky test '{}' declares Attempts({}).up_to({}).detect({}); it needs "
-                    "blocks of at least 1 attempt, a cap no smaller than the block and a rate to "
-                    "detect between 0 and 1",
+                    "blocks of at least 1 attempt, a cap no smaller than the block (and at most "
+                    "100000) and a rate to detect between 0 and 1",
                     file, line, name, attempts.block(), attempts.cap(), detect));
     return false;
   }

@@ -150,8 +150,9 @@ std::string metrics_table(const TestSection& s) {
     std::string delta = c.delta ? escape_markup(format_delta(c)) : "—";
     if (c.rate && c.rate->trials > 0) {
       // The flakiness with its interval: what the rate could be, not only what it was.
-      delta = escape_markup(fmt::format("{} (rate {:.1f}% [{:.1f}%, {:.1f}%])", format_delta(c),
-                                        100.0 * c.observed, 100.0 * c.rate->interval.lower,
+      delta = escape_markup(fmt::format("{} (failed {:.1f}% [{:.1f}%, {:.1f}%])", format_delta(c),
+                                        100.0 * c.rate->failures / c.rate->trials,
+                                        100.0 * c.rate->interval.lower,
                                         100.0 * c.rate->interval.upper));
     } else if (c.distribution && c.distribution->problem.empty()) {
       delta = escape_markup(fmt::format("{} [{}, {}]", format_value(c.distribution->difference),
@@ -275,7 +276,7 @@ std::string section_html(const TestSection& s) {
   if (t.attempts) {
     // Every failed attempt of a flaky-aware test: outcomes of the rate, kept in full.
     for (const SeedRun& attempt : t.seed_runs) {
-      if (!is_test_failure(attempt.status)) continue;
+      if (!is_test_failure(attempt.status) || is_missing_unit(attempt)) continue;
       std::string text =
           attempt_label(t, attempt) + ": " + std::string(test_status_name(attempt.status));
       for (const TestFailure& f : attempt.failures) {

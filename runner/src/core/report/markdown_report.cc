@@ -174,7 +174,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
       "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
       "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
       "δ; predictions on a frozen set by McNemar's exact test on the flips, in the same Holm "
-      "family; gated curves step by step against the reference curve. Full report: "
+      "family; failure rates by an exact sequential test against the baseline's failures, each at "
+      "α on its own; gated curves step by step against the reference curve. Full report: "
       "`report.html` in the run folder ({}).</sub>\n",
       cell(r.path));
   const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;

@@ -101,7 +101,7 @@ void add_failed_attempts(pugi::xml_node testcase, const TestResult& test) {
   if (!test.attempts) return;
   const bool failed = test.status != TestStatus::kPassed && test.status != TestStatus::kSkipped;
   for (const SeedRun& attempt : test.seed_runs) {
-    if (!is_test_failure(attempt.status)) continue;
+    if (!is_test_failure(attempt.status) || is_missing_unit(attempt)) continue;
     const bool error = attempt.status != TestStatus::kFailed;
     pugi::xml_node node = testcase.append_child(failed ? (error ? "rerunError" : "rerunFailure")
                                                        : (error ? "flakyError" : "flakyFailure"));
