@@ -296,9 +296,19 @@ TEST(AttemptsJunit, ARegressedFlakyTestKeepsEachFailedAttemptAsRerunFailureOrRer
   c.metric = kFailureRateMetric;
   c.kind = MetricKind::kRate;
   c.verdict = Verdict::kRegression;
+  MetricComparison steps;  // another value that regressed does not make the attempts reruns
+  steps.metric = "steps";
+  steps.verdict = Verdict::kRegression;
   c.observed = 0.5;
   c.baseline = 0.02;
-  test.comparisons = {MetricComparison{}, c};
+  test.comparisons = {steps};
+  {
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_string(render_junit(run_with(test)).c_str()));
+    EXPECT_EQ(children(testcase_of(doc), "flakyFailure"), 1u);
+    EXPECT_EQ(children(testcase_of(doc), "rerunFailure"), 0u);
+  }
+  test.comparisons = {steps, c};
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(render_junit(run_with(test)).c_str()));
   const pugi::xml_node testcase = testcase_of(doc);

@@ -99,7 +99,12 @@ bool counts_as_failure(const RunResult& run, const TestResult& test) {
 // one that regressed as <rerunFailure>/<rerunError> after its <failure>. No attempt is dropped.
 void add_failed_attempts(pugi::xml_node testcase, const TestResult& test) {
   if (!test.attempts) return;
-  const bool failed = test.status != TestStatus::kPassed && test.status != TestStatus::kSkipped;
+  // Reruns of a failure when the rate regressed; flaky otherwise (also when another value of the
+  // test regressed: the attempts themselves passed the rate gate).
+  const bool failed =
+      std::any_of(test.comparisons.begin(), test.comparisons.end(), [](const MetricComparison& c) {
+        return c.kind == MetricKind::kRate && c.verdict == Verdict::kRegression;
+      });
   for (const SeedRun& attempt : test.seed_runs) {
     if (!is_test_failure(attempt.status) || is_missing_unit(attempt)) continue;
     const bool error = attempt.status != TestStatus::kFailed;
