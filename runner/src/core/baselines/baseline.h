@@ -54,6 +54,27 @@ inline double failure_count_value(const FailureCount& count, Direction direction
   return direction == Direction::HigherIsBetter ? 1.0 - rate : rate;
 }
 
+/// How `calibrate` derived a band from the run-to-run spread: `repeats` runs of the same
+/// configuration and seed on `environment` (a machine profile id, described in [environments]),
+/// their mean and sample sd, the largest |value − mean|, and the rule that made the band's
+/// half-width: max(k · sd, max_deviation) with k the factor `rule` names.
+struct Calibration {
+  int repeats = 0;
+  double mean = 0.0;
+  double sd = 0.0;
+  double max_deviation = 0.0;
+  std::string rule;
+  double k = 0.0;
+  std::string environment;
+  friend bool operator==(const Calibration&, const Calibration&) = default;
+};
+
+/// The band `calibrate` writes for a calibration: ± max(k · sd, max_deviation), never narrower
+/// than a deviation the calibration itself saw.
+inline double calibrated_half_width(const Calibration& c) {
+  return c.k * c.sd > c.max_deviation ? c.k * c.sd : c.max_deviation;
+}
+
 struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
@@ -64,6 +85,8 @@ struct BaselineMetric {
   std::vector<std::uint64_t> seeds;                 ///< margin: the seed of each sample
   /// failure_rate: the failures among the trials (attempts or seeds) the promoted run made.
   std::optional<FailureCount> failure_count;
+  /// band: where its atol came from, when `calibrate` measured it (promote keeps it).
+  std::optional<Calibration> calibration;
   std::vector<HistoryEntry> history;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };

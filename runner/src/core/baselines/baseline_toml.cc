@@ -209,12 +209,52 @@ void read_scope(const Reader& r, const toml::node& node, const toml::table& t,
   }
 }
 
+// A calibrated band's provenance (`calibrate`): the band must be the one its numbers give, so a
+// hand edit of either side is caught, as a seeded metric's summary is.
+Calibration read_calibration(const Reader& r, const toml::node& node, const std::string& what,
+                             const Band& band, const BaselineFile& file) {
+  const std::string table_what = what + ".calibration";
+  const toml::table& t = r.table(node, table_what);
+  r.only_keys(t, table_what,
+              {"repeats", "mean", "sd", "max_deviation", "k", "rule", "environment"});
+  Calibration c;
+  c.repeats = r.integer(r.required(t, "repeats", table_what), table_what + ".repeats", 2);
+  const toml::node& mean = r.required(t, "mean", table_what);
+  c.mean = r.number(mean, table_what + ".mean");
+  if (!std::isfinite(c.mean)) r.fail(mean, table_what + ".mean must be a finite number");
+  c.sd = r.tolerance(r.required(t, "sd", table_what), table_what + ".sd");
+  c.max_deviation =
+      r.tolerance(r.required(t, "max_deviation", table_what), table_what + ".max_deviation");
+  const toml::node& k = r.required(t, "k", table_what);
+  c.k = r.tolerance(k, table_what + ".k");
+  if (c.k <= 0.0) r.fail(k, table_what + ".k must be > 0");
+  const toml::node& rule = r.required(t, "rule", table_what);
+  c.rule = r.string(rule, table_what + ".rule");
+  if (c.rule.empty()) r.fail(rule, table_what + ".rule must say how the band was derived");
+  const toml::node& environment = r.required(t, "environment", table_what);
+  c.environment = r.string(environment, table_what + ".environment");
+  if (!file.environments.contains(c.environment)) {
+    r.fail(environment, fmt::format("{}.environment names '{}', which [environments] does not "
+                                    "define",
+                                    table_what, c.environment));
+  }
+  const double expected = calibrated_half_width(c);
+  if (band.rtol != 0.0 || std::fabs(band.atol - expected) > 1e-9 * std::max(expected, 1e-300)) {
+    r.fail(node, fmt::format("{}: the band (rtol = {}, atol = {}) is not the one its calibration "
+                             "gives (rtol = 0, atol = max(k × sd, max_deviation) = {}); run "
+                             "calibrate again instead of editing by hand, or remove the "
+                             "calibration table to set the band by hand",
+                             what, band.rtol, band.atol, expected));
+  }
+  return c;
+}
+
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
   r.only_keys(
       t, what,
-      {"direction", "policy", "scope", "rtol", "atol", "margin", "value", "values", "cv", "seeds",
-       "samples", "summary", "detect", "failures", "trials", "interval", "history"});
+      {"direction", "policy", "scope", "rtol", "atol", "calibration", "margin", "value", "values",
+       "cv", "seeds", "samples", "summary", "detect", "failures", "trials", "interval", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -233,6 +273,8 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (const auto* n = t.get("rtol")) band.rtol = r.tolerance(*n, what + ".rtol");
     if (const auto* n = t.get("atol")) band.atol = r.tolerance(*n, what + ".atol");
     m.policy = band;
+    if (const auto* n = t.get("calibration"))
+      m.calibration = read_calibration(r, *n, what, band, file);
   } else if (policy == "margin") {
     m.policy = Margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
   } else if (policy == "failure_rate") {
@@ -257,7 +299,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
       }
     }
   };
-  only_for({"rtol", "atol"}, "band");
+  only_for({"rtol", "atol", "calibration"}, "band");
   only_for({"margin", "seeds", "samples", "summary"}, "margin");
   only_for({"cv"}, "timing");
   only_for({"scope"}, "exact");
@@ -510,6 +552,12 @@ std::string render_baseline(const BaselineFile& file) {
       if (const Band* band = std::get_if<Band>(&m.policy)) {
         out << "policy = \"band\"\nrtol = " << number(band->rtol)
             << "\natol = " << number(band->atol) << "\n";
+        if (const std::optional<Calibration>& c = m.calibration) {
+          out << "calibration = { repeats = " << c->repeats << ", mean = " << number(c->mean)
+              << ", sd = " << number(c->sd) << ", max_deviation = " << number(c->max_deviation)
+              << ", k = " << number(c->k) << ", rule = " << toml_string(c->rule)
+              << ", environment = " << toml_string(c->environment) << " }\n";
+        }
       } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
         out << "policy = \"exact\"\n";
         if (exact->scope != Scope::Auto) {

@@ -156,6 +156,25 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
   return m;
 }
 
+// A band measured by `calibrate` stays when a later promotion moves the value (an intended change
+// of what is computed seldom changes its run-to-run noise), as long as the test still records a
+// band or the default policy; `calibrate` replaces it, and a test that now states another policy
+// (Exact, Margin, ...) drops it.
+void keep_or_set_calibration(BaselineMetric& m, const BaselineMetric* old,
+                             const Calibration* calibration) {
+  if (calibration != nullptr) {
+    m.policy = Band{.rtol = 0.0, .atol = calibrated_half_width(*calibration)};
+    m.calibration = *calibration;
+    return;
+  }
+  const bool band_like =
+      std::holds_alternative<Band>(m.policy) || std::holds_alternative<std::monostate>(m.policy);
+  if (old != nullptr && old->calibration && band_like) {
+    m.policy = old->policy;
+    m.calibration = old->calibration;
+  }
+}
+
 std::optional<double> value_for(const BaselineMetric& m, const EnvironmentProfile& profile) {
   if (!m.samples.empty()) return stats::summarize_samples(m.samples).mean;
   if (const std::string id = stored_profile_id(m, profile); !id.empty()) {
@@ -178,6 +197,7 @@ void drop_unused_environments(BaselineFile& file) {
     for (const auto& [metric_name, metric] : test.metrics) {
       for (const auto& [id, value] : metric.by_environment) used.insert(id);
       for (const HistoryEntry& entry : metric.history) used.insert(entry.environment);
+      if (metric.calibration) used.insert(metric.calibration->environment);
     }
   }
   std::erase_if(file.environments, [&](const auto& entry) { return !used.contains(entry.first); });
@@ -299,6 +319,12 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       const auto old_it = target.metrics.find(metric.name);
       const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
       BaselineMetric updated = promoted_metric(metric, old, profile);
+      const auto calibration = request.calibrations.find({test.name, metric.name});
+      keep_or_set_calibration(
+          updated, old, calibration == request.calibrations.end() ? nullptr : &calibration->second);
+      if (updated.calibration && updated.calibration->environment == profile.id) {
+        planned.after.environments[profile.id] = machine_profile(profile);
+      }
       const std::optional<double> old_value = old ? value_for(*old, profile) : std::nullopt;
       const std::optional<double> new_value = value_for(updated, profile);
       if (!old_value) {

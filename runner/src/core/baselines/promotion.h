@@ -2,9 +2,11 @@
 // each file become?) and then written file by file, each atomically, under a lock.
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "baselines/baseline_store.h"
@@ -19,6 +21,10 @@ struct PromotionRequest {
   std::string filter;  ///< NameFilter syntax over test names; empty: every test
   bool force = false;
   std::string now;  ///< UTC time recorded as promoted_at
+  /// `calibrate`: (test, metric) -> the calibration whose band the metric gets (policy band,
+  /// rtol 0, atol its half-width). A metric without one keeps the calibrated band it has when the
+  /// test still records a band or the default policy: promote moves the value, not the noise.
+  std::map<std::pair<std::string, std::string>, Calibration> calibrations;
 };
 
 struct PlannedFile {

@@ -19,9 +19,10 @@ constexpr ExitCodeDescription kExitCodes[] = {
      "a RUN argument (promote, compare, report, merge, notes, rerun) is not a readable run folder, "
      "or its files are damaged"},
     {ExitCode::kPromotionRefused, "promotion_refused",
-     "promote or baselines adopt refused a failed, incomplete or dirty run (`--force` overrides); "
-     "adopt also: a confirming run from another profile or commit, or values it left ungated "
-     "(listed; the others were written)"},
+     "promote, calibrate or baselines adopt refused a failed, incomplete or dirty run (`--force` "
+     "overrides); adopt also: a confirming run from another profile or commit, or values it left "
+     "ungated; calibrate also: metrics it left without a band (noise dominates, Exact yet "
+     "varying; listed; the others were written)"},
     {ExitCode::kMergeRefused, "merge_refused",
      "merge refused shards of different plans, commits or environments, or a unit present twice "
      "with different values (`--force` overrides all but the last)"},

@@ -11,6 +11,7 @@
 #include "commands/baselines_adopt_command.h"
 #include "commands/baselines_check_command.h"
 #include "commands/bisect_command.h"
+#include "commands/calibrate_command.h"
 #include "commands/cli_options.h"
 #include "commands/compare_command.h"
 #include "commands/history_command.h"
@@ -66,6 +67,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::list_command(cl.list, binary, gtest_filter);
     case internal::Command::kPromote:
       return internal::promote_command(cl.promote);
+    case internal::Command::kCalibrate:
+      return internal::calibrate_command(cl.calibrate, binary, gtest_filter);
     case internal::Command::kCompare:
       return internal::compare_command(cl.compare);
     case internal::Command::kReport:

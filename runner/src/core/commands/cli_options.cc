@@ -17,9 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 13> kCommandNames = {
-    "run",    "list",  "promote", "compare", "report",   "merge",    "notes",
-    "ledger", "rerun", "history", "bisect",  "ablation", "baselines"};
+constexpr std::array<std::string_view, 14> kCommandNames = {
+    "run",   "list",   "promote", "calibrate", "compare", "report",   "merge",
+    "notes", "ledger", "rerun",   "history",   "bisect",  "ablation", "baselines"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -237,6 +237,50 @@ CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
   return command;
 }
 
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& calibrate) {
+  CLI::App* command = app.add_subcommand(
+      "calibrate",
+      "Run the selected plain tests K times (same seed and threads) and write, per metric that "
+      "varies, a band from the measured spread into the baselines: mean ± max(k × sd, largest "
+      "|deviation|), k the normal tolerance factor covering 99% of runs with 99% confidence; "
+      "metrics identical in every repeat are offered Exact");
+  add_selection(command, calibrate.tiers, calibrate.filter);
+  command
+      ->add_option("--repeats", calibrate.repeats,
+                   "Runs of each test (K); fewer than 20 make k large (k = 10.2 at K = 5)")
+      ->check(CLI::Range(2, 100000));
+  command->add_option("--baselines", calibrate.baselines, "Baseline folder");
+  add_runs_folder(command, calibrate.out,
+                  "the calibration folder (calibration-<time>/, with the K run folders)");
+  command->add_option("--set", calibrate.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("");
+  command->add_option("--seed", calibrate.seed, "Seed of every repeat (the same in each)")
+      ->check(kSeed);
+  command
+      ->add_option("--threads", calibrate.threads,
+                   "Intra-op threads for every repeat (several threads make reductions vary)")
+      ->check(CLI::Range(1, 1024));
+  command
+      ->add_option("--coverage", calibrate.coverage,
+                   "Fraction of future runs the band must hold (the tolerance interval's coverage)")
+      ->check(kFinite & CLI::Range(0.5, 0.999999));
+  command
+      ->add_option("--confidence", calibrate.confidence,
+                   "Confidence that the band holds that fraction")
+      ->check(kFinite & CLI::Range(0.5, 0.999999));
+  command->add_option("--reason", calibrate.reason,
+                      "Why the bands change (kept in the provenance and the history)");
+  command->add_option("--repo", calibrate.repo,
+                      "Git work tree for the commit and dirty flag (default: the test sources')");
+  command->add_flag("--allow-wide-bands", calibrate.allow_wide_bands,
+                    "Also write a band wider than the metric's own value (noise dominates)");
+  command->add_flag("--force", calibrate.force,
+                    "Calibrate from a dirty tree, or despite a failed test in a repeat");
+  return command;
+}
+
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
   CLI::App* command =
       app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
@@ -442,6 +486,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   const std::pair<CLI::App*, Command> commands[] = {
       {add_run_command(app, cl.run), Command::kRun},
       {add_promote_command(app, cl.promote), Command::kPromote},
+      {add_calibrate_command(app, cl.calibrate), Command::kCalibrate},
       {add_compare_command(app, cl.compare), Command::kCompare},
       {add_report_command(app, cl.report), Command::kReport},
       {add_merge_command(app, cl.merge), Command::kMerge},
@@ -464,8 +509,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
       std::find(kCommandNames.begin(), kCommandNames.end(), args[0]) != kCommandNames.end();
   if (!known && !wants_help) {
     std::fprintf(stderr,
-                 "%s: error: unknown command '%s' (expected run, list, promote, compare, "
-                 "report, merge, notes, ledger, rerun, history, bisect, ablation or baselines)\n",
+                 "%s: error: unknown command '%s' (expected run, list, promote, calibrate, "
+                 "compare, report, merge, notes, ledger, rerun, history, bisect, ablation or "
+                 "baselines)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

@@ -101,6 +101,24 @@ struct PromoteOptions {
   bool force = false;
 };
 
+/// `calibrate`: the K repeats, what they run, and where the bands go.
+struct CalibrateOptions {
+  std::vector<std::string> tiers;
+  std::string filter;
+  int repeats = 20;
+  std::string baselines = "baselines";
+  std::string out = "runs";  ///< the calibration folder (the K run folders) is made under it
+  std::vector<std::string> sets;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  double coverage = 0.99;
+  double confidence = 0.99;
+  std::string reason;
+  std::string repo;
+  bool allow_wide_bands = false;  ///< also write bands wider than the value itself
+  bool force = false;             ///< a dirty tree or a failed repeat
+};
+
 struct CompareOptions {
   std::string run_a;
   std::string run_b;
@@ -159,6 +177,7 @@ enum class Command {
   kRun,
   kList,
   kPromote,
+  kCalibrate,
   kCompare,
   kReport,
   kMerge,
@@ -177,6 +196,7 @@ struct CommandLine {
   RunOptions run;
   ListOptions list;
   PromoteOptions promote;
+  CalibrateOptions calibrate;
   CompareOptions compare;
   ReportOptions report;
   MergeOptions merge;

@@ -1,0 +1,216 @@
+#include "commands/calibrate_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "baselines/calibration.h"
+#include "registry/param_overrides.h"
+#include "registry/test_registry.h"
+#include "registry/test_selection.h"
+#include "storage/run_record.h"
+#include "support/child_process.h"
+#include "support/clock.h"
+#include "support/errors.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+std::string this_executable() {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error)
+    throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
+  return path.string();
+}
+
+// Why a selected test is not calibrated, or "" when it is.
+std::string left_out_because(const RegisteredTest& test) {
+  if (test.seeded())
+    return "a seeded test (ML_SEED_TEST): its spread is the seeds', stored as a distribution by "
+           "promote";
+  if (test.timing)
+    return "a timing test (ML_TIMING_TEST): promote stores its spread (cv) per machine";
+  if (test.flaky())
+    return "a flaky test (ML_FLAKY_TEST): its baseline is a failure rate, stored by promote";
+  return "";
+}
+
+// The plain tests of the selection; the others are named with the reason they are left out.
+std::vector<const RegisteredTest*> calibrated_tests(const CalibrateOptions& options,
+                                                    const std::string& gtest_filter) {
+  const TestRegistry& registry = TestRegistry::instance();
+  parse_param_overrides(options.sets, registry);  // a --set typo fails before any run
+  std::vector<const RegisteredTest*> plain;
+  std::vector<std::string> left_out;
+  for (const RegisteredTest* test :
+       select_tests(registry, options.tiers, options.filter, gtest_filter)) {
+    const std::string why = left_out_because(*test);
+    if (why.empty()) {
+      plain.push_back(test);
+    } else {
+      left_out.push_back(fmt::format("{}: {}", test->name, why));
+    }
+  }
+  for (const std::string& line : left_out) std::printf("calibrate: left out %s\n", line.c_str());
+  if (plain.empty() && !left_out.empty()) {
+    throw ConfigError(
+        fmt::format("calibrate: nothing to calibrate: {} calibrates plain ML_TESTs only ({})",
+                    options.filter.empty() ? "the selection" : "'" + options.filter + "'",
+                    fmt::join(left_out, "; ")));
+  }
+  return plain;
+}
+
+// `run` of the calibrated tests, as this binary would be started by hand.
+std::vector<std::string> repeat_command(const CalibrateOptions& options,
+                                        const std::vector<const RegisteredTest*>& tests,
+                                        const std::string& runs) {
+  std::vector<std::string> names;
+  for (const RegisteredTest* test : tests) names.push_back(test->name);
+  std::vector<std::string> argv = {this_executable(), "run",
+                                   "--filter",        fmt::format("{}", fmt::join(names, ":")),
+                                   "--seed",          std::to_string(options.seed),
+                                   "--threads",       std::to_string(options.threads),
+                                   "--out",           runs,
+                                   "--color",         "never"};
+  for (const std::string& set : options.sets) argv.insert(argv.end(), {"--set", set});
+  if (!options.repo.empty()) argv.insert(argv.end(), {"--repo", options.repo});
+  return argv;
+}
+
+// Runs repeat `index` (1-based) and reads its run folder. A repeat that could not run at all is
+// an error with the run's own exit code; a failed test is left to refuse_unpromotable.
+RunRecord run_repeat(const std::vector<std::string>& argv, const std::string& folder, int index,
+                     int count, bool force) {
+  const std::string log = fmt::format("{}/repeat-{:02}.log", folder, index);
+  const auto start = std::chrono::steady_clock::now();
+  const ChildExit exit = run_child_process(argv, log);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool ran = exit.exit_code == static_cast<int>(ExitCode::kPassed) ||
+                   exit.exit_code == static_cast<int>(ExitCode::kTestFailed);
+  if (!ran) {
+    const ExitCode code =
+        exit.exit_code > 0 ? static_cast<ExitCode>(exit.exit_code) : ExitCode::kInternalError;
+    throw Error(code, fmt::format("calibrate: repeat {} of {} ended with {}; its output is in {}",
+                                  index, count, exit.describe(), log));
+  }
+  RunRecord record = read_run_record(folder + "/runs/latest");
+  record.path = std::filesystem::canonical(record.path).string();
+  std::printf("  repeat %*d/%d  %s  %.1f s%s\n", static_cast<int>(std::to_string(count).size()),
+              index, count, record.run.info.run_id.c_str(), seconds,
+              exit.exit_code == 0 ? "" : "  (a test failed)");
+  std::fflush(stdout);
+  // A dirty tree or a failed test stops the calibration at the first repeat that shows it.
+  refuse_unpromotable(record, force, "calibrate", /*needs_every_seed=*/false);
+  return record;
+}
+
+std::string outcome_text(const MetricCalibration& c, bool allow_wide) {
+  if (c.outcome == CalibrationOutcome::kBand ||
+      (c.outcome == CalibrationOutcome::kNoiseDominates && allow_wide)) {
+    return fmt::format("±{}  written{}", format_value(c.half_width),
+                       c.note.empty() ? "" : " (" + c.note + ")");
+  }
+  return c.note;
+}
+
+// The table: one line per metric, also kept in the calibration folder.
+std::string calibration_table(const std::vector<MetricCalibration>& metrics, bool allow_wide) {
+  std::string out = fmt::format("  {:<36} {:>12} {:>11} {:>11} {:>7}  {}\n", "metric", "mean", "sd",
+                                "max |Δ|", "k", "band");
+  for (const MetricCalibration& c : metrics) {
+    const std::string name = c.test + "." + c.metric;
+    if (c.values.empty()) {
+      out += fmt::format("  {:<36} {:>12} {:>11} {:>11} {:>7}  {}\n", name, "-", "-", "-", "-",
+                         c.note);
+      continue;
+    }
+    const Calibration& cal = c.calibration;
+    out += fmt::format("  {:<36} {:>12} {:>11} {:>11} {:>7.4f}  {}\n", name, format_value(cal.mean),
+                       format_value(cal.sd), format_value(cal.max_deviation), cal.k,
+                       outcome_text(c, allow_wide));
+  }
+  return out;
+}
+
+}  // namespace
+
+ExitCode calibrate_command(const CalibrateOptions& options, const std::string& binary,
+                           const std::string& gtest_filter) {
+  const std::vector<const RegisteredTest*> tests = calibrated_tests(options, gtest_filter);
+  if (tests.empty()) {
+    std::fprintf(stderr, "%s: calibrate: no test matches the selection%s\n", binary.c_str(),
+                 options.filter.empty() ? "" : (" '" + options.filter + "'").c_str());
+    return ExitCode::kNoTestsMatched;
+  }
+  // A broken baseline file stops the calibration before K runs are spent on it.
+  BaselineSet::load(options.baselines, binary, /*allow_missing=*/true);
+
+  const std::string id = "calibration-" + utc_compact(std::chrono::system_clock::now());
+  const std::string folder = options.out + "/" + id;
+  std::error_code error;
+  std::filesystem::create_directories(folder + "/runs", error);
+  if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
+
+  const CalibrationRule rule{options.coverage, options.confidence};
+  std::printf("calibrate: %d repeats of %zu test%s (seed %llu, %d thread%s) into %s\n",
+              options.repeats, tests.size(), tests.size() == 1 ? "" : "s",
+              static_cast<unsigned long long>(options.seed), options.threads,
+              options.threads == 1 ? "" : "s", folder.c_str());
+  std::fflush(stdout);
+  const std::vector<std::string> argv = repeat_command(options, tests, folder + "/runs");
+  std::vector<RunRecord> repeats;
+  for (int i = 1; i <= options.repeats; ++i) {
+    repeats.push_back(run_repeat(argv, folder, i, options.repeats, options.force));
+  }
+
+  const std::vector<MetricCalibration> metrics = calibrate_metrics(repeats, rule);
+  const std::string table =
+      fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), options.repeats,
+                  repeats.front().profile.id, calibration_table(metrics, options.allow_wide_bands));
+  std::printf("\n%s", table.c_str());
+  std::ofstream(folder + "/calibration.txt") << table;
+
+  PromotionRequest request;
+  request.baselines_dir = options.baselines;
+  request.reason = options.reason.empty() ? fmt::format("calibrate: {} repeats", options.repeats)
+                                          : options.reason;
+  request.force = options.force;
+  request.now = utc_now_iso8601();
+  const std::vector<PlannedFile> written =
+      write_calibration(repeats, metrics, id, options.allow_wide_bands, request);
+  for (const PlannedFile& file : written) {
+    std::printf("calibrate: %s %s v%d -> v%d: %d changed, %d new metric%s\n", file.path.c_str(),
+                file.created ? "created" : "updated", file.before.provenance.version,
+                file.after.provenance.version, file.changed_metrics, file.new_metrics,
+                file.new_metrics == 1 ? "" : "s");
+  }
+  int bands = 0, left = 0;
+  for (const MetricCalibration& c : metrics) {
+    if (writes_band(c, options.allow_wide_bands)) {
+      ++bands;
+    } else if (c.outcome != CalibrationOutcome::kIdentical &&
+               c.outcome != CalibrationOutcome::kNotCalibrated) {
+      ++left;
+    }
+  }
+  if (written.empty()) {
+    std::printf("calibrate: %s\n",
+                bands == 0 ? "no band to write" : "the baselines already hold these bands");
+  }
+  if (left > 0) {
+    std::printf("calibrate: %d metric%s left without a calibrated band (see above)\n", left,
+                left == 1 ? "" : "s");
+    return ExitCode::kPromotionRefused;
+  }
+  return ExitCode::kPassed;
+}
+
+}  // namespace mlregress::internal

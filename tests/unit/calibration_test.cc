@@ -1,0 +1,265 @@
+// Calibrated bands: the analysis of K repeats (calibrate_metrics), the baseline file it changes
+// (plan_calibration, through promote's plan) and the TOML of a calibration. Planted, and caught
+// here: a band of 1 × sd, or k × sd without the widening to the largest deviation
+// (BandIsTheToleranceFactorTimesTheSdWidenedToTheLargestDeviation); a band written for values
+// identical in every repeat (IdenticalValuesAreOfferedExactNotABand); a band wider than the value
+// written silently (ABandWiderThanTheValueIsReportedNotWritten); promote dropping the calibrated
+// band (PromoteMovesTheValueAndKeepsTheCalibratedBand); the calibration lost or edited by hand
+// in the file (ACalibrationSurvivesAWriteAndARead, AHandEditedCalibrationIsRefused).
+#include "baselines/calibration.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "baselines/baseline_toml.h"
+#include "statistics/tolerance_interval.h"
+#include "support/errors.h"
+
+namespace mlregress::internal {
+namespace {
+
+using ::testing::HasSubstr;
+
+RunRecord repeat_recording(int index, const std::vector<MetricRecord>& metrics) {
+  RunRecord record;
+  record.path = "runs/calibration/r" + std::to_string(index);
+  record.profile.id = "cpu-aaaa";
+  record.profile.numerics_id = "cpu-avx2-bbbb";
+  record.profile.cpu = "Some CPU";
+  record.profile.threads = 4;
+  record.run.info.run_id = "r" + std::to_string(index);
+  record.run.info.binary = "suite";
+  record.run.info.finished_at = "2026-12-04T00:00:00Z";
+  TestResult test;
+  test.name = "Training";
+  test.full_name = "Fast.Training";
+  test.file = "suites/fast/training_test.cc";
+  test.config_hash = "c0ffee";
+  test.finished = true;
+  test.metrics = metrics;
+  record.run.tests.push_back(test);
+  return record;
+}
+
+// K repeats: `loss` takes the given values, `steps` is 500 every time.
+std::vector<RunRecord> repeats_of(const std::vector<double>& losses,
+                                  TolerancePolicy loss_policy = Band{.rtol = 0.5}) {
+  std::vector<RunRecord> repeats;
+  for (std::size_t i = 0; i < losses.size(); ++i) {
+    repeats.push_back(repeat_recording(
+        static_cast<int>(i),
+        {{"loss", losses[i], LowerIsBetter, loss_policy}, {"steps", 500.0, LowerIsBetter, {}}}));
+  }
+  return repeats;
+}
+
+const MetricCalibration& named(const std::vector<MetricCalibration>& all, const std::string& m) {
+  for (const MetricCalibration& c : all) {
+    if (c.metric == m) return c;
+  }
+  throw std::runtime_error("no metric " + m);
+}
+
+// 20 values: mean 1.0, one of them far out (a deviation larger than k × sd could be without it).
+std::vector<double> twenty_values() {
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) v.push_back(1.0 + 0.001 * ((i % 5) - 2));
+  return v;
+}
+
+TEST(Calibration, BandIsTheToleranceFactorTimesTheSdWidenedToTheLargestDeviation) {
+  const std::vector<double> values = twenty_values();
+  const auto metrics = calibrate_metrics(repeats_of(values), CalibrationRule{});
+  const MetricCalibration& loss = named(metrics, "loss");
+  ASSERT_EQ(loss.outcome, CalibrationOutcome::kBand) << loss.note;
+  double mean = 0.0, ss = 0.0;
+  for (double v : values) mean += v / values.size();
+  for (double v : values) ss += (v - mean) * (v - mean);
+  const double sd = std::sqrt(ss / (values.size() - 1));
+  EXPECT_NEAR(loss.calibration.mean, 1.0, 1e-15);
+  EXPECT_NEAR(loss.calibration.sd, sd, 1e-15);
+  EXPECT_NEAR(loss.calibration.max_deviation, 0.002, 1e-15);
+  EXPECT_NEAR(loss.calibration.k, 4.174746440, 1e-8);  // exact two-sided 99%/99%, n = 20
+  EXPECT_EQ(loss.calibration.repeats, 20);
+  EXPECT_EQ(loss.calibration.environment, "cpu-aaaa");
+  EXPECT_THAT(loss.calibration.rule, HasSubstr("normal tolerance interval 99%/99%"));
+  EXPECT_DOUBLE_EQ(loss.half_width, loss.calibration.k * loss.calibration.sd);
+
+  // Heavy tails: one value 4.3 sd out of 20 (the most 20 values allow) is wider than k × sd.
+  std::vector<double> outlier(19, 1.0);
+  outlier.push_back(2.0);
+  const MetricCalibration wide =
+      named(calibrate_metrics(repeats_of(outlier), CalibrationRule{}), "loss");
+  EXPECT_GT(wide.calibration.max_deviation, wide.calibration.k * wide.calibration.sd);
+  EXPECT_DOUBLE_EQ(wide.half_width, wide.calibration.max_deviation);
+  EXPECT_THAT(wide.note, HasSubstr("widened to the largest observed deviation"));
+}
+
+TEST(Calibration, IdenticalValuesAreOfferedExactNotABand) {
+  const auto metrics = calibrate_metrics(repeats_of(twenty_values()), CalibrationRule{});
+  const MetricCalibration& steps = named(metrics, "steps");
+  EXPECT_EQ(steps.outcome, CalibrationOutcome::kIdentical);
+  EXPECT_THAT(steps.note, HasSubstr("identical in 20 of 20: offered Exact"));
+  EXPECT_EQ(steps.calibration.mean, 500.0);
+  EXPECT_EQ(steps.calibration.max_deviation, 0.0);
+  EXPECT_FALSE(writes_band(steps, /*allow_wide=*/true));
+}
+
+TEST(Calibration, ABandWiderThanTheValueIsReportedNotWritten) {
+  const auto metrics = calibrate_metrics(repeats_of({0.001, -0.002, 0.0015, 0.0}), {});
+  const MetricCalibration& loss = named(metrics, "loss");
+  EXPECT_EQ(loss.outcome, CalibrationOutcome::kNoiseDominates);
+  EXPECT_THAT(loss.note, HasSubstr("noise dominates"));
+  EXPECT_FALSE(writes_band(loss, false));
+  EXPECT_TRUE(writes_band(loss, true));
+}
+
+TEST(Calibration, AnExactMetricThatVariesIsNotRepeatableAndMissingValuesAreNotCalibrated) {
+  const auto exact = calibrate_metrics(repeats_of({1.0, 1.0000001, 1.0}, Exact{}), {});
+  EXPECT_EQ(named(exact, "loss").outcome, CalibrationOutcome::kNotRepeatable);
+
+  std::vector<RunRecord> repeats = repeats_of({1.0, 1.1, 1.2});
+  repeats[1].run.tests[0].metrics.erase(repeats[1].run.tests[0].metrics.begin());
+  EXPECT_THAT(named(calibrate_metrics(repeats, {}), "loss").note,
+              HasSubstr("not recorded in repeat 2"));
+  repeats = repeats_of({1.0, std::numeric_limits<double>::quiet_NaN(), 1.2});
+  EXPECT_EQ(named(calibrate_metrics(repeats, {}), "loss").outcome, CalibrationOutcome::kIncomplete);
+  repeats = repeats_of({1.0, 1.1});
+  repeats[0].run.tests[0].metrics[0].policy = Timing{.cv = 0.1};
+  EXPECT_EQ(named(calibrate_metrics(repeats, {}), "loss").outcome,
+            CalibrationOutcome::kNotCalibrated);
+}
+
+PromotionRequest request_now() {
+  PromotionRequest request;
+  request.now = "2026-12-04T00:00:00Z";
+  request.reason = "calibrate: 20 repeats";
+  return request;
+}
+
+TEST(Calibration, WritesTheBandAtTheMeanWithItsProvenanceAndNothingElse) {
+  const std::vector<RunRecord> repeats = repeats_of(twenty_values());
+  const auto metrics = calibrate_metrics(repeats, {});
+  // The baseline held the loss at 1.5 with a hand-set band, and the steps at 400.
+  BaselineFile before;
+  before.provenance.version = 3;
+  before.tests["Training"].config_hash = "c0ffee";
+  before.tests["Training"].metrics["loss"] = {
+      .direction = LowerIsBetter, .policy = Band{.rtol = 0.5}, .value = 1.5};
+  before.tests["Training"].metrics["steps"] = {.direction = LowerIsBetter, .value = 400.0};
+  const BaselineSet existing = BaselineSet::from_files({{"b/suite/training_test.toml", before}});
+  const std::vector<PlannedFile> plan =
+      plan_calibration(repeats, metrics, "calibration-X", false, existing, request_now());
+  ASSERT_EQ(plan.size(), 1u);
+  const BaselineFile& after = plan[0].after;
+  EXPECT_EQ(after.provenance.version, 4);
+  EXPECT_EQ(after.provenance.source_run, "calibration-X");
+  EXPECT_EQ(after.environments.count("cpu-aaaa"), 1u);
+  const BaselineMetric& loss = after.tests.at("Training").metrics.at("loss");
+  const MetricCalibration& c = named(metrics, "loss");
+  EXPECT_EQ(loss.policy, TolerancePolicy(Band{.rtol = 0.0, .atol = c.half_width}));
+  EXPECT_EQ(loss.value, c.calibration.mean);
+  ASSERT_TRUE(loss.calibration.has_value());
+  EXPECT_EQ(*loss.calibration, c.calibration);
+  ASSERT_EQ(loss.history.size(), 1u);
+  EXPECT_EQ(loss.history[0].old_value, 1.5);
+  EXPECT_EQ(loss.history[0].version, 4);
+  // The identical metric is offered, not written: its baseline stays as it was.
+  EXPECT_EQ(after.tests.at("Training").metrics.at("steps"),
+            before.tests.at("Training").metrics.at("steps"));
+  // Written and read back, the calibration is the same.
+  EXPECT_EQ(parse_baseline(render_baseline(after), "after.toml"), after);
+}
+
+TEST(Calibration, PromoteMovesTheValueAndKeepsTheCalibratedBand) {
+  const std::vector<RunRecord> repeats = repeats_of(twenty_values());
+  const auto metrics = calibrate_metrics(repeats, {});
+  const std::vector<PlannedFile> calibrated = plan_calibration(
+      repeats, metrics, "calibration-X", false, BaselineSet::from_files({}), request_now());
+  ASSERT_EQ(calibrated.size(), 1u);
+  const BaselineSet existing = BaselineSet::from_files({{calibrated[0].path, calibrated[0].after}});
+  RunRecord later = repeat_recording(99, {{"loss", 0.9, LowerIsBetter, Band{.rtol = 0.5}}});
+  PromotionRequest request = request_now();
+  request.reason = "new optimizer";
+  const std::vector<PlannedFile> promoted = plan_promotion(later, existing, request);
+  ASSERT_EQ(promoted.size(), 1u);
+  const BaselineMetric& loss = promoted[0].after.tests.at("Training").metrics.at("loss");
+  EXPECT_EQ(loss.value, 0.9);
+  EXPECT_EQ(loss.policy, calibrated[0].after.tests.at("Training").metrics.at("loss").policy);
+  EXPECT_TRUE(loss.calibration.has_value());
+  // A test that now records the metric Exact drops the band and its calibration.
+  later.run.tests[0].metrics[0].policy = Exact{};
+  const BaselineMetric exact =
+      plan_promotion(later, existing, request)[0].after.tests.at("Training").metrics.at("loss");
+  EXPECT_FALSE(exact.calibration.has_value());
+}
+
+BaselineFile calibrated_file() {
+  BaselineFile file;
+  file.provenance.version = 1;
+  file.provenance.environment = "cpu-aaaa";
+  file.environments["cpu-aaaa"] = EnvironmentProfile{.id = "cpu-aaaa", .threads = 4};
+  Calibration c{.repeats = 20,
+                .mean = 0.25,
+                .sd = 0.001,
+                .max_deviation = 0.0021,
+                .rule = "normal tolerance interval 99%/99% (two-sided, exact k)",
+                .k = 4.174746440,
+                .environment = "cpu-aaaa"};
+  BaselineMetric m{.direction = LowerIsBetter,
+                   .policy = Band{.rtol = 0.0, .atol = calibrated_half_width(c)},
+                   .value = 0.25,
+                   .calibration = c};
+  file.tests["Training"].metrics["loss"] = m;
+  return file;
+}
+
+TEST(Calibration, ACalibrationSurvivesAWriteAndARead) {
+  const BaselineFile file = calibrated_file();
+  const std::string text = render_baseline(file);
+  EXPECT_THAT(text, HasSubstr("calibration = { repeats = 20, mean = 0.25, sd = 0.001, "
+                              "max_deviation = 0.0021, k = 4.17474644, rule = \"normal tolerance "
+                              "interval 99%/99% (two-sided, exact k)\", environment = "
+                              "\"cpu-aaaa\" }\n"));
+  EXPECT_EQ(parse_baseline(text, "calibrated.toml"), file);
+}
+
+TEST(Calibration, AHandEditedCalibrationIsRefused) {
+  const std::string text = render_baseline(calibrated_file());
+  const auto refused = [&](const std::string& from, const std::string& to) {
+    std::string edited = text;
+    const std::size_t at = edited.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+    try {
+      parse_baseline(edited, "edited.toml");
+    } catch (const BaselineError& error) {
+      return std::string(error.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_THAT(refused("atol = ", "atol = 1"), HasSubstr("is not the one its calibration gives"));
+  EXPECT_THAT(refused("rtol = 0.0", "rtol = 0.1"), HasSubstr("is not the one its calibration"));
+  EXPECT_THAT(refused("sd = 0.001", "sd = 0.002"), HasSubstr("is not the one its calibration"));
+  EXPECT_THAT(refused("repeats = 20", "repeats = 1"),
+              HasSubstr("calibration.repeats must be between 2"));
+  EXPECT_THAT(refused("sd = 0.001", "sd = -0.001"), HasSubstr("must be a finite number >= 0"));
+  EXPECT_THAT(refused("environment = \"cpu-aaaa\" }", "environment = \"cpu-zzzz\" }"),
+              HasSubstr("names 'cpu-zzzz', which [environments] does not define"));
+  EXPECT_THAT(refused("repeats = 20,", "repeats = 20, spread = 1.0,"),
+              HasSubstr("unknown key 'spread'"));
+  EXPECT_THAT(refused(", rule = \"normal tolerance interval 99%/99% (two-sided, exact k)\"", ""),
+              HasSubstr("is missing 'rule'"));
+  EXPECT_THAT(refused("policy = \"band\"", "policy = \"default\""),
+              HasSubstr("'rtol' only applies to policy \"band\""));
+  // The file and line of the mistake, as for every other key.
+  EXPECT_THAT(refused("atol = ", "atol = 1"), HasSubstr("edited.toml:"));
+}
+
+}  // namespace
+}  // namespace mlregress::internal
