@@ -13,9 +13,40 @@
 #include <string>
 #include <vector>
 
+#include "mlregress/metric.h"
 #include "statistics/failure_rate_design.h"
 
 namespace mlregress::internal {
+
+/// A count of outcomes: `failures` of `trials` were failures.
+struct FailureCount {
+  int failures = 0;
+  int trials = 0;
+  friend bool operator==(const FailureCount&, const FailureCount&) = default;
+};
+
+/// Whether a recorded 0/1 outcome is a failure: 1 for LowerIsBetter ("diverged"), 0 for
+/// HigherIsBetter (an outcome such as "reached_target").
+inline bool is_failure(double outcome, Direction direction) {
+  return direction == Direction::HigherIsBetter ? outcome == 0.0 : outcome != 0.0;
+}
+
+/// The failures among `outcomes`.
+inline FailureCount count_failures(const std::vector<double>& outcomes, Direction direction) {
+  FailureCount count;
+  for (double v : outcomes) {
+    ++count.trials;
+    count.failures += is_failure(v, direction);
+  }
+  return count;
+}
+
+/// The value a failure count stands for in its metric's orientation: the failure rate, or for
+/// HigherIsBetter the share that succeeded (trials >= 1).
+inline double failure_count_value(const FailureCount& count, Direction direction) {
+  const double rate = static_cast<double>(count.failures) / count.trials;
+  return direction == Direction::HigherIsBetter ? 1.0 - rate : rate;
+}
 
 /// The power the gate is designed for at p1.
 inline constexpr double kFailureRatePower = 0.9;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/failure_rate_gate.h"
 #include "environment/environment_profile.h"
 #include "mlregress/metric.h"
 #include "storage/policy_json.h"
@@ -39,20 +40,6 @@ struct HistoryEntry {
   double new_value = 0.0;
   friend bool operator==(const HistoryEntry&, const HistoryEntry&) = default;
 };
-
-/// A failure-rate baseline: `failures` of `trials` outcomes were failures.
-struct FailureCount {
-  int failures = 0;
-  int trials = 0;
-  friend bool operator==(const FailureCount&, const FailureCount&) = default;
-};
-
-/// The value a failure count stands for in its metric's orientation: the failure rate, or for
-/// HigherIsBetter (an outcome such as "reached_target", where 0 fails) the share that succeeded.
-inline double failure_count_value(const FailureCount& count, Direction direction) {
-  const double rate = static_cast<double>(count.failures) / count.trials;
-  return direction == Direction::HigherIsBetter ? 1.0 - rate : rate;
-}
 
 /// How `calibrate` derived a band from the run-to-run spread: `repeats` runs of the same
 /// configuration and seed on `environment` (a machine profile id, described in [environments]),

@@ -29,19 +29,6 @@
 #include "support/errors.h"
 
 namespace mlregress::internal {
-namespace {
-
-// The outcomes of a FailureRate metric as failures among trials (HigherIsBetter: 0 fails).
-FailureCount failure_count_of(const MetricRecord& metric) {
-  FailureCount count;
-  for (double v : metric.samples) {
-    ++count.trials;
-    count.failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
-  }
-  return count;
-}
-
-}  // namespace
 
 void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
                          bool needs_every_seed) {
@@ -71,7 +58,7 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
     for (const MetricRecord& metric : test.metrics) {
       const FailureRate* rate = std::get_if<FailureRate>(&metric.policy);
       if (rate == nullptr || metric.samples.empty()) continue;
-      const FailureCount count = failure_count_of(metric);
+      const FailureCount count = count_failures(metric.samples, metric.direction);
       if (rate_to_detect(baseline_reference_rate(count.failures, count.trials), rate->detect) >=
           1.0) {
         reasons.push_back(fmt::format(
@@ -126,7 +113,7 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
     m.samples = metric.samples;
     m.seeds = metric.sample_seeds;
   } else if (std::holds_alternative<FailureRate>(m.policy)) {
-    m.failure_count = failure_count_of(metric);
+    m.failure_count = count_failures(metric.samples, metric.direction);
     m.value = failure_count_value(*m.failure_count, m.direction);
   } else if (const Timing* timing = std::get_if<Timing>(&m.policy)) {
     if (old != nullptr) {
@@ -304,13 +291,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     for (const RecordedDataset& d : test.datasets)
       (d.order ? target.data_orders : target.datasets)[d.name] = d.sha256;
     // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
-    const bool first_attempt_failed =
-        test.attempts &&
-        std::any_of(test.seed_runs.begin(), test.seed_runs.end(), [&](const SeedRun& r) {
-          return r.seed == test.seed && is_test_failure(r.status);
-        });
     for (const MetricRecord& metric : test.metrics) {
-      if (first_attempt_failed && !std::holds_alternative<FailureRate>(metric.policy)) {
+      if (first_attempt_failed(test) && !std::holds_alternative<FailureRate>(metric.policy)) {
         planned.skipped_values.push_back(
             fmt::format("{}.{}: not promoted, the first attempt (seed {}) failed", test.name,
                         metric.name, test.seed));

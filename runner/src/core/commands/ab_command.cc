@@ -28,14 +28,6 @@
 namespace mlregress::internal {
 namespace {
 
-std::string this_executable() {
-  std::error_code error;
-  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error)
-    throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
-  return path.string();
-}
-
 // Which timing tests both builds have, and which only one of them has.
 struct AbSelection {
   std::vector<std::string> compared, only_candidate, only_other;

@@ -21,14 +21,6 @@
 namespace mlregress::internal {
 namespace {
 
-std::string this_executable() {
-  std::error_code error;
-  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error)
-    throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
-  return path.string();
-}
-
 // Why a selected test is not calibrated, or "" when it is.
 std::string left_out_because(const RegisteredTest& test) {
   if (test.seeded())

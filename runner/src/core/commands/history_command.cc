@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 
+#include "analysis/failure_rate_gate.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
 #include "report/history_figure.h"
@@ -15,6 +17,21 @@
 #include "support/number_format.h"
 
 namespace mlregress::internal {
+namespace {
+
+// A failure-rate series' point: the flakiness of the commit, every run's outcomes pooled, with
+// their 95% interval. nullopt for any other series.
+struct PointRate {
+  FailureCount count;
+  stats::RateInterval interval;
+};
+std::optional<PointRate> point_rate(const Series& series, const Point& point) {
+  if (!series.rate || point.values.empty()) return std::nullopt;
+  const FailureCount count = count_failures(point.values, series.direction);
+  return PointRate{count, stats::clopper_pearson(count.failures, count.trials, 0.95)};
+}
+
+}  // namespace
 
 ExitCode history_command(const HistoryOptions& options) {
   const stats::ChangePointOptions change_options{.max_p = options.max_p,
@@ -56,12 +73,11 @@ ExitCode history_command(const HistoryOptions& options) {
             {"sd", json_number(s.sd)},
             {"n", p->values.size()},
             {"runs", p->runs}};
-        if (series.rate && !p->values.empty()) {
-          const PointFailures count = point_failures(series, *p);
-          const stats::RateInterval ci = stats::clopper_pearson(count.failures, count.trials, 0.95);
-          point["failures"] = count.failures;
-          point["trials"] = count.trials;
-          point["interval"] = {json_number(ci.lower), json_number(ci.upper)};
+        if (const std::optional<PointRate> rate = point_rate(series, *p)) {
+          point["failures"] = rate->count.failures;
+          point["trials"] = rate->count.trials;
+          point["interval"] = {json_number(rate->interval.lower),
+                               json_number(rate->interval.upper)};
         }
         points.push_back(std::move(point));
       }
@@ -98,12 +114,11 @@ ExitCode history_command(const HistoryOptions& options) {
                   (p->commit.substr(0, 12) + (p->dirty ? "+" : "")).c_str(),
                   p->first_run_at.c_str(), format_value(s.mean).c_str(),
                   p->values.size() > 1 ? format_value(s.sd).c_str() : "-", p->values.size());
-      if (series.rate && !p->values.empty()) {
-        // The flakiness of the commit: every run's outcomes pooled, with their interval.
-        const PointFailures count = point_failures(series, *p);
-        const stats::RateInterval ci = stats::clopper_pearson(count.failures, count.trials, 0.95);
+      if (const std::optional<PointRate> rate = point_rate(series, *p)) {
+        const FailureCount& count = rate->count;
         std::printf("  failed %d of %d (%.1f%%, 95%% CI %.1f–%.1f%%)", count.failures, count.trials,
-                    100.0 * count.failures / count.trials, 100.0 * ci.lower, 100.0 * ci.upper);
+                    100.0 * count.failures / count.trials, 100.0 * rate->interval.lower,
+                    100.0 * rate->interval.upper);
       }
       std::printf("\n");
     }

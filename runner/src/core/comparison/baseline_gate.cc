@@ -19,11 +19,6 @@ namespace {
 
 bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kRegression; }
 
-// A flaky-aware test whose first attempt in plan order did not pass.
-bool first_attempt_failed(const TestResult& test) {
-  return test.attempts && !test.seed_runs.empty() && is_test_failure(test.seed_runs.front().status);
-}
-
 }  // namespace
 
 BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha)

@@ -120,21 +120,16 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
   c.kind = MetricKind::kRate;
   const FailureRate* policy = std::get_if<FailureRate>(&metric.policy);
   const double detect = policy != nullptr ? policy->detect : FailureRate{}.detect;
-  // The outcomes as failures: for HigherIsBetter ("reached_target") a 0 is the failure.
+  // The outcomes as failures, in order, for the looks.
   std::vector<double> failures;
-  for (double v : metric.samples) {
-    failures.push_back(metric.direction == Direction::HigherIsBetter ? (v == 0.0 ? 1.0 : 0.0)
-                                                                     : (v != 0.0 ? 1.0 : 0.0));
-  }
-  const int trials = static_cast<int>(failures.size());
-  int failed = 0;
-  for (double f : failures) failed += f != 0.0;
+  for (double v : metric.samples) failures.push_back(is_failure(v, metric.direction) ? 1.0 : 0.0);
+  const FailureCount observed = count_failures(metric.samples, metric.direction);
+  const int trials = observed.trials;
+  const int failed = observed.failures;
   // Values in the metric's own orientation (reached_target: the share that reached it), as the
   // run records and history plots them; the analysis speaks of failures.
-  const auto oriented = [&](double failure_rate) {
-    return metric.direction == Direction::HigherIsBetter ? 1.0 - failure_rate : failure_rate;
-  };
-  c.observed = oriented(trials > 0 ? static_cast<double>(failed) / trials : 0.0);
+  c.observed = trials > 0 ? failure_count_value(observed, metric.direction)
+                          : failure_count_value({0, 1}, metric.direction);
   c.tolerance = fmt::format("failure rate, a rise to {:g}% caught with {:.0f}% power",
                             100.0 * detect, 100.0 * kFailureRatePower);
   if (baseline == nullptr) {
@@ -148,7 +143,7 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
     return c;
   }
   const FailureCount& count = *baseline->failure_count;
-  c.baseline = oriented(static_cast<double>(count.failures) / count.trials);
+  c.baseline = failure_count_value(count, metric.direction);
   c.delta = c.observed - *c.baseline;
   if (*c.baseline != 0.0) c.relative_change = *c.delta / *c.baseline;
   if (trials == 0) {

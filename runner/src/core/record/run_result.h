@@ -180,6 +180,15 @@ inline bool is_missing_unit(const SeedRun& run) {
   return run.status == TestStatus::kCrashed && run.crash_message.starts_with(kMissingUnitPrefix);
 }
 
+/// A flaky-aware test whose first attempt (seed S, whose values are the test's) did not pass.
+inline bool first_attempt_failed(const TestResult& test) {
+  if (!test.attempts) return false;
+  for (const SeedRun& run : test.seed_runs) {
+    if (run.seed == test.seed) return is_test_failure(run.status);
+  }
+  return false;
+}
+
 /// The metric a flaky-aware test's attempts add up to: 1 per failed attempt, 0 per passed one.
 inline constexpr const char* kFailureRateMetric = "failure_rate";
 

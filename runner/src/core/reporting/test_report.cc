@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analysis/failure_rate_gate.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
 
@@ -24,13 +25,10 @@ std::string format_metric(const MetricRecord& metric) {
     policy = fmt::format("; timing, cv {:.1f}%", timing->cv * 100.0);
   } else if (const FailureRate* rate = std::get_if<FailureRate>(&metric.policy)) {
     // Outcomes: how many of them were failures says more than a mean and an sd.
-    std::size_t failures = 0;
-    for (double v : metric.samples) {
-      failures += metric.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
-    }
+    const FailureCount count = count_failures(metric.samples, metric.direction);
     return fmt::format("{} = {} of {} failed ({:.1f}%; failure rate, a rise to {:g}% gated)",
-                       metric.name, failures, metric.samples.size(),
-                       metric.samples.empty() ? 0.0 : 100.0 * failures / metric.samples.size(),
+                       metric.name, count.failures, count.trials,
+                       count.trials == 0 ? 0.0 : 100.0 * count.failures / count.trials,
                        100.0 * rate->detect);
   }
   if (!metric.samples.empty() || !metric.sample_seeds.empty()) {

@@ -82,15 +82,6 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths,
   return history;
 }
 
-PointFailures point_failures(const Series& series, const Point& point) {
-  PointFailures count;
-  for (double v : point.values) {
-    ++count.trials;
-    count.failures += series.direction == Direction::HigherIsBetter ? v == 0.0 : v != 0.0;
-  }
-  return count;
-}
-
 std::vector<const Point*> ordered(const Series& series) {
   std::vector<const Point*> points;
   for (const auto& [commit, point] : series.points) points.push_back(&point);

@@ -57,13 +57,6 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths, const s
 /// The series' points in commit order.
 std::vector<const Point*> ordered(const Series& series);
 
-/// A failure-rate series' point: its failures among its trials (HigherIsBetter: the zeros).
-struct PointFailures {
-  int failures = 0;
-  int trials = 0;
-};
-PointFailures point_failures(const Series& series, const Point& point);
-
 // A change point of a series of per-commit means, classified against the metric's direction
 // ("regression" when the later mean is worse).
 struct FoundChange {

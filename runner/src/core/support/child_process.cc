@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
@@ -142,6 +143,14 @@ std::optional<std::string> capture_output(const std::vector<std::string>& argv) 
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return output;
+}
+
+std::string this_executable() {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error)
+    throw std::runtime_error("cannot find this binary's path (/proc/self/exe): " + error.message());
+  return path.string();
 }
 
 std::string why_not_executable(const std::string& path) {

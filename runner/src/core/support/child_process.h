@@ -29,6 +29,9 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
 /// or does not exit with code 0.
 std::optional<std::string> capture_output(const std::vector<std::string>& argv);
 
+/// The path of the running binary (/proc/self/exe); std::runtime_error when it cannot be read.
+std::string this_executable();
+
 /// Why `path` cannot be run as a program, or "" when it can: missing, not a regular file, or
 /// not executable by this user.
 std::string why_not_executable(const std::string& path);
