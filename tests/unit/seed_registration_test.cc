@@ -1,6 +1,7 @@
 // Registration of seeded tests: a variant that names an undeclared parameter, gives it the
 // wrong type, repeats a name or uses a name the metric suffix cannot carry is refused when the
-// binary starts (exit code usage_error), not discovered half-way through a 20-seed run.
+// binary starts (exit code usage_error), not discovered half-way through a 20-seed run; so is a
+// flaky test's plan that cannot gate (a cap below its block, a rate to detect outside (0, 1)).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -67,6 +68,29 @@ TEST(SeedRegistrationTest, ASequentialPlanThatCannotLookIsRefused) {
                                    "Seeds(8).up_to(4); a sequential plan needs"));
   EXPECT_THAT(error_of({}, Seeds(1).up_to(10)), ::testing::HasSubstr("blocks of at least 2"));
   EXPECT_THAT(error_of({}, Seeds(8).up_to(0)), ::testing::HasSubstr("Seeds(8).up_to(0)"));
+}
+
+std::string flaky_error_of(Attempts attempts) {
+  RegisteredTest test = seeded_test({}, Seeds(0));
+  test.attempts = attempts;
+  TestRegistry registry;
+  registry.add(test);
+  if (registry.errors().empty()) return "";
+  EXPECT_TRUE(registry.tests().empty()) << "a refused test must not be registered";
+  return registry.errors().front();
+}
+
+TEST(SeedRegistrationTest, AFlakyPlanThatCannotGateIsRefused) {
+  EXPECT_EQ(flaky_error_of(Attempts(4).up_to(200)), "");
+  EXPECT_EQ(flaky_error_of(Attempts(4)), "");  // one look at 4 attempts
+  EXPECT_THAT(flaky_error_of(Attempts(8).up_to(4)),
+              ::testing::HasSubstr("study_test.cc:7: flaky test 'Study' declares "
+                                   "Attempts(8).up_to(4).detect(0.2); it needs a cap no smaller"));
+  EXPECT_THAT(flaky_error_of(Attempts(4).up_to(200001)), ::testing::HasSubstr("at most 100000"));
+  EXPECT_THAT(flaky_error_of(Attempts(4).up_to(60).detect(1.5)),
+              ::testing::HasSubstr("a rate to detect between 0 and 1"));
+  EXPECT_THAT(flaky_error_of(Attempts(4).up_to(60).detect(0.0)),
+              ::testing::HasSubstr(".detect(0)"));
 }
 
 }  // namespace

@@ -62,6 +62,16 @@ void TestRegistry::add(RegisteredTest test) {
         where, test.name, test.seeds.count(), test.seeds.max_count()));
     return;
   }
+  const double detect = test.attempts.detect_rate();
+  // A cap is attempts planned and seeds reserved: 100,000 is more than any gate needs.
+  if (test.flaky() && (test.attempts.cap() < test.attempts.block() ||
+                       test.attempts.cap() > 100000 || !(detect > 0.0 && detect < 1.0))) {
+    add_error(fmt::format(
+        "{}: flaky test '{}' declares Attempts({}).up_to({}).detect({}); it needs a cap no "
+        "smaller than the block (and at most 100000) and a rate to detect between 0 and 1",
+        where, test.name, test.attempts.block(), test.attempts.cap(), detect));
+    return;
+  }
   std::set<std::string> variant_names;
   for (const Variant& variant : test.seeds.variant_list()) {
     if (variant.name.empty() ||
@@ -149,15 +159,12 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, Attempts attempts) noexcept {
-  const double detect = attempts.detect_rate();
-  // A cap is attempts planned and seeds reserved: 100,000 is more than any gate needs.
-  if (attempts.block() < 1 || attempts.cap() < attempts.block() || attempts.cap() > 100000 ||
-      !(detect > 0.0 && detect < 1.0)) {
-    TestRegistry::instance().add_error(
-        fmt::format("{}:{}: flaky test '{}' declares Attempts({}).up_to({}).detect({}); it needs "
-                    "blocks of at least 1 attempt, a cap no smaller than the block (and at most "
-                    "100000) and a rate to detect between 0 and 1",
-                    file, line, name, attempts.block(), attempts.cap(), detect));
+  // Attempts(0) would read as "not flaky" once registered: refused here, the plan's other
+  // limits in TestRegistry::add, as for seeded tests.
+  if (attempts.block() < 1) {
+    TestRegistry::instance().add_error(fmt::format(
+        "{}:{}: flaky test '{}' declares Attempts({}); it needs blocks of at least 1 attempt", file,
+        line, name, attempts.block()));
     return false;
   }
   return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false,
