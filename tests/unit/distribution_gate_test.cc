@@ -304,10 +304,13 @@ DistributionAnalysis degraded(double p_worse) {
   return a;
 }
 
-// A check with nothing going on.
-DistributionAnalysis unchanged() {
+// A check with nothing going on; `which` tells several apart (their samples differ, so each is
+// a hypothesis of its own, unlike the same samples checked twice).
+DistributionAnalysis unchanged(int which = 0) {
   DistributionAnalysis a;
   a.metric = "other";
+  a.candidate_mean = 0.87 + 0.001 * which;
+  a.baseline_mean = a.candidate_mean;
   a.direction = HigherIsBetter;
   a.margin = 0.01;
   a.difference = 0.0;
@@ -328,8 +331,8 @@ TEST(DistributionGateHolm, APValueThatPassesAloneDoesNotSurviveManyChecks) {
   // Planted: raw p-values compared with alpha. With four more checks in the run, Holm
   // multiplies the smallest p by 5: 0.03, no longer significant; the CI still allows a large
   // drop, so the verdict is INCONCLUSIVE, not PASS.
-  std::vector<DistributionAnalysis> run{unchanged(), degraded(0.006), unchanged(), unchanged(),
-                                        unchanged()};
+  std::vector<DistributionAnalysis> run{unchanged(0), degraded(0.006), unchanged(1), unchanged(2),
+                                        unchanged(3)};
   const auto decisions = decide_gate(run);
   ASSERT_EQ(decisions.size(), run.size());
   EXPECT_DOUBLE_EQ(decisions[1].p_worse_adjusted, 0.03);
@@ -338,6 +341,26 @@ TEST(DistributionGateHolm, APValueThatPassesAloneDoesNotSurviveManyChecks) {
     EXPECT_EQ(decisions[i].verdict, Verdict::kPass) << decisions[i].reason;
     EXPECT_DOUBLE_EQ(decisions[i].p_worse_adjusted, 1.0);
   }
+}
+
+// The same configuration run under two names (an ablation's baseline variant and a sweep's
+// default point, on the same seeds) gives the same samples: one hypothesis. Planted: counting it
+// twice makes Holm multiply by 3 instead of 2 and loses a regression.
+TEST(DistributionGateHolm, IdenticalChecksAreOneHypothesis) {
+  DistributionAnalysis twin = unchanged(1);
+  twin.metric = "same_config_other_name";
+  const std::vector<DistributionAnalysis> run{degraded(0.004), unchanged(1), twin};
+  const auto decisions = decide_gate(run);
+  EXPECT_DOUBLE_EQ(decisions[0].p_worse_adjusted, 0.008);  // 2 hypotheses, not 3
+  EXPECT_EQ(decisions[0].verdict, Verdict::kRegression) << decisions[0].reason;
+  EXPECT_EQ(decisions[2].verdict, decisions[1].verdict);
+  EXPECT_THAT(decisions[2].reason, ::testing::HasSubstr("counted once"));
+  EXPECT_THAT(decisions[1].reason, ::testing::Not(::testing::HasSubstr("counted once")));
+
+  // Different samples are different hypotheses, however alike: 3 of them.
+  const std::vector<DistributionAnalysis> three{degraded(0.004), unchanged(1), unchanged(2)};
+  EXPECT_DOUBLE_EQ(decide_gate(three)[0].p_worse_adjusted, 0.012);
+  EXPECT_EQ(decide_gate(three)[0].verdict, Verdict::kInconclusive);
 }
 
 TEST(DistributionGateHolm, UntestableChecksDoNotJoinTheFamily) {

@@ -204,6 +204,103 @@ TEST(SequentialSeeds, AnInjectedRegressionIsCaughtMostlyOnTheFirstBlock) {
   EXPECT_GT(plan.first_block_regressions, plan.sequences * 8 / 10);
 }
 
+// A run with many checks: Holm will need about alpha / m. A look whose sequential p-value lies
+// between alpha / m and alpha must not settle the metric (the correction would demote it to
+// INCONCLUSIVE with no seed left to run); it takes the next block. Planted: settling at alpha.
+TEST(SequentialSeeds, ALookSettlesOnlyAtTheLevelHolmWillRequire) {
+  World world{std::mt19937_64(21)};
+  int settled_alone = 0, held_back = 0, later_regression = 0;
+  for (int s = 0; s < 200; ++s) {
+    const auto [candidate, baseline] = world.draw(-0.022);  // about 2 margins worse
+    const auto alone = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                         baseline, kPlan, kAlpha);
+    SequentialPlan in_family = kPlan;
+    in_family.family = 20;
+    const auto family = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate,
+                                          baseline, in_family, kAlpha);
+    for (const SequentialLook& look : family) {
+      if (look.outcome == LookOutcome::kRegression) {
+        EXPECT_LT(look.p_worse_sequential, kAlpha / 20);
+      }
+      EXPECT_DOUBLE_EQ(look.decision_level, kAlpha / 20);
+    }
+    if (alone.back().outcome != LookOutcome::kRegression) continue;
+    ++settled_alone;
+    if (alone.back().p_worse_sequential >= kAlpha / 20) {
+      ++held_back;
+      EXPECT_GT(family.size(), alone.size());  // the next block ran
+      later_regression += family.back().outcome == LookOutcome::kRegression;
+    }
+  }
+  std::cout << settled_alone << " regressions settled at alpha; " << held_back
+            << " of them above alpha / 20 took more blocks, " << later_regression
+            << " then settled below it\n";
+  EXPECT_GT(held_back, 10);  // the case exists in this world
+  EXPECT_GT(later_regression, held_back / 2);
+  EXPECT_THAT(format_look(look_sequentially("accuracy", Direction::HigherIsBetter, kMargin,
+                                            world.draw(-0.05).first, world.draw(-0.05).second,
+                                            {.block = 8, .cap = 40, .family = 20}, kAlpha)
+                              .back()),
+              HasSubstr("= alpha / 20 hypotheses"));
+}
+
+// The PASS side of paired looks spends its 2.5% by the exact boundaries: the last look's interval
+// is close to a single look's 95% (the union bound left it about half of the error), and a
+// candidate worse by exactly the margin passes at most 2.5% of the time, paired and (by the union
+// bound, which fresh seeds keep) against fresh seeds. Planted:
+// the union bound's levels pass less often there: an error budget left unspent, paid for as
+// INCONCLUSIVE by unchanged candidates.
+TEST(SequentialSeeds, ThePassSideSpendsItsErrorExactly) {
+  const std::vector<double> t = stats::information_fractions(sequential_looks(kPlan));
+  const double last =
+      1.0 -
+      2.0 * stats::nominal_p_thresholds(t, 0.025, stats::SpendingFunction::kOBrienFleming).back();
+  const double union_last =
+      1.0 - 2.0 * stats::spent_increments(t, 0.025, stats::SpendingFunction::kOBrienFleming).back();
+  std::cout << fmt::format("last of five paired looks: {:.2f}% exact, {:.2f}% union bound\n",
+                           100.0 * last, 100.0 * union_last);
+  EXPECT_LT(last, 0.962);
+  EXPECT_GT(union_last, 0.97);
+
+  constexpr int kRuns = 20000;
+  for (const bool paired : {true, false}) {
+    std::mt19937_64 rng(paired ? 31 : 32);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    int exact_passes = 0, union_passes = 0;
+    for (int s = 0; s < kRuns; ++s) {
+      std::vector<double> b, c;
+      for (int i = 0; i < 40; ++i) b.push_back(noise(rng));
+      // Worse by exactly the margin; paired candidates share part of each seed's noise.
+      for (int i = 0; i < 40; ++i) {
+        c.push_back(-0.55 + (paired ? 0.6 * b[i] + 0.8 * noise(rng) : noise(rng)));
+      }
+      const SeedSamples candidate = samples(c, paired ? 0 : 1000);
+      SequentialPlan plan = kPlan;
+      exact_passes += look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, samples(b),
+                                        plan, kAlpha)
+                          .back()
+                          .outcome == LookOutcome::kPass;
+      plan.exact_pass_boundaries = false;
+      union_passes += look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, samples(b),
+                                        plan, kAlpha)
+                          .back()
+                          .outcome == LookOutcome::kPass;
+    }
+    const test_support::RateInterval exact = clopper_pearson(exact_passes, kRuns);
+    std::cout << fmt::format(
+        "{}: P(PASS) at a degradation of the margin {:.2f}% [{:.2f}, {:.2f}] "
+        "the gate's levels, {:.2f}% union bound\n",
+        paired ? "paired" : "fresh", 100.0 * exact_passes / kRuns, 100.0 * exact.low,
+        100.0 * exact.high, 100.0 * union_passes / kRuns);
+    EXPECT_LE(exact.low, 0.025);
+    if (paired) {
+      EXPECT_GT(exact_passes, union_passes + kRuns / 200);  // the exact levels spend more
+    } else {
+      EXPECT_EQ(exact_passes, union_passes);  // fresh seeds keep the union bound
+    }
+  }
+}
+
 // The sequential p-value is a p-value: under A/A, P(p_seq <= u) <= u, whatever the stopping.
 TEST(SequentialSeeds, TheSequentialPValueIsValidForHolm) {
   World world{std::mt19937_64(13)};

@@ -102,6 +102,20 @@ bool testable(const DistributionAnalysis& a) {
          valid(a.p_better);
 }
 
+constexpr std::size_t kNotDuplicate = static_cast<std::size_t>(-1);
+
+// Two analyses of the same samples against the same baseline (one configuration run twice under
+// two names): every statistic equal, bit for bit, which different samples do not produce.
+bool same_hypothesis(const DistributionAnalysis& a, const DistributionAnalysis& b) {
+  const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+  return a.direction == b.direction && a.design == b.design && a.n_candidate == b.n_candidate &&
+         a.n_baseline == b.n_baseline && same(a.margin, b.margin) &&
+         same(a.candidate_mean, b.candidate_mean) && same(a.candidate_sd, b.candidate_sd) &&
+         same(a.baseline_mean, b.baseline_mean) && same(a.baseline_sd, b.baseline_sd) &&
+         same(a.difference, b.difference) && same(a.standard_error, b.standard_error) &&
+         same(a.p_worse, b.p_worse) && same(a.p_better, b.p_better);
+}
+
 GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
                         double p_better_adjusted, double alpha) {
   GateDecision d;
@@ -234,11 +248,20 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
   if (!(alpha > 0.0 && alpha < 1.0)) {
     throw std::invalid_argument(fmt::format("the gate's alpha must lie in (0, 1), not {}", alpha));
   }
-  // One family for "worse", one for "better": every testable check is a hypothesis in each.
+  // One family for "worse", one for "better": every testable check is a hypothesis in each,
+  // and a check identical to an earlier one is the same hypothesis, counted once.
   std::vector<std::size_t> members;
+  std::vector<std::size_t> same_as(analyses.size(), kNotDuplicate);
   std::vector<double> p_worse, p_better;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     if (!testable(analyses[i])) continue;
+    const auto earlier = std::find_if(members.begin(), members.end(), [&](std::size_t m) {
+      return same_hypothesis(analyses[m], analyses[i]);
+    });
+    if (earlier != members.end()) {
+      same_as[i] = *earlier;
+      continue;
+    }
     members.push_back(i);
     p_worse.push_back(analyses[i].p_worse);
     p_better.push_back(analyses[i].p_better);
@@ -265,6 +288,14 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
   for (std::size_t k = 0; k < members.size(); ++k) {
     decisions[members[k]] =
         decide_one(analyses[members[k]], worse_adjusted[k], better_adjusted[k], alpha);
+  }
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    if (same_as[i] == kNotDuplicate) continue;
+    decisions[i] = decisions[same_as[i]];
+    decisions[i].reason += fmt::format(
+        " (the same samples as the check of '{}': one hypothesis, counted once in Holm's "
+        "correction)",
+        analyses[same_as[i]].metric);
   }
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     if (!analyses[i].candidate_not_finite) continue;

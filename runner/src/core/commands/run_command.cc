@@ -314,7 +314,12 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.info.strict_env = options.strict_env;
   const RunReference reference = load_reference(options, binary, profile, sharded);
   std::optional<BaselineGate> gate;
-  if (reference.baselines) gate.emplace(*reference.baselines, profile, options.alpha);
+  if (reference.baselines) {
+    gate.emplace(*reference.baselines, profile, options.alpha);
+    std::vector<std::string> names;
+    for (const PlannedTest& test : planned->plan.tests) names.push_back(test.test->name);
+    gate->plan_family(names);
+  }
   // A shard's outcomes are every N-th of the plan, not its first ones: no look at them holds.
   if (gate && sharded) gate->decide_rates_at_merge();
 

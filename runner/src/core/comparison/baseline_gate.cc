@@ -11,6 +11,7 @@
 #include "analysis/distribution_gate.h"
 #include "comparison/comparator.h"
 #include "comparison/curve_gate.h"
+#include "comparison/hypothesis_family.h"
 #include "comparison/predictions_gate.h"
 #include "storage/predictions_file.h"
 
@@ -23,6 +24,10 @@ bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kR
 
 BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha)
     : baselines_(baselines), profile_(std::move(profile)), alpha_(alpha) {}
+
+void BaselineGate::plan_family(const std::vector<std::string>& tests) {
+  family_ = planned_hypotheses(baselines_, tests);
+}
 
 const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   const LoadedBaselineFile* loaded = baselines_.find(test.name);
@@ -106,7 +111,8 @@ void BaselineGate::compare_test(TestResult& test) const {
             ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
         : test.seed_block > 0
             ? compare_sequential_distribution(
-                  metric, entry, SequentialPlan{.block = test.seed_block, .cap = test.seed_cap},
+                  metric, entry,
+                  SequentialPlan{.block = test.seed_block, .cap = test.seed_cap, .family = family_},
                   alpha_)
             : compare_distribution(metric, entry);
     if (entry != nullptr && c.verdict == Verdict::kUngated) {
@@ -178,7 +184,10 @@ void BaselineGate::compare_test(TestResult& test) const {
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
 }
 
-void BaselineGate::judge_run(RunResult& run) const {
+void BaselineGate::judge_run(RunResult& run) {
+  std::vector<std::string> names;
+  for (const TestResult& test : run.tests) names.push_back(test.name);
+  plan_family(names);
   for (TestResult& test : run.tests) {
     if (!test.finished) continue;
     // A judgement against other baselines, if the run had one, is replaced: "regressed" means

@@ -11,6 +11,9 @@
 // status alone: whether they fail the run is the run's choice (--strict-env, its own exit code).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "baselines/baseline_store.h"
 #include "environment/environment_profile.h"
 #include "record/run_result.h"
@@ -27,6 +30,12 @@ class BaselineGate {
   /// holds every N-th outcome of the plan and the looks need the first ones in order.
   void decide_rates_at_merge() { rates_at_merge_ = true; }
 
+  /// The tests the run plans (names as the baseline files key them): a sequential look settles a
+  /// seeded metric only at alpha / m, m their distinct hypotheses (planned_hypotheses), the
+  /// level at which Holm's correction over the run will certainly confirm it. Without a plan the
+  /// gate decides at alpha (m = 1). judge_run plans the tests of the run it judges.
+  void plan_family(const std::vector<std::string>& tests);
+
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
   /// analysis but no decision) until decide_run.
   void compare_test(TestResult& test) const;
@@ -36,8 +45,9 @@ class BaselineGate {
   /// outside (0, 1).
   void decide_run(RunResult& run) const;
 
-  /// Both steps for every finished test of a run read back from its folder.
-  void judge_run(RunResult& run) const;
+  /// Both steps for every finished test of a run read back from its folder, its family planned
+  /// from the run's tests.
+  void judge_run(RunResult& run);
 
  private:
   const BaselineTest* find_baseline(TestResult& test) const;
@@ -45,6 +55,7 @@ class BaselineGate {
   const BaselineSet& baselines_;
   EnvironmentProfile profile_;
   double alpha_;
+  int family_ = 1;
   bool rates_at_merge_ = false;
 };
 

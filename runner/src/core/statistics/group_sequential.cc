@@ -4,8 +4,11 @@
 
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numbers>
 #include <stdexcept>
+#include <tuple>
 
 namespace mlregress::internal::stats {
 namespace {
@@ -138,9 +141,21 @@ std::vector<double> upper_boundaries(const std::vector<double>& t, double alpha,
 
 std::vector<double> nominal_p_thresholds(const std::vector<double>& t, double alpha,
                                          SpendingFunction spending) {
+  // The recursion costs milliseconds and a run asks for the same few designs at every look of
+  // every metric (and simulations of the gate ask millions of times): computed once per design.
+  using Design = std::tuple<std::vector<double>, double, SpendingFunction>;
+  static std::mutex mutex;
+  static std::map<Design, std::vector<double>> computed;
+  Design design{t, alpha, spending};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = computed.find(design);
+    if (it != computed.end()) return it->second;
+  }
   std::vector<double> p;
   for (double c : upper_boundaries(t, alpha, spending)) p.push_back(upper_tail(c));
-  return p;
+  const std::lock_guard<std::mutex> lock(mutex);
+  return computed.emplace(std::move(design), std::move(p)).first->second;
 }
 
 std::vector<double> spent_increments(const std::vector<double>& t, double alpha,

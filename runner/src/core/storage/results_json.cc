@@ -69,6 +69,8 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
           {"p_better", json_number(a.p_better)},
           {"p_worse_sequential", json_number(look.p_worse_sequential)},
           {"p_better_sequential", json_number(look.p_better_sequential)},
+          {"decision_level", json_number(look.decision_level)},
+          {"family", look.family},
           {"outcome", look_outcome_name(look.outcome)}};
   if (!a.problem.empty()) json["problem"] = a.problem;
 }
@@ -90,6 +92,10 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.analysis.p_better = number_field(json, "p_better");
   look.p_worse_sequential = number_field(json, "p_worse_sequential");
   look.p_better_sequential = number_field(json, "p_better_sequential");
+  // Runs written before the stop rule knew the run's family decided at alpha itself (family 1).
+  look.decision_level =
+      json.contains("decision_level") ? number_field(json, "decision_level") : 0.0;
+  look.family = field_or<int>(json, "family", 1);
   look.outcome = enum_field<LookOutcome>(json, "outcome", parse_look_outcome);
   look.analysis.problem = field_or<std::string>(json, "problem", "");
 }
