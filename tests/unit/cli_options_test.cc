@@ -298,7 +298,10 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_EQ(p.cl().promote.reason, "why");
     EXPECT_EQ(p.cl().promote.filter, "Cnn*");
     EXPECT_TRUE(p.cl().promote.force);
+    EXPECT_FALSE(p.cl().promote.add_seeds);
     EXPECT_EQ(parse_ok({"promote", "r"}).cl().promote.baselines, "baselines");
+    EXPECT_TRUE(parse_ok({"promote", "r", "--add-seeds"}).cl().promote.add_seeds);
+    EXPECT_THAT(parse({"promote", "--help"}).out, HasSubstr("--add-seeds"));
   }
   {
     const Parsed p = parse_ok({"compare", "a", "b", "--alpha", "0.05", "--allow-incomplete"});

@@ -158,6 +158,21 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
 
 }  // namespace
 
+std::optional<SeedSamples> samples_of_seeds(const SeedSamples& baseline,
+                                            const std::vector<std::uint64_t>& seeds) {
+  std::map<std::uint64_t, double> by_seed;
+  for (std::size_t i = 0; i < baseline.seeds.size() && i < baseline.values.size(); ++i)
+    by_seed.emplace(baseline.seeds[i], baseline.values[i]);
+  SeedSamples out;
+  for (std::uint64_t seed : seeds) {
+    const auto it = by_seed.find(seed);
+    if (it == by_seed.end()) return std::nullopt;
+    out.values.push_back(it->second);
+    out.seeds.push_back(seed);
+  }
+  return out;
+}
+
 std::string_view gate_design_name(GateDesign design) { return kGateDesignNames.name(design, "?"); }
 
 std::optional<GateDesign> parse_gate_design(std::string_view name) {

@@ -40,6 +40,12 @@ enum class GateDesign {
   kPaired,       ///< paired t test on per-seed differences: the same seeds, in any order
 };
 
+/// The baseline's samples of exactly `seeds`, in that order, or nullopt when it lacks one of
+/// them. A baseline that holds the candidate's seeds among more (a grown pool) is compared on
+/// those seeds, paired.
+std::optional<SeedSamples> samples_of_seeds(const SeedSamples& baseline,
+                                            const std::vector<std::uint64_t>& seeds);
+
 /// "welch" or "paired".
 std::string_view gate_design_name(GateDesign design);
 std::optional<GateDesign> parse_gate_design(std::string_view name);

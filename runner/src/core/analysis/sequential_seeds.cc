@@ -28,22 +28,6 @@ SeedSamples first(const SeedSamples& samples, int n) {
           std::vector<std::uint64_t>(samples.seeds.begin(), samples.seeds.begin() + count)};
 }
 
-// The baseline's samples of exactly `seeds`, or nullopt when it lacks one of them.
-std::optional<SeedSamples> restricted(const SeedSamples& baseline,
-                                      const std::vector<std::uint64_t>& seeds) {
-  std::map<std::uint64_t, double> by_seed;
-  for (std::size_t i = 0; i < baseline.seeds.size() && i < baseline.values.size(); ++i)
-    by_seed.emplace(baseline.seeds[i], baseline.values[i]);
-  SeedSamples out;
-  for (std::uint64_t seed : seeds) {
-    const auto it = by_seed.find(seed);
-    if (it == by_seed.end()) return std::nullopt;
-    out.values.push_back(it->second);
-    out.seeds.push_back(seed);
-  }
-  return out;
-}
-
 // ", settled below 0.0005 = alpha / 20 hypotheses" when the run's family has more than one.
 std::string family_clause(const SequentialLook& look) {
   if (look.family <= 1) return "";
@@ -76,7 +60,7 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
   // them (the runner runs the baseline's seeds); the information then grows with the seeds.
   // Otherwise each look compares with the whole baseline as an independent arm.
   const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
-                      restricted(baseline, first(candidate, available).seeds).has_value();
+                      samples_of_seeds(baseline, first(candidate, available).seeds).has_value();
   const std::vector<double> t =
       stats::information_fractions(looks, paired ? 0 : static_cast<int>(baseline.values.size()));
   const std::vector<double> worse_spent =
@@ -125,7 +109,7 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     look.pass_level = 1.0 - 2.0 * pass_tail;
     const SeedSamples c = first(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
-        paired ? restricted(baseline, c.seeds) : std::nullopt;
+        paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
     look.analysis =
         analyse_distribution(metric, direction, margin, c, same_seeds.value_or(baseline));
     const DistributionAnalysis& a = look.analysis;

@@ -62,6 +62,22 @@ inline double calibrated_half_width(const Calibration& c) {
   return c.k * c.sd > c.max_deviation ? c.k * c.sd : c.max_deviation;
 }
 
+/// One block of a seeded metric's samples: the seeds one promotion contributed (`promote` the
+/// first, each `promote --add-seeds` one more), from which run, when, and on which numerics. The
+/// blocks of a metric hold its seeds between them, each once. A metric without blocks (promoted
+/// before blocks were recorded) is one block: the file's provenance.
+struct PoolBlock {
+  std::string source_run;
+  std::vector<std::uint64_t> seeds;  ///< ascending; written as ranges, "1000-1039"
+  std::string added_at;              ///< UTC
+  std::string git_commit;
+  std::string reason;
+  /// The numerics profile id (described in [environments]) the samples were measured on: a seed's
+  /// value depends on the kernels, so samples of other numerics must not join the pool.
+  std::string environment;
+  friend bool operator==(const PoolBlock&, const PoolBlock&) = default;
+};
+
 struct BaselineMetric {
   Direction direction = Direction::LowerIsBetter;
   TolerancePolicy policy;
@@ -70,6 +86,7 @@ struct BaselineMetric {
   std::map<std::string, double> cv_by_environment;  ///< timing: profile id -> cv at promotion
   std::vector<double> samples;                      ///< margin: one value per seed
   std::vector<std::uint64_t> seeds;                 ///< margin: the seed of each sample
+  std::vector<PoolBlock> pool;                      ///< margin: where the samples came from
   /// failure_rate: the failures among the trials (attempts or seeds) the promoted run made.
   std::optional<FailureCount> failure_count;
   /// band: where its atol came from, when `calibrate` measured it (promote keeps it).

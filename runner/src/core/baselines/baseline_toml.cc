@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "baselines/seed_ranges.h"
 #include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "support/text_sanitize.h"
@@ -249,12 +250,65 @@ Calibration read_calibration(const Reader& r, const toml::node& node, const std:
   return c;
 }
 
+PoolBlock read_pool_block(const Reader& r, const toml::node& node, const std::string& what,
+                          const BaselineFile& file) {
+  const toml::table& t = r.table(node, what);
+  r.only_keys(t, what, {"source_run", "seeds", "added_at", "git_commit", "reason", "environment"});
+  PoolBlock block;
+  block.source_run = r.string(r.required(t, "source_run", what), what + ".source_run");
+  const toml::node& seeds = r.required(t, "seeds", what);
+  const std::string text = r.string(seeds, what + ".seeds");
+  const std::optional<std::vector<std::uint64_t>> parsed = parse_seed_ranges(text);
+  if (!parsed || parsed->empty()) {
+    r.fail(seeds, fmt::format("{}.seeds must name the seeds the block added, ascending, each once, "
+                              "as \"0-7, 100-107\", not \"{}\"",
+                              what, text));
+  }
+  block.seeds = *parsed;
+  if (const auto* n = t.get("added_at")) block.added_at = r.string(*n, what + ".added_at");
+  if (const auto* n = t.get("git_commit")) block.git_commit = r.string(*n, what + ".git_commit");
+  if (const auto* n = t.get("reason")) block.reason = r.string(*n, what + ".reason");
+  const toml::node& environment = r.required(t, "environment", what);
+  block.environment = r.string(environment, what + ".environment");
+  if (!file.environments.contains(block.environment)) {
+    r.fail(environment, fmt::format("{}.environment names '{}', which [environments] does not "
+                                    "define",
+                                    what, block.environment));
+  }
+  return block;
+}
+
+// The blocks of a seeded metric must account for its seeds exactly: each seed in one block, and
+// no block naming a seed the samples lack (a hand edit of the samples alone is caught).
+void read_pool(const Reader& r, const toml::node& node, const std::string& what,
+               const BaselineFile& file, BaselineMetric& m) {
+  const std::string pool_what = what + ".pool";
+  const toml::array* pool = node.as_array();
+  if (pool == nullptr || pool->empty()) r.fail(node, pool_what + " must be an array of tables");
+  std::set<std::uint64_t> in_blocks;
+  for (const toml::node& entry : *pool) {
+    PoolBlock block = read_pool_block(r, entry, pool_what, file);
+    for (const std::uint64_t seed : block.seeds) {
+      if (!in_blocks.insert(seed).second)
+        r.fail(entry, fmt::format("{}: seed {} is in two blocks", pool_what, seed));
+    }
+    m.pool.push_back(std::move(block));
+  }
+  const std::set<std::uint64_t> sampled(m.seeds.begin(), m.seeds.end());
+  if (in_blocks != sampled) {
+    r.fail(node, fmt::format("{}: the blocks hold seeds {}, the samples seeds {}; promote again "
+                             "instead of editing by hand",
+                             pool_what, seed_ranges_text({in_blocks.begin(), in_blocks.end()}),
+                             seed_ranges_text(m.seeds)));
+  }
+}
+
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
-  r.only_keys(
-      t, what,
-      {"direction", "policy", "scope", "rtol", "atol", "calibration", "margin", "value", "values",
-       "cv", "seeds", "samples", "summary", "detect", "failures", "trials", "interval", "history"});
+  r.only_keys(t, what,
+              {"direction", "policy", "scope", "rtol", "atol", "calibration", "margin", "value",
+               "values", "cv", "seeds", "samples", "summary", "pool", "detect", "failures",
+               "trials", "interval", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -300,7 +354,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     }
   };
   only_for({"rtol", "atol", "calibration"}, "band");
-  only_for({"margin", "seeds", "samples", "summary"}, "margin");
+  only_for({"margin", "seeds", "samples", "summary", "pool"}, "margin");
   only_for({"cv"}, "timing");
   only_for({"scope"}, "exact");
   only_for({"detect", "failures", "trials", "interval"}, "failure_rate");
@@ -325,6 +379,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
         r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
     }
     read_samples(r, t, what, m);
+    if (const auto* n = t.get("pool")) read_pool(r, *n, what, file, m);
   } else if (policy == "failure_rate") {
     for (const char* k : {"value", "values"}) {
       if (const auto* n = t.get(k))
@@ -593,6 +648,15 @@ std::string render_baseline(const BaselineFile& file) {
           out << (i ? ", " : "") << number(m.samples[i]);
         out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
             << ", sd = " << number(summary.sd) << " }\n";
+      }
+      for (const PoolBlock& block : m.pool) {
+        out << "\n[[" << path << ".pool]]\n"
+            << "source_run = " << toml_string(block.source_run) << "\n"
+            << "seeds = " << toml_string(seed_ranges_text(block.seeds)) << "\n"
+            << "added_at = " << toml_string(block.added_at) << "\n"
+            << "git_commit = " << toml_string(block.git_commit) << "\n"
+            << "reason = " << toml_string(block.reason) << "\n"
+            << "environment = " << toml_string(block.environment) << "\n";
       }
       for (const HistoryEntry& h : m.history) {
         out << "\n[[" << path << ".history]]\n"

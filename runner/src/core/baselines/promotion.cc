@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "analysis/failure_rate_gate.h"
+#include "baselines/seed_pool.h"
 #include "environment/git_info.h"
 #include "record/run_result.h"
 #include "registry/name_filter.h"
@@ -184,6 +186,7 @@ void drop_unused_environments(BaselineFile& file) {
     for (const auto& [metric_name, metric] : test.metrics) {
       for (const auto& [id, value] : metric.by_environment) used.insert(id);
       for (const HistoryEntry& entry : metric.history) used.insert(entry.environment);
+      for (const PoolBlock& block : metric.pool) used.insert(block.environment);
       if (metric.calibration) used.insert(metric.calibration->environment);
     }
   }
@@ -198,7 +201,8 @@ bool same_value(std::optional<double> a, std::optional<double> b) {
   return *a == *b || (std::isnan(*a) && std::isnan(*b));
 }
 
-// What the stored seed budget can detect when a later run draws fresh seeds.
+}  // namespace
+
 std::string detectable_effect_note(const BaselineMetric& m) {
   const stats::SampleSummary summary = stats::summarize_samples(m.samples);
   if (summary.n < 2 || !std::isfinite(summary.sd) || summary.sd <= 0.0 ||
@@ -210,6 +214,8 @@ std::string detectable_effect_note(const BaselineMetric& m) {
                                            m.direction) +
          " (fresh seeds, Welch)";
 }
+
+namespace {
 
 // The stored failure count with its interval, and what the gate a later run makes (this
 // baseline's rate, the test's blocks and cap, the promotion's alpha) can catch.
@@ -253,8 +259,26 @@ void write_reference_file(const std::string& path, const std::string& content,
 
 }  // namespace
 
+PoolBlock pool_block(const RunRecord& record, const std::vector<std::uint64_t>& seeds,
+                     const std::string& reason, const std::string& now) {
+  PoolBlock block;
+  block.source_run = record.run.info.run_id;
+  block.seeds = seeds;
+  std::sort(block.seeds.begin(), block.seeds.end());
+  block.added_at = now;
+  block.git_commit = recorded_git(record.run.info.environment).commit;
+  block.reason = reason;
+  block.environment = samples_environment(record.profile).id;
+  return block;
+}
+
+EnvironmentProfile samples_environment(const EnvironmentProfile& profile) {
+  return profile.numerics_id.empty() ? machine_profile(profile) : numerics_profile(profile);
+}
+
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request) {
+  if (request.add_seeds) return plan_seed_addition(record, existing, request);
   refuse_unpromotable(record, request.force, "promote", /*needs_every_seed=*/true);
   const RunResult& run = record.run;
   const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
@@ -306,6 +330,17 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
           updated, old, calibration == request.calibrations.end() ? nullptr : &calibration->second);
       if (updated.calibration && updated.calibration->environment == profile.id) {
         planned.after.environments[profile.id] = machine_profile(profile);
+      }
+      if (!updated.samples.empty()) {
+        // The samples are this run's: one block, unless they are the ones the baseline holds
+        // (promoting the same run twice changes nothing).
+        if (old != nullptr && old->samples == updated.samples && old->seeds == updated.seeds) {
+          updated.pool = old->pool;
+        } else {
+          updated.pool = {pool_block(record, updated.seeds, request.reason, request.now)};
+          const EnvironmentProfile numerics = samples_environment(profile);
+          planned.after.environments[numerics.id] = numerics;
+        }
       }
       const std::optional<double> old_value = old ? value_for(*old, profile) : std::nullopt;
       const std::optional<double> new_value = value_for(updated, profile);
@@ -404,6 +439,7 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     if (pause != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
     write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
   }
+  if (request.add_seeds) return plan;  // samples only: reference curves and predictions stay
   // The reference predictions: the same tests as the TOML (filter; failed ones only with force).
   const NameFilter filter(request.filter);
   for (const TestResult& test : record.run.tests) {

@@ -20,6 +20,9 @@ struct PromotionRequest {
   std::string reason;
   std::string filter;  ///< NameFilter syntax over test names; empty: every test
   bool force = false;
+  /// `promote --add-seeds`: each seeded metric's samples join the baseline's (seed_pool.h) instead
+  /// of replacing them.
+  bool add_seeds = false;
   std::string now;  ///< UTC time recorded as promoted_at
   /// `calibrate`: (test, metric) -> the calibration whose band the metric gets (policy band,
   /// rtol 0, atol its half-width). A metric without one keeps the calibrated band it has when the
@@ -44,6 +47,10 @@ struct PlannedFile {
 /// The level and power promote states the detectable effect at (the gate's default alpha).
 inline constexpr double kPromotionAlpha = 0.01;
 inline constexpr double kPromotionPower = 0.8;
+
+/// What a seeded metric's stored samples can detect when a later run draws fresh seeds: "with n=8
+/// and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 (fresh seeds, Welch)".
+std::string detectable_effect_note(const BaselineMetric& m);
 
 /// Throws PromotionRefused ("<command> refuses run ...") for a failed or incomplete run, or one
 /// from a dirty tree, or (`needs_every_seed`: a promotion stores the samples) a sequential test
@@ -79,18 +86,28 @@ class BaselineFolderLock {
   int fd_ = -1;
 };
 
+/// How a baseline file describes the profile seeded samples of `profile`'s machine belong to: its
+/// numerics profile (a seed's value depends on the kernels, not on the CPU's name).
+EnvironmentProfile samples_environment(const EnvironmentProfile& profile);
+
+/// The block a seeded metric's samples from `record` form in the baseline's pool: the run, its
+/// commit, `now`, the reason, and the numerics profile of its machine.
+PoolBlock pool_block(const RunRecord& record, const std::vector<std::uint64_t>& seeds,
+                     const std::string& reason, const std::string& now);
+
 /// Throws PromotionRefused for a failed or incomplete run, or one from a dirty tree, unless
-/// request.force. Returns only the files whose content changes.
+/// request.force. Returns only the files whose content changes. With request.add_seeds, the plan
+/// is plan_seed_addition's (seed_pool.h).
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request);
 
-/// Runs plan_promotion holding an exclusive flock on <dir>/<binary>/ and writes each changed file
-/// atomically; then the promoted tests' reference files beside them, each atomically: their
-/// predictions (record_predictions) as <dir>/<binary>/predictions/<test>.<name>.csv and their
-/// gated curves (record_curve with a CurvePolicy, at most kReferenceCurvePoints points) as
-/// <dir>/<binary>/curves/<test>.<name>.csv; their paths added to `references_written` when
-/// given (only those whose content changed). Returns the plan that
-/// was written.
+/// Runs plan_promotion (or, with request.add_seeds, plan_seed_addition) holding an exclusive flock
+/// on <dir>/<binary>/ and writes each changed file atomically; then the promoted tests' reference
+/// files beside them, each atomically: their predictions (record_predictions) as
+/// <dir>/<binary>/predictions/<test>.<name>.csv and their gated curves (record_curve with a
+/// CurvePolicy, at most kReferenceCurvePoints points) as <dir>/<binary>/curves/<test>.<name>.csv;
+/// their paths added to `references_written` when given (only those whose content changed; none
+/// with request.add_seeds, which adds samples only). Returns the plan that was written.
 std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionRequest& request,
                                      std::vector<std::string>* references_written = nullptr);
 

@@ -234,6 +234,10 @@ CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
   command->add_option("--reason", promote.reason, "Why the baseline changes (kept in the history)");
   command->add_option("--filter", promote.filter, "Promote only the tests matching this filter");
   command->add_flag("--force", promote.force, "Promote a failed, incomplete or dirty run anyway");
+  command->add_flag("--add-seeds", promote.add_seeds,
+                    "Seeded metrics: add the run's seeds and samples to the baseline's instead of "
+                    "replacing them (same config, data, numerics and margin; a seed already there "
+                    "must have the same value), recorded as one more block of the pool");
   return command;
 }
 

@@ -99,6 +99,7 @@ struct PromoteOptions {
   std::string reason;
   std::string filter;
   bool force = false;
+  bool add_seeds = false;  ///< seeded metrics: the run's seeds join the baseline's (a pool)
 };
 
 /// `calibrate`: the K repeats, what they run, and where the bands go.

@@ -17,6 +17,7 @@ ExitCode promote_command(const PromoteOptions& options) {
   request.reason = options.reason;
   request.filter = options.filter;
   request.force = options.force;
+  request.add_seeds = options.add_seeds;
   request.now = utc_now_iso8601();
   std::vector<std::string> predictions;
   const std::vector<PlannedFile> written = promote_run(run, request, &predictions);
@@ -24,6 +25,13 @@ ExitCode promote_command(const PromoteOptions& options) {
     std::printf(
         "promote: %s (%s)\n", path.c_str(),
         path.find("/predictions/") != std::string::npos ? "predictions" : "reference curve");
+  if (written.empty() && options.add_seeds) {
+    std::printf(
+        "promote: the baselines already hold every seed of run %s with the same values; "
+        "nothing changed\n",
+        run.run.info.run_id.c_str());
+    return ExitCode::kPassed;
+  }
   if (written.empty() && predictions.empty()) {
     std::printf("promote: baselines already match run %s; nothing changed\n",
                 run.run.info.run_id.c_str());

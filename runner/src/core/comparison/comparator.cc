@@ -197,9 +197,14 @@ MetricComparison compare_distribution(const MetricRecord& metric, const Baseline
     c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
     return c;
   }
+  // A baseline holding the run's seeds among others (a pool grown with promote --add-seeds) is
+  // compared on those seeds, paired; fresh seeds are compared with all of it (Welch).
+  const SeedSamples stored{baseline->samples, baseline->seeds};
+  const std::optional<SeedSamples> same_seeds =
+      metric.sample_seeds.empty() ? std::nullopt : samples_of_seeds(stored, metric.sample_seeds);
   c.distribution = analyse_distribution(metric.name, metric.direction, delta,
                                         SeedSamples{metric.samples, metric.sample_seeds},
-                                        SeedSamples{baseline->samples, baseline->seeds});
+                                        same_seeds.value_or(stored));
   c.baseline = c.distribution->baseline_mean;
   c.delta = c.distribution->difference;
   c.verdict = Verdict::kInconclusive;

@@ -1,0 +1,252 @@
+#include "baselines/seed_pool.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "baselines/seed_ranges.h"
+#include "record/run_result.h"
+#include "registry/name_filter.h"
+
+namespace mlregress::internal {
+
+std::vector<PoolBlock> pool_of(const BaselineMetric& metric, const BaselineFile& file) {
+  if (!metric.pool.empty() || metric.seeds.empty()) return metric.pool;
+  const Provenance& p = file.provenance;
+  PoolBlock block;
+  block.source_run = p.source_run;
+  block.seeds = metric.seeds;
+  std::sort(block.seeds.begin(), block.seeds.end());
+  block.added_at = p.promoted_at;
+  block.git_commit = p.git_commit;
+  block.reason = p.reason;
+  block.environment = p.environment;
+  return {block};
+}
+
+bool same_numerics(const PoolBlock& stored, const EnvironmentProfile& run) {
+  if (stored.environment == samples_environment(run).id) return true;
+  return run.pins.empty() && stored.environment == run.id;
+}
+
+namespace {
+
+// Bit-for-bit: the file keeps the shortest text that reads back as the same double, so a seed
+// measured again on the same numerics compares equal; anything else is another measurement.
+bool same_sample(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+const Margin* margin_of(const TolerancePolicy& policy) { return std::get_if<Margin>(&policy); }
+
+}  // namespace
+
+SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& baseline,
+                                 const MetricRecord& metric, PoolBlock block,
+                                 const EnvironmentProfile& run) {
+  SeedAddition result;
+  std::vector<std::string>& refusals = result.refusals;
+  const Margin* stored_margin = margin_of(baseline.policy);
+  const Margin* run_margin = margin_of(metric.policy);
+  if (stored_margin == nullptr || baseline.samples.empty()) {
+    refusals.push_back(fmt::format(
+        "{}: the baseline holds one value, not per-seed samples; promote without --add-seeds",
+        name));
+  }
+  if (run_margin == nullptr || metric.sample_seeds.empty() ||
+      metric.samples.size() != metric.sample_seeds.size()) {
+    refusals.push_back(fmt::format(
+        "{}: the run did not measure it on seeds (no per-seed samples); only seeded metrics "
+        "(ML_SEED_TEST, Margin) grow their baseline",
+        name));
+  }
+  if (!refusals.empty()) return result;
+  if (baseline.direction != metric.direction) {
+    refusals.push_back(
+        fmt::format("{}: the baseline is {}, the run {}; promote without "
+                    "--add-seeds to change the direction",
+                    name, direction_name(baseline.direction), direction_name(metric.direction)));
+  }
+  if (stored_margin->delta != run_margin->delta) {
+    refusals.push_back(
+        fmt::format("{}: the baseline's margin is {}, the run's {}; promote "
+                    "without --add-seeds to change the margin",
+                    name, stored_margin->delta, run_margin->delta));
+  }
+  for (const PoolBlock& stored : baseline.pool) {
+    if (!same_numerics(stored, run)) {
+      refusals.push_back(fmt::format(
+          "{}: seeds {} were measured on environment '{}', this run on '{}' (machine '{}'): a "
+          "seed's value depends on the kernels, so samples of other numerics do not pool; "
+          "promote without --add-seeds to start a pool on this one",
+          name, seed_ranges_text(stored.seeds), stored.environment, samples_environment(run).id,
+          run.id));
+      break;
+    }
+  }
+  std::map<std::uint64_t, double> stored_by_seed;
+  for (std::size_t i = 0; i < baseline.seeds.size(); ++i)
+    stored_by_seed.emplace(baseline.seeds[i], baseline.samples[i]);
+  result.merged = baseline;
+  for (std::size_t i = 0; i < metric.sample_seeds.size(); ++i) {
+    const std::uint64_t seed = metric.sample_seeds[i];
+    const double value = metric.samples[i];
+    const auto stored = stored_by_seed.find(seed);
+    if (stored == stored_by_seed.end()) {
+      result.merged.seeds.push_back(seed);
+      result.merged.samples.push_back(value);
+      result.added.push_back(seed);
+      stored_by_seed.emplace(seed, value);  // a seed twice in one run is refused next time round
+    } else if (same_sample(stored->second, value)) {
+      result.repeated.push_back(seed);
+    } else {
+      refusals.push_back(
+          fmt::format("{}: seed {} is in the baseline as {} but the run measured "
+                      "{}; a seed has one value (was it measured on other "
+                      "numerics, or is the test not deterministic per seed?)",
+                      name, seed, stored->second, value));
+    }
+  }
+  if (!refusals.empty()) return result;
+  if (!result.added.empty()) {
+    block.seeds = result.added;
+    std::sort(block.seeds.begin(), block.seeds.end());
+    result.merged.pool.push_back(std::move(block));
+  }
+  return result;
+}
+
+namespace {
+
+const BaselineTest* stored_test(const LoadedBaselineFile* loaded, const std::string& name) {
+  if (loaded == nullptr) return nullptr;
+  const auto it = loaded->file.tests.find(name);
+  return it == loaded->file.tests.end() ? nullptr : &it->second;
+}
+
+bool seeded(const MetricRecord& metric) {
+  return std::holds_alternative<Margin>(metric.policy) && !metric.sample_seeds.empty();
+}
+
+}  // namespace
+
+std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const BaselineSet& existing,
+                                            const PromotionRequest& request) {
+  // A pool takes every seed a later paired look may need, as a plain promotion of it does.
+  refuse_unpromotable(record, request.force, "promote --add-seeds", /*needs_every_seed=*/true);
+  const RunResult& run = record.run;
+  const NameFilter filter(request.filter);
+  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
+  std::vector<std::string> refusals;
+  std::map<std::string, PlannedFile> files;  // by path
+  for (const TestResult& test : run.tests) {
+    if (!filter.matches(test.name, test.full_name)) continue;
+    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
+    if (is_test_failure(test.status)) {
+      // Even with --force: a failed seed's value is missing, the others' are suspect.
+      refusals.push_back(fmt::format("test {} {}: its seeds do not join a baseline", test.name,
+                                     test_status_name(test.status)));
+      continue;
+    }
+    if (std::none_of(test.metrics.begin(), test.metrics.end(), seeded)) {
+      refusals.push_back(
+          fmt::format("test {}: not a seeded test in run {} (no per-seed samples); "
+                      "--add-seeds grows seeded baselines only (--filter selects "
+                      "tests)",
+                      test.name, run.info.run_id));
+      continue;
+    }
+    const LoadedBaselineFile* loaded = existing.find(test.name);
+    const BaselineTest* stored = stored_test(loaded, test.name);
+    if (stored == nullptr) {
+      refusals.push_back(
+          fmt::format("test {}: no baseline in {} yet; promote the run without "
+                      "--add-seeds first (its seeds become the first block)",
+                      test.name, folder));
+      continue;
+    }
+    const std::string& path = loaded->path;
+    if (stored->config_hash != test.config_hash) {
+      refusals.push_back(fmt::format(
+          "{}: test {}: config_hash {} in the baseline, {} in the run: the seeds measured another "
+          "configuration; promote without --add-seeds to replace the baseline",
+          path, test.name, stored->config_hash, test.config_hash));
+      continue;
+    }
+    std::map<std::string, std::string> datasets;
+    for (const RecordedDataset& d : test.datasets)
+      if (!d.order) datasets[d.name] = d.sha256;
+    if (datasets != stored->datasets) {
+      refusals.push_back(
+          fmt::format("{}: test {}: the run measured other data (record_dataset) "
+                      "than the baseline; promote without --add-seeds",
+                      path, test.name));
+      continue;
+    }
+    auto [it, inserted] = files.try_emplace(path);
+    PlannedFile& planned = it->second;
+    if (inserted) {
+      planned.path = path;
+      planned.before = loaded->file;
+      planned.after = loaded->file;
+    }
+    BaselineTest& target = planned.after.tests.at(test.name);
+    for (const MetricRecord& metric : test.metrics) {
+      const std::string name = test.name + "." + metric.name;
+      if (!seeded(metric)) {
+        planned.skipped_values.push_back(
+            fmt::format("{}: left as it is (not a per-seed metric)", name));
+        continue;
+      }
+      const auto old = stored->metrics.find(metric.name);
+      if (old == stored->metrics.end()) {
+        refusals.push_back(
+            fmt::format("{}: {}: no baseline yet; promote the run without "
+                        "--add-seeds first (its seeds become the first block)",
+                        path, name));
+        continue;
+      }
+      BaselineMetric baseline = old->second;
+      baseline.pool = pool_of(baseline, loaded->file);
+      const SeedAddition addition =
+          add_seeds_to_metric(name, baseline, metric,
+                              pool_block(record, {}, request.reason, request.now), record.profile);
+      for (const std::string& refusal : addition.refusals)
+        refusals.push_back(fmt::format("{}: {}", path, refusal));
+      if (!addition.refusals.empty()) continue;
+      if (!addition.repeated.empty()) {
+        planned.skipped_values.push_back(
+            fmt::format("{}: seeds {} already in the baseline with the same values: skipped", name,
+                        seed_ranges_text(addition.repeated)));
+      }
+      if (addition.added.empty()) continue;
+      target.metrics[metric.name] = addition.merged;
+      ++planned.changed_metrics;
+      const PoolBlock& block = addition.merged.pool.back();
+      // A block made of an older file's provenance names a machine the file already describes.
+      planned.after.environments[block.environment] = samples_environment(record.profile);
+      planned.detectable_effects.push_back(
+          fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks: {}", name,
+                      seed_ranges_text(addition.added), addition.merged.seeds.size(),
+                      addition.merged.pool.size(), detectable_effect_note(addition.merged)));
+    }
+  }
+  if (!refusals.empty()) {
+    std::string message =
+        fmt::format("promote --add-seeds refuses run {}; nothing was written:", run.info.run_id);
+    for (const std::string& reason : refusals) message += "\n  - " + reason;
+    throw PromotionRefused(message);
+  }
+  std::vector<PlannedFile> changed;
+  for (auto& [path, planned] : files) {
+    if (planned.after == planned.before) continue;  // every seed was there already
+    stamp_provenance(planned, record, request.reason, request.now);
+    planned.after.environments[record.profile.id] = machine_profile(record.profile);
+    drop_unused_environments(planned.after);
+    changed.push_back(std::move(planned));
+  }
+  return changed;
+}
+
+}  // namespace mlregress::internal
