@@ -29,6 +29,9 @@ XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::u
   train_minibatches(model, train, config.lr, config.steps, config.batch_size, /*adam=*/true);
 
   XorExperimentResult result;
+  const torch::Tensor rule =
+      (test.inputs.select(1, 0) * test.inputs.select(1, 1) > 0).to(torch::kLong);
+  result.test_set_rule_accuracy = rule.eq(test.labels).to(torch::kDouble).mean().item<double>();
   result.test_accuracy =
       predict_classes(model, test.inputs).eq(test.labels).to(torch::kDouble).mean().item<double>();
   torch::NoGradGuard no_grad;

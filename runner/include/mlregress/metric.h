@@ -54,8 +54,17 @@ struct Exact {
 /// baseline's by a one-sided statistical test. A REGRESSION needs a significant degradation whose
 /// estimate exceeds `delta`, the practical margin; a confidence interval that still allows a
 /// degradation beyond `delta` is INCONCLUSIVE. Example: Margin{.delta = 0.01}.
+///
+/// `covariate` names another metric of the same test, recorded per seed, that the change under
+/// test cannot move but that explains part of this metric's seed-to-seed spread (the accuracy of
+/// the true labelling rule on the seed's own test set, say: a property of the data alone). Against
+/// fresh seeds the gate then compares the metric adjusted by it (CUPED), which needs fewer seeds
+/// for the same certainty; the covariate is gated by its own policy like any metric, and one whose
+/// arms differ (the change moved it) is not used. Example:
+/// Margin{.delta = 0.005, .covariate = "test_set_rule_accuracy"}.
 struct Margin {
   double delta = 0.0;
+  std::string covariate;  ///< empty: none
   friend bool operator==(const Margin&, const Margin&) = default;
 };
 

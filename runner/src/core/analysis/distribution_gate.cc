@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "statistics/control_variate.h"
 #include "statistics/effect_size.h"
 #include "statistics/holm.h"
 #include "statistics/moments.h"
@@ -186,6 +187,66 @@ double degradation_of(Direction direction, double difference) {
 DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
                                           double margin, const SeedSamples& candidate,
                                           const SeedSamples& baseline) {
+  return analyse_distribution(metric, direction, margin, candidate, baseline, nullptr);
+}
+
+namespace {
+
+// The covariate's values for `samples`' seeds, in their order, or nullopt when one is missing.
+std::optional<std::vector<double>> covariate_values(const SeedSamples& samples,
+                                                    const SeedSamples& covariate) {
+  std::map<std::uint64_t, double> by_seed;
+  for (std::size_t i = 0; i < covariate.seeds.size() && i < covariate.values.size(); ++i) {
+    by_seed.emplace(covariate.seeds[i], covariate.values[i]);
+  }
+  std::vector<double> out;
+  for (const std::uint64_t seed : samples.seeds) {
+    const auto it = by_seed.find(seed);
+    if (it == by_seed.end() || !std::isfinite(it->second)) return std::nullopt;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+// The two arms adjusted by the covariate, or the reason they are not (in `use.note`).
+std::optional<stats::ControlVariateAdjustment> covariate_adjustment(const SeedSamples& candidate,
+                                                                    const SeedSamples& baseline,
+                                                                    const CovariateSamples& cov,
+                                                                    CovariateUse& use) {
+  const std::optional<std::vector<double>> xc = covariate_values(candidate, cov.candidate);
+  const std::optional<std::vector<double>> xb = covariate_values(baseline, cov.baseline);
+  if (!xc || !xb) {
+    use.note = fmt::format("not adjusted: the {} lacks a finite '{}' for one of its seeds{}",
+                           !xc ? "candidate" : "baseline", cov.name,
+                           !xb ? " (promote a run that records it)" : "");
+    return std::nullopt;
+  }
+  try {
+    use.balance_p = stats::welch_t_test(*xc, *xb).p_value;
+    if (use.balance_p < kCovariateBalanceAlpha) {
+      use.note = fmt::format(
+          "not adjusted: '{}' differs between the arms (p={:.2g}), so the change may have moved it",
+          cov.name, use.balance_p);
+      return std::nullopt;
+    }
+    stats::ControlVariateAdjustment adjustment =
+        stats::adjust_by_covariate(candidate.values, *xc, baseline.values, *xb);
+    use.applied = true;
+    use.theta = adjustment.theta;
+    use.variance_explained = adjustment.variance_explained;
+    return adjustment;
+  } catch (const std::invalid_argument& error) {
+    use.note = fmt::format("not adjusted by '{}': {}", cov.name, error.what());
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
+                                          double margin, const SeedSamples& candidate,
+                                          const SeedSamples& baseline,
+                                          const CovariateSamples* covariate) {
   DistributionAnalysis a;
   a.metric = metric;
   a.direction = direction;
@@ -209,13 +270,32 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   if (!a.problem.empty()) return a;
 
   a.design = same_seed_set(candidate, baseline) ? GateDesign::kPaired : GateDesign::kIndependent;
-  const std::vector<double> y = a.design == GateDesign::kPaired
-                                    ? baseline_in_candidate_order(candidate, baseline)
-                                    : baseline.values;
+  std::vector<double> x = candidate.values;
+  std::vector<double> y = a.design == GateDesign::kPaired
+                              ? baseline_in_candidate_order(candidate, baseline)
+                              : baseline.values;
+  // Welch's test on covariate-adjusted values has one degree of freedom fewer: the slope was
+  // estimated from them.
+  double df_spent_on_slope = 0.0;
+  if (covariate != nullptr) {
+    CovariateUse& use = a.covariate.emplace();
+    use.name = covariate->name;
+    if (a.design == GateDesign::kPaired) {
+      use.note = "not needed: paired on the same seeds, the covariate cancels";
+    } else if (auto adjusted = covariate_adjustment(candidate, baseline, *covariate, use)) {
+      x = std::move(adjusted->first_adjusted);
+      y = std::move(adjusted->second_adjusted);
+      df_spent_on_slope = 1.0;
+    }
+  }
   const auto test = [&](stats::Alternative alternative) {
-    return a.design == GateDesign::kPaired
-               ? stats::paired_t_test(candidate.values, y, alternative, kConfidenceLevel)
-               : stats::welch_t_test(candidate.values, y, alternative, kConfidenceLevel);
+    if (a.design == GateDesign::kPaired) {
+      return stats::paired_t_test(x, y, alternative, kConfidenceLevel);
+    }
+    const stats::TTestResult welch = stats::welch_t_test(x, y, alternative, kConfidenceLevel);
+    if (df_spent_on_slope == 0.0) return welch;
+    return stats::t_test_from_estimate(welch.estimate, welch.standard_error,
+                                       welch.df - df_spent_on_slope, alternative, kConfidenceLevel);
   };
   const stats::TTestResult two_sided = test(stats::Alternative::kTwoSided);
   a.difference = two_sided.estimate;
@@ -320,6 +400,13 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
   return decisions;
 }
 
+std::string format_covariate_use(const CovariateUse& use) {
+  if (!use.applied) return fmt::format("covariate '{}' {}", use.name, use.note);
+  return fmt::format(
+      "adjusted for '{}' (slope {:.3g}, {:.0f}% of the seed-to-seed variance removed)", use.name,
+      use.theta, 100.0 * use.variance_explained);
+}
+
 std::string format_distribution(const DistributionAnalysis& a, const GateDecision& decision) {
   std::string line =
       fmt::format("{:.4g}±{:.4g} (n={}) → {:.4g}±{:.4g} (n={})", a.baseline_mean, a.baseline_sd,
@@ -336,6 +423,7 @@ std::string format_distribution(const DistributionAnalysis& a, const GateDecisio
       a.probability_of_improvement, leans_worse ? "worse" : "better",
       leans_worse ? a.p_worse : a.p_better,
       leans_worse ? decision.p_worse_adjusted : decision.p_better_adjusted, a.margin);
+  if (a.covariate) line += " · " + format_covariate_use(*a.covariate);
   return line;
 }
 

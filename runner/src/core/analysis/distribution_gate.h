@@ -35,6 +35,29 @@ struct SeedSamples {
   std::vector<std::uint64_t> seeds;  ///< same length as values
 };
 
+/// A pre-registered covariate of a metric (Margin{.covariate}): its per-seed values in each arm,
+/// by seed. Used by independent-arms comparisons only: on the same seeds it is the same data and
+/// cancels in the per-seed differences.
+struct CovariateSamples {
+  std::string name;
+  SeedSamples candidate, baseline;
+};
+
+/// What a covariate did to an analysis: `applied` with its slope and the share of the metric's
+/// within-arm variance it removed, or the reason it was left out (`note`).
+struct CovariateUse {
+  std::string name;
+  bool applied = false;
+  double theta = 0.0;
+  double variance_explained = 0.0;
+  double balance_p = 1.0;  ///< two-sided Welch p of the covariate's arms (independent arms)
+  std::string note;        ///< why it was not applied; empty when applied
+};
+
+/// Below this two-sided p-value the arms' covariates differ more than chance explains: the change
+/// may have moved the covariate, and adjusting by it would bias the estimate.
+inline constexpr double kCovariateBalanceAlpha = 0.01;
+
 enum class GateDesign {
   kIndependent,  ///< Welch's t test: the candidate used other seeds than the baseline
   kPaired,       ///< paired t test on per-seed differences: the same seeds, in any order
@@ -81,6 +104,8 @@ struct DistributionAnalysis {
     double level = 0.95, lower = 0.0, upper = 0.0;
   };
   std::optional<Interval> pass_interval;
+  /// Margin{.covariate}: whether the metric was adjusted by its covariate, and how much it helped.
+  std::optional<CovariateUse> covariate;
 };
 
 /// How much worse a candidate is by a difference candidate - baseline, in the metric's units
@@ -96,6 +121,21 @@ double degradation_of(Direction direction, double difference);
 DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
                                           double margin, const SeedSamples& candidate,
                                           const SeedSamples& baseline);
+
+/// The same with a pre-registered covariate (nullptr: none). Two independent arms are compared on
+/// the metric adjusted by the covariate (statistics/control_variate.h: CUPED), with Welch's test
+/// on the adjusted values and one degree of freedom fewer for the estimated slope, when every
+/// sample's seed has a covariate value in its arm, the covariate varies, and its arms are
+/// balanced (two-sided Welch p >= kCovariateBalanceAlpha); otherwise the plain analysis with
+/// `covariate->note` saying why. Paired comparisons are never adjusted (the note says so).
+DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
+                                          double margin, const SeedSamples& candidate,
+                                          const SeedSamples& baseline,
+                                          const CovariateSamples* covariate);
+
+/// "adjusted for 'test_set_rule_accuracy' (slope 0.72, 39% of the seed-to-seed variance removed)",
+/// or "covariate 'x' not adjusted: …".
+std::string format_covariate_use(const CovariateUse& use);
 
 struct GateDecision {
   Verdict verdict = Verdict::kInconclusive;

@@ -53,7 +53,8 @@ std::vector<int> sequential_looks(const SequentialPlan& plan) {
 std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,
                                               double margin, const SeedSamples& candidate,
                                               const SeedSamples& baseline,
-                                              const SequentialPlan& plan, double alpha) {
+                                              const SequentialPlan& plan, double alpha,
+                                              const CovariateSamples* covariate) {
   const std::vector<int> looks = sequential_looks(plan);
   const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
   // Paired looks when the baseline holds as many seeds as the plan may run, the candidate's among
@@ -85,7 +86,7 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
   if (diverged || available < looks.front()) {
     SequentialLook look;
     look.seeds = available;
-    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline);
+    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline, covariate);
     if (diverged) {
       look.outcome = LookOutcome::kRegression;
       look.p_worse_sequential = 0.0;
@@ -110,8 +111,8 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     const SeedSamples c = first(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
         paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
-    look.analysis =
-        analyse_distribution(metric, direction, margin, c, same_seeds.value_or(baseline));
+    look.analysis = analyse_distribution(metric, direction, margin, c,
+                                         same_seeds.value_or(baseline), covariate);
     const DistributionAnalysis& a = look.analysis;
     if (!a.problem.empty()) {
       taken.push_back(look);

@@ -93,13 +93,15 @@ struct SequentialLook {
 /// look on, until one settles the metric or the candidate's seeds run out: the looks taken. The
 /// baseline is restricted to the candidate's seeds at each look when it has them all (a paired
 /// look); otherwise each look is an independent-arms comparison with the whole baseline.
-/// alpha is the run's family-wise level. A NaN or Inf among the seeds that ran gives a single
-/// look, kRegression (a seed diverged); fewer seeds than the first look, or samples that cannot
-/// be tested, a single look with the problem and kContinue.
+/// alpha is the run's family-wise level. A covariate (Margin{.covariate}) adjusts every
+/// independent-arms look (analyse_distribution). A NaN or Inf among the seeds that ran gives a
+/// single look, kRegression (a seed diverged); fewer seeds than the first look, or samples that
+/// cannot be tested, a single look with the problem and kContinue.
 std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,
                                               double margin, const SeedSamples& candidate,
                                               const SeedSamples& baseline,
-                                              const SequentialPlan& plan, double alpha);
+                                              const SequentialPlan& plan, double alpha,
+                                              const CovariateSamples* covariate = nullptr);
 
 /// The analysis the run's gate decides a sequential metric by: the last look's, with the
 /// sequential p-values (they join the run's Holm families) and the look's interval as the one a

@@ -306,9 +306,9 @@ void read_pool(const Reader& r, const toml::node& node, const std::string& what,
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
   r.only_keys(t, what,
-              {"direction", "policy", "scope", "rtol", "atol", "calibration", "margin", "value",
-               "values", "cv", "seeds", "samples", "summary", "pool", "detect", "failures",
-               "trials", "interval", "history"});
+              {"direction", "policy", "scope",    "rtol",   "atol",     "calibration", "margin",
+               "covariate", "value",  "values",   "cv",     "seeds",    "samples",     "summary",
+               "pool",      "detect", "failures", "trials", "interval", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -330,7 +330,12 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (const auto* n = t.get("calibration"))
       m.calibration = read_calibration(r, *n, what, band, file);
   } else if (policy == "margin") {
-    m.policy = Margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
+    Margin margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
+    if (const auto* n = t.get("covariate")) {
+      margin.covariate = r.string(*n, what + ".covariate");
+      if (margin.covariate.empty()) r.fail(*n, what + ".covariate names no metric");
+    }
+    m.policy = margin;
   } else if (policy == "failure_rate") {
     const toml::node& detect = r.required(t, "detect", what);
     const double rate = r.number(detect, what + ".detect");
@@ -354,7 +359,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     }
   };
   only_for({"rtol", "atol", "calibration"}, "band");
-  only_for({"margin", "seeds", "samples", "summary", "pool"}, "margin");
+  only_for({"margin", "covariate", "seeds", "samples", "summary", "pool"}, "margin");
   only_for({"cv"}, "timing");
   only_for({"scope"}, "exact");
   only_for({"detect", "failures", "trials", "interval"}, "failure_rate");
@@ -620,6 +625,8 @@ std::string render_baseline(const BaselineFile& file) {
         }
       } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
         out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
+        if (!margin->covariate.empty())
+          out << "covariate = " << toml_string(margin->covariate) << "\n";
       } else if (std::holds_alternative<Timing>(m.policy)) {
         out << "policy = \"timing\"\n";
       } else if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy)) {

@@ -88,6 +88,24 @@ std::string other_profiles_note(const BaselineMetric& entry,
   return fmt::format("{}", fmt::join(notes, "; "));
 }
 
+// The per-seed values of the covariate a seeded metric names (Margin{.covariate}) in this run and
+// in the baseline; an arm that lacks it stays empty, which the analysis reports.
+std::optional<CovariateSamples> covariate_of(const MetricRecord& metric, const TestResult& test,
+                                             const BaselineTest* baseline) {
+  const Margin* margin = std::get_if<Margin>(&metric.policy);
+  if (!test.seeded || margin == nullptr || margin->covariate.empty()) return std::nullopt;
+  CovariateSamples covariate;
+  covariate.name = margin->covariate;
+  for (const MetricRecord& other : test.metrics) {
+    if (other.name == margin->covariate) covariate.candidate = {other.samples, other.sample_seeds};
+  }
+  if (baseline != nullptr) {
+    const auto it = baseline->metrics.find(margin->covariate);
+    if (it != baseline->metrics.end()) covariate.baseline = {it->second.samples, it->second.seeds};
+  }
+  return covariate;
+}
+
 }  // namespace
 
 void BaselineGate::compare_test(TestResult& test) const {
@@ -102,6 +120,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       if (it != baseline->metrics.end()) entry = &it->second;
     }
     const bool rate = test.seeded && std::holds_alternative<FailureRate>(metric.policy);
+    const std::optional<CovariateSamples> covariate = covariate_of(metric, test, baseline);
     const int outcomes = static_cast<int>(metric.samples.size());
     MetricComparison c =
         rate ? compare_failure_rate(metric, entry, test.seed_block > 0 ? test.seed_block : outcomes,
@@ -113,8 +132,8 @@ void BaselineGate::compare_test(TestResult& test) const {
             ? compare_sequential_distribution(
                   metric, entry,
                   SequentialPlan{.block = test.seed_block, .cap = test.seed_cap, .family = family_},
-                  alpha_)
-            : compare_distribution(metric, entry);
+                  alpha_, covariate ? &*covariate : nullptr)
+            : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
     if (entry != nullptr && c.verdict == Verdict::kUngated) {
       c.note += fmt::format(
           " ({})",

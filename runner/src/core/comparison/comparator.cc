@@ -179,7 +179,8 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
   return c;
 }
 
-MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline) {
+MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline,
+                                      const CovariateSamples* covariate) {
   MetricComparison c;
   c.metric = metric.name;
   c.kind = MetricKind::kDistribution;
@@ -204,7 +205,7 @@ MetricComparison compare_distribution(const MetricRecord& metric, const Baseline
       metric.sample_seeds.empty() ? std::nullopt : samples_of_seeds(stored, metric.sample_seeds);
   c.distribution = analyse_distribution(metric.name, metric.direction, delta,
                                         SeedSamples{metric.samples, metric.sample_seeds},
-                                        same_seeds.value_or(stored));
+                                        same_seeds.value_or(stored), covariate);
   c.baseline = c.distribution->baseline_mean;
   c.delta = c.distribution->difference;
   c.verdict = Verdict::kInconclusive;
@@ -218,14 +219,15 @@ MetricComparison compare_distribution(const MetricRecord& metric, const Baseline
 
 MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                                                  const BaselineMetric* baseline,
-                                                 const SequentialPlan& plan, double alpha) {
-  MetricComparison c = compare_distribution(metric, baseline);
+                                                 const SequentialPlan& plan, double alpha,
+                                                 const CovariateSamples* covariate) {
+  MetricComparison c = compare_distribution(metric, baseline, covariate);
   if (!c.distribution) return c;
   const Margin* margin = std::get_if<Margin>(&metric.policy);
   c.looks =
       look_sequentially(metric.name, metric.direction, margin != nullptr ? margin->delta : 0.0,
                         SeedSamples{metric.samples, metric.sample_seeds},
-                        SeedSamples{baseline->samples, baseline->seeds}, plan, alpha);
+                        SeedSamples{baseline->samples, baseline->seeds}, plan, alpha, covariate);
   c.distribution = sequential_decision_analysis(c.looks.back());
   c.baseline = c.distribution->baseline_mean;
   c.delta = c.distribution->difference;

@@ -40,14 +40,18 @@ MetricComparison compare_metric(const std::string& name, double observed,
 /// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
 /// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays
 /// INCONCLUSIVE ("pending") until decide_gate has seen every statistical check of the run.
-MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline);
+/// `covariate`: the metric's pre-registered covariate (Margin{.covariate}) in both arms, or
+/// nullptr.
+MetricComparison compare_distribution(const MetricRecord& metric, const BaselineMetric* baseline,
+                                      const CovariateSamples* covariate = nullptr);
 
 /// compare_distribution for a sequential test (Seeds(block).up_to(cap)): the candidate's seeds
 /// are looked at block by block (look_sequentially at level alpha) and the look that settled the
 /// metric, or the last, is what decide_gate decides.
 MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                                                  const BaselineMetric* baseline,
-                                                 const SequentialPlan& plan, double alpha);
+                                                 const SequentialPlan& plan, double alpha,
+                                                 const CovariateSamples* covariate = nullptr);
 
 /// A failure rate (FailureRate policy: one 0/1 outcome per attempt or seed in metric.samples,
 /// in plan order) against the baseline's failures and trials, looked at in blocks of `block`

@@ -96,6 +96,12 @@ std::string policy_problem(std::string_view name, double value, Direction direct
       m != nullptr && !finite_non_negative(m->delta)) {
     return fmt::format("metric '{}': the margin must be finite and >= 0, not {}", name, m->delta);
   }
+  if (const Margin* m = std::get_if<Margin>(&policy); m != nullptr && m->covariate == name) {
+    return fmt::format(
+        "metric '{}': a metric cannot be its own covariate (name another metric of the test that "
+        "the change cannot move)",
+        name);
+  }
   if (const Timing* t = std::get_if<Timing>(&policy); t != nullptr && !finite_non_negative(t->cv)) {
     return fmt::format("metric '{}': a timing's cv must be finite and >= 0, not {}", name, t->cv);
   }

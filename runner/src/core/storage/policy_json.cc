@@ -26,7 +26,9 @@ nlohmann::json policy_to_json(const TolerancePolicy& policy) {
     return {{"kind", "exact"}, {"scope", scope_name(exact->scope)}};
   }
   if (const Margin* margin = std::get_if<Margin>(&policy)) {
-    return {{"kind", "margin"}, {"delta", json_number(margin->delta)}};
+    nlohmann::json json = {{"kind", "margin"}, {"delta", json_number(margin->delta)}};
+    if (!margin->covariate.empty()) json["covariate"] = margin->covariate;
+    return json;
   }
   if (const Timing* timing = std::get_if<Timing>(&policy)) {
     return {{"kind", "timing"}, {"cv", json_number(timing->cv)}};
@@ -47,7 +49,9 @@ TolerancePolicy policy_from_json(const nlohmann::json& json) {
     if (!parsed) throw std::invalid_argument(fmt::format("unknown scope '{}'", scope));
     return Exact{*parsed};
   }
-  if (kind == "margin") return Margin{number_at(json, "delta")};
+  if (kind == "margin") {
+    return Margin{number_at(json, "delta"), json.value("covariate", std::string())};
+  }
   if (kind == "timing") return Timing{number_at(json, "cv")};
   if (kind == "failure_rate") return FailureRate{number_at(json, "detect")};
   if (kind == "default") return std::monostate{};

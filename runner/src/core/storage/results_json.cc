@@ -46,6 +46,17 @@ nlohmann::json distribution_json(const DistributionAnalysis& a,
                              {"lower", json_number(a.pass_interval->lower)},
                              {"upper", json_number(a.pass_interval->upper)}};
   }
+  if (a.covariate) {
+    const CovariateUse& c = *a.covariate;
+    json["covariate"] = {{"name", c.name}, {"applied", c.applied}};
+    if (c.applied) {
+      json["covariate"]["theta"] = json_number(c.theta);
+      json["covariate"]["variance_explained"] = json_number(c.variance_explained);
+      json["covariate"]["balance_p"] = json_number(c.balance_p);
+    } else {
+      json["covariate"]["note"] = c.note;
+    }
+  }
   if (decision) {
     json["p_worse_holm"] = json_number(decision->p_worse_adjusted);
     json["p_better_holm"] = json_number(decision->p_better_adjusted);
@@ -337,6 +348,21 @@ DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricR
   a.ci_lower = ci[0];
   a.ci_upper = ci[1];
   a.problem = field_or<std::string>(json, "problem", "");
+  if (json.contains("covariate")) {
+    with_field_context("covariate", [&] {
+      const nlohmann::json& j = json.at("covariate");
+      CovariateUse& c = a.covariate.emplace();
+      c.name = field<std::string>(j, "name");
+      c.applied = field<bool>(j, "applied");
+      if (c.applied) {
+        c.theta = number_field(j, "theta");
+        c.variance_explained = number_field(j, "variance_explained");
+        c.balance_p = number_field(j, "balance_p");
+      } else {
+        c.note = field<std::string>(j, "note");
+      }
+    });
+  }
   if (json.contains("pass_interval")) {
     with_field_context("pass_interval", [&] {
       const nlohmann::json& i = json.at("pass_interval");
