@@ -16,10 +16,17 @@
 #                on the baseline's seeds (paired) and INJECT_REPS times on fresh seeds. Target:
 #                REGRESSION after the first block (8 seeds).
 #
+#   levers       LEVER_SEEDS real seeds per weight stream (0 and 1) are run once into a table, and
+#                build/tests/benchmarks/sequential_seeds_levers simulates LEVER_TRIALS trials per
+#                row through the gate's own code on those values: each lever of the gate in its
+#                own row (the Holm-aware stop, exact PASS boundaries, the covariate, a 200-seed
+#                pool, PASS spending and block size), and the power at promote's printed effect.
+#
 # Everything is written to a temporary folder (removed at exit; KEEP=1 keeps it). A benchmark,
 # not a test: it exits non-zero only when something failed to run, never on a figure.
 #
 # Usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS=100] [INJECT_REPS=5]
+#        (LEVER_SEEDS=400 and LEVER_TRIALS=10000 from the environment)
 set -euo pipefail
 export LC_ALL=C
 
@@ -27,8 +34,8 @@ usage() {
   cat >&2 <<'EOF'
 usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS] [INJECT_REPS]
 
-  BUILD_DIR    a CMake build folder with mlregress_suites built:
-                 cmake --build BUILD_DIR --target mlregress_suites
+  BUILD_DIR    a CMake build folder with mlregress_suites and sequential_seeds_levers built:
+                 cmake --build BUILD_DIR --target mlregress_suites sequential_seeds_levers
   AA_RUNS      independent A/A trials, each with its own 40-seed baseline (default 100)
   INJECT_REPS  fresh-seed repetitions of each injected change (default 5)
 
@@ -52,6 +59,13 @@ for n in "$aa_runs" "$inject_reps"; do
 done
 bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
 [[ -x $bin ]] || die "$bin is not executable"
+levers=$build/tests/benchmarks/sequential_seeds_levers
+[[ -x $levers ]] || die "no executable $levers (cmake --build $build --target sequential_seeds_levers)"
+lever_seeds=${LEVER_SEEDS:-400}
+lever_trials=${LEVER_TRIALS:-10000}
+[[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % 40)) == 0 && $lever_seeds -ge 240 ]] ||
+  die "LEVER_SEEDS must be a multiple of 40, at least 240"
+[[ $lever_trials =~ ^[1-9][0-9]*$ ]] || die "LEVER_TRIALS must be a positive number"
 
 work=$(mktemp -d)
 if [[ ${KEEP:-0} == 1 ]]; then echo "run folders kept in $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
@@ -115,7 +129,36 @@ for change in lr/10 width-4 steps/4; do
   done
 done
 
-# --- The table, from each run folder's results.json.
+echo "levers: $lever_seeds seeds x 2 weight streams into a table" >&2
+mkdir -p "$work/baselines/none"
+for stream in 0 1; do
+  for ((s = 0; s < lever_seeds; s += cap)); do
+    run_study "table-$stream" "$s" --seed $((5000 + s)) --all-seeds \
+      --set "$test_name.weight_stream=$stream" --baselines "$work/baselines/none"
+  done
+done
+python3 - "$index" "$work/table.tsv" <<'EOF_TABLE'
+import json
+import sys
+
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+values = {}
+for section, _, folder, _ in rows:
+    if not section.startswith("table-"):
+        continue
+    stream = int(section.split("-")[1])
+    test = json.load(open(f"{folder}/results.json"))["tests"][0]
+    by_metric = {m["name"]: dict(zip(m["seeds"], m["samples"])) for m in test["metrics"]}
+    for seed, accuracy in by_metric["test_accuracy"].items():
+        values[(seed, stream)] = (accuracy, by_metric["train_loss"][seed],
+                                  by_metric["test_set_rule_accuracy"][seed])
+with open(sys.argv[2], "w") as out:
+    out.write("seed\tweight_stream\ttest_accuracy\ttrain_loss\ttest_set_rule_accuracy\n")
+    for (seed, stream), v in sorted(values.items()):
+        out.write(f"{seed}\t{stream}\t{v[0]!r}\t{v[1]!r}\t{v[2]!r}\n")
+EOF_TABLE
+
+# --- The tables, from each run folder's results.json.
 python3 - "$index" <<'EOF'
 import json
 import math
@@ -169,14 +212,15 @@ def run_summary(folder):
 
 
 print("Sequential seeds, Full.XorSequentialSeedStudy: Seeds(8).up_to(40), alpha 0.01 (Holm over")
-print("the run's two metrics), test_accuracy margin 0.005, train_loss margin 0.05")
+print("the run's three metrics), test_accuracy margin 0.005 adjusted by test_set_rule_accuracy")
+print("(margin 0.02) against fresh seeds, train_loss margin 0.05")
 print()
 print("A/A (unchanged model), one independent 40-seed baseline per trial")
-print(f"{'design':<8} {'metric':<14} {'runs':>4}  {'REGRESSION':<26} {'INCONCLUSIVE':<26} {'PASS':>5} {'IMPR':>5}  seeds/run (mean, max)")
+print(f"{'design':<8} {'metric':<14} {'runs':>4}  {'REGRESSION':<26} {'INCONCLUSIVE':<26} {'PASS':>5} {'IMPR':>5}  seeds/run (mean, max, median)")
 for design in ("paired", "fresh"):
     runs = [run_summary(r[2]) for r in rows if r[0] == f"aa-{design}"]
     seeds = [s for _, _, _, s in runs]
-    for name in ("test_accuracy", "train_loss"):
+    for name in ("test_accuracy", "train_loss", "test_set_rule_accuracy"):
         counts = {}
         for _, verdicts, _, _ in runs:
             counts[verdicts[name]] = counts.get(verdicts[name], 0) + 1
@@ -189,7 +233,7 @@ for design in ("paired", "fresh"):
 
         print(f"{design:<8} {name:<14} {n:>4}  {rate('REGRESSION'):<26} {rate('INCONCLUSIVE'):<26} "
               f"{counts.get('PASS', 0):>5} {counts.get('IMPROVED', 0):>5}  "
-              f"{statistics.mean(seeds):.1f}, {max(seeds)}")
+              f"{statistics.mean(seeds):.1f}, {max(seeds)}, median {statistics.median(seeds):g}")
     any_regression = sum(1 for _, v, _, _ in runs if "REGRESSION" in v.values())
     low, high = clopper_pearson(any_regression, len(runs))
     print(f"{'':<8} {'either metric':<14} {len(runs):>4}  REGRESSION {any_regression} = "
@@ -210,3 +254,6 @@ for change in ("lr-10", "width-4", "steps-4"):
         first_block.append(any(verdicts[m] == "REGRESSION" and looks[m] == 1 for m in verdicts))
 print(f"a REGRESSION decided at the first look (8 seeds): {sum(first_block)} of {len(first_block)} runs")
 EOF
+echo
+echo "Levers, simulated from the real values (sequential_seeds_levers, $lever_trials trials a row)"
+"$levers" "$work/table.tsv" "$lever_trials"

@@ -1,0 +1,253 @@
+// The multi-seed gate's levers, one row each, simulated through the gate's own code on real
+// per-seed values: a table read from a TSV of Full.XorSequentialSeedStudy seeds (columns seed,
+// weight_stream, test_accuracy, train_loss, test_set_rule_accuracy;
+// ci/sequential-seeds-benchmark.sh writes it from real runs). Each simulated trial draws a baseline
+// of N seeds and a candidate of 40 from the table, disjoint (fresh seeds: weight_stream 0 for both)
+// or on the baseline's own seeds with the other weight stream (paired: the same data, other initial
+// weights and batches, as a CI rerun after a change that keeps the quality), then runs every metric
+// through look_sequentially (Seeds(8).up_to(40)) and the run's Holm decision (decide_gate), exactly
+// as a run does. The test stops at the first block after which every metric is settled.
+//
+// Rows, cumulative (each adds one lever to the row above):
+//   before        union-bound PASS levels, a look settles at alpha (Holm later demotes), no
+//                 covariate, a 40-seed baseline: the gate as it was;
+//   +holm stop    a look settles only at alpha / m (m = the run's distinct hypotheses);
+//   +exact PASS   paired looks spend the PASS error by the exact Lan–DeMets boundaries;
+//   +covariate    test_accuracy adjusted by test_set_rule_accuracy against fresh seeds (CUPED);
+//   +pool 200     a 200-seed baseline (promote --add-seeds) instead of 40;
+// and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type,
+// and blocks of 4 seeds instead of 8.
+// Per row: the share of trials whose test_accuracy is REGRESSION (Clopper–Pearson 95%),
+// INCONCLUSIVE and PASS, the test's seeds (median, p90, mean). Then power rows: the candidate's
+// test_accuracy lowered by an effect (promote's printed single-test MDE, and 1x/2x the margin),
+// the share REGRESSION. Deterministic (std::mt19937_64 with fixed seeds).
+//   sequential_seeds_levers TABLE.tsv [TRIALS=10000]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/distribution_gate.h"
+#include "analysis/sequential_seeds.h"
+#include "statistics/failure_rate_design.h"
+#include "statistics/moments.h"
+#include "statistics/power.h"
+
+namespace mi = mlregress::internal;
+
+namespace {
+
+struct SeedValues {
+  double accuracy = 0, loss = 0, rule = 0;
+};
+
+// seed -> values, per weight stream.
+using Table = std::map<int, std::map<std::uint64_t, SeedValues>>;
+
+Table read_table(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    fmt::print(stderr, "cannot read {}\n", path);
+    std::exit(1);
+  }
+  Table table;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::uint64_t seed = 0;
+    int stream = 0;
+    SeedValues v;
+    if (!(fields >> seed >> stream >> v.accuracy >> v.loss >> v.rule)) {
+      fmt::print(stderr, "{}: bad line '{}'\n", path, line);
+      std::exit(1);
+    }
+    table[stream][seed] = v;
+  }
+  return table;
+}
+
+struct Levers {
+  std::string name;
+  bool holm_stop = false, exact_pass = false, covariate = false;
+  int baseline_seeds = 40;
+  int block = 8;
+  mi::stats::SpendingFunction pass_spending = mi::stats::SpendingFunction::kOBrienFleming;
+};
+
+constexpr double kAlpha = 0.01;
+constexpr double kAccuracyMargin = 0.005, kLossMargin = 0.05, kRuleMargin = 0.02;
+constexpr int kCap = 40;
+constexpr int kHypotheses = 3;  // test_set_rule_accuracy, test_accuracy, train_loss
+
+struct Trial {
+  mi::Verdict accuracy = mi::Verdict::kInconclusive;
+  int seeds = 0;
+};
+
+mi::SeedSamples samples_of(const std::vector<std::uint64_t>& seeds,
+                           const std::map<std::uint64_t, SeedValues>& values,
+                           double SeedValues::*member, double shift = 0.0) {
+  mi::SeedSamples s;
+  for (std::uint64_t seed : seeds) {
+    s.values.push_back(values.at(seed).*member + shift);
+    s.seeds.push_back(seed);
+  }
+  return s;
+}
+
+Trial one_trial(const Table& table, const Levers& levers, bool paired, double accuracy_shift,
+                std::mt19937_64& rng) {
+  const auto& stream0 = table.at(0);
+  std::vector<std::uint64_t> all;
+  for (const auto& [seed, v] : stream0) all.push_back(seed);
+  std::shuffle(all.begin(), all.end(), rng);
+  const std::vector<std::uint64_t> baseline_seeds(all.begin(), all.begin() + levers.baseline_seeds);
+  // Paired: the candidate runs the baseline's first 40 seeds with the other weight stream.
+  const std::vector<std::uint64_t> candidate_seeds =
+      paired ? std::vector<std::uint64_t>(baseline_seeds.begin(), baseline_seeds.begin() + kCap)
+             : std::vector<std::uint64_t>(all.begin() + levers.baseline_seeds,
+                                          all.begin() + levers.baseline_seeds + kCap);
+  const auto& candidate_values = paired ? table.at(1) : stream0;
+
+  mi::SequentialPlan plan{.block = levers.block, .cap = kCap};
+  plan.pass_spending = levers.pass_spending;
+  plan.family = levers.holm_stop ? kHypotheses : 1;
+  plan.exact_pass_boundaries = levers.exact_pass;
+  struct Metric {
+    const char* name;
+    double SeedValues::*member;
+    mlregress::Direction direction;
+    double margin;
+    double shift;
+  };
+  const Metric metrics[] = {
+      {"test_set_rule_accuracy", &SeedValues::rule, mlregress::HigherIsBetter, kRuleMargin, 0.0},
+      {"test_accuracy", &SeedValues::accuracy, mlregress::HigherIsBetter, kAccuracyMargin,
+       accuracy_shift},
+      {"train_loss", &SeedValues::loss, mlregress::LowerIsBetter, kLossMargin, 0.0}};
+  mi::CovariateSamples covariate{"test_set_rule_accuracy",
+                                 samples_of(candidate_seeds, candidate_values, &SeedValues::rule),
+                                 samples_of(baseline_seeds, stream0, &SeedValues::rule)};
+  // Each metric's looks over all 40 seeds; the test runs until every metric settled.
+  std::vector<std::vector<mi::SequentialLook>> looks;
+  int seeds = levers.block;
+  for (const Metric& m : metrics) {
+    const bool adjust = levers.covariate && std::string(m.name) == "test_accuracy";
+    looks.push_back(
+        mi::look_sequentially(m.name, m.direction, m.margin,
+                              samples_of(candidate_seeds, candidate_values, m.member, m.shift),
+                              samples_of(baseline_seeds, stream0, m.member), plan, kAlpha,
+                              adjust ? &covariate : nullptr));
+    seeds = std::max(seeds, looks.back().back().seeds);
+  }
+  // The verdicts with the seeds the test ran: each metric's first settling look (a metric's
+  // looks stop there), then Holm across the run's checks.
+  std::vector<mi::DistributionAnalysis> analyses;
+  for (const auto& metric_looks : looks) {
+    analyses.push_back(mi::sequential_decision_analysis(metric_looks.back()));
+  }
+  const std::vector<mi::GateDecision> decisions = mi::decide_gate(analyses, kAlpha);
+  return {decisions[1].verdict, seeds};
+}
+
+struct Row {
+  int regressions = 0, inconclusive = 0, passes = 0;
+  std::vector<int> seeds;
+};
+
+Row simulate(const Table& table, const Levers& levers, bool paired, double shift, int trials,
+             std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Row row;
+  for (int t = 0; t < trials; ++t) {
+    const Trial trial = one_trial(table, levers, paired, shift, rng);
+    row.regressions += trial.accuracy == mi::Verdict::kRegression;
+    row.inconclusive += trial.accuracy == mi::Verdict::kInconclusive;
+    row.passes += trial.accuracy == mi::Verdict::kPass;
+    row.seeds.push_back(trial.seeds);
+  }
+  std::sort(row.seeds.begin(), row.seeds.end());
+  return row;
+}
+
+std::string rate(int k, int n) {
+  const auto ci = mi::stats::clopper_pearson(k, n, 0.95);
+  return fmt::format("{:5.2f}% [{:.2f}, {:.2f}]", 100.0 * k / n, 100.0 * ci.lower,
+                     100.0 * ci.upper);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 3) {
+    fmt::print(stderr, "usage: sequential_seeds_levers TABLE.tsv [TRIALS=10000]\n");
+    return 64;
+  }
+  const Table table = read_table(argv[1]);
+  const int trials = argc == 3 ? std::atoi(argv[2]) : 10000;
+  if (!table.contains(0) || !table.contains(1) || table.at(0).size() < 240 || trials < 1) {
+    fmt::print(stderr, "the table needs weight streams 0 and 1 with at least 240 seeds\n");
+    return 64;
+  }
+  const std::vector<Levers> rows{
+      {"before", false, false, false, 40},
+      {"+holm stop", true, false, false, 40},
+      {"+exact PASS", true, true, false, 40},
+      {"+covariate", true, true, true, 40},
+      {"+pool 200", true, true, true, 200},
+      // Alternatives to the row above, not cumulative: a PASS side that spends early, or
+      // smaller blocks (more looks).
+      {"pool, Pocock", true, true, true, 200, 8, mi::stats::SpendingFunction::kPocock},
+      {"pool, block 4", true, true, true, 200, 4},
+      {"pool, b4 Pocock", true, true, true, 200, 4, mi::stats::SpendingFunction::kPocock},
+  };
+  fmt::print(
+      "Full.XorSequentialSeedStudy, simulated from {} real seeds per weight stream: "
+      "Seeds(8).up_to(40), alpha {}, {} hypotheses; {} trials per row\n",
+      table.at(0).size(), kAlpha, kHypotheses, trials);
+  fmt::print("{:<8} {:<13} {:<26} {:<26} {:>7}  seeds: median p90 mean\n", "design", "levers",
+             "test_accuracy REGRESSION", "INCONCLUSIVE", "PASS");
+  for (const bool paired : {false, true}) {
+    for (const Levers& levers : rows) {
+      const Row r = simulate(table, levers, paired, 0.0, trials, 20261204);
+      const double mean =
+          std::accumulate(r.seeds.begin(), r.seeds.end(), 0.0) / static_cast<double>(trials);
+      fmt::print("{:<8} {:<13} {:<26} {:<26} {:6.2f}%  {:>6} {:>3} {:5.1f}\n",
+                 paired ? "paired" : "fresh", levers.name, rate(r.regressions, trials),
+                 rate(r.inconclusive, trials), 100.0 * r.passes / trials, r.seeds[trials / 2],
+                 r.seeds[trials * 9 / 10], mean);
+    }
+  }
+  // Power: the drop promote prints for a 40-seed baseline (a single fresh-seed Welch test at
+  // 80% power) and 1x / 2x the margin.
+  std::vector<double> accuracy;
+  for (const auto& [seed, v] : table.at(0)) accuracy.push_back(v.accuracy);
+  const double sd = std::sqrt(mi::stats::sample_variance(accuracy));
+  const double promoted_mde = mi::stats::minimum_detectable_effect(40, sd, kAlpha, 0.8);
+  fmt::print("\nPower: test_accuracy lowered by an effect; the share of trials REGRESSION\n");
+  fmt::print("{:<8} {:<13} {:>28} {:>28} {:>28}\n", "design", "levers",
+             fmt::format("promote's MDE {:.4f}", promoted_mde),
+             fmt::format("1 margin {:.4f}", kAccuracyMargin),
+             fmt::format("2 margins {:.4f}", 2 * kAccuracyMargin));
+  for (const bool paired : {false, true}) {
+    for (const Levers& levers : rows) {
+      std::string line = fmt::format("{:<8} {:<13}", paired ? "paired" : "fresh", levers.name);
+      for (const double effect : {promoted_mde, kAccuracyMargin, 2 * kAccuracyMargin}) {
+        const int n = std::max(1, trials / 5);
+        const Row r = simulate(table, levers, paired, -effect, n, 777);
+        line += fmt::format(" {:>28}", rate(r.regressions, n));
+      }
+      fmt::print("{}\n", line);
+    }
+  }
+  return 0;
+}
