@@ -80,8 +80,13 @@ TEST_F(SeedPoolE2eTest, NightlySeedsJoinThePoolAndTheGateUsesAllOfThem) {
   const ProcessResult added = promote("--add-seeds");
   ASSERT_EQ(added.exit_code, kPassed) << added.out << added.err;
   EXPECT_THAT(added.out, HasSubstr("NoisyAccuracy.accuracy: seeds 100-107 added; the baseline "
-                                   "holds 16 seeds in 2 blocks: with n=16"))
+                                   "holds 16 seeds in 2 blocks\n"))
       << added.out;
+  // The gate a later run makes, 8 fresh seeds against the grown pool of 16.
+  EXPECT_THAT(added.out, HasSubstr("NoisyAccuracy.accuracy: the gate that will run (fresh seeds, 8 "
+                                   "of them in one look"))
+      << added.out;
+  EXPECT_THAT(added.out, HasSubstr("simulated from these 16 samples, 2000 runs)")) << added.out;
   const std::string grown = toml();
   EXPECT_THAT(grown, HasSubstr("seeds = [0, 1, 2, 3, 4, 5, 6, 7, 100, 101, 102, 103, 104, 105, "
                                "106, 107]"))

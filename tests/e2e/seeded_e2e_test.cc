@@ -178,9 +178,13 @@ TEST_F(SeededE2eTest, PromotionStoresSamplesAndStatesWhatTheBudgetCanDetect) {
   ASSERT_EQ(run("--filter NoisyAccuracy").exit_code, kPassed);
   const ProcessResult promoted = promote();
   ASSERT_EQ(promoted.exit_code, kPassed) << promoted.err;
-  EXPECT_THAT(promoted.out, ::testing::HasSubstr("NoisyAccuracy.accuracy: with n=8 and sd="))
+  // The power of the gate a later run makes: its one look on 8 fresh seeds, simulated.
+  EXPECT_THAT(promoted.out,
+              ::testing::HasSubstr("NoisyAccuracy.accuracy: the gate that will run (fresh seeds, 8 "
+                                   "of them in one look, alpha 0.01"))
       << promoted.out;
-  EXPECT_THAT(promoted.out, ::testing::HasSubstr("power at alpha=0.01")) << promoted.out;
+  EXPECT_THAT(promoted.out, ::testing::HasSubstr("simulated from these 8 samples, 2000 runs)"))
+      << promoted.out;
   const std::string toml = read_file(baselines() + "/mlregress_seed_fixture/seed_fixture.toml");
   EXPECT_THAT(toml, ::testing::HasSubstr("policy = \"margin\"")) << toml;
   EXPECT_THAT(toml, ::testing::HasSubstr("seeds = [0, 1, 2, 3, 4, 5, 6, 7]")) << toml;

@@ -259,6 +259,9 @@ TEST(SeedPoolPlan, APromotionWithAddSeedsGrowsThePoolAndBumpsTheVersion) {
   EXPECT_THAT(plan[0].detectable_effects[0],
               HasSubstr("Study.accuracy: seeds 300-301 added; the baseline holds 6 seeds in 3 "
                         "blocks"));
+  // The power of the gate against the grown pool is the promote command's line.
+  EXPECT_EQ(plan[0].seeded_metrics,
+            (std::vector<std::pair<std::string, std::string>>{{"Study", "accuracy"}}));
 }
 
 std::string refusal_of(const RunRecord& record, const BaselineSet& existing) {

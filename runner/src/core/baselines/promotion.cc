@@ -24,7 +24,6 @@
 #include "registry/name_filter.h"
 #include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
-#include "statistics/power.h"
 #include "storage/curve_csv.h"
 #include "storage/predictions_file.h"
 #include "support/atomic_file.h"
@@ -203,18 +202,6 @@ bool same_value(std::optional<double> a, std::optional<double> b) {
 
 }  // namespace
 
-std::string detectable_effect_note(const BaselineMetric& m) {
-  const stats::SampleSummary summary = stats::summarize_samples(m.samples);
-  if (summary.n < 2 || !std::isfinite(summary.sd) || summary.sd <= 0.0 ||
-      m.direction == Direction::MustEqual) {
-    return fmt::format("n={}, sd={}: too few or constant samples to state a detectable effect",
-                       summary.n, summary.sd);
-  }
-  return stats::detectable_effect_sentence(summary.n, summary.sd, kPromotionAlpha, kPromotionPower,
-                                           m.direction) +
-         " (fresh seeds, Welch)";
-}
-
 namespace {
 
 // The stored failure count with its interval, and what the gate a later run makes (this
@@ -364,10 +351,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
         const EnvironmentProfile described = stored_description(updated.policy, profile);
         planned.after.environments[described.id] = described;
       }
-      if (!updated.samples.empty()) {
-        planned.detectable_effects.push_back(
-            fmt::format("{}.{}: {}", test.name, metric.name, detectable_effect_note(updated)));
-      }
+      if (!updated.samples.empty()) planned.seeded_metrics.emplace_back(test.name, metric.name);
       if (updated.failure_count) {
         planned.detectable_effects.push_back(
             fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));

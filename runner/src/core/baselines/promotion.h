@@ -37,20 +37,19 @@ struct PlannedFile {
   int changed_metrics = 0;
   int new_metrics = 0;
   bool created = false;
-  /// One line per seeded metric: what its budget detects, e.g. "XorSeedStudy.accuracy: with
-  /// n=8 and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 ..."
+  /// One line per failure rate (what the gate a later run makes can catch) and per seeded metric
+  /// that gained seeds (promote --add-seeds: which seeds, how large the pool now is).
   std::vector<std::string> detectable_effects;
+  /// (test, metric) of each seeded metric whose samples `after` stores: the promote command
+  /// states the power of the gate a later run makes against them (stored_samples_power.h), once
+  /// it has counted that run's family of hypotheses over the baselines written.
+  std::vector<std::pair<std::string, std::string>> seeded_metrics;
   /// Values left as they were, and why ("Flaky.steps: not promoted, the first attempt failed").
   std::vector<std::string> skipped_values;
 };
 
-/// The level and power promote states the detectable effect at (the gate's default alpha).
+/// The level promote states a failure rate's detectable rise at (the gate's default alpha).
 inline constexpr double kPromotionAlpha = 0.01;
-inline constexpr double kPromotionPower = 0.8;
-
-/// What a seeded metric's stored samples can detect when a later run draws fresh seeds: "with n=8
-/// and sd=0.009, a drop of >=0.016 is detected with 80% power at alpha=0.01 (fresh seeds, Welch)".
-std::string detectable_effect_note(const BaselineMetric& m);
 
 /// Throws PromotionRefused ("<command> refuses run ...") for a failed or incomplete run, or one
 /// from a dirty tree, or (`needs_every_seed`: a promotion stores the samples) a sequential test

@@ -227,9 +227,10 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
       // A block made of an older file's provenance names a machine the file already describes.
       planned.after.environments[block.environment] = samples_environment(record.profile);
       planned.detectable_effects.push_back(
-          fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks: {}", name,
+          fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks", name,
                       seed_ranges_text(addition.added), addition.merged.seeds.size(),
-                      addition.merged.pool.size(), detectable_effect_note(addition.merged)));
+                      addition.merged.pool.size()));
+      planned.seeded_metrics.emplace_back(test.name, metric.name);
     }
   }
   if (!refusals.empty()) {

@@ -92,6 +92,7 @@ ExitCode report_command(const ReportOptions& options) {
     reference.description = "nothing (the run had no --baselines)";
   }
   reference.baselines = baselines ? &*baselines : nullptr;
+  reference.gate_power = options.format == "html";
   RunReport report = build_run_report(candidate, reference);
   report.notes.insert(report.notes.end(), notes.begin(), notes.end());
   if (!options.history.empty()) add_history(report, candidate, options.history, options.repo);

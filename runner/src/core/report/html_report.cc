@@ -192,10 +192,14 @@ std::string seeded_html(const TestSection& s) {
         strip.margin = c.distribution->margin;
       }
     }
-    out += fmt::format("<figure class=\"seeded\">{}<figcaption>{}{}</figcaption></figure>",
+    std::string power;
+    if (const auto it = s.gate_power.find(m.name); it != s.gate_power.end()) {
+      power = "<br><span class=\"power\">power: " + escape_markup(it->second) + "</span>";
+    }
+    out += fmt::format("<figure class=\"seeded\">{}<figcaption>{}{}{}</figcaption></figure>",
                        seed_strip_svg(strip),
                        s.test.comparisons.empty() ? "" : verdict_badge(strip.verdict) + " ",
-                       escape_markup(reason));
+                       escape_markup(reason), power);
   }
   return out;
 }

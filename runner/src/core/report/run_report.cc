@@ -8,6 +8,8 @@
 #include <regex>
 #include <set>
 
+#include "baselines/stored_samples_power.h"
+#include "comparison/hypothesis_family.h"
 #include "environment/git_info.h"
 #include "record/json_text.h"
 #include "reporting/ablation_table.h"
@@ -249,6 +251,13 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
     }
   }
 
+  // The family the gate's looks settle at, counted as the gate counts it for this run.
+  int family = 1;
+  if (reference.baselines != nullptr && reference.gate_power) {
+    std::vector<std::string> names;
+    for (const TestResult& test : record.run.tests) names.push_back(test.name);
+    family = planned_hypotheses(*reference.baselines, names);
+  }
   ReportCounts& counts = report.counts;
   for (const TestResult& test : record.run.tests) {
     ++counts.tests;
@@ -287,6 +296,16 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
         if (auto t = file->file.tests.find(test.name); t != file->file.tests.end()) {
           for (const auto& [metric, stored] : t->second.metrics) {
             if (!stored.samples.empty()) section.baseline_samples[metric] = stored.samples;
+          }
+          for (const MetricRecord& metric : test.metrics) {
+            const auto stored = t->second.metrics.find(metric.name);
+            if (!reference.gate_power || !test.seeded || metric.samples.empty() ||
+                stored == t->second.metrics.end() || stored->second.samples.empty() ||
+                std::holds_alternative<FailureRate>(metric.policy)) {
+              continue;
+            }
+            section.gate_power[metric.name] =
+                stored_samples_power_note(metric, stored->second, test, family);
           }
         }
       }

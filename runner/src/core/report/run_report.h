@@ -28,6 +28,10 @@ struct ReportReference {
   std::string description;         ///< "baselines (baselines/, v3)", "run 20261202T…-a1b2c3d"
   const RunRecord* run = nullptr;  ///< --against: its curves and environment are drawn
   const BaselineSet* baselines = nullptr;  ///< stored per-seed samples and environments
+  /// State, per seeded metric compared with stored samples, the simulated power of the gate
+  /// against them (TestSection::gate_power). About a second per sequential metric, so only the
+  /// `report` command's HTML asks for it; the report a run writes as it ends does not.
+  bool gate_power = false;
 };
 
 /// One plot: a curve, or one curve per seed of a seeded test (and variant).
@@ -49,6 +53,9 @@ struct TestSection {
   int rank = 3;
   std::vector<CurvePlot> curves;
   std::map<std::string, std::vector<double>> baseline_samples;  ///< metric → stored samples
+  /// metric → the power of the gate against those samples, for a candidate on fresh seeds
+  /// (stored_samples_power.h): what a PASS here could have missed.
+  std::map<std::string, std::string> gate_power;
   std::string regression_text;  ///< what the console printed after the test
   std::string ablation_text;    ///< seeded tests with variants
 };
