@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -46,6 +47,10 @@ std::string question_problem(const GatePowerQuestion& q) {
   }
   if (q.block > 0 ? (q.block < 2 || q.cap < q.block) : q.cap < 2) {
     return fmt::format("no gate runs {} seeds at a time up to {}", q.block, q.cap);
+  }
+  if (!q.covariate.empty() && q.covariate_values.size() != values.size()) {
+    return fmt::format("the covariate '{}' has {} stored values for {} samples", q.covariate,
+                       q.covariate_values.size(), values.size());
   }
   if (q.runs < 1 || q.family < 1 || !(q.alpha > 0.0 && q.alpha < 1.0)) {
     return fmt::format("{} runs, {} hypotheses, alpha {}: nothing to simulate", q.runs, q.family,
@@ -95,14 +100,26 @@ class Simulation {
     for (int i = 0; i < q_.cap; ++i) {
       candidate.values.push_back(q_.baseline.values[draws_[first + i]] + shift);
     }
+    // A seed's covariate comes with its value: the pair is one stored seed's.
+    std::optional<CovariateSamples> covariate;
+    if (!q_.covariate.empty()) {
+      covariate.emplace();
+      covariate->name = q_.covariate;
+      covariate->candidate.seeds = fresh_seeds_;
+      for (int i = 0; i < q_.cap; ++i) {
+        covariate->candidate.values.push_back(q_.covariate_values[draws_[first + i]]);
+      }
+      covariate->baseline = SeedSamples{q_.covariate_values, q_.baseline.seeds};
+    }
+    const CovariateSamples* adjust = covariate ? &*covariate : nullptr;
     if (q_.block > 0) {
       const std::vector<SequentialLook> looks = look_sequentially(
           "simulated", q_.direction, q_.margin, candidate, q_.baseline,
-          SequentialPlan{.block = q_.block, .cap = q_.cap, .family = q_.family}, q_.alpha);
+          SequentialPlan{.block = q_.block, .cap = q_.cap, .family = q_.family}, q_.alpha, adjust);
       return {looks.back().outcome == LookOutcome::kRegression, looks.back().seeds};
     }
     const DistributionAnalysis analysis =
-        analyse_distribution("simulated", q_.direction, q_.margin, candidate, q_.baseline);
+        analyse_distribution("simulated", q_.direction, q_.margin, candidate, q_.baseline, adjust);
     // Holm's first step: the level a check must reach when the run's other hypotheses all hold.
     const std::vector<GateDecision> decision =
         decide_gate(std::span(&analysis, 1), q_.alpha / q_.family);
@@ -235,10 +252,12 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
                                               q.block > 0 ? "" : ", Holm's first step");
   const std::string seeds =
       q.block > 0 ? fmt::format("median {:g} seeds; ", power.detectable.median_seeds) : "";
+  const std::string adjusted =
+      q.covariate.empty() ? "" : fmt::format(", adjusted by '{}'", q.covariate);
   std::string line = fmt::format(
-      "the gate that will run ({}, {}, margin {:g}) catches a {} of {:g} with {}% power ({}"
+      "the gate that will run ({}, {}, margin {:g}{}) catches a {} of {:g} with {}% power ({}"
       "simulated from these {} samples, {} runs)",
-      design, level, q.margin, q.direction == Direction::HigherIsBetter ? "drop" : "rise",
+      design, level, q.margin, adjusted, q.direction == Direction::HigherIsBetter ? "drop" : "rise",
       power.detectable.effect, percent_down(power.detectable.power), seeds,
       q.baseline.values.size(), q.runs);
   if (q.margin > 0.0) {

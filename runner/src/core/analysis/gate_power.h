@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "analysis/distribution_gate.h"
 #include "mlregress/metric.h"
@@ -38,6 +39,11 @@ struct GatePowerQuestion {
   int cap = 0;           ///< the most seeds a sequential run takes; a fixed-seed test's seeds
   int family = 1;        ///< the run's distinct seeded hypotheses (hypothesis_family.h)
   double alpha = kDefaultGateAlpha;
+  /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
+  /// order). A simulated seed then draws its value and its covariate together, and the gate
+  /// adjusts by the covariate as it will in the run. Empty name: none.
+  std::string covariate;
+  std::vector<double> covariate_values;
   /// Simulated candidate runs per effect: a power of 80% within ±0.9% (one standard error). Each
   /// run costs the real gate's looks, about 0.15 ms for a 5-look plan on one core.
   int runs = 2000;

@@ -1,11 +1,15 @@
 #include "baselines/stored_samples_power.h"
 
+#include <cstdint>
+#include <map>
 #include <variant>
+#include <vector>
 
 namespace mlregress::internal {
 
 GatePowerQuestion stored_samples_question(const MetricRecord& metric, const BaselineMetric& stored,
-                                          const TestResult& test, int family) {
+                                          const TestResult& test, int family,
+                                          const BaselineTest* stored_test) {
   const Margin* margin = std::get_if<Margin>(&metric.policy);
   GatePowerQuestion q;
   q.direction = metric.direction;
@@ -14,12 +18,28 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   q.block = test.seed_block;
   q.cap = test.seed_block > 0 ? test.seed_cap : static_cast<int>(metric.samples.size());
   q.family = family;
+  if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;
+  const auto covariate = stored_test->metrics.find(margin->covariate);
+  if (covariate == stored_test->metrics.end()) return q;
+  std::map<std::uint64_t, double> by_seed;
+  for (std::size_t i = 0; i < covariate->second.seeds.size(); ++i) {
+    by_seed.emplace(covariate->second.seeds[i], covariate->second.samples.at(i));
+  }
+  std::vector<double> aligned;
+  for (const std::uint64_t seed : stored.seeds) {
+    const auto it = by_seed.find(seed);
+    if (it == by_seed.end()) return q;
+    aligned.push_back(it->second);
+  }
+  q.covariate = margin->covariate;
+  q.covariate_values = std::move(aligned);
   return q;
 }
 
 std::string stored_samples_power_note(const MetricRecord& metric, const BaselineMetric& stored,
-                                      const TestResult& test, int family) {
-  const GatePowerQuestion q = stored_samples_question(metric, stored, test, family);
+                                      const TestResult& test, int family,
+                                      const BaselineTest* stored_test) {
+  const GatePowerQuestion q = stored_samples_question(metric, stored, test, family, stored_test);
   return gate_power_sentence(q, gate_power(q));
 }
 

@@ -16,12 +16,16 @@ namespace mlregress::internal {
 
 /// The gate's question: the stored samples as its baseline arm, `metric`'s direction and margin
 /// (the test's policy, as the gate reads it: a Margin's delta, else 0), `test`'s sequential plan,
-/// or for a fixed-seed test as many seeds as `metric` has samples.
+/// or for a fixed-seed test as many seeds as `metric` has samples; with the covariate a Margin
+/// names, when `stored_test` holds its value for every stored seed (else the metric is simulated
+/// unadjusted, as the gate will judge it).
 GatePowerQuestion stored_samples_question(const MetricRecord& metric, const BaselineMetric& stored,
-                                          const TestResult& test, int family);
+                                          const TestResult& test, int family,
+                                          const BaselineTest* stored_test = nullptr);
 
 /// gate_power_sentence of that question.
 std::string stored_samples_power_note(const MetricRecord& metric, const BaselineMetric& stored,
-                                      const TestResult& test, int family);
+                                      const TestResult& test, int family,
+                                      const BaselineTest* stored_test = nullptr);
 
 }  // namespace mlregress::internal

@@ -42,9 +42,10 @@ void print_gate_power(const PlannedFile& file, const RunRecord& run, int family)
     const TestResult* test = test_named(run, test_name);
     const MetricRecord* metric = test ? metric_named(*test, metric_name) : nullptr;
     if (metric == nullptr) continue;
-    const BaselineMetric& stored = file.after.tests.at(test_name).metrics.at(metric_name);
+    const BaselineTest& stored_test = file.after.tests.at(test_name);
+    const BaselineMetric& stored = stored_test.metrics.at(metric_name);
     std::printf("  %s.%s: %s\n", test_name.c_str(), metric_name.c_str(),
-                stored_samples_power_note(*metric, stored, *test, family).c_str());
+                stored_samples_power_note(*metric, stored, *test, family, &stored_test).c_str());
   }
 }
 

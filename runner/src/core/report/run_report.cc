@@ -305,7 +305,7 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
               continue;
             }
             section.gate_power[metric.name] =
-                stored_samples_power_note(metric, stored->second, test, family);
+                stored_samples_power_note(metric, stored->second, test, family, &t->second);
           }
         }
       }
