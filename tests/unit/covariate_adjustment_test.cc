@@ -160,6 +160,15 @@ TEST(CovariateAdjustment, PairedSeedsAndMissingValuesAreNotAdjusted) {
   EXPECT_FALSE(paired.covariate->applied);
   EXPECT_THAT(paired.covariate->note, HasSubstr("paired on the same seeds"));
 
+  // Two seeds in an arm leave no degree of freedom for the slope: not adjusted, and no throw.
+  const SeedSamples two{{candidate.values[0], candidate.values[1]},
+                        {candidate.seeds[0], candidate.seeds[1]}};
+  const DistributionAnalysis few =
+      analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, two, baseline, &cov);
+  ASSERT_TRUE(few.covariate.has_value());
+  EXPECT_FALSE(few.covariate->applied);
+  EXPECT_THAT(few.covariate->note, HasSubstr("fewer than 3 seeds"));
+
   // A baseline promoted before the covariate was recorded: not adjusted, and it says so.
   cov.baseline = {};
   const DistributionAnalysis missing = analyse_distribution(

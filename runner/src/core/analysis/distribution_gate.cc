@@ -221,6 +221,12 @@ std::optional<stats::ControlVariateAdjustment> covariate_adjustment(const SeedSa
                            !xb ? " (promote a run that records it)" : "");
     return std::nullopt;
   }
+  // The slope costs a degree of freedom: with 2 seeds in an arm Welch's df can be 1, and none
+  // would be left.
+  if (candidate.values.size() < 3 || baseline.values.size() < 3) {
+    use.note = fmt::format("not adjusted by '{}': fewer than 3 seeds in an arm", cov.name);
+    return std::nullopt;
+  }
   try {
     use.balance_p = stats::welch_t_test(*xc, *xb).p_value;
     if (use.balance_p < kCovariateBalanceAlpha) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <map>
 
 #include "baselines/promotion.h"
 #include "baselines/stored_samples_power.h"
@@ -30,9 +31,9 @@ const MetricRecord* metric_named(const TestResult& test, const std::string& name
 int family_after_promotion(const RunRecord& run, const std::string& baselines_dir) {
   const BaselineSet baselines =
       BaselineSet::load(baselines_dir, run.run.info.binary, /*allow_missing=*/true);
-  std::vector<std::string> names;
-  for (const TestResult& test : run.run.tests) names.push_back(test.name);
-  return planned_hypotheses(baselines, names);
+  std::map<std::string, std::string> tests;
+  for (const TestResult& test : run.run.tests) tests[test.name] = test.config_hash;
+  return planned_hypotheses(baselines, tests);
 }
 
 // One line per seeded metric the file now stores: the power of the gate a later run makes

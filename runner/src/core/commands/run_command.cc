@@ -316,9 +316,9 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   std::optional<BaselineGate> gate;
   if (reference.baselines) {
     gate.emplace(*reference.baselines, profile, options.alpha);
-    std::vector<std::string> names;
-    for (const PlannedTest& test : planned->plan.tests) names.push_back(test.test->name);
-    gate->plan_family(names);
+    std::map<std::string, std::string> tests;
+    for (const PlannedTest& test : planned->plan.tests) tests[test.test->name] = test.config_hash;
+    gate->plan_family(tests);
   }
   // A shard's outcomes are every N-th of the plan, not its first ones: no look at them holds.
   if (gate && sharded) gate->decide_rates_at_merge();

@@ -25,7 +25,7 @@ bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kR
 BaselineGate::BaselineGate(const BaselineSet& baselines, EnvironmentProfile profile, double alpha)
     : baselines_(baselines), profile_(std::move(profile)), alpha_(alpha) {}
 
-void BaselineGate::plan_family(const std::vector<std::string>& tests) {
+void BaselineGate::plan_family(const std::map<std::string, std::string>& tests) {
   family_ = planned_hypotheses(baselines_, tests);
 }
 
@@ -204,9 +204,9 @@ void BaselineGate::compare_test(TestResult& test) const {
 }
 
 void BaselineGate::judge_run(RunResult& run) {
-  std::vector<std::string> names;
-  for (const TestResult& test : run.tests) names.push_back(test.name);
-  plan_family(names);
+  std::map<std::string, std::string> tests;
+  for (const TestResult& test : run.tests) tests[test.name] = test.config_hash;
+  plan_family(tests);
   for (TestResult& test : run.tests) {
     if (!test.finished) continue;
     // A judgement against other baselines, if the run had one, is replaced: "regressed" means

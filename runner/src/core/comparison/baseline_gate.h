@@ -11,8 +11,8 @@
 // status alone: whether they fail the run is the run's choice (--strict-env, its own exit code).
 #pragma once
 
+#include <map>
 #include <string>
-#include <vector>
 
 #include "baselines/baseline_store.h"
 #include "environment/environment_profile.h"
@@ -30,11 +30,12 @@ class BaselineGate {
   /// holds every N-th outcome of the plan and the looks need the first ones in order.
   void decide_rates_at_merge() { rates_at_merge_ = true; }
 
-  /// The tests the run plans (names as the baseline files key them): a sequential look settles a
-  /// seeded metric only at alpha / m, m their distinct hypotheses (planned_hypotheses), the
-  /// level at which Holm's correction over the run will certainly confirm it. Without a plan the
-  /// gate decides at alpha (m = 1). judge_run plans the tests of the run it judges.
-  void plan_family(const std::vector<std::string>& tests);
+  /// The tests the run plans (names as the baseline files key them -> their config hash): a
+  /// sequential look settles a seeded metric only at alpha / m, m their distinct hypotheses
+  /// (planned_hypotheses), the level at which Holm's correction over the run will certainly
+  /// confirm it. Without a plan the gate decides at alpha (m = 1). judge_run plans the tests of
+  /// the run it judges.
+  void plan_family(const std::map<std::string, std::string>& tests);
 
   /// Step 1 for one finished test. Its seeded metrics stay pending (INCONCLUSIVE, with an
   /// analysis but no decision) until decide_run.

@@ -3,18 +3,21 @@
 // correction at the end of the run (analysis/sequential_seeds.h, SequentialPlan::family).
 #pragma once
 
+#include <map>
 #include <string>
-#include <vector>
 
 #include "baselines/baseline_store.h"
 
 namespace mlregress::internal {
 
-/// The distinct seeded hypotheses of `tests` (test names, as the baseline files key them): one
-/// per baseline metric with per-seed samples (margin policy, a direction that is not
-/// must-equal), and one only for metrics whose direction, margin, seeds and samples are all
-/// identical (the same configuration run twice under two names is one question, and counting
-/// it twice would make Holm stricter for nothing). At least 1.
-int planned_hypotheses(const BaselineSet& baselines, const std::vector<std::string>& tests);
+/// The distinct hypotheses of `tests` (test name, as the baseline files key them -> the config
+/// hash the run gives it; empty: the baseline's) in the run's Holm families: one per baseline
+/// metric with per-seed samples (margin policy, a direction that is not must-equal), counted once
+/// for metrics whose direction, margin, seeds and samples are identical and whose tests run the
+/// same configuration (the same question under two names: counting it twice would make Holm
+/// stricter for nothing; a test whose configuration changed asks another one), plus one per
+/// predictions reference file of the tests (McNemar's checks join the same families). At least 1.
+int planned_hypotheses(const BaselineSet& baselines,
+                       const std::map<std::string, std::string>& tests);
 
 }  // namespace mlregress::internal

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -254,9 +255,9 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   // The family the gate's looks settle at, counted as the gate counts it for this run.
   int family = 1;
   if (reference.baselines != nullptr && reference.gate_power) {
-    std::vector<std::string> names;
-    for (const TestResult& test : record.run.tests) names.push_back(test.name);
-    family = planned_hypotheses(*reference.baselines, names);
+    std::map<std::string, std::string> tests;
+    for (const TestResult& test : record.run.tests) tests[test.name] = test.config_hash;
+    family = planned_hypotheses(*reference.baselines, tests);
   }
   ReportCounts& counts = report.counts;
   for (const TestResult& test : record.run.tests) {
