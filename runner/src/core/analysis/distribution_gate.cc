@@ -192,20 +192,16 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
 
 namespace {
 
-// The covariate's values for `samples`' seeds, in their order, or nullopt when one is missing.
+// The covariate's values for `samples`' seeds, in their order, or nullopt when one is missing or
+// not finite.
 std::optional<std::vector<double>> covariate_values(const SeedSamples& samples,
                                                     const SeedSamples& covariate) {
-  std::map<std::uint64_t, double> by_seed;
-  for (std::size_t i = 0; i < covariate.seeds.size() && i < covariate.values.size(); ++i) {
-    by_seed.emplace(covariate.seeds[i], covariate.values[i]);
+  std::optional<SeedSamples> aligned = samples_of_seeds(covariate, samples.seeds);
+  if (!aligned || !std::all_of(aligned->values.begin(), aligned->values.end(),
+                               [](double v) { return std::isfinite(v); })) {
+    return std::nullopt;
   }
-  std::vector<double> out;
-  for (const std::uint64_t seed : samples.seeds) {
-    const auto it = by_seed.find(seed);
-    if (it == by_seed.end() || !std::isfinite(it->second)) return std::nullopt;
-    out.push_back(it->second);
-  }
-  return out;
+  return std::move(aligned->values);
 }
 
 // The two arms adjusted by the covariate, or the reason they are not (in `use.note`).

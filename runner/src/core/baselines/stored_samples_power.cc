@@ -1,9 +1,7 @@
 #include "baselines/stored_samples_power.h"
 
-#include <cstdint>
-#include <map>
+#include <optional>
 #include <variant>
-#include <vector>
 
 namespace mlregress::internal {
 
@@ -21,18 +19,11 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;
   const auto covariate = stored_test->metrics.find(margin->covariate);
   if (covariate == stored_test->metrics.end()) return q;
-  std::map<std::uint64_t, double> by_seed;
-  for (std::size_t i = 0; i < covariate->second.seeds.size(); ++i) {
-    by_seed.emplace(covariate->second.seeds[i], covariate->second.samples.at(i));
-  }
-  std::vector<double> aligned;
-  for (const std::uint64_t seed : stored.seeds) {
-    const auto it = by_seed.find(seed);
-    if (it == by_seed.end()) return q;
-    aligned.push_back(it->second);
-  }
+  std::optional<SeedSamples> aligned = samples_of_seeds(
+      SeedSamples{covariate->second.samples, covariate->second.seeds}, stored.seeds);
+  if (!aligned) return q;
   q.covariate = margin->covariate;
-  q.covariate_values = std::move(aligned);
+  q.covariate_values = std::move(aligned->values);
   return q;
 }
 
