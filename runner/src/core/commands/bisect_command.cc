@@ -14,6 +14,8 @@
 #include "baselines/promotion.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
+#include "report/bisect_report.h"
+#include "storage/bisect_record.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"
@@ -29,7 +31,7 @@ namespace fs = std::filesystem;
 constexpr int kGood = 0, kBad = 1, kSkip = 125;
 constexpr int kAbortBisect = 128;  // any code above 127 stops `git bisect run`
 
-// What a bisect needs at every step, kept in <folder>/bisect.json for the step processes.
+// What a bisect needs at every step, kept in <folder>/settings.json for the step processes.
 struct BisectState {
   std::string folder;  ///< <out>/<good>..<bad>, absolute
   std::string repo;    ///< absolute
@@ -46,7 +48,7 @@ nlohmann::json to_json(const BisectState& s) {
 }
 
 BisectState read_state(const std::string& folder) {
-  const std::string path = folder + "/bisect.json";
+  const std::string path = folder + "/settings.json";
   const nlohmann::json j = read_json_file(path);
   try {
     BisectState s;
@@ -123,24 +125,38 @@ nlohmann::json to_json(const Outcome& o) {
           {"verdict", o.verdict}};
 }
 
+Outcome outcome_from_json(const nlohmann::json& j) {
+  Outcome o;
+  o.commit = j.at("commit");
+  const std::string answer = j.at("answer");
+  o.answer = answer == "good" ? kGood : answer == "bad" ? kBad : kSkip;
+  o.reason = j.at("reason");
+  o.metric = j.at("metric");
+  if (j.at("value").is_number()) o.value = j.at("value").get<double>();
+  if (j.at("baseline").is_number()) o.baseline = j.at("baseline").get<double>();
+  o.verdict = j.at("verdict");
+  return o;
+}
+
 std::optional<Outcome> cached_outcome(const std::string& path) {
   std::error_code error;
   if (!fs::exists(path, error)) return std::nullopt;
   try {
-    const nlohmann::json j = read_json_file(path);
-    Outcome o;
-    o.commit = j.at("commit");
-    const std::string answer = j.at("answer");
-    o.answer = answer == "good" ? kGood : answer == "bad" ? kBad : kSkip;
-    o.reason = j.at("reason");
-    o.metric = j.at("metric");
-    if (j.at("value").is_number()) o.value = j.at("value").get<double>();
-    if (j.at("baseline").is_number()) o.baseline = j.at("baseline").get<double>();
-    o.verdict = j.at("verdict");
-    return o;
+    return outcome_from_json(read_json_file(path));
   } catch (const std::exception&) {
     return std::nullopt;  // a damaged cache entry is measured again
   }
+}
+
+// <folder>/tried.jsonl: one line per commit measured, appended by whichever process measured it
+// (this one for GOOD and BAD, the step processes for the others), so the record can list them
+// in the order they were tried and count the builds exactly.
+std::string tried_log(const BisectState& state) { return state.folder + "/tried.jsonl"; }
+
+void log_try(const BisectState& state, const Outcome& o) {
+  nlohmann::json line = to_json(o);
+  line["built"] = o.built;
+  append_line(tried_log(state), json_text(line));
 }
 
 // The answer for git from the test's result: its verdicts against GOOD (or, for GOOD itself,
@@ -327,6 +343,7 @@ ExitCode bisect_step(const BisectOptions& options) {
   try {
     const BisectState state = read_state(options.step);
     const Outcome o = measure_head(state, /*against_good=*/true);
+    log_try(state, o);
     std::printf("mlregress bisect: %s %s\n", o.commit.substr(0, 12).c_str(), line_for(o).c_str());
     return static_cast<ExitCode>(o.answer);
   } catch (const std::exception& error) {
@@ -389,7 +406,9 @@ BisectState prepare_bisect(const BisectOptions& options) {
   state.folder =
       absolute(options.out + "/" + state.good.substr(0, 12) + ".." + state.bad.substr(0, 12));
   create_folder(state.folder);
-  write_file_atomically(state.folder + "/bisect.json", json_text(to_json(state), 2) + "\n");
+  write_file_atomically(state.folder + "/settings.json", json_text(to_json(state), 2) + "\n");
+  std::error_code ignored;
+  fs::remove(tried_log(state), ignored);  // an earlier bisect's order is not this one's
   return state;
 }
 
@@ -424,30 +443,22 @@ std::string starting_point(const std::string& repo) {
   return *head;
 }
 
-// What this process measured, commit by commit, and how many builds it made.
-struct Measurements {
-  const BisectState& state;
-  std::map<std::string, Outcome> outcomes;  // by commit
-  int builds = 0;
-
-  Outcome measure(const std::string& commit, bool against_good) {
-    if (!git(state.repo, {"checkout", "--quiet", "--detach", commit})) {
-      throw ConfigError(fmt::format("bisect: git checkout {} failed in {}", commit, state.repo));
-    }
-    Outcome o = measure_head(state, against_good);
-    builds += o.built ? 1 : 0;
-    std::printf("mlregress bisect: %s %s\n", commit.substr(0, 12).c_str(), line_for(o).c_str());
-    std::fflush(stdout);
-    outcomes[commit] = o;
-    return o;
+// Checks out `commit`, measures it (or reads its cached outcome) and logs it in tried.jsonl.
+Outcome measure(const BisectState& state, const std::string& commit, bool against_good) {
+  if (!git(state.repo, {"checkout", "--quiet", "--detach", commit})) {
+    throw ConfigError(fmt::format("bisect: git checkout {} failed in {}", commit, state.repo));
   }
-};
+  Outcome o = measure_head(state, against_good);
+  log_try(state, o);
+  std::printf("mlregress bisect: %s %s\n", commit.substr(0, 12).c_str(), line_for(o).c_str());
+  std::fflush(stdout);
+  return o;
+}
 
 // GOOD first: its result, promoted into the bisect's folder, is the baseline every other commit
 // is judged against. Then BAD, which must be a regression against it.
-Outcome measure_the_ends(Measurements& measured) {
-  const BisectState& state = measured.state;
-  const Outcome good = measured.measure(state.good, /*against_good=*/false);
+Outcome measure_the_ends(const BisectState& state) {
+  const Outcome good = measure(state, state.good, /*against_good=*/false);
   if (good.answer != kGood)
     throw BisectFailed(fmt::format("GOOD {} cannot be measured: {}", state.good, good.reason));
   const RunRecord good_run =
@@ -459,7 +470,7 @@ Outcome measure_the_ends(Measurements& measured) {
   request.now = good_run.run.info.started_at;
   promote_run(good_run, request);
 
-  const Outcome bad = measured.measure(state.bad, /*against_good=*/true);
+  const Outcome bad = measure(state, state.bad, /*against_good=*/true);
   if (bad.answer != kBad) {
     throw BisectFailed(fmt::format("BAD {} is no regression against GOOD on {}: {}", state.bad,
                                    state.test, bad.reason));
@@ -490,47 +501,55 @@ std::vector<std::string> run_git_bisect(const BisectState& state, RepositoryRest
   return first_bad;
 }
 
-// What the steps measured, read back from the cache (they ran in other processes), and the
-// builds they made in this bisect: their outcomes are newer than bisect.json.
-void collect_step_outcomes(Measurements& measured) {
-  const BisectState& state = measured.state;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(state.folder + "/commits", error)) {
-    const std::string commit = entry.path().filename().string();
-    if (measured.outcomes.count(commit)) continue;
-    if (std::optional<Outcome> o = cached_outcome(entry.path().string() + "/outcome.json")) {
-      measured.outcomes[commit] = *o;
+// Every commit this bisect measured, in the order it measured them (tried.jsonl): GOOD and BAD
+// by this process, the others by the steps.
+std::vector<Outcome> read_tried(const BisectState& state) {
+  std::vector<Outcome> tried;
+  std::ifstream in(tried_log(state));
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(line);
+      Outcome o = outcome_from_json(j);
+      o.built = j.at("built");
+      tried.push_back(std::move(o));
+    } catch (const std::exception& error) {
+      throw BisectFailed(
+          fmt::format("{}:{}: not a measured commit: {}", tried_log(state), number, error.what()));
     }
   }
-  const auto started = fs::last_write_time(state.folder + "/bisect.json", error);
-  for (const auto& [commit, o] : measured.outcomes) {
-    if (commit == state.good || commit == state.bad) continue;
-    const auto made =
-        fs::last_write_time(state.folder + "/commits/" + commit + "/outcome.json", error);
-    if (!error && made >= started) ++measured.builds;
-  }
+  return tried;
 }
 
-// Every commit of the range, oldest first, with what was measured where it was.
-std::vector<std::string> print_range(const Measurements& measured, const Outcome& good,
-                                     const std::vector<std::string>& first_bad) {
-  const BisectState& state = measured.state;
-  const std::string metric_title = !state.metric.empty() ? state.metric
-                                   : good.metric.empty() ? "value"
-                                                         : good.metric;
-  std::printf("\n%-12s  %-6s %-12s %-16s %s\n", "commit", "answer", metric_title.c_str(), "verdict",
-              "subject");
+// Every commit of the range, oldest first: GOOD, then each commit up to BAD.
+std::vector<std::string> range_commits(const BisectState& state) {
   std::vector<std::string> range = {state.good};
   if (const auto list = git(state.repo, {"rev-list", "--reverse", state.good + ".." + state.bad})) {
     std::istringstream in(*list);
     for (std::string commit; std::getline(in, commit);) range.push_back(commit);
   }
+  return range;
+}
+
+// The commits of the range with what was measured where it was.
+void print_range(const BisectState& state, const std::vector<Outcome>& tried,
+                 const std::vector<std::string>& range, const std::vector<std::string>& first_bad) {
+  std::map<std::string, const Outcome*> measured;
+  for (const Outcome& o : tried) measured[o.commit] = &o;
+  const auto good = measured.find(state.good);
+  const std::string metric_title = !state.metric.empty() ? state.metric
+                                   : good != measured.end() && !good->second->metric.empty()
+                                       ? good->second->metric
+                                       : "value";
+  std::printf("\n%-12s  %-6s %-12s %-16s %s\n", "commit", "answer", metric_title.c_str(), "verdict",
+              "subject");
   for (const std::string& commit : range) {
-    const auto it = measured.outcomes.find(commit);
+    const auto it = measured.find(commit);
     const bool is_first_bad = first_bad.size() == 1 && first_bad[0] == commit;
     std::string answer = "-", value = "-", label = "not tested";
-    if (it != measured.outcomes.end()) {
-      const Outcome& o = it->second;
+    if (it != measured.end()) {
+      const Outcome& o = *it->second;
       answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
       if (o.value) value = format_value(*o.value);
       label = !o.verdict.empty() ? o.verdict : o.answer == kGood ? "baseline" : short_reason(o);
@@ -539,20 +558,78 @@ std::vector<std::string> print_range(const Measurements& measured, const Outcome
                 value.c_str(), label.c_str(), subject(state.repo, commit).c_str(),
                 is_first_bad ? "   <- first bad commit" : "");
   }
-  return range;
 }
 
-// result.json, and the starting commit built again so that the build folder matches it.
-void finish_bisect(const BisectOptions& options, const Measurements& measured,
-                   const std::vector<std::string>& range, const std::vector<std::string>& first_bad,
-                   const std::string& start) {
-  const BisectState& state = measured.state;
-  const int builds = measured.builds;
-  std::printf("\n%d build%s for %zu commits", builds, builds == 1 ? "" : "s", range.size());
-  nlohmann::json result = {{"good", state.good},     {"bad", state.bad}, {"test", state.test},
-                           {"metric", state.metric}, {"builds", builds}, {"commits", range.size()},
-                           {"first_bad", first_bad}};
-  write_file_atomically(state.folder + "/result.json", json_text(result, 2) + "\n");
+// The run folder a commit's measurement left, relative to the bisect folder; "" when none.
+std::string run_folder_of(const BisectState& state, const std::string& commit) {
+  const std::string runs = "commits/" + commit + "/runs";
+  std::error_code error;
+  const fs::path target = fs::read_symlink(state.folder + "/" + runs + "/latest", error);
+  if (error) return "";
+  const std::string run = runs + "/" + target.filename().string();
+  return fs::is_directory(state.folder + "/" + run, error) ? run : "";
+}
+
+// The record of what this bisect tried; the caller adds the culprit or why there is none.
+BisectRecord make_record(const BisectState& state, const std::vector<Outcome>& tried,
+                         std::size_t commits) {
+  BisectRecord r;
+  r.test = state.test;
+  r.metric = state.metric;
+  r.repo = state.repo;
+  r.good = {state.good, subject(state.repo, state.good)};
+  r.bad = {state.bad, subject(state.repo, state.bad)};
+  r.commits = static_cast<int>(commits);
+  for (const Outcome& o : tried) {
+    BisectTry t;
+    t.commit = {o.commit, subject(state.repo, o.commit)};
+    t.role = o.commit == state.good ? "good" : o.commit == state.bad ? "bad" : "step";
+    t.answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+    t.verdict = o.verdict;
+    t.reason = o.reason;
+    t.metric = o.metric;
+    t.value = o.value;
+    t.baseline = o.baseline;
+    t.built = o.built;
+    t.run = run_folder_of(state, o.commit);
+    r.tried.push_back(std::move(t));
+  }
+  return r;
+}
+
+// bisect.json and its page, report.html, in the bisect's folder.
+void write_record(const BisectState& state, const BisectRecord& record) {
+  write_bisect_record(state.folder, record);
+  write_file_atomically(state.folder + "/report.html",
+                        render_bisect_html_report(record, state.folder, ""));
+}
+
+// The culprit, or why none can be named: only skipped commits are left (the candidates).
+void name_culprit(const BisectState& state, const std::vector<std::string>& first_bad,
+                  BisectRecord& record) {
+  if (first_bad.size() == 1) {
+    record.culprit = BisectCommit{first_bad[0], subject(state.repo, first_bad[0])};
+    return;
+  }
+  std::string candidates;
+  for (const std::string& c : first_bad) {
+    record.candidates.push_back({c, subject(state.repo, c)});
+    candidates += "\n  " + c + " " + record.candidates.back().subject;
+  }
+  record.error = fmt::format(
+      "only skipped commits are left between the last good and the first bad one; the first "
+      "bad commit is one of:{}",
+      candidates.empty() ? std::string(" (git bisect named none; see git-bisect.log)")
+                         : candidates);
+}
+
+// The record and its page, then the starting commit built again so that the build folder
+// matches it.
+void finish_bisect(const BisectOptions& options, const BisectState& state,
+                   const BisectRecord& record, const std::string& start) {
+  write_record(state, record);
+  const int builds = record.builds();
+  std::printf("\n%d build%s for %d commits", builds, builds == 1 ? "" : "s", record.commits);
   if (!options.no_rebuild) {
     const ChildExit rebuild = run_child_process(
         {"/bin/sh", "-c", "cd " + shell_quoted(state.repo) + " && " + state.build},
@@ -560,23 +637,8 @@ void finish_bisect(const BisectOptions& options, const Measurements& measured,
     std::printf(" (+1 to rebuild %s%s)", start.c_str(),
                 rebuild.exit_code == 0 ? "" : ", which failed: see rebuild.log");
   }
-  std::printf("\n");
-}
-
-// The first bad commit, or BisectFailed with the candidates when only skipped ones remain.
-ExitCode name_first_bad(const BisectState& state, const std::vector<std::string>& first_bad) {
-  if (first_bad.size() != 1) {
-    std::string candidates;
-    for (const std::string& c : first_bad) candidates += "\n  " + c + " " + subject(state.repo, c);
-    throw BisectFailed(fmt::format(
-        "only skipped commits are left between the last good and the first bad one; the first "
-        "bad commit is one of:{}",
-        candidates.empty() ? std::string(" (git bisect named none; see git-bisect.log)")
-                           : candidates));
-  }
-  std::printf("first bad commit: %s %s\n", first_bad[0].c_str(),
-              subject(state.repo, first_bad[0]).c_str());
-  return ExitCode::kPassed;
+  std::printf("\nbisect record: %s/bisect.json, its page: %s/report.html\n", state.folder.c_str(),
+              state.folder.c_str());
 }
 
 }  // namespace
@@ -587,17 +649,32 @@ ExitCode bisect_command(const BisectOptions& options) {
   write_step_script(state);
   const std::string start = starting_point(state.repo);
   RepositoryRestorer restorer(state.repo, start);
-  Measurements measured{state, {}, 0};
   std::printf("mlregress bisect: %s in %s, GOOD %s, BAD %s (%s)\n", state.test.c_str(),
               state.repo.c_str(), state.good.substr(0, 12).c_str(), state.bad.substr(0, 12).c_str(),
               state.folder.c_str());
-  const Outcome good = measure_the_ends(measured);
-  const std::vector<std::string> first_bad = run_git_bisect(state, restorer);
-  collect_step_outcomes(measured);
+  const std::vector<std::string> range = range_commits(state);
+  std::vector<std::string> first_bad;
+  try {
+    measure_the_ends(state);
+    first_bad = run_git_bisect(state, restorer);
+  } catch (const BisectFailed& failure) {
+    // The record says why, with the commits tried so far.
+    restorer.restore();
+    BisectRecord record = make_record(state, read_tried(state), range.size());
+    record.error = failure.what();
+    write_record(state, record);
+    throw;
+  }
   restorer.restore();
-  const std::vector<std::string> range = print_range(measured, good, first_bad);
-  finish_bisect(options, measured, range, first_bad, start);
-  return name_first_bad(state, first_bad);
+  const std::vector<Outcome> tried = read_tried(state);
+  print_range(state, tried, range, first_bad);
+  BisectRecord record = make_record(state, tried, range.size());
+  name_culprit(state, first_bad, record);
+  finish_bisect(options, state, record, start);
+  if (!record.culprit) throw BisectFailed(record.error);
+  std::printf("first bad commit: %s %s\n", record.culprit->commit.c_str(),
+              record.culprit->subject.c_str());
+  return ExitCode::kPassed;
 }
 
 }  // namespace mlregress::internal

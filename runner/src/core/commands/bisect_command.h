@@ -14,7 +14,10 @@
 // the run folder, outcome.json), so a second bisect over the same range builds nothing twice.
 // The repository is left where it was (git bisect reset), and the starting commit is built
 // again so that the build folder matches it (--no-rebuild leaves it). It prints the first bad
-// commit and the metric at every commit tested.
+// commit and the metric at every commit tested, and writes the bisect record
+// (<folder>/bisect.json, storage/bisect_record.h: the culprit, the commits tried in order with
+// their verdicts and run folders) and its page (<folder>/report.html), also when it names no
+// culprit; `report <folder>` renders the record again.
 #pragma once
 
 #include "commands/cli_options.h"

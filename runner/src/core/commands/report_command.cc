@@ -11,10 +11,12 @@
 #include "baselines/promotion.h"
 #include "comparison/baseline_gate.h"
 #include "report/ab_html_report.h"
+#include "report/bisect_report.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/openmetrics_report.h"
 #include "report/run_page.h"
+#include "storage/bisect_record.h"
 #include "support/atomic_file.h"
 #include "support/errors.h"
 
@@ -27,11 +29,14 @@ std::string render(const RunReport& report, const std::string& format) {
   return render_html_report(report);
 }
 
+// Where `out` is written, by default report.html for HTML, stdout for the others.
+std::string output_path(const ReportOptions& options) {
+  return !options.out.empty() ? options.out : options.format == "html" ? "report.html" : "-";
+}
+
 ExitCode write_report(const std::string& text, const ReportOptions& options,
                       const std::string& headline) {
-  const std::string out = !options.out.empty()       ? options.out
-                          : options.format == "html" ? "report.html"
-                                                     : "-";
+  const std::string out = output_path(options);
   if (out == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
@@ -40,6 +45,36 @@ ExitCode write_report(const std::string& text, const ReportOptions& options,
                 text.size(), headline.c_str());
   }
   return ExitCode::kPassed;
+}
+
+// A bisect folder's record (bisect.json): the culprit and the commits tried, HTML or Markdown.
+ExitCode write_bisect_report(const ReportOptions& options) {
+  if (options.format == "openmetrics" || !options.against.empty() || !options.baselines.empty() ||
+      !options.history.empty()) {
+    throw ConfigError(fmt::format(
+        "report: {} is a bisect folder (bisect.json): it has a report of its own, HTML or "
+        "Markdown, without --against, --baselines or --history",
+        options.run));
+  }
+  const BisectRecord record = read_bisect_record(options.run);
+  const std::string headline =
+      record.culprit ? fmt::format("bisect, culprit {}", record.culprit->commit.substr(0, 12))
+                     : "bisect, no culprit";
+  if (options.format == "markdown")
+    return write_report(render_bisect_markdown_report(record), options, headline);
+  // The run folders in the table link from where the page is written.
+  namespace fs = std::filesystem;
+  const std::string out = output_path(options);
+  std::string links = options.run + "/";
+  if (out != "-") {
+    std::error_code error;
+    const fs::path from = fs::absolute(fs::path(out)).parent_path();
+    const fs::path relative = fs::relative(fs::absolute(options.run), from, error);
+    links = error             ? fs::absolute(options.run).string() + "/"
+            : relative == "." ? ""
+                              : relative.string() + "/";
+  }
+  return write_report(render_bisect_html_report(record, options.run, links), options, headline);
 }
 
 }  // namespace
@@ -57,6 +92,9 @@ ExitCode report_command(const ReportOptions& options) {
           options.run));
     }
     return write_report(render_ab_html_report(options.run), options, "A/B timing");
+  }
+  if (is_bisect_folder(options.run) && !std::filesystem::exists(options.run + "/results.json")) {
+    return write_bisect_report(options);
   }
   RunRecord candidate = read_run_record(options.run);
   candidate.run.info.strict_env = candidate.run.info.strict_env || options.strict_env;

@@ -159,6 +159,8 @@ MarkdownRows markdown_rows(const RunReport& r) {
 
 }  // namespace
 
+std::string markdown_cell(std::string_view text) { return cell(text); }
+
 std::string render_markdown_report(const RunReport& r, std::size_t limit) {
   const std::string_view mark = r.headline == "PASSED"       ? "✅"
                                 : r.headline == "INCOMPLETE" ? "⚠️"

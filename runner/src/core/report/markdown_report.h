@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "report/run_report.h"
 
@@ -15,5 +16,9 @@ namespace mlregress::internal {
 inline constexpr std::size_t kMarkdownLimit = 64000;
 
 std::string render_markdown_report(const RunReport& report, std::size_t limit = kMarkdownLimit);
+
+/// `text` as one cell of a Markdown table: one line, `|` escaped, no HTML of its own, at most
+/// 300 bytes.
+std::string markdown_cell(std::string_view text);
 
 }  // namespace mlregress::internal
