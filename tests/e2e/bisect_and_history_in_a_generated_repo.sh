@@ -4,8 +4,8 @@
 # slightly (a different noise seed, as code changes do), commit 5 breaks the build and commit 6
 # fixes it, and commit 7 makes the loss 10% higher. Each commit is built and run; history
 # must find the step at commit 7 in that series and nothing in an unchanged one; bisect must
-# name commit 7 in about log2(11) builds, skip the broken one, cache what it measured, and
-# leave the repository as it found it.
+# name commit 7 in about log2(11) builds, skip the broken one, cache what it measured, leave the
+# repository as it found it, and write its record (bisect.json) and page (report.html).
 #   bisect_and_history_in_a_generated_repo.sh BUILD_DIR
 set -euo pipefail
 build_dir=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
@@ -124,6 +124,42 @@ grep -q "^${commits[5]:0:12}  skip .*build failed" "$work/bisect.log" \
   || { cat "$work/bisect.log"; fail "commit 5 (does not build) was not skipped"; }
 echo "ok   bisect: first bad commit is commit 7 after $builds builds for 12 commits, commit 5 skipped"
 sed -n '/^commit /,/^first bad/p' "$work/bisect.log"
+
+# The record, bisect.json: commit 7 with its subject, the builds the console printed, commit 5
+# tried and skipped, every tried commit's run folder there; its page names commit 7 at the top.
+folder="$work/bisect/${commits[0]:0:12}..${commits[11]:0:12}"
+/usr/bin/python3 - "$folder" "${commits[7]}" "${commits[5]}" "$builds" <<'PY'
+import json, os, sys
+folder, culprit, broken, builds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+r = json.load(open(os.path.join(folder, "bisect.json")))
+assert r["culprit"] == {"commit": culprit, "subject": "commit 7: loss 10% higher"}, r["culprit"]
+assert r["commits"] == 12 and r["builds"] == builds == len(r["tried"]), (r["commits"], r["builds"], builds)
+assert [t["role"] for t in r["tried"][:2]] == ["good", "bad"], r["tried"][:2]
+skipped = [t for t in r["tried"] if t["commit"] == broken]
+assert len(skipped) == 1 and skipped[0]["answer"] == "skip" and skipped[0]["run"] is None, skipped
+for t in r["tried"]:
+    if t["run"] is not None:
+        assert os.path.isfile(os.path.join(folder, t["run"], "results.json")), t
+PY
+grep -q "Culprit: <code>${commits[7]:0:12}</code> commit 7: loss 10% higher" "$folder/report.html" \
+  || fail "the bisect's report.html does not name commit 7 at the top"
+# As a browser shows it: headless Chromium finds the culprit in the header, and the page loads
+# nothing (report_page_check.py --network-only, as for the run pages).
+if command -v chromium >/dev/null; then
+  timeout 120 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/chromium-profile" --enable-logging=stderr --v=0 \
+    --log-net-log="$work/bisect-page.netlog.json" --dump-dom "file://$folder/report.html" \
+    >"$work/bisect-page.dom.html" 2>"$work/bisect-page.stderr" || fail "chromium could not open the bisect page"
+  grep -q "data-culprit=\"${commits[7]}\"" "$work/bisect-page.dom.html" \
+    || fail "Chromium's DOM of the bisect page has no culprit header for commit 7"
+  /usr/bin/python3 "$(dirname "$0")/report_page_check.py" "$work/bisect-page.dom.html" \
+    "$work/bisect-page.netlog.json" "$work/bisect-page.stderr" --network-only \
+    || fail "the bisect page loads something"
+  echo "ok   bisect.json names commit 7, counts the $builds builds; Chromium shows its page with the culprit on top"
+else
+  echo "ok   bisect.json names commit 7, counts the $builds builds (chromium not installed: page not opened)"
+fi
 
 # Again: every commit it needs is cached, nothing is built.
 bisect "${commits[0]}" main --no-rebuild >"$work/bisect2.log" 2>&1 || { cat "$work/bisect2.log"; fail "second bisect failed"; }
