@@ -39,6 +39,9 @@ std::string verdict_cell(const std::string& verdict) {
   return badge(verdict, v ? verdict_colour(*v) : verdict_colour(Verdict::kNotComparable));
 }
 
+// A reason that only says the verdict again ("REGRESSION") is left out of the tables.
+bool repeats_verdict(const BisectTry& t) { return t.reason == t.verdict; }
+
 std::string role_name(const BisectTry& t) {
   return t.role == "good" ? "GOOD" : t.role == "bad" ? "BAD" : "step";
 }
@@ -103,10 +106,13 @@ std::string tried_html(const BisectRecord& r, const std::string& folder,
     if (!t.run.empty()) {
       std::error_code error;
       const bool has_page = std::filesystem::exists(folder + "/" + t.run + "/report.html", error);
-      run = has_page
-                ? fmt::format("<a href=\"{}{}/report.html\"><code>{}</code></a>",
-                              escape_markup(run_links), escape_markup(t.run), escape_markup(t.run))
-                : fmt::format("<code>{}</code>", escape_markup(t.run));
+      // The run's id as the text, its folder as the title: the whole path would widen the table.
+      const std::string id = std::filesystem::path(t.run).filename().string();
+      run = has_page ? fmt::format("<a href=\"{}{}/report.html\" title=\"{}\"><code>{}</code></a>",
+                                   escape_markup(run_links), escape_markup(t.run),
+                                   escape_markup(t.run), escape_markup(id))
+                     : fmt::format("<code title=\"{}\">{}</code>", escape_markup(t.run),
+                                   escape_markup(id));
     }
     out += fmt::format(
         "<tr{} data-commit=\"{}\" data-answer=\"{}\"><td class=\"num\">{}</td><td><code>{}</code>"
@@ -116,7 +122,8 @@ std::string tried_html(const BisectRecord& r, const std::string& folder,
         escape_markup(t.answer), ++index, escape_markup(short_id(t.commit.commit)),
         escape_markup(t.commit.subject), role_name(t), badge(t.answer, answer_colour(t.answer)),
         escape_markup(t.metric.empty() ? "—" : t.metric), number(t.value), number(t.baseline),
-        verdict_cell(t.verdict), escape_markup(t.reason), t.built ? "yes" : "cached", run);
+        verdict_cell(t.verdict), escape_markup(repeats_verdict(t) ? "" : t.reason),
+        t.built ? "yes" : "cached", run);
   }
   return out + "</table></section>";
 }
@@ -172,7 +179,7 @@ std::string render_bisect_markdown_report(const BisectRecord& r) {
                        short_id(t.commit.commit), culprit ? " **culprit**" : "",
                        markdown_cell(t.commit.subject), role_name(t), t.answer, number(t.value),
                        number(t.baseline), t.verdict.empty() ? "—" : t.verdict,
-                       markdown_cell(t.reason));
+                       markdown_cell(repeats_verdict(t) ? "" : t.reason));
   }
   return out;
 }
