@@ -301,8 +301,12 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
   CLI::App* command = app.add_subcommand(
       "report",
       "Write a run's report: a self-contained HTML page, Markdown for a pull request, or "
-      "OpenMetrics for CI dashboards");
-  add_run_folder(command, report.run);
+      "OpenMetrics for CI dashboards (a bisect folder: its culprit and the commits tried)");
+  command
+      ->add_option("run", report.run,
+                   "Run folder (e.g. runs/latest), A/B folder of run --ab, or bisect folder "
+                   "(runs/bisect/<good>..<bad>: the culprit and the commits tried)")
+      ->required();
   CLI::Option* against =
       command->add_option("--against", report.against, "Judge the run against this run folder");
   command->add_option("--baselines", report.baselines, "Judge the run against this baseline folder")
@@ -397,7 +401,8 @@ CLI::App* add_bisect_command(CLI::App& app, BisectOptions& bisect) {
   CLI::App* command = app.add_subcommand(
       "bisect",
       "Find the commit between GOOD and BAD that made TEST regress: git bisect run, building "
-      "each commit and judging the test against GOOD's result");
+      "each commit and judging the test against GOOD's result; the culprit and the commits tried "
+      "go into <out>/<good>..<bad>/bisect.json and its report.html");
   command->add_option("good", bisect.good, "A commit where the test is fine");
   command->add_option("bad", bisect.bad, "A later commit where it regressed");
   command->add_option("--test", bisect.test, "The test (name or Tier.Name)");
