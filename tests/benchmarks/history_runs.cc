@@ -37,10 +37,10 @@ int usage() {
 void write_run(const Settings& s, int index, std::mt19937_64& rng) {
   std::normal_distribution<double> noise(1.0, 0.01);
   RunResult run;
-  run.info.run_id = fmt::format("2026-01-01T00-00-00-{:04}", index);
-  run.info.binary = "history_bench";
   // A day apart, so that the order of the first runs is the order of the commits.
   const int day = index % 28 + 1, month = index / 28 % 12 + 1, year = 2000 + index / 336;
+  run.info.run_id = fmt::format("{}-{:02}-{:02}T00-00-00-{:04}", year, month, day, index);
+  run.info.binary = "history_bench";
   run.info.started_at = fmt::format("{}-{:02}-{:02}T00:00:00.000Z", year, month, day);
   run.info.finished_at = fmt::format("{}-{:02}-{:02}T00:01:00.000Z", year, month, day);
   run.info.environment_profile = "env-0";

@@ -94,7 +94,8 @@ TEST_F(HistoryPageTest, APlantedStepIsMarkedAtItsCommitAndNoiseIsNot) {
   EXPECT_THAT(flat, Not(HasSubstr("<line")));
   EXPECT_THAT(flat, Not(HasSubstr("cp-")));
   // The summary: one change point, a regression, in the table; the commit's row exists.
-  EXPECT_THAT(page, HasSubstr("2 series from 40 runs of 40 commits: 1 change points, 1 of them"));
+  EXPECT_THAT(page,
+              HasSubstr("2 series from 40 runs of 40 commits: 1 change point (1 regression)<"));
   EXPECT_THAT(page, HasSubstr("<tr class=\"cp-regression\"><td>regression</td>"));
   EXPECT_THAT(page, HasSubstr("<tr id=\"c25\">"));
 

@@ -300,12 +300,12 @@ std::string render_history_page(const MetricHistory& history,
   std::string page = html_page_start("mlregress history", kHistoryStyle);
   page += fmt::format(
       "<header id=\"verdict\" class=\"verdict{}\"><h1>History</h1><p class=\"summary\">{} series "
-      "from {} runs of {} commits: {} change points, {} of them regressions</p><p class=\"meta\">"
+      "from {} runs of {} commits: {} change point{} ({} regression{})</p><p class=\"meta\">"
       "One chart per series, commits left to right on one shared axis (numbered as in the "
       "<a href=\"#runs\">table of runs</a>), each chart scaled to its own minimum and maximum; "
       "a vertical line marks each change point.</p></header>",
       regressions ? " regression" : "", history.series.size(), history.runs, columns.order.size(),
-      found, regressions);
+      found, found == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
   page += change_table(changed, columns, page_folder);
   page += "<section id=\"series\"><h2>Series</h2><div class=\"multiples\">" + figures +
           "</div></section>";
