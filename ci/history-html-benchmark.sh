@@ -15,6 +15,10 @@
 #                 browser, load, lay out, paint the 1200×1900 viewport, write the PNG), the median
 #                 of 3; blank_screenshot_s the same for an empty page; render_s the difference:
 #                 what this page costs beyond starting a browser
+#   full_screenshot_s  the same with a window as tall as the whole page (page_height_px), so
+#                 that every chart and row is painted at once (one measurement);
+#                 blank_full_screenshot_s an empty page in that window: most of both is
+#                 rasterising and PNG-encoding a 1200 × page_height image
 #   marks         the change-point marks Chromium laid out (the planted one, and any other)
 #
 # The acceptance figures of issue 30: page_bytes ≤ 10 MB and the page renders in ≤ 5 s.
@@ -58,6 +62,8 @@ echo "page_bytes=$(stat -c %s "$work/history.html")" \
   "page_gzip_bytes=$(gzip -6 -c "$work/history.html" | wc -c)"
 
 bash "$here/tests/e2e/history_page_probe.sh" "$work/history.html" >"$work/probe.json"
+height=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["page_height"])' \
+  "$work/probe.json")
 python3 - "$work/probe.json" <<'EOF'
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -66,13 +72,13 @@ print(f"load_ms={p['load_ms']:.0f} layout_ms={p['layout_ms']:.0f} page_height_px
 print("marks=" + "; ".join(f"{m['series']} {m['kind']}" for m in p["marks"]))
 EOF
 
-screenshot() {  # screenshot PAGE: wall seconds of one headless screenshot
+screenshot() {  # screenshot PAGE [HEIGHT]: wall seconds of one headless screenshot
   local started
   rm -rf "$work/profile"
   started=$(date +%s.%N)
   timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$work/profile" --window-size=1200,1900 --screenshot="$work/shot.png" \
+    --user-data-dir="$work/profile" --window-size="1200,${2:-1900}" --screenshot="$work/shot.png" \
     "file://$1" >/dev/null 2>&1
   seconds "$started" "$(date +%s.%N)"
 }
@@ -84,3 +90,5 @@ page=$(median3 "$(screenshot "$work/history.html")" "$(screenshot "$work/history
 blank=$(median3 "$(screenshot "$work/blank.html")" "$(screenshot "$work/blank.html")" \
   "$(screenshot "$work/blank.html")")
 echo "screenshot_s=$page blank_screenshot_s=$blank render_s=$(seconds "$blank" "$page")"
+echo "full_screenshot_s=$(screenshot "$work/history.html" "$height")" \
+  "blank_full_screenshot_s=$(screenshot "$work/blank.html" "$height") window=1200x$height"

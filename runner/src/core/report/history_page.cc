@@ -17,6 +17,8 @@ namespace {
 
 // Added to report.html's style sheet: a grid of small charts, each stretched to its cell (the
 // path's coordinates are commits × 0..100, the strokes keep their width whatever the stretch).
+// Bevel joins: round joins on 200 paths of 1,000 vertices made painting the whole page in
+// headless Chromium take 7 s more than without the paths; bevel joins 1 s.
 constexpr std::string_view kHistoryStyle =
     "body{max-width:1400px}"
     ".multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));"
@@ -28,7 +30,7 @@ constexpr std::string_view kHistoryStyle =
     "figure.series figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     "svg.spark{display:block;width:100%;height:64px;background:#fafafa}"
     "svg.spark path{fill:none;stroke:#1565c0;stroke-width:1.3;stroke-linecap:round;"
-    "stroke-linejoin:round;vector-effect:non-scaling-stroke}"
+    "stroke-linejoin:bevel;vector-effect:non-scaling-stroke}"
     "svg.spark line{stroke-width:2;vector-effect:non-scaling-stroke}"
     "p.range{margin:0;font-size:11px;color:#555;display:flex;justify-content:space-between;"
     "font-variant-numeric:tabular-nums}"
