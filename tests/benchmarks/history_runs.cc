@@ -61,10 +61,12 @@ void write_run(const Settings& s, int index, std::mt19937_64& rng) {
   const std::string folder = fmt::format("{}/{}", s.out, run.info.run_id);
   std::filesystem::create_directories(folder);
   write_file_atomically(folder + "/results.json", render_results_json(run));
-  // A commit id per run, 40 hex digits, that no repository knows: ordered by first run.
+  // A commit id per run, 40 hex digits (the first 8 scattered, as real ones are), that no
+  // repository knows: ordered by first run.
   const nlohmann::json environment = {
       {"git",
-       {{"commit", fmt::format("{:08x}{:032x}", 0xc0ffee00u + index, index)}, {"dirty", false}}}};
+       {{"commit", fmt::format("{:08x}{:032x}", (index * 2654435761u) & 0xffffffffu, index)},
+        {"dirty", false}}}};
   write_file_atomically(folder + "/environment.json", json_text(environment) + "\n");
   write_file_atomically(
       folder + "/report.html",

@@ -28,7 +28,7 @@ page() {
 page shifted 0.1
 page flat 0
 
-/usr/bin/python3 - "$work/shifted.json" "$work/flat.json" <<'EOF' || fail "the rendered pages are wrong"
+cat >"$work/check.py" <<'EOF'
 import json, sys
 shifted, flat = (json.load(open(p)) for p in sys.argv[1:3])
 problems = []
@@ -53,6 +53,13 @@ print("\n".join("FAIL: " + p for p in problems) or
       f"ok   the planted step is marked and labelled: {labels[0]['text']!r}; the flat page has none")
 sys.exit(1 if problems else 0)
 EOF
+/usr/bin/python3 "$work/check.py" "$work/shifted.json" "$work/flat.json" \
+  || fail "the rendered pages are wrong"
+# The check must fail when nothing is planted: the flat page in the shifted page's place.
+if /usr/bin/python3 "$work/check.py" "$work/flat.json" "$work/flat.json" >/dev/null; then
+  fail "the check passes a page without the planted step: it proves nothing"
+fi
+echo "ok   the check fails on the page without the step"
 
 # No request and no blocked load, as report.html (report_page_check.py --network-only).
 timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
