@@ -109,7 +109,8 @@ TEST_F(HistoryE2eTest, AStepAcrossCommitsIsAChangePointAtItsCommit) {
   const ProcessResult text =
       binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --metric value --repo " + repo());
   EXPECT_THAT(text.out, HasSubstr("CHANGE at " + fifth + ": 1 -> 2 (+100.0%"));
-  // The page: one chart per series, the change marked at its commit.
+  // The page: one chart per series, the change marked at its commit, the runs linked to their
+  // reports relative to the page.
   const std::string page = temp_.path() + "/history.html";
   ASSERT_EQ(binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --metric value --repo " +
                                                  repo() + " --format html --out " + page)
@@ -117,8 +118,18 @@ TEST_F(HistoryE2eTest, AStepAcrossCommitsIsAChangePointAtItsCommit) {
             0);
   const std::string html = test_support::read_file(page);
   EXPECT_THAT(html, HasSubstr("data-plot=\"history\""));
-  EXPECT_THAT(html, HasSubstr("regression at " + fifth.substr(0, 7)));
-  EXPECT_THAT(html, HasSubstr("class=\"divergence\""));
+  EXPECT_THAT(html, HasSubstr("<line class=\"cp-regression\" x1=\"4\""));
+  EXPECT_THAT(html, HasSubstr("data-kind=\"regression\" data-column=\"5\">regression at <a "
+                              "href=\"#c5\">#5 " +
+                              fifth.substr(0, 7)));
+  EXPECT_THAT(html, HasSubstr("<a href=\"runs/"));
+  EXPECT_THAT(html, HasSubstr("/report.html\">"));
+  // --out with a text format is a usage error (exit 4, usage_error), and writes nothing.
+  const ProcessResult text_out =
+      binary(MLREGRESS_FIXTURE_BINARY, "history " + runs() + " --out " + temp_.path() + "/t.txt");
+  EXPECT_EQ(text_out.exit_code, 4) << text_out.err;
+  EXPECT_THAT(text_out.err, HasSubstr("--out writes the page of --format html"));
+  EXPECT_FALSE(std::filesystem::exists(temp_.path() + "/t.txt"));
 }
 
 TEST_F(HistoryE2eTest, SeededSamplesArePooledPerCommit) {

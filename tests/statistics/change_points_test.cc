@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -73,6 +74,45 @@ TEST(ChangePointsTest, ASmallChangeBelowTheMagnitudeIsNotReported) {
   ASSERT_EQ(detect_change_points(constant).size(), 1u);
   EXPECT_EQ(detect_change_points(constant)[0].index, 4u);
   EXPECT_TRUE(detect_change_points(std::vector<double>{1, 2, 3}).empty());  // too short
+}
+
+// The energy statistic as written in the paper, O(n²) per split: the reference the O(n²)-per-
+// segment running sums must agree with.
+double naive_energy(const std::vector<double>& v, std::size_t split) {
+  const double m = static_cast<double>(split), n = static_cast<double>(v.size() - split);
+  double between = 0.0, before = 0.0, after = 0.0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    for (std::size_t k = i + 1; k < v.size(); ++k) {
+      const double d = std::fabs(v[i] - v[k]);
+      (k < split ? before : i >= split ? after : between) += d;
+    }
+  }
+  return m * n / (m + n) *
+         (2.0 * between / (m * n) - before / (m * (m - 1.0) / 2.0) - after / (n * (n - 1.0) / 2.0));
+}
+
+TEST(ChangePointsTest, TheSplitIsTheOneTheNaiveEnergyStatisticPicks) {
+  // Steps of every size at every place, and noise: the first change point found (the split of
+  // the whole series) is the maximum of the statistic computed term by term.
+  int compared = 0;
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    const std::size_t n = 12 + seed % 40, at = 3 + seed % (n - 6);
+    std::vector<double> series = noise(n, 1.0, 0.01, 100 + seed);
+    for (std::size_t i = at; i < n; ++i) series[i] += 0.002 * static_cast<double>(seed % 20);
+    std::size_t best = 0;
+    double best_q = -1.0;
+    for (std::size_t split = 3; split + 3 <= n; ++split) {
+      if (const double q = naive_energy(series, split); q > best_q) best_q = q, best = split;
+    }
+    const std::vector<ChangePoint> found = detect_change_points(series, {.max_p = 0.5});
+    if (found.empty()) continue;  // the best split was not significant even at 0.5
+    ++compared;
+    // Of the splits found, the first one made is the best of the whole series.
+    bool has_best = false;
+    for (const ChangePoint& c : found) has_best = has_best || c.index == best;
+    EXPECT_TRUE(has_best) << "seed " << seed << ": naive best split " << best;
+  }
+  EXPECT_GE(compared, 40);
 }
 
 }  // namespace

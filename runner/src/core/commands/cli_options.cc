@@ -381,9 +381,12 @@ CLI::App* add_history_command(CLI::App& app, HistoryOptions& history) {
   command->add_option("paths", history.paths, "Run folders, or folders holding them");
   command->add_option("--test", history.test, "Only this test (name or Tier.Name)");
   command->add_option("--metric", history.metric, "Only this metric");
-  command->add_option("--format", history.format, "text, json or html (a chart per series)")
+  command
+      ->add_option("--format", history.format,
+                   "text, json or html (one page: a small chart per series, runs linked)")
       ->check(CLI::IsMember({"text", "json", "html"}));
-  command->add_option("--out", history.out, "--format html: the page (default history.html)");
+  command->add_option("--out", history.out,
+                      "--format html: the page (default history.html; - for stdout)");
   command->add_option("--repo", history.repo,
                       "Git work tree that orders the commits (default: the current directory)");
   command

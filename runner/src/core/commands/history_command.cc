@@ -3,17 +3,18 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "analysis/failure_rate_gate.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
-#include "report/history_figure.h"
-#include "report/html_report.h"
+#include "report/history_page.h"
 #include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "storage/metric_history.h"
 #include "support/atomic_file.h"
+#include "support/errors.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
@@ -34,6 +35,11 @@ std::optional<PointRate> point_rate(const Series& series, const Point& point) {
 }  // namespace
 
 ExitCode history_command(const HistoryOptions& options) {
+  if (!options.out.empty() && options.format != "html") {
+    throw ConfigError(
+        fmt::format("history: --out writes the page of --format html; --format {} prints to stdout",
+                    options.format));
+  }
   const stats::ChangePointOptions change_options{.max_p = options.max_p,
                                                  .min_magnitude = options.min_magnitude};
   const MetricHistory history =
@@ -41,21 +47,18 @@ ExitCode history_command(const HistoryOptions& options) {
   const auto& all = history.series;
   const std::size_t used = history.runs;
   if (options.format == "html") {
-    // One chart per series.
-    std::string page = html_page_start("mlregress history");
-    page += fmt::format(
-        "<header id=\"verdict\" class=\"verdict\"><h1>History</h1>"
-        "<p class=\"summary\">{} series from {} runs</p></header>",
-        all.size(), used);
-    for (const auto& [key, series] : all) {
-      page += "<section class=\"test\">" + history_figure(series, change_options) + "</section>";
-    }
-    page += html_page_end(
-        "Change points: E-Divisive means with a t test, Bonferroni-adjusted "
-        "for the splits tried.");
+    // One page, links to the runs relative to the folder it is written into.
+    const bool to_stdout = options.out == "-";
     const std::string out = options.out.empty() ? "history.html" : options.out;
+    const std::filesystem::path folder = std::filesystem::weakly_canonical(
+        to_stdout ? std::filesystem::current_path() : std::filesystem::absolute(out).parent_path());
+    const std::string page = render_history_page(history, change_options, folder);
+    if (to_stdout) {
+      std::fwrite(page.data(), 1, page.size(), stdout);
+      return ExitCode::kPassed;
+    }
     write_file_atomically(out, page);
-    std::printf("history: %s (%zu series)\n", out.c_str(), all.size());
+    std::printf("history: %s (%zu series from %zu runs)\n", out.c_str(), all.size(), used);
     return ExitCode::kPassed;
   }
   if (options.format == "json") {

@@ -1,6 +1,7 @@
 // A metric's history as a chart: the per-commit means in commit order, the first change point
-// marked, every change point named in the caption. `history --format html` and the report's
-// History section show one per series.
+// marked, every change point named in the caption. The report's History section (report
+// --history, run --baseline-history) shows one per metric; `history --format html` draws its
+// own small multiples (report/history_page.h).
 #pragma once
 
 #include <string>

@@ -319,15 +319,15 @@ std::string environment_html(const RunReport& r) {
 
 }  // namespace
 
-std::string html_page_start(std::string_view title) {
+std::string html_page_start(std::string_view title, std::string_view more_style) {
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<meta name=\"generator\" content=\"mlregress\"><title>{}</title><style>{}</style></head>"
+      "<meta name=\"generator\" content=\"mlregress\"><title>{}</title><style>{}{}</style></head>"
       "<body>\n",
-      escape_markup(title), kStyle);
+      escape_markup(title), kStyle, more_style);
 }
 
 std::string html_page_end(std::string_view method) {

@@ -12,8 +12,9 @@ namespace mlregress::internal {
 
 std::string render_html_report(const RunReport& report);
 
-/// The page's <head> and the opening of its <body>: the CSP, the style sheet, the title.
-std::string html_page_start(std::string_view title);
+/// The page's <head> and the opening of its <body>: the CSP, the style sheet (and `more_style`
+/// after it), the title.
+std::string html_page_start(std::string_view title, std::string_view more_style = "");
 /// The method footer and the end of the page.
 std::string html_page_end(std::string_view method);
 

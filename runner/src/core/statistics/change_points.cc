@@ -8,25 +8,41 @@
 namespace mlregress::internal::stats {
 namespace {
 
-// Σ_{i<k} |v_i − v_k| over [begin, end).
-double within(std::span<const double> v, std::size_t begin, std::size_t end) {
-  double sum = 0.0;
-  for (std::size_t i = begin; i < end; ++i) {
-    for (std::size_t k = i + 1; k < end; ++k) sum += std::fabs(v[i] - v[k]);
+// The energy statistic Q of every split of [begin, end) (index: split − begin), in O(n²) rather
+// than O(n³) per segment: as the split moves right by one point, that point's distances to the
+// points before it leave the between-sides sum for the left side's, and its distances to the
+// points after it leave the right side's for the between-sides sum. A thousand-commit series
+// costs milliseconds instead of seconds (history --format html of 1,000 runs × 200 metrics).
+std::vector<double> energy_statistics(std::span<const double> v, std::size_t begin,
+                                      std::size_t end) {
+  const std::size_t size = end - begin;
+  // to_before[i]: Σ_{begin≤k<i} |v_i − v_k|; to_after[i]: Σ_{i<k<end} |v_i − v_k|.
+  std::vector<double> to_before(size, 0.0), to_after(size, 0.0);
+  for (std::size_t i = 0; i < size; ++i) {
+    for (std::size_t k = i + 1; k < size; ++k) {
+      const double d = std::fabs(v[begin + i] - v[begin + k]);
+      to_after[i] += d;
+      to_before[k] += d;
+    }
   }
-  return sum;
-}
-
-double energy_statistic(std::span<const double> v, std::size_t begin, std::size_t split,
-                        std::size_t end) {
-  const double m = static_cast<double>(split - begin), n = static_cast<double>(end - split);
-  double between = 0.0;
-  for (std::size_t i = begin; i < split; ++i) {
-    for (std::size_t j = split; j < end; ++j) between += std::fabs(v[i] - v[j]);
+  // within_after[s]: Σ_{s≤i<k} over the points from s on.
+  std::vector<double> within_after(size + 1, 0.0);
+  for (std::size_t s = size; s-- > 0;) within_after[s] = within_after[s + 1] + to_after[s];
+  std::vector<double> q(size + 1, 0.0);
+  double within_before = 0.0, between = 0.0;
+  for (std::size_t s = 0; s <= size; ++s) {
+    if (s >= 2 && size - s >= 2) {
+      const double m = static_cast<double>(s), n = static_cast<double>(size - s);
+      const double e = 2.0 * between / (m * n) - within_before / (m * (m - 1.0) / 2.0) -
+                       within_after[s] / (n * (n - 1.0) / 2.0);
+      q[s] = m * n / (m + n) * e;
+    }
+    if (s < size) {
+      within_before += to_before[s];
+      between += to_after[s] - to_before[s];
+    }
   }
-  const double e = 2.0 * between / (m * n) - within(v, begin, split) / (m * (m - 1.0) / 2.0) -
-                   within(v, split, end) / (n * (n - 1.0) / 2.0);
-  return m * n / (m + n) * e;
+  return q;
 }
 
 double mean(std::span<const double> v) {
@@ -41,9 +57,9 @@ void split_segment(std::span<const double> v, std::size_t begin, std::size_t end
   if (end - begin < 2 * least) return;
   std::size_t best = 0, candidates = 0;
   double best_q = -1.0;
+  const std::vector<double> q = energy_statistics(v, begin, end);
   for (std::size_t split = begin + least; split + least <= end; ++split, ++candidates) {
-    const double q = energy_statistic(v, begin, split, end);
-    if (q > best_q) best_q = q, best = split;
+    if (q[split - begin] > best_q) best_q = q[split - begin], best = split;
   }
   const std::span<const double> before = v.subspan(begin, best - begin);
   const std::span<const double> after = v.subspan(best, end - best);

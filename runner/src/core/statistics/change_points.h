@@ -13,8 +13,9 @@
 // are each a mean of seeds or runs is close to normal, where the t test is apt. The adjustment is
 // ours: the split tested is the most different one, so its raw p-value is too small (unadjusted,
 // 26 of 500 noise series of 50 points showed a change at p < 0.001; adjusted, see the tests).
-// Segments shorter than 2·min_segment points are not split. Cost: O(n²) per candidate split, O(n³)
-// per segment (n up to a few hundred commits: well under a second).
+// Segments shorter than 2·min_segment points are not split. Cost: O(n²) per segment (the
+// energy of every split from the running sums of each point's distances to the points before and
+// after it): a series of 1,000 commits in a few milliseconds.
 #pragma once
 
 #include <cstddef>

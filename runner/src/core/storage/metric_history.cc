@@ -67,6 +67,7 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths,
           point.values.push_back(metric.value);
         }
         point.runs.push_back(info.run_id);
+        point.folders.push_back(folder);
       }
     }
   }

@@ -24,10 +24,11 @@ namespace mlregress::internal {
 
 struct Point {
   std::string commit;
-  std::string first_run_at;       ///< the earliest run of the commit
-  std::optional<long long> time;  ///< committer time from git
-  std::vector<double> values;     ///< every run's value, or every sample of every run
-  std::vector<std::string> runs;
+  std::string first_run_at;          ///< the earliest run of the commit
+  std::optional<long long> time;     ///< committer time from git
+  std::vector<double> values;        ///< every run's value, or every sample of every run
+  std::vector<std::string> runs;     ///< the run ids
+  std::vector<std::string> folders;  ///< their run folders (canonical), in the same order
   bool dirty = false;
 };
 
