@@ -15,8 +15,9 @@
 //   +exact PASS   paired looks spend the PASS error by the exact Lan–DeMets boundaries;
 //   +covariate    test_accuracy adjusted by test_set_rule_accuracy against fresh seeds (CUPED);
 //   +pool 200     a 200-seed baseline (promote --add-seeds) instead of 40;
-// and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type,
-// and blocks of 4 seeds instead of 8.
+// and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type
+// (the plan option Seeds(8).up_to(40).pass_early(), rows named after it), and blocks of 4 seeds
+// instead of 8.
 // Per row: the share of trials whose test_accuracy is REGRESSION (Clopper–Pearson 95%),
 // INCONCLUSIVE and PASS, the test's seeds (median, p90, mean). Then power rows: the candidate's
 // test_accuracy lowered by an effect (promote's printed single-test MDE, and 1x/2x the margin),
@@ -206,22 +207,22 @@ int main(int argc, char** argv) {
       {"+pool 200", true, true, true, 200},
       // Alternatives to the row above, not cumulative: a PASS side that spends early, or
       // smaller blocks (more looks).
-      {"pool, Pocock", true, true, true, 200, 8, mi::stats::SpendingFunction::kPocock},
+      {"pool, pass_early()", true, true, true, 200, 8, mi::stats::SpendingFunction::kPocock},
       {"pool, block 4", true, true, true, 200, 4},
-      {"pool, b4 Pocock", true, true, true, 200, 4, mi::stats::SpendingFunction::kPocock},
+      {"pool, b4, pass_early()", true, true, true, 200, 4, mi::stats::SpendingFunction::kPocock},
   };
   fmt::print(
       "Full.XorSequentialSeedStudy, simulated from {} real seeds per weight stream: "
       "Seeds(8).up_to(40), alpha {}, {} hypotheses; {} trials per row\n",
       table.at(0).size(), kAlpha, kHypotheses, trials);
-  fmt::print("{:<8} {:<13} {:<26} {:<26} {:>7}  seeds: median p90 mean\n", "design", "levers",
+  fmt::print("{:<8} {:<23} {:<26} {:<26} {:>7}  seeds: median p90 mean\n", "design", "levers",
              "test_accuracy REGRESSION", "INCONCLUSIVE", "PASS");
   for (const bool paired : {false, true}) {
     for (const Levers& levers : rows) {
       const Row r = simulate(table, levers, paired, 0.0, trials, 20261204);
       const double mean =
           std::accumulate(r.seeds.begin(), r.seeds.end(), 0.0) / static_cast<double>(trials);
-      fmt::print("{:<8} {:<13} {:<26} {:<26} {:6.2f}%  {:>6} {:>3} {:5.1f}\n",
+      fmt::print("{:<8} {:<23} {:<26} {:<26} {:6.2f}%  {:>6} {:>3} {:5.1f}\n",
                  paired ? "paired" : "fresh", levers.name, rate(r.regressions, trials),
                  rate(r.inconclusive, trials), 100.0 * r.passes / trials, r.seeds[trials / 2],
                  r.seeds[trials * 9 / 10], mean);
@@ -234,13 +235,13 @@ int main(int argc, char** argv) {
   const double sd = std::sqrt(mi::stats::sample_variance(accuracy));
   const double promoted_mde = mi::stats::minimum_detectable_effect(40, sd, kAlpha, 0.8);
   fmt::print("\nPower: test_accuracy lowered by an effect; the share of trials REGRESSION\n");
-  fmt::print("{:<8} {:<13} {:>28} {:>28} {:>28}\n", "design", "levers",
+  fmt::print("{:<8} {:<23} {:>28} {:>28} {:>28}\n", "design", "levers",
              fmt::format("promote's MDE {:.4f}", promoted_mde),
              fmt::format("1 margin {:.4f}", kAccuracyMargin),
              fmt::format("2 margins {:.4f}", 2 * kAccuracyMargin));
   for (const bool paired : {false, true}) {
     for (const Levers& levers : rows) {
-      std::string line = fmt::format("{:<8} {:<13}", paired ? "paired" : "fresh", levers.name);
+      std::string line = fmt::format("{:<8} {:<23}", paired ? "paired" : "fresh", levers.name);
       for (const double effect : {promoted_mde, kAccuracyMargin, 2 * kAccuracyMargin}) {
         const int n = std::max(1, trials / 5);
         const Row r = simulate(table, levers, paired, -effect, n, 777);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -24,6 +25,8 @@ using nlohmann::json;
 using test_support::read_file;
 using test_support::TempDir;
 using ::testing::HasSubstr;
+
+inline constexpr int kMergeRefused = 9;
 
 class SequentialSeedsE2eTest : public ::testing::Test {
  protected:
@@ -189,6 +192,76 @@ TEST_F(SequentialSeedsE2eTest, ShardsRunEverySeedAndMergeDecidesAtTheSameLook) {
   EXPECT_EQ(joined.at("verdict"), single.at("verdict"));
   EXPECT_EQ(joined.at("looks"), single.at("looks"));
   EXPECT_EQ(joined.at("distribution"), single.at("distribution"));
+}
+
+// Seeds(4).up_to(12).pass_early() (the same test built by mlregress_pass_early_fixture): the
+// design is listed, recorded in config.json and results.json, judged by the gate (the first
+// look's interval is narrower than the default design's on the same seeds), named in each look
+// line and in promote's simulated power.
+TEST_F(SequentialSeedsE2eTest, PassingEarlyFlowsFromTheDeclarationToTheVerdict) {
+  const std::string early = MLREGRESS_PASS_EARLY_FIXTURE_BINARY;
+  const auto early_fixture = [&](const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + early +
+                       " " + args);
+  };
+  EXPECT_THAT(early_fixture("list").out, HasSubstr("[4 seeds at a time, up to 12, PASS early]"));
+  promote_baseline();
+  // Its own baseline (baselines are per binary), of every seed: promote states the power of the
+  // design that will judge the next run.
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(early_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  const ProcessResult promoted =
+      early_fixture("promote " + latest("first") + " --baselines " + baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("4 at a time up to 12, PASS error spent early"));
+
+  const std::string args = run_args + temp_.path();
+  ASSERT_EQ(fixture(args + "/late --seed 100").exit_code, kPassed);
+  const ProcessResult result = early_fixture(args + "/early --seed 100");
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_THAT(result.out, HasSubstr("the PASS error is spent early (pass_early)"));
+  const json test = test_result(latest("early"));
+  EXPECT_EQ(test.at("seed_pass_spending"), "pocock");
+  EXPECT_EQ(test_result(latest("late")).at("seed_pass_spending"), "obrien-fleming");
+  const json config = json::parse(read_file(latest("early") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("pass_spending"), "pocock");
+  const json early_look = accuracy(latest("early")).at("looks").at(0);
+  const json late_look = accuracy(latest("late")).at("looks").at(0);
+  EXPECT_EQ(early_look.at("pass_spending"), "pocock");
+  EXPECT_EQ(early_look.at("p_worse"), late_look.at("p_worse"));  // the same seeds and samples
+  EXPECT_LT(early_look.at("interval_level").get<double>(),
+            late_look.at("interval_level").get<double>() - 0.01);
+}
+
+// Shards must agree on a sequential test's design: a shard planned with another PASS spending
+// (its config.json edited here, as a shard of another build would have it) is refused, also
+// under --force, naming the test and both designs.
+TEST_F(SequentialSeedsE2eTest, MergeRefusesShardsOfAnotherSequentialDesign) {
+  promote_baseline();
+  const std::string args = "--baselines " + baselines() + " --seed 100";
+  std::string folders;
+  for (int shard = 0; shard < 2; ++shard) {
+    const ProcessResult part =
+        run(args + " --shard " + std::to_string(shard) + "/2", "shard" + std::to_string(shard));
+    ASSERT_EQ(part.exit_code, kPassed) << part.out << part.err;
+    folders += " " + latest("shard" + std::to_string(shard));
+  }
+  const std::string config_path = latest("shard1") + "/config.json";
+  std::string config = read_file(config_path);
+  const std::size_t at = config.find("\"obrien-fleming\"");
+  ASSERT_NE(at, std::string::npos) << config;
+  config.replace(at, 16, "\"pocock\"");
+  std::filesystem::permissions(config_path, std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+  { std::ofstream(config_path) << config; }
+  for (const std::string force : {"", " --force"}) {
+    const ProcessResult merged =
+        fixture("merge --color never --out " + temp_.path() + "/merged" + force + folders);
+    EXPECT_EQ(merged.exit_code, kMergeRefused) << merged.out << merged.err;
+    EXPECT_THAT(merged.err, HasSubstr("seeded test SequentialAccuracy is planned as "
+                                      "Seeds(4).up_to(12) in "));
+    EXPECT_THAT(merged.err, HasSubstr("and as Seeds(4).up_to(12).pass_early() in "));
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Variance reduction with a pre-registered covariate (Margin{.covariate}, CUPED): the slope and
 // the variance it removes, A/A false alarms still within alpha, more power at the same seeds, and
 // the cases where adjusting would be wrong, each planted: a covariate the change moved (its arms
-// differ), a paired comparison (the covariate cancels), a covariate missing for a seed.
+// differ), a paired comparison (the covariate cancels), a covariate missing for a seed, and one
+// the baseline did not pre-register.
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "analysis/distribution_gate.h"
+#include "comparison/comparator.h"
 #include "statistics/control_variate.h"
 #include "tests/support/clopper_pearson.h"
 
@@ -177,6 +179,37 @@ TEST(CovariateAdjustment, PairedSeedsAndMissingValuesAreNotAdjusted) {
   EXPECT_FALSE(missing.covariate->applied);
   EXPECT_THAT(missing.covariate->note, HasSubstr("the baseline lacks a finite"));
   EXPECT_THAT(missing.covariate->note, HasSubstr("promote a run that records it"));
+}
+
+// The baseline stores the covariate it was promoted with (`covariate = "..."`, its
+// pre-registration). A test that now declares another one, or none, or one where the baseline
+// registered none, is NOT_COMPARABLE with a note naming both: the analysis must not be chosen
+// after the seeds fell. Planted: the same samples with the same covariate are compared.
+TEST(CovariateAdjustment, ACovariateTheBaselineDidNotRegisterIsNotComparable) {
+  BaselineMetric stored;
+  stored.direction = Direction::HigherIsBetter;
+  stored.policy = Margin{0.01, "difficulty"};
+  stored.seeds = {0, 1, 2, 3};
+  stored.samples = {0.87, 0.88, 0.86, 0.875};
+  MetricRecord metric{"accuracy", 0.87, Direction::HigherIsBetter, Margin{0.01, "difficulty"}};
+  metric.sample_seeds = {100, 101, 102, 103};
+  metric.samples = {0.871, 0.869, 0.88, 0.866};
+  EXPECT_EQ(compare_distribution(metric, &stored).verdict, Verdict::kInconclusive);  // pending
+
+  metric.policy = Margin{0.01, "test_set_accuracy"};
+  MetricComparison c = compare_distribution(metric, &stored);
+  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
+  EXPECT_THAT(c.note, HasSubstr("the baseline pre-registered covariate 'difficulty', the test "
+                                "now declares covariate 'test_set_accuracy'"));
+  metric.policy = Margin{0.01};
+  c = compare_distribution(metric, &stored);
+  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
+  EXPECT_THAT(c.note, HasSubstr("now declares no covariate"));
+  stored.policy = Margin{0.01};
+  metric.policy = Margin{0.01, "difficulty"};
+  EXPECT_THAT(compare_distribution(metric, &stored).note,
+              HasSubstr("the baseline pre-registered no covariate, the test now declares "
+                        "covariate 'difficulty'"));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 
+#include "baselines/stored_samples_power.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
 #include "statistics/t_distribution.h"
@@ -183,6 +184,51 @@ TEST(GatePowerTest, ACovariateIsSimulatedWithItsMetric) {
 
   adjusted.covariate_values.pop_back();
   EXPECT_THAT(gate_power(adjusted).problem, HasSubstr("has 39 stored values for 40 samples"));
+}
+
+// A test declared Seeds(8).up_to(40).pass_early() is simulated with the PASS error spent
+// Pocock-type, as the gate will spend it: unchanged candidates stop at an earlier look (the
+// median seeds promote prints), and the sentence names the design. Planted: a simulation that
+// ignored the option would give the same seeds as the default design.
+TEST(GatePowerTest, PassingEarlyIsSimulatedAsTheGateWillSpendIt) {
+  GatePowerQuestion late{.direction = Direction::HigherIsBetter,
+                         .margin = 0.005,
+                         .baseline = normal_samples(200, 0.87, 0.006),
+                         .block = 8,
+                         .cap = 40,
+                         .family = 2,
+                         .runs = 1000};
+  GatePowerQuestion early = late;
+  early.pass_spending = stats::SpendingFunction::kPocock;
+  const GatePowerAtEffect unchanged_late = simulated_gate_power(late, 0.0);
+  const GatePowerAtEffect unchanged_early = simulated_gate_power(early, 0.0);
+  EXPECT_LT(unchanged_early.median_seeds, unchanged_late.median_seeds);
+  EXPECT_LE(unchanged_early.power, 0.01);
+  const GatePower power = gate_power(early);
+  ASSERT_TRUE(power.problem.empty()) << power.problem;
+  EXPECT_THAT(gate_power_sentence(early, power),
+              HasSubstr("(fresh seeds, 8 at a time up to 40, PASS error spent early, alpha"));
+  EXPECT_THAT(gate_power_sentence(late, gate_power(late)),
+              ::testing::Not(HasSubstr("PASS error spent early")));
+
+  // What promote and report.html ask: the test's recorded design, not the default.
+  TestResult test;
+  test.seeded = true;
+  test.seed_block = 8;
+  test.seed_cap = 40;
+  test.seed_pass_spending = stats::SpendingFunction::kPocock;
+  MetricRecord metric;
+  metric.name = "accuracy";
+  metric.direction = Direction::HigherIsBetter;
+  metric.policy = Margin{.delta = 0.005};
+  BaselineMetric stored;
+  stored.samples = early.baseline.values;
+  stored.seeds = early.baseline.seeds;
+  EXPECT_EQ(stored_samples_question(metric, stored, test, 2).pass_spending,
+            stats::SpendingFunction::kPocock);
+  test.seed_pass_spending = stats::SpendingFunction::kOBrienFleming;
+  EXPECT_EQ(stored_samples_question(metric, stored, test, 2).pass_spending,
+            stats::SpendingFunction::kOBrienFleming);
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "record/json_text.h"
+#include "storage/results_json.h"
 #include "storage/run_config.h"
 #include "storage/run_ledger.h"
 #include "support/errors.h"
@@ -26,7 +28,8 @@ constexpr const char* kConfig = R"({
   "tests": {
     "Plain": {"tier": "fast", "params": {"lr": 0.1, "name": "x"}, "config_hash": "abc"},
     "Study": {"tier": "full", "params": {}, "config_hash": "def", "seeds": [40, 41],
-              "seed_block": 1, "variants": [{"name": "", "params": {}, "config_hash": "def"}]}
+              "seed_block": 1, "pass_spending": "pocock",
+              "variants": [{"name": "", "params": {}, "config_hash": "def"}]}
   }
 })";
 
@@ -60,6 +63,7 @@ TEST(RunConfigReader, ReadsThePlanTyped) {
   ASSERT_NE(study, nullptr);
   EXPECT_THAT(study->seeds, ::testing::ElementsAre(40u, 41u));
   EXPECT_EQ(study->seed_block, 1);
+  EXPECT_EQ(study->pass_spending, stats::SpendingFunction::kPocock);
   EXPECT_THAT(study->variants, ::testing::ElementsAre(""));
   EXPECT_EQ(config.find("Nope"), nullptr);
 }
@@ -83,9 +87,46 @@ TEST(RunConfigReader, ADamagedFileIsARunFolderErrorNamingTheFileAndTheField) {
   EXPECT_THAT(run_folder_error([&] { read_run_config(dir.path()); }),
               HasSubstr(path + ": seed: expected an integer"));
 
+  // A spending this build does not know would judge the looks by another design.
+  text = kConfig;
+  text.replace(text.find("\"pocock\""), 8, "\"linear\"");
+  write(path, text);
+  EXPECT_THAT(run_folder_error([&] { read_run_config(dir.path()); }),
+              HasSubstr(path + ": tests.Study.pass_spending: unknown value \"linear\""));
+
   std::filesystem::remove(path);
   EXPECT_THAT(run_folder_error([&] { read_run_config(dir.path()); }),
               HasSubstr(path + ": cannot be read"));
+}
+
+// A seeded metric's covariate in results.json is absent or the name of a metric: an empty or
+// non-string one would read as "no covariate" and silently drop the pre-registered adjustment.
+// Refused naming the file and the field; planted: the same file with the name reads back.
+TEST(ResultsJsonReader, AnEmptyOrNonStringCovariateIsRefusedNamingFileAndField) {
+  TempDir dir;
+  const std::string path = dir / "results.json";
+  RunResult run;
+  TestResult test;
+  test.name = "Study";
+  test.full_name = "Full.Study";
+  test.finished = true;
+  test.metrics.push_back({"accuracy", 0.87, Direction::HigherIsBetter, Margin{0.01, "difficulty"}});
+  run.tests.push_back(test);
+  nlohmann::json json = run;
+  write(path, json_text(json));
+  const RunResult read = read_results_json(path);
+  ASSERT_EQ(read.tests.size(), 1u);
+  EXPECT_EQ(std::get<Margin>(read.tests[0].metrics[0].policy).covariate, "difficulty");
+  for (const nlohmann::json& bad : {nlohmann::json(""), nlohmann::json(3)}) {
+    json["tests"][0]["metrics"][0]["policy"]["covariate"] = bad;
+    write(path, json_text(json));
+    const std::string error = run_folder_error([&] { read_results_json(path); });
+    EXPECT_THAT(error, HasSubstr(path + ": ")) << error;
+    EXPECT_THAT(error, HasSubstr("policy.covariate: expected the name of a metric (a non-empty "
+                                 "string), got " +
+                                 json_text(bad)))
+        << error;
+  }
 }
 
 TEST(RunLedgerReader, ReadsEntriesAndSkipsDamagedLinesNamingFileAndLine) {

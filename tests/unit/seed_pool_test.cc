@@ -195,6 +195,13 @@ TEST(SeedPoolMerge, OtherNumericsMarginDirectionOrNoSamplesAreRefused) {
                           block("r3", {}), run_profile());
   ASSERT_EQ(a.refusals.size(), 1u);
   EXPECT_THAT(a.refusals[0], HasSubstr("the run did not measure it on seeds"));
+  // The covariate is the baseline's pre-registration: a run declaring another one does not add.
+  MetricRecord adjusted = run_metric({300}, {0.86});
+  adjusted.policy = Margin{0.01, "difficulty"};
+  a = add_seeds_to_metric(name, pooled_metric(), adjusted, block("r3", {}), run_profile());
+  ASSERT_EQ(a.refusals.size(), 1u);
+  EXPECT_THAT(a.refusals[0], HasSubstr("the baseline pre-registered no covariate, the run declares "
+                                       "covariate 'difficulty'"));
 }
 
 // A block made of an older file's provenance names a machine id: the same machine may add.
@@ -292,6 +299,73 @@ TEST(SeedPoolPlan, AnotherConfigurationOrNoBaselineIsRefusedNamingFileTestAndMet
   error = refusal_of(seeded_run("0123456789abcdef", {{"accuracy", 0.86, HigherIsBetter}}),
                      stored_set(file_with(pooled_metric())));
   EXPECT_THAT(error, HasSubstr("test Study: not a seeded test in run r3")) << error;
+}
+
+// A run that lacks a seeded metric the baseline holds per seed (here the covariate of accuracy)
+// cannot add its seeds: accuracy would have seeds its covariate lacks, and its adjustment would
+// be off against every later run. Refused naming file, test, metric and whose covariate it is.
+// Planted: the pool grown without it (the refusal is what stops the write; the plan without the
+// stored covariate goes through).
+TEST(SeedPoolPlan, ARunWithoutAStoredSeededMetricOrItsCovariateIsRefused) {
+  BaselineMetric accuracy = pooled_metric();
+  accuracy.policy = Margin{0.01, "difficulty"};
+  BaselineFile file = file_with(accuracy);
+  BaselineMetric difficulty = pooled_metric();
+  difficulty.policy = Margin{0.02};
+  file.tests["Study"].metrics["difficulty"] = difficulty;
+  MetricRecord adjusted = run_metric({300, 301}, {0.86, 0.862});
+  adjusted.policy = Margin{0.01, "difficulty"};
+  const std::string error =
+      refusal_of(seeded_run("0123456789abcdef", {adjusted}), stored_set(file));
+  EXPECT_THAT(error, HasSubstr("baselines/suite/study_test.toml: Study.difficulty: in the "
+                               "baseline on 4 seeds (the covariate of 'accuracy'), but the run "
+                               "did not record it per seed"))
+      << error;
+  EXPECT_THAT(error, HasSubstr("nothing was written"));
+  // A plain stored metric the run lacks is refused the same way, without the covariate clause.
+  file.tests["Study"].metrics.at("accuracy").policy = Margin{0.01};
+  adjusted.policy = Margin{0.01};
+  EXPECT_THAT(refusal_of(seeded_run("0123456789abcdef", {adjusted}), stored_set(file)),
+              HasSubstr("Study.difficulty: in the baseline on 4 seeds, but the run"));
+  // With the metric recorded, the same run adds its seeds to both.
+  MetricRecord recorded = run_metric({300, 301}, {0.4, 0.41});
+  recorded.name = "difficulty";
+  recorded.policy = Margin{0.02};
+  const std::vector<PlannedFile> plan = plan_promotion(
+      seeded_run("0123456789abcdef", {adjusted, recorded}), stored_set(file), add_seeds_request());
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].after.tests.at("Study").metrics.at("difficulty").seeds.size(), 6u);
+}
+
+// A metric without blocks is read as one block of the file's last [provenance]. Promoting another
+// test of the same file (promote --filter) replaces that provenance; the implied block is then
+// written out from the provenance it came from. Planted: without it, reading the file back would
+// name the other promotion's run and machine as the source of these samples.
+TEST(SeedPoolPlan, ARewriteWritesTheImpliedBlockOutSoItIsNeverGuessedAgain) {
+  BaselineMetric old = pooled_metric();
+  old.pool.clear();  // promoted before blocks were recorded
+  BaselineFile file = file_with(old);
+  file.provenance.promoted_at = "2026-11-01T00:00:00Z";
+  file.provenance.git_commit = "0ld0ld";
+  file.tests["Other"].config_hash = "aaaa";
+  PromotionRequest request = add_seeds_request();
+  request.add_seeds = false;
+  RunRecord record = seeded_run("aaaa", {run_metric({0, 1}, {0.5, 0.6})});
+  record.run.tests[0].name = "Other";
+  record.run.tests[0].full_name = "Full.Other";
+  const std::vector<PlannedFile> plan = plan_promotion(record, stored_set(file), request);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].after.provenance.source_run, "r3");
+  const BaselineFile read = parse_baseline(render_baseline(plan[0].after), "b.toml");
+  const BaselineMetric& kept = read.tests.at("Study").metrics.at("accuracy");
+  ASSERT_EQ(kept.pool.size(), 1u);
+  EXPECT_EQ(kept.pool[0].source_run, "r2");
+  EXPECT_EQ(kept.pool[0].environment, "cpu-aaaa");
+  EXPECT_EQ(kept.pool[0].git_commit, "0ld0ld");
+  EXPECT_EQ(kept.pool[0].added_at, "2026-11-01T00:00:00Z");
+  EXPECT_EQ(kept.pool[0].seeds, (std::vector<std::uint64_t>{0, 1, 100, 101}));
+  EXPECT_EQ(pool_of(kept, read)[0].source_run, "r2");
+  EXPECT_TRUE(read.environments.contains("cpu-aaaa"));
 }
 
 TEST(SeedPoolPlan, APlainPromotionIsTheFirstBlockAndTheSameRunTwiceChangesNothing) {

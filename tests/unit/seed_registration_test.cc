@@ -1,7 +1,8 @@
 // Registration of seeded tests: a variant that names an undeclared parameter, gives it the
 // wrong type, repeats a name or uses a name the metric suffix cannot carry is refused when the
 // binary starts (exit code usage_error), not discovered half-way through a 20-seed run; so is a
-// flaky test's plan that cannot gate (a cap below its block, a rate to detect outside (0, 1)).
+// flaky test's plan that cannot gate (a cap below its block, a rate to detect outside (0, 1)),
+// and pass_early() without the looks of up_to().
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -68,6 +69,15 @@ TEST(SeedRegistrationTest, ASequentialPlanThatCannotLookIsRefused) {
                                    "Seeds(8).up_to(4); a sequential plan needs"));
   EXPECT_THAT(error_of({}, Seeds(1).up_to(10)), ::testing::HasSubstr("blocks of at least 2"));
   EXPECT_THAT(error_of({}, Seeds(8).up_to(0)), ::testing::HasSubstr("Seeds(8).up_to(0)"));
+}
+
+// pass_early() chooses how the PASS error is spent over the looks: without looks it has nothing
+// to choose, and a test that asks for it must not silently run the single-look gate.
+TEST(SeedRegistrationTest, PassingEarlyWithoutASequentialPlanIsRefused) {
+  EXPECT_EQ(error_of({}, Seeds(8).up_to(40).pass_early()), "");
+  EXPECT_THAT(error_of({}, Seeds(8).pass_early()),
+              ::testing::HasSubstr("study_test.cc:7: seeded test 'Study' declares "
+                                   "Seeds(8).pass_early() without up_to(cap)"));
 }
 
 std::string flaky_error_of(Attempts attempts) {

@@ -104,5 +104,31 @@ TEST(SeedRuns, ASeededTestOnOtherDataIsNotComparableWithItsBaseline) {
   EXPECT_THAT(other.comparisons[0].note, ::testing::HasSubstr("the dataset 'train' changed"));
 }
 
+// A covariate names another metric the seed records. A name it does not record (a typo) fails
+// the seed with a message naming the metric, the covariate and the names it did record; planted:
+// the correct name passes.
+TEST(SeedRuns, AnUnknownCovariateFailsTheSeedNamingTheMetricAndTheKnownNames) {
+  const SeededPlan plan;
+  const auto events = [](const std::string& covariate) {
+    MetricRecord difficulty{"difficulty", 0.4, Direction::HigherIsBetter, Margin{.delta = 0.02}};
+    MetricRecord accuracy{"accuracy", 0.87, Direction::HigherIsBetter,
+                          Margin{.delta = 0.01, .covariate = covariate}};
+    return std::vector<TestEvent>{MetricRecorded{difficulty}, MetricRecorded{accuracy},
+                                  TestEnded{"SeededStudy", true, false, 0.1}};
+  };
+  std::vector<CurveRecord> curves;
+  const SeedRun good = seed_run_from_events(plan.job(0), events("difficulty"), "", 0.1, curves);
+  EXPECT_EQ(good.status, TestStatus::kPassed);
+  EXPECT_TRUE(good.failures.empty());
+  const SeedRun typo = seed_run_from_events(plan.job(0), events("dificulty"), "", 0.1, curves);
+  EXPECT_EQ(typo.status, TestStatus::kFailed);
+  ASSERT_EQ(typo.failures.size(), 1u);
+  EXPECT_THAT(typo.failures[0].message,
+              ::testing::HasSubstr("metric 'accuracy' names the covariate 'dificulty', which this "
+                                   "seed did not record"));
+  EXPECT_THAT(typo.failures[0].message,
+              ::testing::HasSubstr("(recorded: 'difficulty', 'accuracy')"));
+}
+
 }  // namespace
 }  // namespace mlregress::internal

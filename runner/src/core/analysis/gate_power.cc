@@ -113,9 +113,13 @@ class Simulation {
     }
     const CovariateSamples* adjust = covariate ? &*covariate : nullptr;
     if (q_.block > 0) {
-      const std::vector<SequentialLook> looks = look_sequentially(
-          "simulated", q_.direction, q_.margin, candidate, q_.baseline,
-          SequentialPlan{.block = q_.block, .cap = q_.cap, .family = q_.family}, q_.alpha, adjust);
+      const std::vector<SequentialLook> looks =
+          look_sequentially("simulated", q_.direction, q_.margin, candidate, q_.baseline,
+                            SequentialPlan{.block = q_.block,
+                                           .cap = q_.cap,
+                                           .pass_spending = q_.pass_spending,
+                                           .family = q_.family},
+                            q_.alpha, adjust);
       return {looks.back().outcome == LookOutcome::kRegression, looks.back().seeds};
     }
     const DistributionAnalysis analysis =
@@ -243,9 +247,12 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power) {
 
 std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& power) {
   if (!power.problem.empty()) return "no power of the gate stated: " + power.problem;
-  const std::string design = q.block > 0
-                                 ? fmt::format("fresh seeds, {} at a time up to {}", q.block, q.cap)
-                                 : fmt::format("fresh seeds, {} of them in one look", q.cap);
+  const std::string design =
+      q.block > 0 ? fmt::format("fresh seeds, {} at a time up to {}{}", q.block, q.cap,
+                                q.pass_spending == stats::SpendingFunction::kPocock
+                                    ? ", PASS error spent early"
+                                    : "")
+                  : fmt::format("fresh seeds, {} of them in one look", q.cap);
   const std::string level = q.family <= 1
                                 ? fmt::format("alpha {:g}", q.alpha)
                                 : fmt::format("alpha {:g} / {} hypotheses{}", q.alpha, q.family,

@@ -28,6 +28,7 @@
 
 #include "analysis/distribution_gate.h"
 #include "mlregress/metric.h"
+#include "statistics/group_sequential.h"
 
 namespace mlregress::internal {
 
@@ -38,6 +39,9 @@ struct GatePowerQuestion {
   int block = 0;         ///< Seeds(block).up_to(cap); 0: a fixed-seed test
   int cap = 0;           ///< the most seeds a sequential run takes; a fixed-seed test's seeds
   int family = 1;        ///< the run's distinct seeded hypotheses (hypothesis_family.h)
+  /// Sequential tests: how the PASS error is spent (Seeds(b).up_to(cap).pass_early(): Pocock-type).
+  /// An early PASS stops the looks, so it changes both the power and the seeds a run takes.
+  stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   double alpha = kDefaultGateAlpha;
   /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
   /// order). A simulated seed then draws its value and its covariate together, and the gate

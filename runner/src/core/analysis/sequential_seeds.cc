@@ -35,6 +35,12 @@ std::string family_clause(const SequentialLook& look) {
                      look.family);
 }
 
+// "; the PASS error is spent early (pass_early)": the interval's level follows from it.
+std::string pass_spending_clause(const SequentialLook& look) {
+  if (look.pass_spending != stats::SpendingFunction::kPocock) return "";
+  return "; the PASS error is spent early (pass_early)";
+}
+
 }  // namespace
 
 std::vector<int> sequential_looks(const SequentialPlan& plan) {
@@ -108,6 +114,7 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     look.worse_weight = worse_spent[k] / alpha;
     const double pass_tail = pass_spent[k];  // the one-sided error this look's PASS may spend
     look.pass_level = 1.0 - 2.0 * pass_tail;
+    look.pass_spending = plan.pass_spending;
     const SeedSamples c = first(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
         paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
@@ -177,10 +184,10 @@ std::string format_look(const SequentialLook& look) {
   const std::string_view outcome = look_outcome_name(look.outcome);
   return fmt::format(
       "look at {} seeds: diff {:.4g} [{}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
-      "{:.2g} (this look may spend {:.0f}% of alpha{}); {}",
+      "{:.2g} (this look may spend {:.0f}% of alpha{}{}); {}",
       look.seeds, a.difference, format_level_percent(look.pass_level), look.interval_lower,
       look.interval_upper, a.p_worse, look.p_worse_sequential, 100.0 * look.worse_weight,
-      family_clause(look), outcome);
+      family_clause(look), pass_spending_clause(look), outcome);
 }
 
 }  // namespace mlregress::internal

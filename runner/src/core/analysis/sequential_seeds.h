@@ -75,10 +75,13 @@ std::optional<LookOutcome> parse_look_outcome(std::string_view name);
 
 /// One look at a metric.
 struct SequentialLook {
-  int seeds = 0;                  ///< candidate seeds so far
-  double information = 0.0;       ///< t_k
-  double worse_weight = 0.0;      ///< w_k: the share of alpha this look may spend
-  double pass_level = 0.0;        ///< two-sided level of this look's interval
+  int seeds = 0;              ///< candidate seeds so far
+  double information = 0.0;   ///< t_k
+  double worse_weight = 0.0;  ///< w_k: the share of alpha this look may spend
+  double pass_level = 0.0;    ///< two-sided level of this look's interval
+  /// How the plan spends the PASS error (SequentialPlan::pass_spending): Pocock-type lets an
+  /// unchanged metric PASS at earlier looks.
+  stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   DistributionAnalysis analysis;  ///< the candidate's first `seeds` seeds against the baseline's
   double interval_lower = 0.0, interval_upper = 0.0;  ///< at pass_level
   double p_worse_sequential = 1.0;                    ///< min over the looks so far of p_worse / w

@@ -374,6 +374,17 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
 
 void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
                       const std::string& now) {
+  // A seeded metric promoted before blocks were recorded is read as one block of the file's last
+  // [provenance] (pool_of). This rewrite replaces that provenance (a promotion of another test in
+  // the same file, say), after which the guess would name the wrong run, commit and machine: the
+  // block is written out now, from the provenance it came from, and never guessed again.
+  for (auto& [test_name, test] : planned.after.tests) {
+    for (auto& [metric_name, metric] : test.metrics) {
+      if (metric.pool.empty() && !metric.seeds.empty()) {
+        metric.pool = pool_of(metric, planned.before);
+      }
+    }
+  }
   Provenance& p = planned.after.provenance;
   p.version = planned.before.provenance.version + 1;
   p.promoted_at = now;

@@ -68,7 +68,8 @@ void drop_unused_environments(BaselineFile& file);
 
 /// A planned file's new provenance (version + 1, when, commit, reason, source run, profile id) and
 /// the version of its new history entries, for a change made from `record`. The profile's
-/// description is the caller's to write.
+/// description is the caller's to write. A seeded metric without pool blocks gets its implied
+/// block (pool_of the file as it was) written out, since the new provenance would misname it.
 void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
                       const std::string& now);
 

@@ -74,6 +74,15 @@ SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& 
                     "without --add-seeds to change the margin",
                     name, stored_margin->delta, run_margin->delta));
   }
+  if (stored_margin->covariate != run_margin->covariate) {
+    const auto named = [](const std::string& covariate) {
+      return covariate.empty() ? std::string("no covariate") : "covariate '" + covariate + "'";
+    };
+    refusals.push_back(fmt::format(
+        "{}: the baseline pre-registered {}, the run declares {}; promote without --add-seeds "
+        "to register another",
+        name, named(stored_margin->covariate), named(run_margin->covariate)));
+  }
   for (const PoolBlock& stored : baseline.pool) {
     if (!same_numerics(stored, run)) {
       refusals.push_back(fmt::format(
@@ -129,6 +138,40 @@ bool seeded(const MetricRecord& metric) {
   return std::holds_alternative<Margin>(metric.policy) && !metric.sample_seeds.empty();
 }
 
+// The stored per-seed metrics of `stored` that the run's test did not record per seed. Adding
+// the others' seeds without them would leave a test's metrics on different seeds: a covariate
+// missing for the new seeds turns the metric's adjustment off against every later run ("the
+// baseline lacks a finite covariate"), and a paired look would find some metrics' seeds only.
+std::vector<std::string> stored_metrics_the_run_lacks(const BaselineTest& stored,
+                                                      const TestResult& test,
+                                                      const std::string& path) {
+  std::set<std::string> recorded;
+  std::map<std::string, std::string> covariate_of;  // covariate → a metric it adjusts
+  for (const MetricRecord& metric : test.metrics) {
+    if (seeded(metric)) recorded.insert(metric.name);
+    if (const Margin* m = std::get_if<Margin>(&metric.policy); m && !m->covariate.empty())
+      covariate_of.emplace(m->covariate, metric.name);
+  }
+  for (const auto& [name, metric] : stored.metrics) {
+    if (const Margin* m = std::get_if<Margin>(&metric.policy); m && !m->covariate.empty())
+      covariate_of.emplace(m->covariate, name);
+  }
+  std::vector<std::string> refusals;
+  for (const auto& [name, metric] : stored.metrics) {
+    if (!std::holds_alternative<Margin>(metric.policy) || metric.samples.empty()) continue;
+    if (recorded.contains(name)) continue;
+    const auto adjusts = covariate_of.find(name);
+    refusals.push_back(fmt::format(
+        "{}: {}.{}: in the baseline on {} seeds{}, but the run did not record it per seed; a "
+        "test's seeded metrics grow together, so promote a run that records it (or promote "
+        "without --add-seeds to replace the baseline)",
+        path, test.name, name, metric.seeds.size(),
+        adjusts == covariate_of.end() ? ""
+                                      : fmt::format(" (the covariate of '{}')", adjusts->second)));
+  }
+  return refusals;
+}
+
 }  // namespace
 
 std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const BaselineSet& existing,
@@ -182,6 +225,11 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
           fmt::format("{}: test {}: the run measured other data (record_dataset) "
                       "than the baseline; promote without --add-seeds",
                       path, test.name));
+      continue;
+    }
+    const std::vector<std::string> lacking = stored_metrics_the_run_lacks(*stored, test, path);
+    if (!lacking.empty()) {
+      refusals.insert(refusals.end(), lacking.begin(), lacking.end());
       continue;
     }
     auto [it, inserted] = files.try_emplace(path);

@@ -39,7 +39,10 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       nlohmann::json variants = nlohmann::json::array();
       for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
       entry["seeds"] = test->seeds.count();
-      if (test->seeds.sequential()) entry["seeds_up_to"] = test->seeds.max_count();
+      if (test->seeds.sequential()) {
+        entry["seeds_up_to"] = test->seeds.max_count();
+        entry["seeds_pass_early"] = test->seeds.passes_early();
+      }
       entry["variants"] = std::move(variants);
     }
     list.push_back(std::move(entry));
@@ -54,9 +57,11 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
   for (const RegisteredTest* test : tests) {
     std::string kind;
     if (test->seeded()) {
-      kind = test->seeds.sequential() ? fmt::format("  [{} seeds at a time, up to {}",
-                                                    test->seeds.count(), test->seeds.max_count())
-                                      : fmt::format("  [{} seeds", test->seeds.count());
+      kind = test->seeds.sequential()
+                 ? fmt::format("  [{} seeds at a time, up to {}{}", test->seeds.count(),
+                               test->seeds.max_count(),
+                               test->seeds.passes_early() ? ", PASS early" : "")
+                 : fmt::format("  [{} seeds", test->seeds.count());
       for (const Variant& v : test->seeds.variant_list())
         kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
       kind += "]";

@@ -40,9 +40,10 @@ struct PlannedEntry {
   std::string full_name;
   std::string name;
   std::optional<Tier> tier;
-  std::vector<std::string> variants;      ///< seeded tests
-  std::vector<std::uint64_t> seeds;       ///< seeded tests
-  int seed_block = 0;                     ///< sequential tests
+  std::vector<std::string> variants;  ///< seeded tests
+  std::vector<std::uint64_t> seeds;   ///< seeded tests
+  int seed_block = 0;                 ///< sequential tests
+  stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   std::optional<double> attempts_detect;  ///< flaky-aware tests
   bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
@@ -76,6 +77,7 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.tier = planned->tier;
     entry.seeds = planned->seeds;
     entry.seed_block = planned->seed_block;
+    entry.pass_spending = planned->pass_spending;
     entry.variants = planned->variants;
     entry.attempts_detect = planned->attempts_detect;
     entry.quarantined = planned->quarantined;
@@ -115,6 +117,35 @@ void check_together(const std::vector<Shard>& shards, bool force) {
         list));
   }
   std::printf("merge --force: joining shards that differ:\n  %s\n", list.c_str());
+}
+
+// "Seeds(8).up_to(40).pass_early()": a sequential test's design as its declaration reads.
+std::string sequential_design(const RunConfigTest& test) {
+  if (test.seed_block <= 0) return fmt::format("Seeds({})", test.seeds.size());
+  return fmt::format("Seeds({}).up_to({}){}", test.seed_block, test.seeds.size(),
+                     test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "");
+}
+
+// A sequential test's looks are judged under one design: its block, cap and PASS spending decide
+// at which look the merged run settles a metric. Shards that planned it differently (joined with
+// --force) leave no design the merge could honestly judge by, so this is refused even then.
+void check_sequential_designs(const std::vector<Shard>& shards) {
+  const Shard& first = shards.front();
+  for (const auto& [name, planned] : first.config.tests) {
+    if (!planned.seeded()) continue;
+    for (const Shard& other : shards) {
+      const RunConfigTest* theirs = other.config.find(name);
+      if (theirs == nullptr || !theirs->seeded()) continue;
+      if (planned.seed_block <= 0 && theirs->seed_block <= 0) continue;  // no looks to judge
+      const std::string a = sequential_design(planned), b = sequential_design(*theirs);
+      if (a != b) {
+        throw MergeRefused(fmt::format(
+            "merge: seeded test {} is planned as {} in {} and as {} in {}; its looks cannot be "
+            "judged under two designs (not even with --force): rerun the shards from one build",
+            name, a, first.record.path, b, other.record.path));
+      }
+    }
+  }
 }
 
 bool same_value(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
@@ -262,6 +293,7 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   // unsharded run would have, and decides at the same look.
   test.seed_block = entry.seed_block;
   test.seed_cap = static_cast<int>(entry.seeds.size());
+  test.seed_pass_spending = entry.pass_spending;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
   test.quarantined = entry.quarantined;
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
@@ -352,6 +384,7 @@ ExitCode merge_command(const MergeOptions& options) {
   std::stable_sort(shards.begin(), shards.end(),
                    [](const Shard& a, const Shard& b) { return a.info.index < b.info.index; });
   check_together(shards, options.force);
+  check_sequential_designs(shards);
 
   const std::size_t count = shards.front().info.count;
   std::set<std::size_t> given;

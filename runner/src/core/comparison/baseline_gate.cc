@@ -131,7 +131,10 @@ void BaselineGate::compare_test(TestResult& test) const {
         : test.seed_block > 0
             ? compare_sequential_distribution(
                   metric, entry,
-                  SequentialPlan{.block = test.seed_block, .cap = test.seed_cap, .family = family_},
+                  SequentialPlan{.block = test.seed_block,
+                                 .cap = test.seed_cap,
+                                 .pass_spending = test.seed_pass_spending,
+                                 .family = family_},
                   alpha_, covariate ? &*covariate : nullptr)
             : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
     if (entry != nullptr && c.verdict == Verdict::kUngated) {

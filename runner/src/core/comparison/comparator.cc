@@ -198,6 +198,23 @@ MetricComparison compare_distribution(const MetricRecord& metric, const Baseline
     c.note = "the baseline holds one value, not per-seed samples; promote to adopt";
     return c;
   }
+  // A covariate is pre-registered: chosen before the data, stored with the samples it was
+  // promoted with. Adjusting by one the baseline did not register (or not adjusting by the one it
+  // did) would let the code pick the analysis after seeing how the seeds fell.
+  const Margin* stored_margin = std::get_if<Margin>(&baseline->policy);
+  const std::string stored_covariate = stored_margin != nullptr ? stored_margin->covariate : "";
+  const std::string declared_covariate = margin != nullptr ? margin->covariate : "";
+  if (stored_covariate != declared_covariate) {
+    const auto named = [](const std::string& covariate) {
+      return covariate.empty() ? std::string("no covariate") : "covariate '" + covariate + "'";
+    };
+    c.verdict = Verdict::kNotComparable;
+    c.note = fmt::format(
+        "the baseline pre-registered {}, the test now declares {} (Margin{{.covariate}}); a "
+        "covariate is chosen before the data: promote to register the new one",
+        named(stored_covariate), named(declared_covariate));
+    return c;
+  }
   // A baseline holding the run's seeds among others (a pool grown with promote --add-seeds) is
   // compared on those seeds, paired; fresh seeds are compared with all of it (Welch).
   const SeedSamples stored{baseline->samples, baseline->seeds};

@@ -38,7 +38,8 @@ MetricComparison compare_metric(const std::string& name, double observed,
                                 const EnvironmentProfile& profile);
 
 /// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
-/// NOT_COMPARABLE against a single stored value, or an analysis whose verdict stays
+/// NOT_COMPARABLE against a single stored value or when the baseline pre-registered another
+/// covariate than the metric's Margin{.covariate} (or none), or an analysis whose verdict stays
 /// INCONCLUSIVE ("pending") until decide_gate has seen every statistical check of the run.
 /// `covariate`: the metric's pre-registered covariate (Margin{.covariate}) in both arms, or
 /// nullptr.

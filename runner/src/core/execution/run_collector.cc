@@ -173,6 +173,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_runs_planned = planned.units.size();
   result.seed_block = planned.seed_block;
   result.seed_cap = static_cast<int>(planned.seeds.size());
+  result.seed_pass_spending = planned.pass_spending;
   if (planned.attempts) result.threads = plan_.settings.threads;
   result.attempts = planned.attempts;
   result.quarantined = planned.quarantined;

@@ -71,7 +71,10 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
   }
   planned.config_hash = config_hash(planned.params, 0, 1);
   // A sequential test plans every seed up to its cap; the supervisor runs them block by block.
-  if (test.seeds.sequential()) planned.seed_block = test.seeds.count();
+  if (test.seeds.sequential()) {
+    planned.seed_block = test.seeds.count();
+    if (test.seeds.passes_early()) planned.pass_spending = stats::SpendingFunction::kPocock;
+  }
   planned.seeds = planned_seeds(test, test.seeds.max_count(), settings.seed);
   std::vector<Variant> variants = test.seeds.variant_list();
   if (variants.empty()) variants.push_back(Variant{"", {}});
@@ -141,6 +144,11 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
     if (planned.seeded()) {
       entry["seeds"] = planned.seeds;
       if (planned.seed_block > 0) entry["seed_block"] = planned.seed_block;
+      // The sequential design decides when a shard's merge settles a metric: in the plan (and
+      // so in the shards' plan hash).
+      if (planned.seed_block > 0 && !planned.attempts) {
+        entry["pass_spending"] = stats::spending_function_name(planned.pass_spending);
+      }
       if (planned.attempts) {
         entry["attempts"] = {{"detect", planned.attempts->detect},
                              {"quarantined", planned.quarantined}};

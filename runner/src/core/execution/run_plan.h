@@ -10,6 +10,7 @@
 
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
+#include "statistics/group_sequential.h"
 
 namespace mlregress::internal {
 
@@ -41,6 +42,9 @@ struct PlannedTest {
   /// Sequential tests (Seeds(b).up_to(cap)): b, the seeds run between two looks at the gate;
   /// `seeds` holds all cap of them. 0 for every other test.
   int seed_block = 0;
+  /// Sequential tests: how the PASS error is spent over the looks (Pocock-type under
+  /// .pass_early()).
+  stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
   /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
   /// gated with this policy. Unset for every other test.

@@ -1,10 +1,12 @@
 #include "execution/seed_runs.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <string>
 #include <utility>
 
 #include "statistics/moments.h"
@@ -52,6 +54,26 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
     if (!std::isfinite(m.value)) {
       run.failures.push_back(
           {"", 0, fmt::format("metric '{}' is {}: the run diverged", m.name, m.value), false});
+    }
+  }
+  // A covariate names another metric of the same test; one the seed did not record (a typo, a
+  // renamed metric) would leave the metric unadjusted against every run without saying why.
+  if (ended && run.status == TestStatus::kPassed) {
+    std::vector<std::string> recorded;
+    for (const MetricRecord& m : run.metrics) recorded.push_back(m.name);
+    for (const MetricRecord& m : run.metrics) {
+      const Margin* margin = std::get_if<Margin>(&m.policy);
+      if (margin == nullptr || margin->covariate.empty() ||
+          std::find(recorded.begin(), recorded.end(), margin->covariate) != recorded.end()) {
+        continue;
+      }
+      run.failures.push_back(
+          {"", 0,
+           fmt::format("metric '{}' names the covariate '{}', which this seed did not record; "
+                       "Margin{{.covariate}} names another metric of the same test (recorded: "
+                       "'{}')",
+                       m.name, margin->covariate, fmt::join(recorded, "', '")),
+           false});
     }
   }
   if (!ended) {

@@ -17,6 +17,7 @@
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
 #include "record/metric_comparison.h"
+#include "statistics/group_sequential.h"
 
 namespace mlregress::internal {
 
@@ -116,6 +117,10 @@ struct TestResult {
   /// the others. seed_runs_planned then counts every seed up to the cap.
   int seed_block = 0;
   int seed_cap = 0;  ///< sequential tests: the most seeds a run may take
+  /// Sequential tests: how the PASS error is spent over the looks (Pocock-type under
+  /// Seeds(b).up_to(cap).pass_early(), else O'Brien–Fleming-type). The gate, merge and the
+  /// simulated power all judge by it.
+  stats::SpendingFunction seed_pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
   /// plain body; a failed attempt does not fail the test, the failure rate (the metric
   /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.

@@ -62,6 +62,14 @@ void TestRegistry::add(RegisteredTest test) {
         where, test.name, test.seeds.count(), test.seeds.max_count()));
     return;
   }
+  if (test.seeds.passes_early() && !test.seeds.sequential()) {
+    add_error(fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).pass_early() without up_to(cap); passing early "
+        "spends the PASS error over the looks of a sequential plan: Seeds({}).up_to(CAP)"
+        ".pass_early()",
+        where, test.name, test.seeds.count(), test.seeds.count()));
+    return;
+  }
   const double detect = test.attempts.detect_rate();
   // A cap is attempts planned and seeds reserved: 100,000 is more than any gate needs.
   if (test.flaky() && (test.attempts.cap() < test.attempts.block() ||

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "support/enum_names.h"
+
 namespace mlregress::internal::stats {
 namespace {
 
@@ -67,6 +69,9 @@ double solve_boundary(const auto& probability_at, double target) {
   return 0.5 * (low + high);
 }
 
+constexpr auto kSpendingNames = enum_names<SpendingFunction>(
+    {{SpendingFunction::kPocock, "pocock"}, {SpendingFunction::kOBrienFleming, "obrien-fleming"}});
+
 void check_alpha(double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) {
     throw std::invalid_argument(fmt::format("alpha must be in (0, 1), not {}", alpha));
@@ -74,6 +79,14 @@ void check_alpha(double alpha) {
 }
 
 }  // namespace
+
+std::string_view spending_function_name(SpendingFunction spending) {
+  return kSpendingNames.name(spending, "obrien-fleming");
+}
+
+std::optional<SpendingFunction> parse_spending_function(std::string_view name) {
+  return kSpendingNames.parse(name);
+}
 
 double alpha_spent(SpendingFunction spending, double alpha, double t) {
   check_alpha(alpha);

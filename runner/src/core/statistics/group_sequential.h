@@ -26,11 +26,17 @@
 // (1 - Phi(c_k)): the p of the t test already accounts for its degrees of freedom.
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace mlregress::internal::stats {
 
 enum class SpendingFunction { kPocock, kOBrienFleming };
+
+/// "pocock", "obrien-fleming": how results.json and config.json name a design's spending.
+std::string_view spending_function_name(SpendingFunction spending);
+std::optional<SpendingFunction> parse_spending_function(std::string_view name);
 
 /// alpha(t): the false-alarm probability a design may have spent by information fraction t
 /// (clamped to [0, 1]). 0 < alpha < 1, else std::invalid_argument.

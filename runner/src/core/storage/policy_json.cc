@@ -4,7 +4,9 @@
 
 #include <stdexcept>
 
+#include "record/json_fields.h"
 #include "record/json_number.h"
+#include "record/json_text.h"
 
 namespace mlregress::internal {
 namespace {
@@ -13,6 +15,18 @@ double number_at(const nlohmann::json& json, const char* key) {
   const std::optional<double> value = read_json_number(json.at(key));
   if (!value) throw std::invalid_argument(fmt::format("policy field '{}' is not a number", key));
   return *value;
+}
+
+// Margin's covariate: absent (none), or the non-empty name of another metric. An empty or
+// non-string one would silently mean "no covariate" and drop the pre-registered adjustment.
+std::string covariate_at(const nlohmann::json& json) {
+  if (!json.contains("covariate")) return "";
+  const nlohmann::json& covariate = json.at("covariate");
+  if (!covariate.is_string() || covariate.get<std::string>().empty()) {
+    throw JsonFieldError("covariate", "expected the name of a metric (a non-empty string), got " +
+                                          json_text(covariate));
+  }
+  return covariate.get<std::string>();
 }
 
 }  // namespace
@@ -50,7 +64,7 @@ TolerancePolicy policy_from_json(const nlohmann::json& json) {
     return Exact{*parsed};
   }
   if (kind == "margin") {
-    return Margin{number_at(json, "delta"), json.value("covariate", std::string())};
+    return Margin{number_at(json, "delta"), covariate_at(json)};
   }
   if (kind == "timing") return Timing{number_at(json, "cv")};
   if (kind == "failure_rate") return FailureRate{number_at(json, "detect")};

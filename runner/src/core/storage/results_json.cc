@@ -75,6 +75,7 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
           {"n_baseline", a.n_baseline},
           {"difference", json_number(a.difference)},
           {"interval_level", json_number(look.pass_level)},
+          {"pass_spending", stats::spending_function_name(look.pass_spending)},
           {"interval", {json_number(look.interval_lower), json_number(look.interval_upper)}},
           {"p_worse", json_number(a.p_worse)},
           {"p_better", json_number(a.p_better)},
@@ -95,6 +96,10 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.analysis.n_baseline = field<std::size_t>(json, "n_baseline");
   look.analysis.difference = number_field(json, "difference");
   look.pass_level = number_field(json, "interval_level");
+  if (json.contains("pass_spending")) {  // written since pass_early()
+    look.pass_spending =
+        enum_field<stats::SpendingFunction>(json, "pass_spending", stats::parse_spending_function);
+  }
   const std::vector<double> interval = numbers_field(json, "interval");
   if (interval.size() != 2) throw JsonFieldError("interval", "expected two numbers");
   look.interval_lower = interval[0];
@@ -315,6 +320,9 @@ nlohmann::json test_json(const TestResult& test) {
     if (test.seed_block > 0) {
       json["seed_block"] = test.seed_block;
       json["seed_cap"] = test.seed_cap;
+      if (!test.attempts) {
+        json["seed_pass_spending"] = stats::spending_function_name(test.seed_pass_spending);
+      }
     }
     if (test.attempts) {
       json["attempts"] = {{"detect", json_number(test.attempts->detect)},
@@ -551,6 +559,11 @@ void from_json(const nlohmann::json& json, TestResult& test) {
     test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
     test.seed_block = field_or<int>(json, "seed_block", 0);
     test.seed_cap = field_or<int>(json, "seed_cap", 0);
+    // Written since pass_early(); the runs before spent the PASS error O'Brien–Fleming-type.
+    if (json.contains("seed_pass_spending")) {
+      test.seed_pass_spending = enum_field<stats::SpendingFunction>(json, "seed_pass_spending",
+                                                                    stats::parse_spending_function);
+    }
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& a = json.at("attempts");

@@ -22,6 +22,10 @@ RunConfigTest read_test(const nlohmann::json& json) {
   if (json.contains("seeds")) {
     test.seeds = array_field<std::uint64_t>(json, "seeds");
     test.seed_block = field_or<int>(json, "seed_block", 0);
+    if (json.contains("pass_spending")) {
+      test.pass_spending = enum_field<stats::SpendingFunction>(json, "pass_spending",
+                                                               stats::parse_spending_function);
+    }
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& attempts = json.at("attempts");

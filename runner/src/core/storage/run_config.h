@@ -5,7 +5,8 @@
 //   {"schema_version": 1, "seed": 0, "threads": 1, "jobs": 2, "overrides": [...],
 //    "order": ["Fast.A", ...],
 //    "tests": {"A": {"tier": "fast", "params": {...}, "config_hash": "...",
-//                    "seeds": [...], "seed_block": 4, "variants": [{"name", "params",
+//                    "seeds": [...], "seed_block": 4, "pass_spending": "obrien-fleming",
+//                    "variants": [{"name", "params",
 //                    "config_hash"}], "attempts": {"detect": 0.2, "quarantined": false}}}}
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "mlregress/tier.h"
+#include "statistics/group_sequential.h"
 
 namespace mlregress::internal {
 
@@ -30,6 +32,9 @@ struct RunConfigTest {
   // the seeds between two looks (sequential tests, else 0) and the variants' names in order.
   std::vector<std::uint64_t> seeds;
   int seed_block = 0;
+  /// Sequential tests: how the PASS error is spent over the looks ("pass_spending"; absent in a
+  /// plan written before pass_early(): O'Brien–Fleming-type).
+  stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   std::vector<std::string> variants;
   /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
   std::optional<double> attempts_detect;
