@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuda_switch.h"
+#include "operator_attribution.h"
 #if MLREGRESS_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
@@ -117,6 +118,8 @@ class CountingCpuAllocator final : public c10::Allocator {
     const c10::Device device = inner.device();
     inner.release_context();
     tracker().on_allocate(data, size);
+    // After the tracker's lock is released: the two locks are never held together.
+    internal::attribute_allocation_to_operator(static_cast<std::int64_t>(size));
     return {data, data, &counting_delete, device};
   }
 
