@@ -1,5 +1,6 @@
 #include "mlregress/torch/op_counter.h"
 
+#include <c10/core/CPUAllocator.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
