@@ -7,7 +7,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "operator_attribution.h"
+#include "allocation_observer.h"
 
 namespace mlregress {
 namespace {
@@ -69,10 +69,8 @@ void release_observer() {
   t_running.clear();
 }
 
-}  // namespace
-
-namespace internal {
-
+// The allocator's observer: charges an allocation to the innermost operator running on this
+// thread, for every active counter. One relaxed load while no counter is active.
 void attribute_allocation_to_operator(std::int64_t bytes) {
   if (g_active_counters.load(std::memory_order_relaxed) == 0) return;
   const char* innermost = t_running.empty() ? nullptr : t_running.back();
@@ -81,7 +79,7 @@ void attribute_allocation_to_operator(std::int64_t bytes) {
   for (OpCounter* counter : r.active) counter->record_allocation(innermost, bytes);
 }
 
-}  // namespace internal
+}  // namespace
 
 OpCounter::OpCounter() : thread_(std::this_thread::get_id()) {
   {
@@ -90,6 +88,7 @@ OpCounter::OpCounter() : thread_(std::this_thread::get_id()) {
     r.active.push_back(this);
     g_active_counters.fetch_add(1, std::memory_order_relaxed);
   }
+  internal::set_allocation_observer(&attribute_allocation_to_operator);
   acquire_observer();
   active_ = true;
 }
