@@ -21,6 +21,8 @@ struct StepFigures {
   MemoryScopeStats memory;
   std::int64_t ops = 0;
   std::map<std::string, std::int64_t> ops_by_name;
+  Breakdown bytes_by_operator;
+  Breakdown allocations_by_operator;
   std::string ops_text;  ///< OpCounter::describe(): the total and the top 10
 };
 
@@ -36,6 +38,8 @@ StepFigures measure_second_step(const CnnVariant& variant) {
   figures.memory = memory.stop();
   figures.ops = ops.total();
   figures.ops_by_name = ops.counts();
+  figures.bytes_by_operator = ops.breakdown(BreakdownUnit::Bytes);
+  figures.allocations_by_operator = ops.breakdown(BreakdownUnit::Allocations);
   figures.ops_text = ops.describe(10);
   return figures;
 }
@@ -75,7 +79,24 @@ TEST_F(CnnStepCountersTest, FiguresOfOneStepAreIdenticalOnFiveRepetitions) {
     EXPECT_EQ(again.memory.net_bytes, first.memory.net_bytes);
     EXPECT_EQ(again.ops, first.ops);
     EXPECT_EQ(again.ops_by_name, first.ops_by_name);
+    EXPECT_EQ(again.bytes_by_operator, first.bytes_by_operator);
+    EXPECT_EQ(again.allocations_by_operator, first.allocations_by_operator);
   }
+}
+
+// Every allocation of the step is charged to one operator (or to "<no operator>"): the
+// breakdowns add up to the MemoryScope's figures, exactly.
+TEST_F(CnnStepCountersTest, TheBreakdownsByOperatorAddUpToTheStepsFigures) {
+  const StepFigures step = measure_second_step({});
+  std::int64_t bytes = 0, allocations = 0;
+  for (const auto& [name, n] : step.bytes_by_operator.by_operator) bytes += n;
+  for (const auto& [name, n] : step.allocations_by_operator.by_operator) allocations += n;
+  EXPECT_EQ(bytes, step.memory.allocated_bytes);
+  EXPECT_EQ(allocations, step.memory.allocations);
+  std::string text;
+  for (const auto& [name, n] : step.bytes_by_operator.by_operator)
+    text += fmt::format("{} {}, ", name, n);
+  std::cout << "bytes allocated by operator in one step: " << text << "\n";
 }
 
 TEST_F(CnnStepCountersTest, DoubledResolutionRaisesPeakBytes) {

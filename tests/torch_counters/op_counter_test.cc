@@ -1,9 +1,12 @@
 #include "mlregress/torch/op_counter.h"
 
+#include <c10/core/CPUAllocator.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <thread>
+
+#include "mlregress/torch/memory_tracker.h"
 
 namespace mlregress {
 namespace {
@@ -90,6 +93,50 @@ TEST_F(OpCounterTest, DoesNotObserveOtherThreads) {
   std::thread([&] { torch::Tensor b = a + a; }).join();
   ops.stop();
   EXPECT_EQ(ops.total(), 0);
+}
+
+std::int64_t sum(const Breakdown& breakdown) {
+  std::int64_t total = 0;
+  for (const auto& [name, count] : breakdown.by_operator) total += count;
+  return total;
+}
+
+// Each allocation is charged to the innermost operator running: the buffer torch::empty makes to
+// aten::empty, the bytes a raw allocation outside any operator makes to "<no operator>", and
+// nothing is charged twice or lost (the sums are the MemoryScope's). Planted: charging to the
+// outermost operator, or to the last one that started (already ended), moves the 4 KiB.
+TEST_F(OpCounterTest, ChargesEachAllocationToTheInnermostOperatorRunning) {
+  ASSERT_TRUE(install_memory_tracker());
+  const torch::Tensor a = torch::ones({4});
+  MemoryScope memory;
+  OpCounter ops;
+  torch::Tensor sum_ab = a + a;                       // aten::add allocates its output
+  const torch::Tensor buffer = torch::empty({1024});  // 4 KiB, inside aten::empty
+  torch::Tensor product = buffer * 2.0;  // after aten::empty has ended: not charged to it
+  c10::DataPtr raw = c10::GetCPUAllocator()->allocate(96);  // no operator at all
+  ops.stop();
+  const MemoryScopeStats stats = memory.stop();
+
+  const Breakdown bytes = ops.breakdown(BreakdownUnit::Bytes);
+  const Breakdown allocations = ops.breakdown(BreakdownUnit::Allocations);
+  EXPECT_EQ(bytes.unit, BreakdownUnit::Bytes);
+  EXPECT_EQ(bytes.by_operator.at("aten::empty"), 4096) << ops.describe(20);
+  EXPECT_EQ(bytes.by_operator.at(OpCounter::kNoOperator), 96);
+  EXPECT_EQ(allocations.by_operator.at("aten::empty"), 1);
+  EXPECT_EQ(sum(bytes), stats.allocated_bytes);
+  EXPECT_EQ(sum(allocations), stats.allocations);
+  // The calls are the counter's, and the allocations made no operator appear in them.
+  EXPECT_EQ(sum(ops.breakdown(BreakdownUnit::Calls)), ops.total());
+  EXPECT_FALSE(ops.counts().contains(OpCounter::kNoOperator));
+}
+
+TEST_F(OpCounterTest, AllocationsBeforeOrAfterTheCounterAreNotCharged) {
+  ASSERT_TRUE(install_memory_tracker());
+  torch::Tensor before = torch::empty({256});
+  OpCounter ops;
+  ops.stop();
+  torch::Tensor after = torch::empty({256});
+  EXPECT_TRUE(ops.breakdown(BreakdownUnit::Bytes).by_operator.empty());
 }
 
 }  // namespace

@@ -154,6 +154,19 @@ TEST(MarkdownReportTest, ARowThatIsNotAPassSaysWhy) {
       HasSubstr("| ➖ NOT_COMPARABLE | the dataset 'eval' changed (sha256:ab12 → sha256:cd34) |"));
 }
 
+// A cost counter's REGRESSION names its operators in the Markdown row and in report.html.
+// Planted: the operators left out of either page (they are not in the comparison's note).
+TEST(MarkdownReportTest, ACostCountersRegressionNamesItsOperatorsInBothPages) {
+  RunReport report = many_regressions(1);
+  MetricComparison& c = report.sections[0].test.comparisons[0];
+  report.sections[0].test.metrics = {{c.metric, c.observed, LowerIsBetter, Exact{}}};
+  c.operators = diff_operators({BreakdownUnit::Calls, {{"aten::add", 3}}},
+                               {BreakdownUnit::Calls, {{"aten::add", 3}, {"aten::mul", 2}}});
+  EXPECT_THAT(render_markdown_report(report),
+              HasSubstr("| ❌ REGRESSION | operators: aten::mul +2 calls (100%) |"));
+  EXPECT_THAT(render_html_report(report), HasSubstr("operators: aten::mul +2 calls (100%)"));
+}
+
 // A run that could not gate every metric says so at the top of report.html and in the Markdown
 // summary, with the command that fixes it; with --strict-env its headline is NOT_GATED, not
 // PASSED. Planted: the summary left out of either page, or a strict run headed PASSED.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,6 +93,23 @@ struct FailureRate {
 /// No policy stated: the comparator's default applies.
 using TolerancePolicy = std::variant<std::monostate, Band, Exact, Margin, Timing, FailureRate>;
 
+/// What a breakdown counts for each operator: calls dispatched, allocations made, or bytes
+/// allocated while the operator was the innermost one running.
+enum class BreakdownUnit { Calls, Allocations, Bytes };
+
+/// "calls", "allocations", "bytes".
+std::string_view breakdown_unit_name(BreakdownUnit unit);
+std::optional<BreakdownUnit> parse_breakdown_unit(std::string_view text);
+
+/// A cost counter split by operator (record_breakdown): what each operator ("aten::addmm") adds
+/// to the metric. Promote stores it beside the metric's value; when the value regresses, the
+/// verdict names the operators whose share changed. Counts are >= 0.
+struct Breakdown {
+  BreakdownUnit unit = BreakdownUnit::Calls;
+  std::map<std::string, std::int64_t> by_operator;
+  friend bool operator==(const Breakdown&, const Breakdown&) = default;
+};
+
 struct MetricRecord {
   std::string name;
   double value = 0.0;  ///< for a seeded test: the mean of `samples`
@@ -99,6 +117,7 @@ struct MetricRecord {
   TolerancePolicy policy;
   std::vector<double> samples;              ///< seeded tests: one value per seed that finished
   std::vector<std::uint64_t> sample_seeds;  ///< the seed of each sample
+  std::optional<Breakdown> breakdown;       ///< record_breakdown: the value split by operator
 };
 
 /// A curve gated against the baseline's reference curve, step by step (record_curve with a

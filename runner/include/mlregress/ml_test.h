@@ -66,6 +66,8 @@ class MlTest : public ::testing::Test {
   using Margin = ::mlregress::Margin;
   using Timing = ::mlregress::Timing;
   using FailureRate = ::mlregress::FailureRate;
+  using Breakdown = ::mlregress::Breakdown;
+  using BreakdownUnit = ::mlregress::BreakdownUnit;
   using CurvePolicy = ::mlregress::CurvePolicy;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
@@ -77,6 +79,15 @@ class MlTest : public ::testing::Test {
   static void record(std::string_view name, double value, Direction direction,
                      TolerancePolicy policy = {}, const char* file = __builtin_FILE(),
                      int line = __builtin_LINE());
+
+  /// Splits a cost counter recorded just before (record("ops_per_step", ...)) by operator: what
+  /// each operator adds to it (OpCounter::breakdown gives one for calls, allocations or bytes).
+  /// Promote stores it beside the value, and when the value REGRESSES or IMPROVES the verdict
+  /// names the operators whose counts changed, largest share of the change first. ML_TEST only;
+  /// once per metric; a metric not recorded yet, or a negative count, throws
+  /// std::invalid_argument naming the file and line of the call.
+  static void record_breakdown(std::string_view metric, const Breakdown& breakdown,
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
   /// Records a curve whose steps are 0, 1, ..., values.size() - 1.
   static void record_curve(std::string_view name, const std::vector<double>& values);

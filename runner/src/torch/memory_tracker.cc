@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "allocation_observer.h"
 #include "cuda_switch.h"
 #if MLREGRESS_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -91,6 +92,9 @@ Tracker& tracker() {
 
 c10::DeleterFnPtr g_base_deleter = nullptr;  // set once, before the wrapper is registered
 
+// The operator counters' observer of allocations (allocation_observer.h), or none.
+std::atomic<internal::AllocationObserver> g_observer{nullptr};
+
 void counting_delete(void* data) {
   if (data == nullptr) return;
   tracker().on_free(data);
@@ -117,6 +121,9 @@ class CountingCpuAllocator final : public c10::Allocator {
     const c10::Device device = inner.device();
     inner.release_context();
     tracker().on_allocate(data, size);
+    // After the tracker's lock is released: the observer's lock is never held with it.
+    if (const internal::AllocationObserver observe = g_observer.load(std::memory_order_acquire))
+      observe(static_cast<std::int64_t>(size));
     return {data, data, &counting_delete, device};
   }
 
@@ -160,6 +167,14 @@ std::string signed_bytes(std::int64_t bytes) {
 }
 
 }  // namespace
+
+namespace internal {
+
+void set_allocation_observer(AllocationObserver observer) {
+  g_observer.store(observer, std::memory_order_release);
+}
+
+}  // namespace internal
 
 bool install_memory_tracker() {
   static std::once_flag once;

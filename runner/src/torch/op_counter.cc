@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
+
+#include "allocation_observer.h"
 
 namespace mlregress {
 namespace {
@@ -21,6 +24,15 @@ Registry& registry() {
   return *instance;
 }
 
+// How many counters are active in the process: the allocator asks this before anything else, so
+// that allocations cost nothing extra while no counter runs.
+std::atomic<int> g_active_counters{0};
+
+// The operators that have started and not yet ended on this thread, innermost last: an allocation
+// is charged to the last. The names live as long as their RecordFunction, which outlives the
+// entry (the end callback pops it first).
+thread_local std::vector<const char*> t_running;
+
 // One observer per thread, however many counters that thread has open.
 struct ThreadObserver {
   at::CallbackHandle handle = at::INVALID_CALLBACK_HANDLE;
@@ -29,22 +41,42 @@ struct ThreadObserver {
 thread_local ThreadObserver t_observer;
 
 std::unique_ptr<at::ObserverContext> on_operator_start(const at::RecordFunction& fn) {
+  t_running.push_back(fn.name());
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (OpCounter* counter : r.active) counter->record(fn.name());
   return nullptr;
 }
 
+// LibTorch 1.13 and 2.x both call the end callback of every callback whose start ran, whatever
+// context the start returned, on the thread that ran the start.
+void on_operator_end(const at::RecordFunction& /*fn*/, at::ObserverContext* /*context*/) {
+  if (!t_running.empty()) t_running.pop_back();
+}
+
 void acquire_observer() {
   if (t_observer.users++ > 0) return;
-  t_observer.handle = at::addThreadLocalCallback(
-      at::RecordFunctionCallback(&on_operator_start).scopes({at::RecordScope::FUNCTION}));
+  t_running.clear();  // an operator that outlived the last observer never saw its end
+  t_observer.handle =
+      at::addThreadLocalCallback(at::RecordFunctionCallback(&on_operator_start, &on_operator_end)
+                                     .scopes({at::RecordScope::FUNCTION}));
 }
 
 void release_observer() {
   if (--t_observer.users > 0) return;
   at::removeCallback(t_observer.handle);
   t_observer.handle = at::INVALID_CALLBACK_HANDLE;
+  t_running.clear();
+}
+
+// The allocator's observer: charges an allocation to the innermost operator running on this
+// thread, for every active counter. One relaxed load while no counter is active.
+void attribute_allocation_to_operator(std::int64_t bytes) {
+  if (g_active_counters.load(std::memory_order_relaxed) == 0) return;
+  const char* innermost = t_running.empty() ? nullptr : t_running.back();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (OpCounter* counter : r.active) counter->record_allocation(innermost, bytes);
 }
 
 }  // namespace
@@ -54,7 +86,9 @@ OpCounter::OpCounter() : thread_(std::this_thread::get_id()) {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     r.active.push_back(this);
+    g_active_counters.fetch_add(1, std::memory_order_relaxed);
   }
+  internal::set_allocation_observer(&attribute_allocation_to_operator);
   acquire_observer();
   active_ = true;
 }
@@ -69,19 +103,27 @@ void OpCounter::stop() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.active.erase(std::remove(r.active.begin(), r.active.end(), this), r.active.end());
+  g_active_counters.fetch_sub(1, std::memory_order_relaxed);
   active_ = false;
 }
 
-void OpCounter::record(const char* name) {
+OpCounter::Tally& OpCounter::tally(const char* name) {
   // Called under the registry lock. Heterogeneous lookup: no string is built for a known name.
   const std::string_view key = name == nullptr ? std::string_view("<unnamed>") : name;
-  ++total_;
   const auto it = by_name_.find(key);
-  if (it != by_name_.end()) {
-    ++it->second;
-  } else {
-    by_name_.emplace(std::string(key), 1);
-  }
+  if (it != by_name_.end()) return it->second;
+  return by_name_.emplace(std::string(key), Tally{}).first->second;
+}
+
+void OpCounter::record(const char* name) {
+  ++total_;
+  ++tally(name).calls;
+}
+
+void OpCounter::record_allocation(const char* innermost_operator, std::int64_t bytes) {
+  Tally& t = tally(innermost_operator == nullptr ? kNoOperator : innermost_operator);
+  ++t.allocations;
+  t.bytes += bytes;
 }
 
 std::int64_t OpCounter::total() const {
@@ -92,12 +134,24 @@ std::int64_t OpCounter::total() const {
 std::int64_t OpCounter::count(std::string_view name) const {
   std::lock_guard<std::mutex> lock(registry().mutex);
   const auto it = by_name_.find(name);
-  return it == by_name_.end() ? 0 : it->second;
+  return it == by_name_.end() ? 0 : it->second.calls;
 }
 
 std::map<std::string, std::int64_t> OpCounter::counts() const {
+  return breakdown(BreakdownUnit::Calls).by_operator;
+}
+
+Breakdown OpCounter::breakdown(BreakdownUnit unit) const {
+  Breakdown b;
+  b.unit = unit;
   std::lock_guard<std::mutex> lock(registry().mutex);
-  return {by_name_.begin(), by_name_.end()};
+  for (const auto& [name, t] : by_name_) {
+    const std::int64_t n = unit == BreakdownUnit::Calls         ? t.calls
+                           : unit == BreakdownUnit::Allocations ? t.allocations
+                                                                : t.bytes;
+    if (n != 0) b.by_operator.emplace(name, n);
+  }
+  return b;
 }
 
 std::vector<OpCount> OpCounter::top(std::size_t n) const {

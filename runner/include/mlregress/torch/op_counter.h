@@ -1,6 +1,8 @@
 // Noise-free work counters: an RAII scope that counts the operators LibTorch dispatches (through
-// RecordFunction observers), in total and by name. A change that adds work to a training step
-// shows up as an exact change in the count, with none of the noise of a timing.
+// RecordFunction observers), in total and by name, and the CPU allocations each operator makes
+// (with the memory tracker installed). A change that adds work or memory to a training step shows
+// up as an exact change in the counts, with none of the noise of a timing, and the breakdown by
+// operator says where it came from.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,8 @@
 #include <thread>
 #include <unordered_map>
 #include <vector>
+
+#include "mlregress/metric.h"
 
 namespace mlregress {
 
@@ -52,8 +56,21 @@ class OpCounter {
   /// "412 operator calls; top: aten::empty 60, aten::add_ 40, ..."
   std::string describe(std::size_t n = 10) const;
 
+  /// Every operator's share of the counter, for record_breakdown: its calls, or the CPU
+  /// allocations (count or bytes) made while it was the innermost operator running on the
+  /// counting thread. Allocations need install_memory_tracker() (without it they are all 0); an
+  /// allocation made outside any operator (or on a thread the observer does not see) counts
+  /// under kNoOperator. Operators with a count of 0 are left out. With one thread, the calls add
+  /// up to total() and the allocations to what a MemoryScope over the same span counts.
+  Breakdown breakdown(BreakdownUnit unit) const;
+
+  /// Where breakdown() counts the allocations made outside any operator.
+  static constexpr const char* kNoOperator = "<no operator>";
+
   /// Called by the observer for each operator call; not for users.
   void record(const char* name);
+  /// Called by the memory tracker for each allocation, under the same lock; not for users.
+  void record_allocation(const char* innermost_operator, std::int64_t bytes);
 
  private:
   struct NameHash {
@@ -65,11 +82,18 @@ class OpCounter {
     bool operator()(std::string_view a, std::string_view b) const { return a == b; }
   };
 
+  struct Tally {
+    std::int64_t calls = 0;
+    std::int64_t allocations = 0;
+    std::int64_t bytes = 0;
+  };
+  Tally& tally(const char* name);
+
   std::thread::id thread_;
   bool active_ = false;
   std::int64_t total_ = 0;
   // Guarded by the observer's registry lock (the observer may run on autograd threads).
-  std::unordered_map<std::string, std::int64_t, NameHash, NameEqual> by_name_;
+  std::unordered_map<std::string, Tally, NameHash, NameEqual> by_name_;
 };
 
 }  // namespace mlregress

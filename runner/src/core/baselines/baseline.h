@@ -91,6 +91,9 @@ struct BaselineMetric {
   std::optional<FailureCount> failure_count;
   /// band: where its atol came from, when `calibrate` measured it (promote keeps it).
   std::optional<Calibration> calibration;
+  /// record_breakdown: the value split by operator, per profile id (breakdown_profile_id); every
+  /// entry has the same unit.
+  std::map<std::string, Breakdown> breakdowns;
   std::vector<HistoryEntry> history;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };
@@ -124,6 +127,14 @@ inline std::string stored_profile_id(const BaselineMetric& metric,
   if (metric.by_environment.contains(id)) return id;
   if (profile.pins.empty() && metric.by_environment.contains(profile.id)) return profile.id;
   return "";
+}
+
+/// Where a metric's breakdown by operator is stored: under the profile of its value's scope (the
+/// numerics profile for exact values, the machine profile otherwise). Which operators run depends
+/// on the kernels even when the value itself is portable.
+inline const std::string& breakdown_profile_id(const BaselineMetric& metric,
+                                               const EnvironmentProfile& profile) {
+  return profile_id_for(metric.policy, profile);
 }
 
 struct BaselineTest {

@@ -303,12 +303,51 @@ void read_pool(const Reader& r, const toml::node& node, const std::string& what,
   }
 }
 
+// A metric's breakdown by operator: 'breakdown_unit' and one table of operator counts per
+// environment profile, [<metric>.breakdown.<profile>] "aten::addmm" = 12.
+void read_breakdowns(const Reader& r, const toml::table& t, const std::string& what,
+                     const BaselineFile& file, BaselineMetric& m) {
+  const toml::node& unit_node = r.required(t, "breakdown_unit", what);
+  const std::string unit_text = r.string(unit_node, what + ".breakdown_unit");
+  const std::optional<BreakdownUnit> unit = parse_breakdown_unit(unit_text);
+  if (!unit) {
+    r.fail(unit_node, fmt::format("unknown breakdown_unit '{}' (expected calls, allocations or "
+                                  "bytes)",
+                                  unit_text));
+  }
+  const toml::node& node = r.required(t, "breakdown", what);
+  const std::string table_what = what + ".breakdown";
+  const toml::table& profiles = r.table(node, table_what);
+  if (profiles.empty()) r.fail(node, table_what + " holds no environment");
+  for (const auto& [env, operators_node] : profiles) {
+    const std::string id(env.str());
+    const std::string env_what = table_what + "." + id;
+    if (file.environments.count(id) == 0) {
+      r.fail(operators_node,
+             fmt::format("{} names environment '{}', which [environments] does not define",
+                         table_what, id));
+    }
+    Breakdown breakdown;
+    breakdown.unit = *unit;
+    for (const auto& [name, count] : r.table(operators_node, env_what)) {
+      if (name.str().empty()) r.fail(count, env_what + " has an operator without a name");
+      const auto* i = count.as_integer();
+      if (i == nullptr || i->get() < 0) {
+        r.fail(count, fmt::format("{}.\"{}\" must be an integer >= 0", env_what, name.str()));
+      }
+      breakdown.by_operator[std::string(name.str())] = i->get();
+    }
+    m.breakdowns[id] = std::move(breakdown);
+  }
+}
+
 BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
                            const BaselineFile& file) {
   r.only_keys(t, what,
-              {"direction", "policy", "scope",    "rtol",   "atol",     "calibration", "margin",
-               "covariate", "value",  "values",   "cv",     "seeds",    "samples",     "summary",
-               "pool",      "detect", "failures", "trials", "interval", "history"});
+              {"direction", "policy",         "scope",     "rtol",   "atol",     "calibration",
+               "margin",    "covariate",      "value",     "values", "cv",       "seeds",
+               "samples",   "summary",        "pool",      "detect", "failures", "trials",
+               "interval",  "breakdown_unit", "breakdown", "history"});
   BaselineMetric m;
   const toml::node& direction_node = r.required(t, "direction", what);
   const std::string direction = r.string(direction_node, what + ".direction");
@@ -425,6 +464,14 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (m.cv_by_environment.size() != m.by_environment.size()) {
       r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
     }
+  }
+  if (t.get("breakdown_unit") != nullptr || t.get("breakdown") != nullptr) {
+    if (policy == "margin" || policy == "failure_rate") {
+      r.fail(t, fmt::format("{}: a breakdown by operator applies to a single value, not to policy "
+                            "\"{}\"",
+                            what, policy));
+    }
+    read_breakdowns(r, t, what, file, m);
   }
   if (const auto* n = t.get("history")) {
     const toml::array* history = n->as_array();
@@ -655,6 +702,15 @@ std::string render_baseline(const BaselineFile& file) {
           out << (i ? ", " : "") << number(m.samples[i]);
         out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
             << ", sd = " << number(summary.sd) << " }\n";
+      }
+      if (!m.breakdowns.empty()) {
+        out << "breakdown_unit = "
+            << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
+      }
+      for (const auto& [id, breakdown] : m.breakdowns) {
+        out << "\n[" << path << ".breakdown." << key(id) << "]\n";
+        for (const auto& [name, count] : breakdown.by_operator)
+          out << key(name) << " = " << count << "\n";
       }
       for (const PoolBlock& block : m.pool) {
         out << "\n[[" << path << ".pool]]\n"

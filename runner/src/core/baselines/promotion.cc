@@ -103,6 +103,22 @@ Scope stored_scope(const Exact& exact, double value) {
   return whole ? Scope::Portable : Scope::Numerics;
 }
 
+// The run's breakdown by operator replaces this profile's; those of other profiles stay while they
+// count the same unit. A value promoted without one leaves none for this profile: an old
+// breakdown would explain a value the baseline no longer holds.
+void keep_or_set_breakdown(BaselineMetric& m, const MetricRecord& metric, const BaselineMetric* old,
+                           const EnvironmentProfile& profile) {
+  if (std::holds_alternative<Margin>(m.policy) || std::holds_alternative<FailureRate>(m.policy))
+    return;
+  if (old != nullptr) m.breakdowns = old->breakdowns;
+  const std::string id = breakdown_profile_id(m, profile);
+  m.breakdowns.erase(id);
+  if (!metric.breakdown) return;
+  std::erase_if(m.breakdowns,
+                [&](const auto& entry) { return entry.second.unit != metric.breakdown->unit; });
+  m.breakdowns[id] = *metric.breakdown;
+}
+
 // The metric as this run would store it, keeping what the old entry knew about other profiles.
 BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric* old,
                                const EnvironmentProfile& profile) {
@@ -140,6 +156,7 @@ BaselineMetric promoted_metric(const MetricRecord& metric, const BaselineMetric*
   } else {
     m.value = metric.value;
   }
+  keep_or_set_breakdown(m, metric, old, profile);
   if (old != nullptr) m.history = old->history;
   return m;
 }
@@ -187,6 +204,7 @@ void drop_unused_environments(BaselineFile& file) {
       for (const HistoryEntry& entry : metric.history) used.insert(entry.environment);
       for (const PoolBlock& block : metric.pool) used.insert(block.environment);
       if (metric.calibration) used.insert(metric.calibration->environment);
+      for (const auto& [id, breakdown] : metric.breakdowns) used.insert(id);
     }
   }
   std::erase_if(file.environments, [&](const auto& entry) { return !used.contains(entry.first); });
@@ -347,7 +365,8 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       } else if (old != nullptr && !(updated == *old)) {
         ++planned.changed_metrics;  // direction or policy changed
       }
-      if (is_environment_bound(updated.policy)) {
+      if (is_environment_bound(updated.policy) ||
+          updated.breakdowns.contains(breakdown_profile_id(updated, profile))) {
         const EnvironmentProfile described = stored_description(updated.policy, profile);
         planned.after.environments[described.id] = described;
       }

@@ -137,6 +137,7 @@ void BaselineGate::compare_test(TestResult& test) const {
                                  .family = family_},
                   alpha_, covariate ? &*covariate : nullptr)
             : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
+    c.operators = compare_operators(metric, c, entry, profile_);
     if (entry != nullptr && c.verdict == Verdict::kUngated) {
       c.note += fmt::format(
           " ({})",
@@ -147,6 +148,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       // A flaky-aware test's values come from its first attempt; a failed attempt's values say
       // nothing about the code, and a quarantined test must not fail the run through them.
       c.verdict = Verdict::kInconclusive;
+      c.operators.reset();
       c.note = fmt::format(
           "not judged: the first attempt (seed {}) failed, and the test's values "
           "are that attempt's",
@@ -190,6 +192,7 @@ void BaselineGate::compare_test(TestResult& test) const {
       c.looks.clear();
       c.rate.reset();
       c.decision.reset();
+      c.operators.reset();
       regressed = regressed || fails_the_test(c);
     }
     test.environment_note += " · " + other_data;

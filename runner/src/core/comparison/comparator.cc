@@ -113,6 +113,18 @@ MetricComparison compare_metric(const std::string& name, double observed,
   return c;
 }
 
+std::optional<OperatorDiff> compare_operators(const MetricRecord& metric,
+                                              const MetricComparison& comparison,
+                                              const BaselineMetric* baseline,
+                                              const EnvironmentProfile& profile) {
+  if (!metric.breakdown || baseline == nullptr) return std::nullopt;
+  if (comparison.verdict != Verdict::kRegression && comparison.verdict != Verdict::kImproved)
+    return std::nullopt;
+  const auto stored = baseline->breakdowns.find(breakdown_profile_id(*baseline, profile));
+  if (stored == baseline->breakdowns.end()) return missing_operator_diff(metric.breakdown->unit);
+  return diff_operators(stored->second, *metric.breakdown);
+}
+
 MetricComparison compare_failure_rate(const MetricRecord& metric, const BaselineMetric* baseline,
                                       int block, int cap, double alpha, const std::string& unit) {
   MetricComparison c;

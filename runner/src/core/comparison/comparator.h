@@ -37,6 +37,15 @@ MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
                                 const EnvironmentProfile& profile);
 
+/// The operators behind a single value's REGRESSION or IMPROVED verdict when the run recorded
+/// the value's breakdown (record_breakdown): this run's breakdown against the one `baseline` holds
+/// for the profile (breakdown_profile_id), or a diff saying the baseline has none. Nothing for any
+/// other verdict, or when the run recorded no breakdown.
+std::optional<OperatorDiff> compare_operators(const MetricRecord& metric,
+                                              const MetricComparison& comparison,
+                                              const BaselineMetric* baseline,
+                                              const EnvironmentProfile& profile);
+
 /// A seeded metric (its per-seed samples) against its baseline entry (nullptr: none): NEW,
 /// NOT_COMPARABLE against a single stored value or when the baseline pre-registered another
 /// covariate than the metric's Margin{.covariate} (or none), or an analysis whose verdict stays

@@ -146,6 +146,32 @@ void MlTest::record(std::string_view name, double value, Direction direction,
   context.sink->emit(internal::MetricRecorded{std::move(metric)});
 }
 
+void MlTest::record_breakdown(std::string_view metric, const Breakdown& breakdown, const char* file,
+                              int line) {
+  internal::TestContext& context = internal::require_context("record_breakdown()");
+  const auto refuse = [&](const std::string& problem) {
+    throw std::invalid_argument(
+        fmt::format("{}:{}: breakdown of metric '{}': {}", file, line, metric, problem));
+  };
+  if (context.seeded && !context.attempt) {
+    refuse(
+        "record_breakdown applies to ML_TEST only (a seeded test's metric is a distribution "
+        "across seeds)");
+  }
+  if (!context.recorded.contains(std::string(metric))) {
+    refuse("record the metric first (record() before record_breakdown())");
+  }
+  for (const auto& [name, count] : breakdown.by_operator) {
+    if (name.empty()) refuse("an operator without a name");
+    if (count < 0) refuse(fmt::format("operator '{}' counts {}; counts are >= 0", name, count));
+  }
+  // Only a breakdown that is emitted counts as recorded: a refused one may be corrected.
+  if (!context.broken_down.insert(std::string(metric)).second) {
+    refuse("recorded twice in this test; record each breakdown once");
+  }
+  context.sink->emit(internal::BreakdownRecorded{std::string(metric), breakdown});
+}
+
 void MlTest::record_curve(std::string_view name, const std::vector<double>& values) {
   std::vector<std::int64_t> steps(values.size());
   for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = static_cast<std::int64_t>(i);

@@ -113,6 +113,7 @@ void RunCollector::handle(const TestEvent& event) {
                    test.metrics.push_back(e.metric);
                    notify([&](RunObserver& o) { o.on_metric(test, test.metrics.back()); });
                  },
+                 [&](const BreakdownRecorded& e) { attach_breakdown(test.metrics, e); },
                  [&](const CurveRecorded& e) { add_curve(test, e.curve); },
                  [&](const PredictionsRecorded& e) { add_predictions(test, e); },
                  [&](const DatasetRecorded& e) {

@@ -29,6 +29,8 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
       run.skip_message = skipped->message;
     } else if (const auto* metric = std::get_if<MetricRecorded>(&event)) {
       run.metrics.push_back(metric->metric);
+    } else if (const auto* breakdown = std::get_if<BreakdownRecorded>(&event)) {
+      attach_breakdown(run.metrics, *breakdown);
     } else if (const auto* curve = std::get_if<CurveRecorded>(&event)) {
       if (job.test->attempts) {
         // A flaky-aware test keeps its first attempt's curves, as a plain run records them.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "execution/event_sink.h"
@@ -21,6 +22,7 @@ struct TestContext {
   bool attempt = false;  ///< one attempt of a flaky-aware test: its failure_rate is the runner's
   std::string variant;   ///< its variant's name, "" when none
   std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
+  std::set<std::string> broken_down;       ///< the metrics given a breakdown so far
 };
 
 /// The running test's context; nullptr outside a test body.

@@ -6,6 +6,7 @@
 
 #include "record/json_number.h"
 #include "record/json_text.h"
+#include "storage/breakdown_json.h"
 #include "storage/policy_json.h"
 #include "support/overloaded.h"
 
@@ -25,6 +26,15 @@ nlohmann::json numbers(const std::vector<double>& values) {
 }
 
 }  // namespace
+
+void attach_breakdown(std::vector<MetricRecord>& metrics, const BreakdownRecorded& event) {
+  for (auto it = metrics.rbegin(); it != metrics.rend(); ++it) {
+    if (it->name == event.metric) {
+      it->breakdown = event.breakdown;
+      return;
+    }
+  }
+}
 
 void to_json(nlohmann::json& json, const TestEvent& event) {
   std::visit(Overloaded{
@@ -47,6 +57,11 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                            {"value", json_number(e.metric.value)},
                            {"direction", direction_name(e.metric.direction)},
                            {"policy", policy_to_json(e.metric.policy)}};
+                 },
+                 [&](const BreakdownRecorded& e) {
+                   json = {{"event", "breakdown"},
+                           {"metric", e.metric},
+                           {"breakdown", breakdown_to_json(e.breakdown)}};
                  },
                  [&](const CurveRecorded& e) {
                    json = {{"event", "curve"},
@@ -99,6 +114,9 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
     metric.direction = *parsed;
     metric.policy = policy_from_json(json.at("policy"));
     event = MetricRecorded{std::move(metric)};
+  } else if (kind == "breakdown") {
+    event = BreakdownRecorded{json.at("metric").get<std::string>(),
+                              breakdown_from_json(json.at("breakdown"))};
   } else if (kind == "curve") {
     CurveRecord curve;
     curve.name = json.at("name").get<std::string>();

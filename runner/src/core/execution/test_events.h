@@ -9,6 +9,8 @@
 //   {"event": "skip", "message": "needs a GPU"}
 //   {"event": "metric", "name": "loss", "value": 0.01, "direction": "lower_is_better",
 //    "policy": {"kind": "band", "rtol": 0.5, "atol": 0.001}}
+//   {"event": "breakdown", "metric": "ops_per_step", "breakdown": {"unit": "calls",
+//    "operators": {"aten::addmm": 12, "aten::relu": 4}}}
 //   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
 //   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
@@ -43,6 +45,12 @@ struct MetricRecorded {
   MetricRecord metric;  ///< name, value, direction and policy; no samples
 };
 
+/// record_breakdown: the metric of that name, recorded earlier in the test, split by operator.
+struct BreakdownRecorded {
+  std::string metric;
+  Breakdown breakdown;
+};
+
 struct CurveRecorded {
   CurveRecord curve;
 };
@@ -66,8 +74,14 @@ struct TestEnded {
   double duration_s = 0.0;
 };
 
-using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
-                               CurveRecorded, PredictionsRecorded, DatasetRecorded, TestEnded>;
+using TestEvent =
+    std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
+                 CurveRecorded, PredictionsRecorded, DatasetRecorded, TestEnded>;
+
+/// Gives the metric the breakdown names its breakdown (the last metric of that name; record()
+/// refuses a second one). A breakdown of a metric not recorded is dropped: record_breakdown
+/// refuses it in the test.
+void attach_breakdown(std::vector<MetricRecord>& metrics, const BreakdownRecorded& event);
 
 void to_json(nlohmann::json& json, const TestEvent& event);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything that is not an event.

@@ -12,6 +12,7 @@
 #include "analysis/distribution_gate.h"
 #include "analysis/failure_rate_gate.h"
 #include "analysis/flips_analysis.h"
+#include "analysis/operator_diff.h"
 #include "analysis/sequential_seeds.h"
 #include "analysis/verdict.h"
 #include "mlregress/metric.h"
@@ -60,6 +61,9 @@ struct MetricComparison {
   /// is decided when the test ends.
   std::optional<FailureRateAnalysis> rate;
   std::optional<GateDecision> decision;
+  /// A single value recorded with a breakdown (record_breakdown) that REGRESSED or IMPROVED: the
+  /// operators whose counts changed, or why none can be named.
+  std::optional<OperatorDiff> operators;
 };
 
 }  // namespace mlregress::internal

@@ -16,7 +16,20 @@ constexpr auto kScopeNames = internal::enum_names<Scope>({{Scope::Auto, "auto"},
                                                           {Scope::Numerics, "numerics"},
                                                           {Scope::Machine, "machine"}});
 
+constexpr auto kBreakdownUnitNames =
+    internal::enum_names<BreakdownUnit>({{BreakdownUnit::Calls, "calls"},
+                                         {BreakdownUnit::Allocations, "allocations"},
+                                         {BreakdownUnit::Bytes, "bytes"}});
+
 }  // namespace
+
+std::string_view breakdown_unit_name(BreakdownUnit unit) {
+  return kBreakdownUnitNames.name(unit, "unknown");
+}
+
+std::optional<BreakdownUnit> parse_breakdown_unit(std::string_view text) {
+  return kBreakdownUnitNames.parse(text);
+}
 
 std::string_view direction_name(Direction direction) {
   return kDirectionNames.name(direction, "unknown");

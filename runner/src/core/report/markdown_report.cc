@@ -149,8 +149,14 @@ MarkdownRows markdown_rows(const RunReport& r) {
       } else {
         // Why it is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
         // the environment), an INCONCLUSIVE what the gate could not rule out.
+        // A cost counter names the operators its change comes from.
+        std::string why = c.note;
+        if (c.operators) {
+          why += (why.empty() ? "" : "; ") +
+                 fmt::format("operators: {}", describe_operator_diff(*c.operators));
+        }
         attention.push_back({verdict_rank(c.verdict),
-                             fmt::format("{} {} |\n", row, c.note.empty() ? "—" : cell(c.note))});
+                             fmt::format("{} {} |\n", row, why.empty() ? "—" : cell(why))});
       }
     }
   }

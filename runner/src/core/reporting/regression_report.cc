@@ -18,11 +18,15 @@ std::string format_delta(const MetricComparison& c) {
 }
 
 std::string comparison_note(const MetricComparison& c) {
-  if (!c.direction_change) return c.note;
-  const std::string change = fmt::format("the test now says {}, the baseline {}; promote to adopt",
-                                         direction_name(c.direction_change->test),
-                                         direction_name(c.direction_change->baseline));
-  return c.note.empty() ? change : c.note + "; " + change;
+  std::string note = c.note;
+  const auto add = [&](const std::string& part) { note += (note.empty() ? "" : "; ") + part; };
+  if (c.operators) add("operators: " + describe_operator_diff(*c.operators));
+  if (c.direction_change) {
+    add(fmt::format("the test now says {}, the baseline {}; promote to adopt",
+                    direction_name(c.direction_change->test),
+                    direction_name(c.direction_change->baseline)));
+  }
+  return note;
 }
 
 std::string format_comparison_summary(const MetricComparison& c) {

@@ -20,8 +20,9 @@ std::string format_comparison_summary(const MetricComparison& c);
 /// "+0.0308 (+15400%)"
 std::string format_delta(const MetricComparison& c);
 
-/// The comparison's note and, when the baseline was promoted with another direction, "the test
-/// now says higher_is_better, the baseline lower_is_better; promote to adopt". Empty when neither.
+/// The comparison's note, the operators behind the change ("operators: aten::mul +2 calls
+/// (100%)") and, when the baseline was promoted with another direction, "the test now says
+/// higher_is_better, the baseline lower_is_better; promote to adopt". Empty when none.
 std::string comparison_note(const MetricComparison& c);
 
 }  // namespace mlregress::internal

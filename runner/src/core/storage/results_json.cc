@@ -9,6 +9,7 @@
 #include "record/json_fields.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
+#include "storage/breakdown_json.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
 
@@ -210,6 +211,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
   if (!c.looks.empty()) metric["looks"] = c.looks;
   if (c.rate) metric["failure_rate"] = failure_rate_json(*c.rate);
+  if (c.operators) metric["operators"] = operator_diff_to_json(*c.operators);
   if (c.curve) {
     metric["excursion"] = {
         {"compared_steps", c.curve->compared_steps},
@@ -255,6 +257,7 @@ nlohmann::json test_json(const TestResult& test) {
                              {"value", json_number(m.value)},
                              {"direction", direction_name(m.direction)},
                              {"policy", policy_to_json(m.policy)}};
+    if (m.breakdown) metric["breakdown"] = breakdown_to_json(*m.breakdown);
     if (i < test.comparisons.size()) add_comparison(metric, test.comparisons[i]);
     if (test.seeded) {
       nlohmann::json samples = nlohmann::json::array();
@@ -398,6 +401,10 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
   }
   if (json.contains("looks")) c.looks = array_field<SequentialLook>(json, "looks");
+  if (json.contains("operators")) {
+    with_field_context("operators",
+                       [&] { c.operators = operator_diff_from_json(json.at("operators")); });
+  }
   if (json.contains("failure_rate")) {
     with_field_context("failure_rate",
                        [&] { c.rate = failure_rate_from(json.at("failure_rate")); });
@@ -473,6 +480,10 @@ void from_json(const nlohmann::json& json, StoredMetric& stored) {
       throw JsonFieldError(
           "seeds", fmt::format("{} seeds for {} samples", m.sample_seeds.size(), m.samples.size()));
     }
+  }
+  if (json.contains("breakdown")) {
+    with_field_context("breakdown",
+                       [&] { m.breakdown = breakdown_from_json(json.at("breakdown")); });
   }
   if (json.contains("verdict")) stored.comparison = comparison_from(json, m);
 }
