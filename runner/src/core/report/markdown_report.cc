@@ -149,8 +149,11 @@ MarkdownRows markdown_rows(const RunReport& r) {
       } else {
         // Why it is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
         // the environment), an INCONCLUSIVE what the gate could not rule out.
+        // The cause follows, with the rule that fired (and its alternatives).
+        std::string why = c.note;
+        if (c.cause) why += (why.empty() ? "" : "; ") + ("cause: " + format_cause(*c.cause));
         attention.push_back({verdict_rank(c.verdict),
-                             fmt::format("{} {} |\n", row, c.note.empty() ? "—" : cell(c.note))});
+                             fmt::format("{} {} |\n", row, why.empty() ? "—" : cell(why))});
       }
     }
   }

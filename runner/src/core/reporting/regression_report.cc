@@ -57,6 +57,7 @@ std::string format_regression_report(const std::string& run_id, const TestResult
                          "", "", comparison_note(c));
       for (const SequentialLook& look : c.looks)
         out += fmt::format("{:<34} {}\n", "", format_look(look));
+      if (c.cause) out += fmt::format("{:<13} cause: {}\n", "", format_cause(*c.cause));
       continue;
     }
     // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).
@@ -67,6 +68,10 @@ std::string format_regression_report(const std::string& run_id, const TestResult
                        format_delta(c), c.tolerance, verdict);
     const std::string note = comparison_note(c);
     out += note.empty() ? "\n" : fmt::format("  ({})\n", note);
+    // Why it is not a PASS, with the rule that fired: shown only once the verdict is final.
+    if (c.cause && verdict != "PENDING") {
+      out += fmt::format("{:<13} cause: {}\n", "", format_cause(*c.cause));
+    }
     if (c.flips && c.decision) {
       // The flips by class and the first examples: where the accuracy went.
       std::string summary = c.flips->summary;
