@@ -335,7 +335,7 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
   for (const MetricComparison& other : test.comparisons) {
     if (&other == &c || other.metric == c.metric || !moved(other)) continue;
     if (const auto kind = metric_kind(other.metric)) {
-      rules.sibling(kind->cause, fmt::format("'{}' ({})", other.metric, kind->what));
+      rules.sibling(kind->cause, fmt::format("'{}'", other.metric));
     }
     if (other.curve && other.curve->first_exit_step) {
       rules.sibling(

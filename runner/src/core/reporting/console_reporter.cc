@@ -280,6 +280,22 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
       }
     }
   }
+  // The causes of the other values of tests whose checks were decided only now (a sibling's
+  // verdict is evidence for them; their reports said the cause would follow).
+  for (const TestResult& test : run.tests) {
+    bool decided_now = false;
+    for (const MetricComparison& c : test.comparisons) {
+      decided_now = decided_now || ((c.distribution || c.flips) && c.decision);
+    }
+    if (!decided_now) continue;
+    for (const MetricComparison& c : test.comparisons) {
+      if (!c.cause || c.distribution || c.flips) continue;
+      tag(c.verdict == Verdict::kRegression ? Color::kRed : Color::kYellow, "[  CAUSE   ] ");
+      std::fprintf(out_, "%s.%s (%s): %s\n", xml_safe(test.name).c_str(),
+                   xml_safe(c.metric).c_str(), std::string(verdict_name(c.verdict)).c_str(),
+                   xml_safe(format_cause(*c.cause)).c_str());
+    }
+  }
 }
 
 // Every metric the run could not gate, each with its reason, under the summary line that says
