@@ -5,8 +5,11 @@ metrics is a row (a planted bug), every check a column; then every run given wit
 is a row of the second table, with what each part of the baseline gate said. The tables are
 generated, never typed; ci/planted-bugs-runs.sh makes the runs and prints the arguments.
 
-  ci/planted-bugs-table.py RUN_FOLDER... [--against-baselines RUN]...             print it
-  ci/planted-bugs-table.py --check DOC RUN_FOLDER... [--against-baselines RUN]...  exit 1 on a diff
+  ci/planted-bugs-table.py RUN_FOLDER... [--against-baselines RUN]... [--against-fresh-baseline RUN]...
+      print it
+  ci/planted-bugs-table.py --check DOC RUN_FOLDER... [...]
+      exit 1 on a diff, on a share of right causes under 90%, or on a verdict of a wrong class
+      that does not offer `unknown`
 """
 import argparse
 import difflib
@@ -72,7 +75,8 @@ def table(run_folders):
     return HEADER + "\n".join(lines) + "\n"
 
 
-# What each switch of the second table plants, in the words of the seed.
+# What each switch of the second table plants, in the words of the seed, and the class of change
+# it is (runner/docs/causes.md): what the cause the gate reports is scored against.
 PLANTS = {
     "PreprocessedInputStatistics.normalise_twice=true": "Normalisation applied twice",
     "PreprocessedInputStatistics.swap_channels=true": "Colour channels swapped (BGR read as RGB)",
@@ -80,15 +84,47 @@ PLANTS = {
     "CnnFrozenEvalSet.eval_examples=500": "Another evaluation set (500 of the 512 examples)",
     "CnnFrozenEvalSet.shuffle_train=true": "Training examples served in another order",
     "XorAdamLossCurve.lr_scale=10": "Learning rate ten times too high (Adam)",
+    "CnnTrainingStepCost.extra_op=true": "One more operator in the training step",
+    "CnnTrainingStepCost.extra_allocation=true": "One more allocation in the training step",
+    "ScriptedMlpCompilation.unbatched_every=6": "Every 6th input unbatched (a recompile trigger)",
+    "CnnTrainingIsBitwiseDeterministic.reverse_batch=true": "The batch served in reverse order",
+    "--threads 2": "Two intra-op threads instead of one",
+    "MKL_CBWR=COMPATIBLE": "MKL pinned to its compatible code path (a kernel pin)",
 }
+
+PLANTED_CAUSE = {
+    "PreprocessedInputStatistics.normalise_twice=true": "preprocessing",
+    "PreprocessedInputStatistics.swap_channels=true": "preprocessing",
+    "CnnFrozenEvalSet.shuffle_class=0": "data",
+    "CnnFrozenEvalSet.eval_examples=500": "data",
+    "CnnFrozenEvalSet.shuffle_train=true": "data_order",
+    "XorAdamLossCurve.lr_scale=10": "optimisation",
+    "CnnTrainingStepCost.extra_op=true": "operator_count",
+    "CnnTrainingStepCost.extra_allocation=true": "allocation",
+    "ScriptedMlpCompilation.unbatched_every=6": "compile",
+    "CnnTrainingIsBitwiseDeterministic.reverse_batch=true": "data_order",
+    "--threads 2": "environment",
+    "MKL_CBWR=COMPATIBLE": "numerics",
+}
+
+# The classes in the classifier's order (runner/src/core/analysis/cause.h).
+CAUSES = ["data", "data_order", "preprocessing", "optimisation", "numerics", "compile",
+          "operator_count", "allocation", "environment", "unknown"]
+
+# Right classes needed for the table to be current, as a share of the planted changes.
+REQUIRED_RIGHT = 0.9
 
 AGAINST_BASELINES_HEADER = """
 ## Caught by the baseline gate
 
 Bugs planted by a switch of an example test (`--set`), run against the committed baselines
 (`--baselines baselines`): nothing in the test itself fails, only the comparison with the
-baseline can see them. Each cell is what that part of the gate said: the verdict and, for a
-regression, the values that regressed; — when the test records nothing of that kind.
+baseline can see them. The rows marked "against a fresh baseline" plant a change of cost or
+environment instead, against a baseline promoted in the same script from a run without it: exact
+counters are stored per machine, so both sides are measured on the machine that runs the script.
+Each cell is what that part of the gate said: the verdict and, for a regression, the values that
+regressed; — when the test records nothing of that kind. The last cell counts the causes the
+verdicts that are not a PASS report (runner/docs/causes.md).
 
 """
 
@@ -125,24 +161,129 @@ def fingerprint_cell(test, order):
             else "same")
 
 
-def against_baselines_table(run_folders):
-    lines = ["| planted bug | switch | values (bands) | curve against the reference | "
-             "predictions (McNemar on the flips) | evaluation set hash | data order | run |",
-             "|---|---|---|---|---|---|---|---|"]
-    for folder in run_folders:
+def planted_switch(folder):
+    """The run's planted change: its --set overrides, a thread count other than 1, or the
+    kernel-choosing variables it was started with."""
+    config = json.loads((folder / "config.json").read_text())
+    if config["overrides"]:
+        return " ".join(config["overrides"]), "`--set " + " ".join(config["overrides"]) + "`"
+    threads = json.loads((folder / "results.json").read_text())["run"]["threads"]
+    if threads != 1:
+        return f"--threads {threads}", f"`--threads {threads}`"
+    pins = json.loads((folder / "environment.json").read_text()).get("cpu", {}).get("kernel_pins")
+    if pins:
+        pins = " ".join(f"{k}={v}" for k, v in sorted(pins.items())) if isinstance(pins, dict) \
+            else str(pins)
+        return pins, f"`{pins}` in its environment"
+    return "", "nothing"
+
+
+def judged_entries(test):
+    """Every value of the test the gate judged: metrics, gated curves, predictions."""
+    return ([m for m in test["metrics"] if "verdict" in m] +
+            [c for c in test["curves"] if "policy" in c and "verdict" in c] +
+            [p for p in test.get("predictions", []) if "verdict" in p])
+
+
+def reported_causes(test):
+    """{class: verdicts} over the verdicts that carry a cause, and the causes themselves."""
+    causes = [e["cause"] for e in judged_entries(test) if "cause" in e]
+    counts = {}
+    for cause in causes:
+        counts[cause["class"]] = counts.get(cause["class"], 0) + 1
+    return counts, causes
+
+
+def reported_class(counts):
+    """The class most of the explained verdicts carry (ties: the classifier's order); None when
+    no verdict needed explaining."""
+    if not counts:
+        return None
+    return max(CAUSES, key=lambda c: (counts.get(c, 0), -CAUSES.index(c)))
+
+
+def cause_cell(counts):
+    if not counts:
+        return "— (every value PASS or NEW)"
+    ranked = sorted(counts, key=lambda c: (-counts[c], CAUSES.index(c)))
+    return ", ".join(f"`{c}` ({counts[c]})" for c in ranked)
+
+
+def against_baselines_table(run_folders, fresh_folders):
+    lines = ["| planted bug | planted | values (bands, exact) | curve against the reference | "
+             "predictions (McNemar on the flips) | evaluation set hash | data order | run | "
+             "cause reported (verdicts) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    plants = []
+    for folder in list(run_folders) + list(fresh_folders):
         folder = pathlib.Path(folder)
         results = json.loads((folder / "results.json").read_text())
-        overrides = json.loads((folder / "config.json").read_text())["overrides"]
-        switch = " ".join(overrides)
+        switch, shown = planted_switch(folder)
+        if str(folder) in map(str, fresh_folders):
+            shown += " against a fresh baseline"
         for test in results["tests"]:
+            counts, causes = reported_causes(test)
             cells = [verdict_cell(test["metrics"]),
                      verdict_cell([c for c in test["curves"] if "policy" in c], curve_name),
                      verdict_cell(test.get("predictions", [])),
                      fingerprint_cell(test, order=False), fingerprint_cell(test, order=True),
-                     results["run"]["exit_status"]]
+                     results["run"]["exit_status"], cause_cell(counts)]
             lines.append(f"| {PLANTS.get(switch, switch)} (`{test['full_name']}`) | "
-                         f"`--set {switch}` | " + " | ".join(cells) + " |")
-    return AGAINST_BASELINES_HEADER + "\n".join(lines) + "\n"
+                         f"{shown} | " + " | ".join(cells) + " |")
+            plants.append((switch, test["full_name"], counts, causes))
+    return AGAINST_BASELINES_HEADER + "\n".join(lines) + "\n", plants
+
+
+CONFUSION_HEADER = """
+## Causes: planted × reported
+
+Every verdict that is not a PASS names its cause (runner/docs/causes.md). Each planted change of
+the table above is a row here under the class of change it is, and a count under the class its
+explained verdicts report (the class most of them carry); "none" counts the changes whose values
+all passed, so that no verdict had a cause to name. A change gets the right class when that class
+is the planted one; a verdict of another class must offer `unknown` among its alternatives.
+
+"""
+
+
+def confusion_matrix(plants):
+    """The matrix, the summary and the problems that make the table fail its check."""
+    planted_classes = [c for c in CAUSES if any(PLANTED_CAUSE.get(p[0]) == c for p in plants)]
+    columns = CAUSES + ["none"]
+    cells = {}
+    right, problems = 0, []
+    for switch, name, counts, causes in plants:
+        planted = PLANTED_CAUSE.get(switch)
+        if planted is None:
+            problems.append(f"{name} `{switch}`: no planted cause in PLANTED_CAUSE")
+            continue
+        reported = reported_class(counts) or "none"
+        cells[(planted, reported)] = cells.get((planted, reported), 0) + 1
+        right += reported == planted
+        for cause in causes:
+            classes = [cause["class"]] + [a["class"] for a in cause["alternatives"]]
+            if cause["class"] != planted and "unknown" not in classes:
+                problems.append(f"{name} `{switch}`: reported {cause['class']} for a planted "
+                                f"{planted} change without offering unknown")
+    lines = ["| planted \\ reported | " + " | ".join(f"`{c}`" if c != "none" else c
+                                                     for c in columns) + " |",
+             "|---|" + "---:|" * len(columns)]
+    for planted in planted_classes:
+        row = [str(cells.get((planted, c), 0)) if cells.get((planted, c)) else "·"
+               for c in columns]
+        row = [f"**{v}**" if c == planted and v != "·" else v for c, v in zip(columns, row)]
+        lines.append(f"| `{planted}` | " + " | ".join(row) + " |")
+    total = len(plants)
+    share = right / total if total else 0.0
+    wrong = sum(n for (p, r), n in cells.items() if r not in (p, "none"))
+    none = sum(n for (p, r), n in cells.items() if r == "none")
+    summary = (f"\n{right} of {total} planted changes get the right class ({share:.0%}); "
+               f"{wrong} another class (every such verdict offers `unknown`); "
+               f"{none} no verdict to explain.\n")
+    if share < REQUIRED_RIGHT:
+        problems.append(f"only {share:.0%} of the planted changes get the right class "
+                        f"(at least {REQUIRED_RIGHT:.0%} required)")
+    return CONFUSION_HEADER + "\n".join(lines) + "\n" + summary, problems
 
 
 def main():
@@ -151,14 +292,24 @@ def main():
     parser.add_argument("run_folders", nargs="+")
     parser.add_argument("--against-baselines", metavar="RUN", action="append", default=[],
                         help="a run of an example test with a planted switch, against baselines")
+    parser.add_argument("--against-fresh-baseline", metavar="RUN", action="append", default=[],
+                        help="a planted run against a baseline promoted from the unplanted one")
     args = parser.parse_args()
     document = table(args.run_folders)
-    if args.against_baselines:
-        document += against_baselines_table(args.against_baselines)
+    problems = []
+    if args.against_baselines or args.against_fresh_baseline:
+        gate_table, plants = against_baselines_table(args.against_baselines,
+                                                     args.against_fresh_baseline)
+        matrix, problems = confusion_matrix(plants)
+        document += gate_table + matrix
+    for problem in problems:
+        print(f"FAIL: {problem}", file=sys.stderr)
     if not args.check:
         sys.stdout.write(document)
-        return 0
+        return 1 if problems else 0
     committed = pathlib.Path(args.check).read_text()
+    if problems:
+        return 1
     if committed == document:
         print(f"ok: {args.check} matches the planted-bug tests")
         return 0

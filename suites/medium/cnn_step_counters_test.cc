@@ -4,10 +4,16 @@
 // work (e.g. --set CnnTrainingStepCost.resolution=32) is a REGRESSION against the baseline. They
 // are whole numbers but depend on the LibTorch build and the kernels it dispatches to (1.13 and
 // 2.13 differ, so do two CPUs), so they are stored per environment profile: Scope::Numerics.
+#include <c10/core/CPUAllocator.h>
+
 #include "mlregress/mlregress.h"
 #include "small_cnn.h"
 
-ML_TEST(Medium, CnnTrainingStepCost, {"resolution", 16}, {"lr", 1e-3}) {
+// Two planted performance changes (runner/docs/planted-bugs.md): `extra_op` dispatches one more
+// operator in the step (a view: no memory), `extra_allocation` takes 4 KiB more from the CPU
+// allocator (no operator).
+ML_TEST(Medium, CnnTrainingStepCost, {"resolution", 16}, {"lr", 1e-3}, {"extra_op", false},
+        {"extra_allocation", false}) {
   ASSERT_TRUE(mlregress::install_memory_tracker());
   const std::int64_t resolution = param<std::int64_t>("resolution");
   const auto batch = mlregress::examples::make_random_batch(8, resolution);
@@ -20,6 +26,10 @@ ML_TEST(Medium, CnnTrainingStepCost, {"resolution", 16}, {"lr", 1e-3}) {
         torch::nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
     loss.backward();
     optimizer.step();
+    if (param<bool>("extra_op")) (void)batch.images.view({-1});
+    if (param<bool>("extra_allocation")) {
+      const c10::DataPtr extra = c10::GetCPUAllocator()->allocate(4096);
+    }
   };
   step();  // the first step creates Adam's state; the steady-state step is the one measured
 
