@@ -176,6 +176,9 @@ TEST(ReportsTest, EveryFormatShowsTheCauseOfAVerdictThatIsNotAPass) {
               HasSubstr("<div class=\"cause\">cause: data_order — rule: the data-order hash of "
                         "&#39;train&#39; differs"));
   EXPECT_THAT(format_regression_report("run", report.sections[0].test), HasSubstr(expected));
+  // A long note is cut on its own: the cause and its alternatives survive it.
+  report.sections[0].test.comparisons[0].note = std::string(400, 'n');
+  EXPECT_THAT(render_markdown_report(report), HasSubstr("nnn...; " + expected));
   // The PASS of the second test has none.
   EXPECT_THAT(format_regression_report("run", report.sections[1].test), Not(HasSubstr("cause:")));
 }
