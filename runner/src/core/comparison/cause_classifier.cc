@@ -148,7 +148,7 @@ class Rules {
       cause.rule =
           "no rule fired: the test's dataset and data-order fingerprints match the baseline's, "
           "no curve left its band, no value is non-finite, no counter or input statistic moved, "
-          "and the environment is the one the baseline holds the value for";
+          "and the value is not bound to an environment the baseline lacks";
       return cause;
     }
     std::stable_sort(fired_.begin(), fired_.end(), [](const Fired& a, const Fired& b) {
