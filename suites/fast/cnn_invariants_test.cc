@@ -1,5 +1,6 @@
 // Invariants of the small CNN that hold for any healthy build: initial loss near ln(classes),
 // finite loss and gradients, the output shape contract, and bitwise determinism under a seed.
+#include <algorithm>
 #include <cmath>
 
 #include "mlregress/mlregress.h"
@@ -59,8 +60,20 @@ ML_TEST(Fast, CnnOutputShapeContract, {"batch_size", 3}) {
       << "outputs look like probabilities; CrossEntropyLoss expects logits";
 }
 
-ML_TEST(Fast, CnnTrainingIsBitwiseDeterministic, {"steps", 50}, {"lr", 1e-3}) {
-  const auto batch = make_random_batch();
+// `reverse_batch` plants a data-order change: the same examples served in the opposite order.
+// The exact final loss then differs in its last bits (the reductions add in another order), and the
+// recorded order names the cause beside the REGRESSION (runner/docs/causes.md).
+ML_TEST(Fast, CnnTrainingIsBitwiseDeterministic, {"steps", 50}, {"lr", 1e-3},
+        {"reverse_batch", false}) {
+  auto batch = make_random_batch();
+  std::vector<std::int64_t> served(static_cast<std::size_t>(batch.labels.size(0)));
+  for (std::size_t i = 0; i < served.size(); ++i) served[i] = static_cast<std::int64_t>(i);
+  if (param<bool>("reverse_batch")) {
+    batch.images = batch.images.flip(0);
+    batch.labels = batch.labels.flip(0);
+    std::reverse(served.begin(), served.end());
+  }
+  record_data_order("batch", served);
   const std::int64_t steps = param<std::int64_t>("steps");
   torch::manual_seed(seed());
   auto first = make_small_cnn();

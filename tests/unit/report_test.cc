@@ -13,6 +13,7 @@
 #include "report/markdown_report.h"
 #include "report/run_report.h"
 #include "report/svg_plot.h"
+#include "reporting/regression_report.h"
 #include "storage/curve_csv.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
@@ -165,6 +166,34 @@ TEST(MarkdownReportTest, ACostCountersRegressionNamesItsOperatorsInBothPages) {
   EXPECT_THAT(render_markdown_report(report),
               HasSubstr("| ❌ REGRESSION | operators: aten::mul +2 calls (100%) |"));
   EXPECT_THAT(render_html_report(report), HasSubstr("operators: aten::mul +2 calls (100%)"));
+}
+
+// Every format a person reads shows a non-PASS verdict's cause with its rule and alternatives:
+// the Markdown table, report.html and the regression report the console and JUnit print.
+// Planted: the cause left out of any of them, or shown for a PASS.
+TEST(ReportsTest, EveryFormatShowsTheCauseOfAVerdictThatIsNotAPass) {
+  RunReport report = many_regressions(2);
+  report.sections[0].test.comparisons[0].cause =
+      Cause{.cause = CauseClass::kDataOrder,
+            .rule = "the data-order hash of 'train' differs from the baseline's",
+            .alternatives = {{CauseClass::kUnknown, "several rules fired"}}};
+  for (TestSection& section : report.sections) {  // report.html lists the recorded metrics
+    const MetricComparison& c = section.test.comparisons[0];
+    section.test.metrics.push_back({c.metric, c.observed, LowerIsBetter, {}, {}, {}});
+  }
+  const std::string expected =
+      "cause: data_order — rule: the data-order hash of 'train' differs from the baseline's; "
+      "alternatives: unknown (several rules fired)";
+  EXPECT_THAT(render_markdown_report(report), HasSubstr(expected));
+  EXPECT_THAT(render_html_report(report),
+              HasSubstr("<div class=\"cause\">cause: data_order — rule: the data-order hash of "
+                        "&#39;train&#39; differs"));
+  EXPECT_THAT(format_regression_report("run", report.sections[0].test), HasSubstr(expected));
+  // A long note is cut on its own: the cause and its alternatives survive it.
+  report.sections[0].test.comparisons[0].note = std::string(400, 'n');
+  EXPECT_THAT(render_markdown_report(report), HasSubstr("nnn...; " + expected));
+  // The PASS of the second test has none.
+  EXPECT_THAT(format_regression_report("run", report.sections[1].test), Not(HasSubstr("cause:")));
 }
 
 // A run that could not gate every metric says so at the top of report.html and in the Markdown

@@ -64,6 +64,10 @@ RunResult full_run() {
   worse.relative_change = 154.0;
   worse.tolerance = "band ±0.0011";
   worse.direction_change = DirectionChange{LowerIsBetter, HigherIsBetter};
+  worse.cause = Cause{.cause = CauseClass::kDataOrder,
+                      .rule = "the data-order hash of 'train' differs from the baseline's",
+                      .alternatives = {{CauseClass::kOperatorCount, "'ops' moved"},
+                                       {CauseClass::kUnknown, "several rules fired"}}};
   MetricComparison fresh;
   fresh.metric = "diverged";
   fresh.verdict = Verdict::kNew;
@@ -170,6 +174,11 @@ TEST(ResultsJson, WhatIsWrittenReadsBackToTheSameRecord) {
   ASSERT_TRUE(plain.comparisons[0].direction_change.has_value());
   EXPECT_EQ(plain.comparisons[0].direction_change->baseline, HigherIsBetter);
   EXPECT_EQ(plain.comparisons[0].direction_change->test, LowerIsBetter);
+  ASSERT_TRUE(plain.comparisons[0].cause.has_value());
+  EXPECT_EQ(plain.comparisons[0].cause->cause, CauseClass::kDataOrder);
+  EXPECT_EQ(plain.comparisons[0].cause->alternatives[1].cause, CauseClass::kUnknown);
+  EXPECT_EQ(written["tests"][0]["metrics"][0]["cause"]["class"], "data_order");
+  EXPECT_FALSE(plain.comparisons[1].cause.has_value());
   EXPECT_EQ(plain.curves[0].points, 501u);
   const TestResult& seeded = read.tests[1];
   EXPECT_TRUE(seeded.seeded);
@@ -243,6 +252,15 @@ TEST(ReadResultsJson, ADamagedFileIsARunFolderErrorNamingTheFileAndTheField) {
     EXPECT_THAT(error.what(),
                 HasSubstr(path + ": tests[0].metrics[0].direction: unknown value \"sideways\""));
     EXPECT_EQ(error.exit_code(), ExitCode::kRunFolderError);
+  }
+  document = full_run();
+  document["tests"][0]["metrics"][0]["cause"]["class"] = "weather";
+  std::ofstream(path) << document.dump();
+  try {
+    (void)read_results_json(path);
+    FAIL() << "a cause of an unknown class was read";
+  } catch (const RunFolderError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("tests[0].metrics[0].cause.class: unknown value"));
   }
   std::ofstream(path) << "{ not json";
   EXPECT_THROW((void)read_results_json(path), RunFolderError);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/distribution_gate.h"
+#include "comparison/cause_classifier.h"
 #include "comparison/comparator.h"
 #include "comparison/curve_gate.h"
 #include "comparison/hypothesis_family.h"
@@ -207,6 +208,17 @@ void BaselineGate::compare_test(TestResult& test) const {
     test.environment_note += " · " + other_order;
   }
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
+  explain(test);
+}
+
+void BaselineGate::explain(TestResult& test) const {
+  const LoadedBaselineFile* loaded = baselines_.find(test.name);
+  static const std::map<std::string, EnvironmentProfile> kNoEnvironments;
+  const BaselineTest* baseline = loaded == nullptr ? nullptr : &loaded->file.tests.at(test.name);
+  explain_verdicts(
+      test, gather_cause_evidence(test, baseline,
+                                  loaded == nullptr ? kNoEnvironments : loaded->file.environments,
+                                  profile_));
 }
 
 void BaselineGate::judge_run(RunResult& run) {
@@ -259,6 +271,12 @@ void BaselineGate::decide_run(RunResult& run) const {
     if (c->verdict == Verdict::kRegression && test->status == TestStatus::kPassed) {
       test->status = TestStatus::kRegressed;
     }
+  }
+  // The decided verdicts change the evidence of every value of their tests (a sibling moved).
+  TestResult* explained = nullptr;
+  for (const auto& [test, c] : owners) {
+    if (test != explained) explain(*test);
+    explained = test;
   }
 }
 

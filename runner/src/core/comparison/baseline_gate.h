@@ -52,6 +52,8 @@ class BaselineGate {
 
  private:
   const BaselineTest* find_baseline(TestResult& test) const;
+  /// Names the cause of each of the test's verdicts that is not a PASS (once they are final).
+  void explain(TestResult& test) const;
 
   const BaselineSet& baselines_;
   EnvironmentProfile profile_;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cause.h"
 #include "analysis/curve_excursion.h"
 #include "analysis/distribution_gate.h"
 #include "analysis/failure_rate_gate.h"
@@ -64,6 +65,10 @@ struct MetricComparison {
   /// A single value recorded with a breakdown (record_breakdown) that REGRESSED or IMPROVED: the
   /// operators whose counts changed, or why none can be named.
   std::optional<OperatorDiff> operators;
+  /// Why a REGRESSION, INCONCLUSIVE, NOT_COMPARABLE or UNGATED came out: the class the evidence
+  /// points to, the rule that fired and the alternatives (comparison/cause_classifier.h). Unset
+  /// for the other verdicts.
+  std::optional<Cause> cause;
 };
 
 }  // namespace mlregress::internal

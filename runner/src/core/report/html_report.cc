@@ -164,7 +164,11 @@ std::string metrics_table(const TestSection& s) {
         "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
         verdict_name(c.verdict), escape_markup(c.metric), optional_number(c.baseline),
         escape_markup(format_value(c.observed)), delta, escape_markup(c.tolerance), band,
-        verdict_badge(c.verdict), escape_markup(comparison_note(c)));
+        verdict_badge(c.verdict),
+        escape_markup(comparison_note(c)) +
+            (c.cause
+                 ? "<div class=\"cause\">cause: " + escape_markup(format_cause(*c.cause)) + "</div>"
+                 : std::string()));
   }
   return out + "</table>";
 }

@@ -17,7 +17,7 @@ std::string mcnemar_p(const MetricComparison& c) {
 }
 
 // A table cell: one line, no column break, no HTML of its own.
-std::string cell(std::string_view text) {
+std::string cell(std::string_view text, std::size_t limit = 300) {
   std::string out;
   for (char c : text) {
     if (c == '|') {
@@ -32,7 +32,7 @@ std::string cell(std::string_view text) {
       out += c;
     }
   }
-  if (out.size() > 300) out = out.substr(0, 297) + "...";
+  if (out.size() > limit) out = out.substr(0, limit - 3) + "...";
   return out;
 }
 
@@ -149,14 +149,20 @@ MarkdownRows markdown_rows(const RunReport& r) {
       } else {
         // Why it is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
         // the environment), an INCONCLUSIVE what the gate could not rule out.
-        // A cost counter names the operators its change comes from.
-        std::string why = c.note;
+        // A cost counter names the operators its change comes from; the cause follows, with the
+        // rule that fired and its alternatives, cut apart from the note and the operators: the
+        // alternatives must not be the part a long note cuts off.
+        std::string note = c.note;
         if (c.operators) {
-          why += (why.empty() ? "" : "; ") +
-                 fmt::format("operators: {}", describe_operator_diff(*c.operators));
+          note += (note.empty() ? "" : "; ") +
+                  fmt::format("operators: {}", describe_operator_diff(*c.operators));
         }
-        attention.push_back({verdict_rank(c.verdict),
-                             fmt::format("{} {} |\n", row, why.empty() ? "—" : cell(why))});
+        std::string why = note.empty() ? "" : cell(note);
+        if (c.cause) {
+          why += (why.empty() ? "" : "; ") + cell("cause: " + format_cause(*c.cause), 700);
+        }
+        attention.push_back(
+            {verdict_rank(c.verdict), fmt::format("{} {} |\n", row, why.empty() ? "—" : why)});
       }
     }
   }

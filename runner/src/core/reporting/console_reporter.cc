@@ -255,6 +255,10 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
       for (const SequentialLook& look : c.looks) {
         std::fprintf(out_, "                   %s\n", xml_safe(format_look(look)).c_str());
       }
+      if (c.cause) {
+        std::fprintf(out_, "                 cause: %s\n",
+                     xml_safe(format_cause(*c.cause)).c_str());
+      }
     }
   }
   // Predictions compared example by example: McNemar's tests joined the same Holm families.
@@ -270,6 +274,26 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
       for (std::size_t at = 0; (at = summary.find('\n', at)) != std::string::npos; at += 18)
         summary.replace(at, 1, "\n                 ");
       std::fprintf(out_, "                 %s\n", xml_safe(summary).c_str());
+      if (c.cause) {
+        std::fprintf(out_, "                 cause: %s\n",
+                     xml_safe(format_cause(*c.cause)).c_str());
+      }
+    }
+  }
+  // The causes of the other values of tests whose checks were decided only now (a sibling's
+  // verdict is evidence for them; their reports said the cause would follow).
+  for (const TestResult& test : run.tests) {
+    bool decided_now = false;
+    for (const MetricComparison& c : test.comparisons) {
+      decided_now = decided_now || ((c.distribution || c.flips) && c.decision);
+    }
+    if (!decided_now) continue;
+    for (const MetricComparison& c : test.comparisons) {
+      if (!c.cause || c.distribution || c.flips) continue;
+      tag(c.verdict == Verdict::kRegression ? Color::kRed : Color::kYellow, "[  CAUSE   ] ");
+      std::fprintf(out_, "%s.%s (%s): %s\n", xml_safe(test.name).c_str(),
+                   xml_safe(c.metric).c_str(), std::string(verdict_name(c.verdict)).c_str(),
+                   xml_safe(format_cause(*c.cause)).c_str());
     }
   }
 }
@@ -289,6 +313,10 @@ void ConsoleReporter::print_not_gated(const RunResult& run) {
       std::fprintf(out_, "%s.%s: %s (%s)\n", xml_safe(test.name).c_str(),
                    xml_safe(c.metric).c_str(), std::string(verdict_name(c.verdict)).c_str(),
                    xml_safe(c.note).c_str());
+      if (c.cause) {
+        tag(color, "[NOT GATED ] ");
+        std::fprintf(out_, "  cause: %s\n", xml_safe(format_cause(*c.cause)).c_str());
+      }
     }
   }
 }

@@ -50,6 +50,12 @@ std::string format_regression_report(const std::string& run_id, const TestResult
           ? "none (NEW: promote a run to create it)\n"
           : fmt::format("{} v{} ({}, {})\n", test.baseline_file, test.baseline_version,
                         test.baseline_commit.substr(0, 7), test.baseline_promoted_at.substr(0, 10));
+  // Until the run's seeded and predictions checks are decided, a cause could still change (a
+  // sibling's verdict is evidence): the causes are shown once every verdict of the test is final.
+  bool pending = false;
+  for (const MetricComparison& c : test.comparisons) {
+    pending = pending || ((c.distribution || c.flips) && !c.decision);
+  }
   for (const MetricComparison& c : test.comparisons) {
     const std::string values =
         c.baseline ? fmt::format("{} → {}", format_value(*c.baseline), format_value(c.observed))
@@ -61,6 +67,7 @@ std::string format_regression_report(const std::string& run_id, const TestResult
                          "", "", comparison_note(c));
       for (const SequentialLook& look : c.looks)
         out += fmt::format("{:<34} {}\n", "", format_look(look));
+      if (c.cause) out += fmt::format("{:<13} cause: {}\n", "", format_cause(*c.cause));
       continue;
     }
     // A seeded metric's verdict waits for Holm's correction across the run (see the run's end).
@@ -71,6 +78,10 @@ std::string format_regression_report(const std::string& run_id, const TestResult
                        format_delta(c), c.tolerance, verdict);
     const std::string note = comparison_note(c);
     out += note.empty() ? "\n" : fmt::format("  ({})\n", note);
+    // Why it is not a PASS, with the rule that fired: shown only once the verdict is final.
+    if (c.cause && !pending) {
+      out += fmt::format("{:<13} cause: {}\n", "", format_cause(*c.cause));
+    }
     if (c.flips && c.decision) {
       // The flips by class and the first examples: where the accuracy went.
       std::string summary = c.flips->summary;
@@ -80,6 +91,8 @@ std::string format_regression_report(const std::string& run_id, const TestResult
       out += fmt::format("{:<13} {}\n", "", summary);
     }
   }
+  if (pending)
+    out += "CAUSE         named when the run's seeded and predictions checks are decided\n";
   if (!test.environment_note.empty()) out += "ENVIRONMENT   " + test.environment_note + "\n";
   return out;
 }

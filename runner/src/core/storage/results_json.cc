@@ -197,6 +197,28 @@ FailureRateAnalysis failure_rate_from(const nlohmann::json& json) {
   return a;
 }
 
+// A verdict's cause: its class, the rule that fired and the alternatives (analysis/cause.h).
+nlohmann::json cause_json(const Cause& cause) {
+  nlohmann::json alternatives = nlohmann::json::array();
+  for (const CauseRule& a : cause.alternatives) {
+    alternatives.push_back({{"class", cause_class_name(a.cause)}, {"rule", a.rule}});
+  }
+  return {{"class", cause_class_name(cause.cause)},
+          {"rule", cause.rule},
+          {"alternatives", alternatives}};
+}
+
+Cause cause_from(const nlohmann::json& json) {
+  Cause cause;
+  cause.cause = enum_field<CauseClass>(json, "class", parse_cause_class);
+  cause.rule = field<std::string>(json, "rule");
+  for (const nlohmann::json& a : json.at("alternatives")) {
+    cause.alternatives.push_back(
+        {enum_field<CauseClass>(a, "class", parse_cause_class), field<std::string>(a, "rule")});
+  }
+  return cause;
+}
+
 void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["verdict"] = verdict_name(c.verdict);
   metric["baseline"] = optional_number(c.baseline);
@@ -206,6 +228,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.allowed) metric["allowed"] = json_number(*c.allowed);
   metric["kind"] = metric_kind_name(c.kind);
   if (!c.note.empty()) metric["note"] = c.note;
+  if (c.cause) metric["cause"] = cause_json(*c.cause);
   if (c.direction_change)
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
@@ -396,6 +419,9 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
   c.allowed = optional_number_field(json, "allowed");
   c.kind = enum_field<MetricKind>(json, "kind", parse_metric_kind);
   c.note = field_or<std::string>(json, "note", "");
+  if (json.contains("cause")) {
+    with_field_context("cause", [&] { c.cause = cause_from(json.at("cause")); });
+  }
   if (json.contains("baseline_direction")) {
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};

@@ -1,0 +1,68 @@
+// The rules that name the cause of a verdict that is not a PASS (analysis/cause.h), as two pure
+// functions: gather_cause_evidence reads what a finished test recorded beside its verdicts (its
+// dataset and data-order fingerprints against the baseline's, the gated curves that left their
+// band, the values that are not finite, which counters and input statistics moved, and how the
+// machine differs from the profile the baseline holds each environment-bound value for), and
+// classify_cause decides one comparison's cause from it. Every rule and the evidence it reads are
+// listed in runner/docs/causes.md.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/cause.h"
+#include "baselines/baseline.h"
+#include "environment/environment_profile.h"
+#include "record/run_result.h"
+
+namespace mlregress::internal {
+
+/// A fingerprint of this run that differs from the baseline's.
+struct FingerprintChange {
+  std::string name;
+  std::string before;  ///< "sha256:<hex>"
+  std::string after;
+};
+
+/// How this machine differs from a profile the baseline holds an environment-bound value for,
+/// split into the fields that choose the kernels (framework, build, capability, instruction sets,
+/// kernel pins, GPU) and the rest (CPU model, machine, threads). Both empty: the same profile.
+struct EnvironmentDifference {
+  std::string kernels;
+  std::string machine;
+};
+
+/// What one finished test recorded that can explain its verdicts.
+struct CauseEvidence {
+  std::vector<FingerprintChange> datasets;     ///< record_dataset, changed
+  std::vector<FingerprintChange> data_orders;  ///< record_data_order, changed
+  bool records_datasets = false;  ///< the test records at least one dataset fingerprint
+  /// Values that are not finite: "loss is nan", "the curve 'loss' at step 12 is inf".
+  std::vector<std::string> non_finite;
+  /// Per metric bound to an environment (values stored per profile: exact numerics or machine
+  /// values, timings): how this machine differs from the profile(s) the baseline holds it for.
+  /// A metric compared on its own profile maps to an empty difference.
+  std::map<std::string, EnvironmentDifference> environment_bound;
+};
+
+/// Reads the evidence of a test whose comparisons are done. `baseline` and `environments` (the
+/// baseline file's profile descriptions) may be null/empty when the test has no baseline.
+CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* baseline,
+                                    const std::map<std::string, EnvironmentProfile>& environments,
+                                    const EnvironmentProfile& now);
+
+/// The cause of `comparison` (one of `test.comparisons`, whose other comparisons are evidence
+/// too: a sibling that moved is weak evidence for this one). Defined for every verdict; reporters
+/// show it for the ones `needs_cause` names.
+Cause classify_cause(const MetricComparison& comparison, const TestResult& test,
+                     const CauseEvidence& evidence);
+
+/// REGRESSION, INCONCLUSIVE, NOT_COMPARABLE and UNGATED carry a cause; PASS, IMPROVED and NEW
+/// do not.
+bool needs_cause(Verdict verdict);
+
+/// Sets (or clears) the cause of every comparison of `test` from `evidence`.
+void explain_verdicts(TestResult& test, const CauseEvidence& evidence);
+
+}  // namespace mlregress::internal

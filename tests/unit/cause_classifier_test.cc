@@ -1,0 +1,335 @@
+// Every non-PASS verdict names its cause: each test plants one kind of evidence (a changed
+// dataset or data order, moved input statistics, a diverging curve, a non-finite value, a changed
+// kernel or machine field, moved compile, operator or allocation counters) and checks the class
+// the gate reports, the rule it shows and that no other class is claimed; the last ones plant two
+// kinds at once or only indirect evidence and check that `unknown` is offered beside the class.
+#include "comparison/cause_classifier.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "comparison/baseline_gate.h"
+
+namespace mlregress::internal {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char* kHashA = "sha256:3f2a000000000000000000000000000000000000";
+constexpr const char* kHashB = "sha256:91c0000000000000000000000000000000000000";
+
+EnvironmentProfile machine(int threads = 1, std::string framework = "2.13.0") {
+  EnvironmentProfile p;
+  p.framework = std::move(framework);
+  p.build = "cpu";
+  p.cpu = "Some CPU";
+  p.machine = "x86_64";
+  p.threads = threads;
+  p.capability = "AVX2";
+  p.isa = "GenuineIntel avx avx2 fma";
+  p.id = "cpu-m" + std::to_string(threads) + p.framework;
+  p.numerics_id = "cpu-avx2-n" + std::to_string(threads) + p.framework;
+  return p;
+}
+
+BaselineMetric exact_for(const EnvironmentProfile& profile, double value) {
+  BaselineMetric m;
+  m.direction = LowerIsBetter;
+  m.policy = Exact{.scope = Scope::Numerics};
+  m.by_environment[profile.numerics_id] = value;
+  return m;
+}
+
+BaselineMetric band(double value) {
+  BaselineMetric m;
+  m.direction = HigherIsBetter;
+  m.policy = Band{.rtol = 0.0, .atol = 0.01};
+  m.value = value;
+  return m;
+}
+
+// A baseline file holding one test `T`, promoted on `promoted_on`.
+BaselineSet baselines(BaselineTest test, const EnvironmentProfile& promoted_on = machine()) {
+  LoadedBaselineFile loaded;
+  loaded.path = "baselines/bin/t.toml";
+  loaded.file.provenance.environment = promoted_on.id;
+  loaded.file.environments[promoted_on.id] = machine_profile(promoted_on);
+  loaded.file.environments[promoted_on.numerics_id] = numerics_profile(promoted_on);
+  loaded.file.tests["T"] = std::move(test);
+  std::vector<LoadedBaselineFile> files;
+  files.push_back(std::move(loaded));
+  return BaselineSet::from_files(std::move(files));
+}
+
+TestResult test_with(std::vector<MetricRecord> metrics) {
+  TestResult t;
+  t.name = "T";
+  t.full_name = "Medium.T";
+  t.finished = true;
+  t.metrics = std::move(metrics);
+  return t;
+}
+
+MetricRecord value(std::string name, double v, Direction d = HigherIsBetter) {
+  return MetricRecord{std::move(name), v, d, {}, {}, {}};
+}
+
+// Runs the gate as `run` does and returns the test, its comparisons explained.
+TestResult judged(TestResult test, const BaselineSet& set, const EnvironmentProfile& now) {
+  BaselineGate gate(set, now, 0.05);
+  gate.compare_test(test);
+  RunResult run;
+  run.tests.push_back(std::move(test));
+  gate.decide_run(run);
+  return run.tests.front();
+}
+
+const MetricComparison& comparison(const TestResult& t, const std::string& metric) {
+  for (const MetricComparison& c : t.comparisons) {
+    if (c.metric == metric) return c;
+  }
+  throw std::runtime_error("no comparison of " + metric);
+}
+
+std::vector<CauseClass> alternatives(const Cause& cause) {
+  std::vector<CauseClass> out;
+  for (const CauseRule& a : cause.alternatives) out.push_back(a.cause);
+  return out;
+}
+
+TEST(CauseClassifier, AChangedDatasetIsData) {
+  BaselineTest b;
+  b.metrics["accuracy"] = band(0.9);
+  b.datasets["eval"] = kHashA;
+  TestResult t = test_with({value("accuracy", 0.5)});
+  t.datasets.push_back({"eval", kHashB, 10, false});
+  const TestResult r = judged(t, baselines(b), machine());
+  const MetricComparison& c = comparison(r, "accuracy");
+  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kData);
+  EXPECT_THAT(c.cause->rule, HasSubstr("the dataset hash of 'eval' differs from the baseline's "
+                                       "(sha256:3f2a00000000… → sha256:91c000000000…)"));
+  EXPECT_TRUE(c.cause->alternatives.empty());
+}
+
+TEST(CauseClassifier, AChangedDataOrderWithTheSameDatasetIsDataOrder) {
+  const EnvironmentProfile now = machine();
+  BaselineTest b;
+  b.metrics["final_loss"] = exact_for(now, 0.25);
+  b.datasets["train"] = kHashA;
+  b.data_orders["train"] = kHashA;
+  TestResult t = test_with({value("final_loss", 0.2500001, MustEqual)});
+  t.datasets.push_back({"train", kHashA, 10, false});
+  t.datasets.push_back({"train", kHashB, 10, true});
+  const TestResult r = judged(t, baselines(b, now), now);
+  const MetricComparison& c = comparison(r, "final_loss");
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kDataOrder);
+  EXPECT_THAT(c.cause->rule, HasSubstr("the data-order hash of 'train' differs"));
+  EXPECT_THAT(c.cause->rule, HasSubstr("the dataset hash is the same"));
+  EXPECT_TRUE(c.cause->alternatives.empty());
+}
+
+TEST(CauseClassifier, AMovedInputStatisticIsPreprocessing) {
+  BaselineTest b;
+  b.metrics["input.c0.mean"] = band(0.0);
+  b.metrics["input.c0.mean"].direction = MustEqual;
+  const TestResult r =
+      judged(test_with({value("input.c0.mean", 0.4, MustEqual)}), baselines(b), machine());
+  const MetricComparison& c = comparison(r, "input.c0.mean");
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kPreprocessing);
+  EXPECT_THAT(c.cause->rule, HasSubstr("'input.c0.mean' is an input statistic"));
+  EXPECT_TRUE(c.cause->alternatives.empty());
+}
+
+TEST(CauseClassifier, ACurveThatLeavesItsBandIsOptimisation) {
+  MetricComparison curve;
+  curve.metric = "loss";
+  curve.kind = MetricKind::kCurve;
+  curve.verdict = Verdict::kRegression;
+  curve.curve = CurveExcursion{.compared_steps = 200,
+                               .first_exit_step = 2,
+                               .largest_excess = 0.31,
+                               .largest_excess_step = 5};
+  TestResult t = test_with({});
+  t.comparisons = {curve};
+  const Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
+  EXPECT_EQ(cause.cause, CauseClass::kOptimisation);
+  EXPECT_THAT(cause.rule, HasSubstr("the gated curve 'loss' leaves its band from step 2"));
+  EXPECT_TRUE(cause.alternatives.empty());
+  // The curve inside its band says nothing.
+  t.comparisons[0].curve->first_exit_step.reset();
+  EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
+}
+
+TEST(CauseClassifier, ANonFiniteValueIsNumerics) {
+  BaselineTest b;
+  b.metrics["loss"] = band(0.1);
+  const TestResult r =
+      judged(test_with({value("loss", std::numeric_limits<double>::quiet_NaN(), LowerIsBetter)}),
+             baselines(b), machine());
+  const MetricComparison& c = comparison(r, "loss");
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kNumerics);
+  EXPECT_THAT(c.cause->rule, HasSubstr("'loss' is nan"));
+  EXPECT_TRUE(c.cause->alternatives.empty());
+}
+
+TEST(CauseClassifier, AnotherFrameworkForAKernelBoundValueIsNumerics) {
+  const EnvironmentProfile promoted = machine(1, "2.13.0");
+  const EnvironmentProfile now = machine(1, "1.13.1");
+  BaselineTest b;
+  b.metrics["final_loss"] = exact_for(promoted, 0.25);
+  const TestResult r =
+      judged(test_with({value("final_loss", 0.25, MustEqual)}), baselines(b, promoted), now);
+  const MetricComparison& c = comparison(r, "final_loss");
+  EXPECT_EQ(c.verdict, Verdict::kUngated);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kNumerics);
+  EXPECT_THAT(c.cause->rule, HasSubstr("framework '2.13.0' → '1.13.1'"));
+  EXPECT_TRUE(c.cause->alternatives.empty()) << format_cause(*c.cause);
+}
+
+TEST(CauseClassifier, AnotherThreadCountIsEnvironment) {
+  const EnvironmentProfile promoted = machine(1);
+  const EnvironmentProfile now = machine(2);
+  BaselineTest b;
+  b.metrics["ops_per_step"] = exact_for(promoted, 299);
+  const TestResult r =
+      judged(test_with({value("ops_per_step", 299, LowerIsBetter)}), baselines(b, promoted), now);
+  const MetricComparison& c = comparison(r, "ops_per_step");
+  EXPECT_EQ(c.verdict, Verdict::kUngated);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kEnvironment);
+  EXPECT_THAT(c.cause->rule, HasSubstr("threads 1 → 2"));
+  // Threads do not choose the kernels: numerics is not claimed, nor is the unmoved counter.
+  EXPECT_TRUE(c.cause->alternatives.empty()) << format_cause(*c.cause);
+}
+
+// The counters a step records: each moved alone is its own class.
+TEST(CauseClassifier, MovedCountersAreCompileOperatorCountAndAllocation) {
+  const EnvironmentProfile now = machine();
+  const std::vector<std::pair<std::string, CauseClass>> counters = {
+      {"forward.specialisations", CauseClass::kCompile},
+      {"forward.compiling_calls", CauseClass::kCompile},
+      {"ops_per_step", CauseClass::kOperatorCount},
+      {"allocations_per_step", CauseClass::kAllocation},
+      {"peak_bytes_per_step", CauseClass::kAllocation}};
+  for (const auto& [name, expected] : counters) {
+    BaselineTest b;
+    b.metrics[name] = exact_for(now, 100);
+    const TestResult r =
+        judged(test_with({value(name, 101, LowerIsBetter)}), baselines(b, now), now);
+    const MetricComparison& c = comparison(r, name);
+    EXPECT_EQ(c.verdict, Verdict::kRegression) << name;
+    ASSERT_TRUE(c.cause) << name;
+    EXPECT_EQ(c.cause->cause, expected) << name << ": " << format_cause(*c.cause);
+    EXPECT_THAT(c.cause->rule, HasSubstr("'" + name + "' is a")) << name;
+    EXPECT_THAT(c.cause->rule, HasSubstr("it moved (100 → 101)")) << name;
+    EXPECT_TRUE(c.cause->alternatives.empty()) << name;
+  }
+}
+
+TEST(CauseClassifier, NoEvidenceIsUnknownAndSaysWhatWasLookedAt) {
+  BaselineTest b;
+  b.metrics["accuracy"] = band(0.9);
+  const TestResult r = judged(test_with({value("accuracy", 0.5)}), baselines(b), machine());
+  const MetricComparison& c = comparison(r, "accuracy");
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kUnknown);
+  EXPECT_THAT(c.cause->rule, HasSubstr("no rule fired"));
+  EXPECT_TRUE(admits_unknown(*c.cause));
+}
+
+TEST(CauseClassifier, APassHasNoCause) {
+  BaselineTest b;
+  b.metrics["accuracy"] = band(0.9);
+  b.data_orders["train"] = kHashA;
+  TestResult t = test_with({value("accuracy", 0.9)});
+  t.datasets.push_back({"train", kHashB, 10, true});  // the order changed, the value did not
+  const TestResult r = judged(t, baselines(b), machine());
+  EXPECT_EQ(comparison(r, "accuracy").verdict, Verdict::kPass);
+  EXPECT_FALSE(comparison(r, "accuracy").cause.has_value());
+}
+
+// Two kinds of evidence at once: the first in precedence is named, the other and `unknown` are
+// shown as alternatives, never dropped.
+TEST(CauseClassifier, SeveralRulesShowTheAlternativesAndUnknown) {
+  const EnvironmentProfile now = machine();
+  BaselineTest b;
+  b.metrics["ops_per_step"] = exact_for(now, 299);
+  b.data_orders["train"] = kHashA;
+  TestResult t = test_with({value("ops_per_step", 300, LowerIsBetter)});
+  t.datasets.push_back({"train", kHashB, 10, true});
+  const TestResult r = judged(t, baselines(b, now), now);
+  const MetricComparison& c = comparison(r, "ops_per_step");
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kDataOrder);
+  EXPECT_EQ(alternatives(*c.cause),
+            (std::vector<CauseClass>{CauseClass::kOperatorCount, CauseClass::kUnknown}));
+  EXPECT_THAT(c.cause->rule, HasSubstr("the test records no dataset hash"));
+  EXPECT_THAT(format_cause(*c.cause),
+              HasSubstr("data_order — rule: the data-order hash of 'train' differs"));
+  EXPECT_THAT(format_cause(*c.cause), HasSubstr("; alternatives: operator_count ('ops_per_step'"));
+}
+
+// A value with no evidence of its own, beside an input statistic that moved: preprocessing, but
+// only as indirect evidence, so unknown is offered too.
+TEST(CauseClassifier, ASiblingThatMovedIsIndirectEvidence) {
+  BaselineTest b;
+  b.metrics["accuracy"] = band(0.9);
+  b.metrics["input.c1.std"] = band(1.0);
+  b.metrics["input.c1.std"].direction = MustEqual;
+  const TestResult r =
+      judged(test_with({value("accuracy", 0.5), value("input.c1.std", 2.0, MustEqual)}),
+             baselines(b), machine());
+  const MetricComparison& c = comparison(r, "accuracy");
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kPreprocessing);
+  EXPECT_THAT(c.cause->rule, HasSubstr("other values of the test moved: 'input.c1.std'"));
+  EXPECT_EQ(alternatives(*c.cause), (std::vector<CauseClass>{CauseClass::kUnknown}));
+  // The statistic itself is certain.
+  EXPECT_TRUE(comparison(r, "input.c1.std").cause->alternatives.empty());
+}
+
+TEST(CauseClassifier, FlipsCrowdedIntoOneClassPointToTheDataWithUnknown) {
+  MetricComparison predictions;
+  predictions.metric = "eval";
+  predictions.kind = MetricKind::kPredictions;
+  predictions.verdict = Verdict::kRegression;
+  FlipsAnalysis flips;
+  flips.correct_to_wrong = 40;
+  flips.by_class = {{.target = 0, .correct_to_wrong = 30, .wrong_to_correct = 1, .net_lost = 29},
+                    {.target = 3, .correct_to_wrong = 10, .wrong_to_correct = 2, .net_lost = 8}};
+  predictions.flips = flips;
+  TestResult t = test_with({});
+  t.comparisons = {predictions};
+  Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
+  EXPECT_EQ(cause.cause, CauseClass::kData);
+  EXPECT_THAT(cause.rule, HasSubstr("mostly in class 0 (30 of 40 correct → wrong)"));
+  EXPECT_EQ(alternatives(cause), (std::vector<CauseClass>{CauseClass::kUnknown}));
+  // Spread over the classes, the flips name nothing.
+  t.comparisons[0].flips->by_class[0].correct_to_wrong = 15;
+  EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
+}
+
+TEST(CauseClassifier, ClassNamesReadBack) {
+  for (const CauseClass c : {CauseClass::kData, CauseClass::kDataOrder, CauseClass::kPreprocessing,
+                             CauseClass::kOptimisation, CauseClass::kNumerics, CauseClass::kCompile,
+                             CauseClass::kOperatorCount, CauseClass::kAllocation,
+                             CauseClass::kEnvironment, CauseClass::kUnknown}) {
+    EXPECT_EQ(parse_cause_class(cause_class_name(c)), c);
+  }
+  EXPECT_EQ(parse_cause_class("weather"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace mlregress::internal
