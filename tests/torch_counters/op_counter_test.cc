@@ -130,6 +130,23 @@ TEST_F(OpCounterTest, ChargesEachAllocationToTheInnermostOperatorRunning) {
   EXPECT_FALSE(ops.counts().contains(OpCounter::kNoOperator));
 }
 
+// The allocator reports every thread's allocations; a counter charges only its own thread's.
+// Planted: charging every active counter (a data-loader thread's buffers and another thread's
+// counter's operators would then appear in this breakdown).
+TEST_F(OpCounterTest, AllocationsOfOtherThreadsAreNotCharged) {
+  ASSERT_TRUE(install_memory_tracker());
+  OpCounter ops;
+  std::thread([] {
+    const torch::Tensor loader_buffer = torch::empty({2048});  // a thread no counter observes
+    OpCounter theirs;                                          // a counter of another thread
+    const torch::Tensor their_buffer = torch::empty({512});
+    theirs.stop();
+    EXPECT_EQ(theirs.breakdown(BreakdownUnit::Bytes).by_operator.at("aten::empty"), 2048);
+  }).join();
+  ops.stop();
+  EXPECT_TRUE(ops.breakdown(BreakdownUnit::Bytes).by_operator.empty()) << ops.describe(20);
+}
+
 TEST_F(OpCounterTest, AllocationsBeforeOrAfterTheCounterAreNotCharged) {
   ASSERT_TRUE(install_memory_tracker());
   torch::Tensor before = torch::empty({256});

@@ -16,6 +16,7 @@ namespace mlregress::internal {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr const char* kHashA = "sha256:3f2a000000000000000000000000000000000000";
 constexpr const char* kHashB = "sha256:91c0000000000000000000000000000000000000";
@@ -168,6 +169,25 @@ TEST(CauseClassifier, ACurveThatLeavesItsBandIsOptimisation) {
   EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
 }
 
+// The class holding most of the lost examples is the one named, not the one first by net loss.
+// Planted: reading only the top of by_class (ordered by net loss) misses class 7 below.
+TEST(CauseClassifier, TheClassThatLostMostExamplesIsNamedWhateverItsNetLoss) {
+  MetricComparison predictions;
+  predictions.metric = "eval";
+  predictions.kind = MetricKind::kPredictions;
+  predictions.verdict = Verdict::kRegression;
+  FlipsAnalysis flips;
+  flips.correct_to_wrong = 9;
+  flips.by_class = {{.target = 2, .correct_to_wrong = 3, .wrong_to_correct = 0, .net_lost = 3},
+                    {.target = 7, .correct_to_wrong = 6, .wrong_to_correct = 5, .net_lost = 1}};
+  predictions.flips = flips;
+  TestResult t = test_with({});
+  t.comparisons = {predictions};
+  const Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
+  EXPECT_EQ(cause.cause, CauseClass::kData) << format_cause(cause);
+  EXPECT_THAT(cause.rule, HasSubstr("mostly in class 7 (6 of 9 correct → wrong)"));
+}
+
 TEST(CauseClassifier, ANonFiniteValueIsNumerics) {
   BaselineTest b;
   b.metrics["loss"] = band(0.1);
@@ -246,7 +266,28 @@ TEST(CauseClassifier, NoEvidenceIsUnknownAndSaysWhatWasLookedAt) {
   ASSERT_TRUE(c.cause);
   EXPECT_EQ(c.cause->cause, CauseClass::kUnknown);
   EXPECT_THAT(c.cause->rule, HasSubstr("no rule fired"));
+  // Planted: a rule text that claims fingerprints were compared when the test records none.
+  EXPECT_THAT(c.cause->rule, HasSubstr("the test records no dataset or data-order fingerprint"));
+  EXPECT_THAT(c.cause->rule, Not(HasSubstr("match the baseline's")));
   EXPECT_TRUE(admits_unknown(*c.cause));
+}
+
+// A value stored for a profile the baseline file does not describe: its fields could not be
+// compared, and the rule says so instead of claiming the value is bound to no other environment.
+TEST(CauseClassifier, AProfileTheBaselineDoesNotDescribeIsNamedNotClaimedCompared) {
+  const EnvironmentProfile now = machine();
+  BaselineTest b;
+  BaselineMetric m;
+  m.direction = HigherIsBetter;
+  m.policy = Exact{.scope = Scope::Numerics};
+  m.by_environment["cpu-undescribed"] = 0.5;
+  b.metrics["accuracy"] = m;
+  const TestResult r = judged(test_with({value("accuracy", 0.5)}), baselines(b, now), now);
+  const MetricComparison& c = comparison(r, "accuracy");
+  ASSERT_TRUE(c.cause) << verdict_name(c.verdict);
+  EXPECT_EQ(c.cause->cause, CauseClass::kUnknown) << format_cause(*c.cause);
+  EXPECT_THAT(c.cause->rule, HasSubstr("does not describe under [environments] (cpu-undescribed)"));
+  EXPECT_THAT(c.cause->rule, Not(HasSubstr("not bound to an environment")));
 }
 
 TEST(CauseClassifier, APassHasNoCause) {

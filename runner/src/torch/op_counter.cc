@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "allocation_observer.h"
 
@@ -17,6 +19,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::vector<OpCounter*> active;
+  std::vector<std::thread::id> owners;  ///< the thread that opened each active counter
 };
 
 Registry& registry() {
@@ -70,13 +73,23 @@ void release_observer() {
 }
 
 // The allocator's observer: charges an allocation to the innermost operator running on this
-// thread, for every active counter. One relaxed load while no counter is active.
+// thread. One relaxed load while no counter is active. The allocator calls it on every thread,
+// so it charges only what the counters observe: on a thread that opened counters, those counters
+// (not another thread's); on a thread running an operator under an inherited observer (an
+// intra-op worker of a counted operator), every active counter, as the operator calls are; on any
+// other thread (a data-loader, a prefetcher) nobody.
 void attribute_allocation_to_operator(std::int64_t bytes) {
   if (g_active_counters.load(std::memory_order_relaxed) == 0) return;
+  const bool counters_on_this_thread = t_observer.users > 0;
+  if (!counters_on_this_thread && t_running.empty()) return;
   const char* innermost = t_running.empty() ? nullptr : t_running.back();
+  const std::thread::id here = std::this_thread::get_id();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (OpCounter* counter : r.active) counter->record_allocation(innermost, bytes);
+  for (std::size_t i = 0; i < r.active.size(); ++i) {
+    if (counters_on_this_thread && r.owners[i] != here) continue;
+    r.active[i]->record_allocation(innermost, bytes);
+  }
 }
 
 }  // namespace
@@ -86,6 +99,7 @@ OpCounter::OpCounter() : thread_(std::this_thread::get_id()) {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     r.active.push_back(this);
+    r.owners.push_back(thread_);
     g_active_counters.fetch_add(1, std::memory_order_relaxed);
   }
   internal::set_allocation_observer(&attribute_allocation_to_operator);
@@ -102,7 +116,11 @@ void OpCounter::stop() {
   release_observer();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.active.erase(std::remove(r.active.begin(), r.active.end(), this), r.active.end());
+  const auto it = std::find(r.active.begin(), r.active.end(), this);
+  if (it != r.active.end()) {
+    r.owners.erase(r.owners.begin() + (it - r.active.begin()));
+    r.active.erase(it);
+  }
   g_active_counters.fetch_sub(1, std::memory_order_relaxed);
   active_ = false;
 }

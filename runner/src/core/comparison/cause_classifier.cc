@@ -93,11 +93,19 @@ std::string short_hash(const std::string& sha) { return sha.substr(0, 19) + "…
 // A REGRESSION of predictions whose lost examples crowd into one class: the labels or the
 // examples of that class changed, more likely than the model (weak: a model can lose one class).
 std::optional<std::string> concentrated_flips(const MetricComparison& c) {
-  if (!c.flips || c.flips->correct_to_wrong < 5 || c.flips->by_class.empty()) return std::nullopt;
-  const ClassFlips& top = c.flips->by_class.front();
-  if (top.net_lost <= 0 || 2 * top.correct_to_wrong < c.flips->correct_to_wrong) {
+  if (!c.flips || c.flips->correct_to_wrong < 5) return std::nullopt;
+  // The class that lost the most examples (by_class is ordered by net loss, which a class that
+  // also gained many can top without holding most of the losses).
+  const ClassFlips* most = nullptr;
+  for (const ClassFlips& k : c.flips->by_class) {
+    if (k.net_lost > 0 && (most == nullptr || k.correct_to_wrong > most->correct_to_wrong)) {
+      most = &k;
+    }
+  }
+  if (most == nullptr || 2 * most->correct_to_wrong < c.flips->correct_to_wrong) {
     return std::nullopt;
   }
+  const ClassFlips& top = *most;
   return fmt::format(
       "the predictions '{}' lost their examples mostly in class {} ({} of {} "
       "correct → wrong)",
@@ -144,13 +152,7 @@ class Rules {
 
   Cause decide() && {
     Cause cause;
-    if (fired_.empty()) {
-      cause.rule =
-          "no rule fired: the test's dataset and data-order fingerprints match the baseline's, "
-          "no curve left its band, no value is non-finite, no counter or input statistic moved, "
-          "and the value is not bound to an environment the baseline lacks";
-      return cause;
-    }
+    if (fired_.empty()) return cause;  // unknown; classify_cause says what was checked
     std::stable_sort(fired_.begin(), fired_.end(), [](const Fired& a, const Fired& b) {
       if (a.strong != b.strong) return a.strong;
       return rank(a.cause) < rank(b.cause);
@@ -231,6 +233,35 @@ EnvironmentDifference split_differences(const EnvironmentProfile& before,
           profile_differences(machine_before, machine_now)};
 }
 
+// The rule of an `unknown` that no rule fired for: only the checks that could be made are named,
+// so that no check is claimed for a test without a baseline or without fingerprints.
+std::string nothing_fired(const MetricComparison& c, const CauseEvidence& evidence) {
+  if (!evidence.had_baseline) {
+    return "no rule fired: the test has no baseline, so no fingerprint or environment could be "
+           "compared; no value is non-finite and no counter or input statistic moved";
+  }
+  std::vector<std::string> checked;
+  if (evidence.records_datasets || evidence.records_data_orders) {
+    checked.push_back(
+        "the test's recorded dataset and data-order fingerprints match the baseline's");
+  } else {
+    checked.push_back("the test records no dataset or data-order fingerprint to compare");
+  }
+  checked.push_back(
+      "no curve left its band, no value is non-finite, no counter or input statistic "
+      "moved");
+  if (const auto it = evidence.undescribed_environments.find(c.metric);
+      it != evidence.undescribed_environments.end()) {
+    checked.push_back(fmt::format(
+        "the baseline holds '{}' for profiles it does not describe under [environments] ({}), so "
+        "their fields could not be compared with this run's",
+        c.metric, fmt::join(it->second, ", ")));
+  } else {
+    checked.push_back("the value is not bound to an environment the baseline lacks");
+  }
+  return fmt::format("no rule fired: {}", fmt::join(checked, "; "));
+}
+
 }  // namespace
 
 bool needs_cause(Verdict verdict) {
@@ -242,7 +273,11 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
                                     const std::map<std::string, EnvironmentProfile>& environments,
                                     const EnvironmentProfile& now) {
   CauseEvidence e;
-  for (const RecordedDataset& d : test.datasets) e.records_datasets |= !d.order;
+  for (const RecordedDataset& d : test.datasets) {
+    e.records_datasets |= !d.order;
+    e.records_data_orders |= d.order;
+  }
+  e.had_baseline = baseline != nullptr;
   if (baseline != nullptr) {
     e.datasets = changed(test, baseline->datasets, /*order=*/false);
     e.data_orders = changed(test, baseline->data_orders, /*order=*/true);
@@ -270,7 +305,10 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
     std::vector<std::string> kernels, machine;
     for (const auto& entry : metric.by_environment) {
       const auto described = environments.find(entry.first);
-      if (described == environments.end()) continue;
+      if (described == environments.end()) {
+        e.undescribed_environments[name].push_back(entry.first);
+        continue;
+      }
       const EnvironmentDifference d = split_differences(described->second, now);
       if (!d.kernels.empty()) kernels.push_back(fmt::format("{}: {}", entry.first, d.kernels));
       if (!d.machine.empty()) machine.push_back(fmt::format("{}: {}", entry.first, d.machine));
@@ -344,7 +382,9 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
     }
     if (const auto flips = concentrated_flips(other)) rules.sibling(CauseClass::kData, *flips);
   }
-  return std::move(rules).decide();
+  Cause cause = std::move(rules).decide();
+  if (cause.rule.empty()) cause.rule = nothing_fired(c, evidence);
+  return cause;
 }
 
 void explain_verdicts(TestResult& test, const CauseEvidence& evidence) {

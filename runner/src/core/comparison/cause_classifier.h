@@ -37,13 +37,18 @@ struct EnvironmentDifference {
 struct CauseEvidence {
   std::vector<FingerprintChange> datasets;     ///< record_dataset, changed
   std::vector<FingerprintChange> data_orders;  ///< record_data_order, changed
-  bool records_datasets = false;  ///< the test records at least one dataset fingerprint
+  bool had_baseline = false;                   ///< fingerprints and environments could be compared
+  bool records_datasets = false;     ///< the test records at least one dataset fingerprint
+  bool records_data_orders = false;  ///< the test records at least one data-order fingerprint
   /// Values that are not finite: "loss is nan", "the curve 'loss' at step 12 is inf".
   std::vector<std::string> non_finite;
   /// Per metric bound to an environment (values stored per profile: exact numerics or machine
   /// values, timings): how this machine differs from the profile(s) the baseline holds it for.
   /// A metric compared on its own profile maps to an empty difference.
   std::map<std::string, EnvironmentDifference> environment_bound;
+  /// Per metric bound to an environment: the profile ids the baseline holds it for without
+  /// describing them under [environments] (their fields could not be compared).
+  std::map<std::string, std::vector<std::string>> undescribed_environments;
 };
 
 /// Reads the evidence of a test whose comparisons are done. `baseline` and `environments` (the
