@@ -34,6 +34,21 @@ SeedSamples samples(const std::vector<double>& values, std::uint64_t first_seed 
   return s;
 }
 
+// 40 baseline seeds of unit noise and a candidate worse by exactly `degradation`: paired
+// candidates (the baseline's seeds) share part of each seed's noise, fresh ones (seeds 1000+) none.
+struct DegradedStudy {
+  SeedSamples baseline, candidate;
+};
+DegradedStudy degraded_study(std::mt19937_64& rng, std::normal_distribution<double>& noise,
+                             bool paired, double degradation) {
+  std::vector<double> b, c;
+  for (int i = 0; i < 40; ++i) b.push_back(noise(rng));
+  for (int i = 0; i < 40; ++i) {
+    c.push_back(-degradation + (paired ? 0.6 * b[i] + 0.8 * noise(rng) : noise(rng)));
+  }
+  return {samples(b), samples(c, paired ? 0 : 1000)};
+}
+
 TEST(SequentialSeeds, LooksEveryBlockUpToTheCap) {
   EXPECT_THAT(sequential_looks(kPlan), ElementsAre(8, 16, 24, 32, 40));
   EXPECT_THAT(sequential_looks({.block = 8, .cap = 20}), ElementsAre(8, 16, 20));
@@ -270,23 +285,17 @@ TEST(SequentialSeeds, ThePassSideSpendsItsErrorExactly) {
     std::normal_distribution<double> noise(0.0, 1.0);
     int exact_passes = 0, union_passes = 0;
     for (int s = 0; s < kRuns; ++s) {
-      std::vector<double> b, c;
-      for (int i = 0; i < 40; ++i) b.push_back(noise(rng));
-      // Worse by exactly the margin; paired candidates share part of each seed's noise.
-      for (int i = 0; i < 40; ++i) {
-        c.push_back(-0.55 + (paired ? 0.6 * b[i] + 0.8 * noise(rng) : noise(rng)));
-      }
-      const SeedSamples candidate = samples(c, paired ? 0 : 1000);
+      const auto [baseline, candidate] = degraded_study(rng, noise, paired, 0.55);  // the margin
       SequentialPlan plan = kPlan;
-      exact_passes += look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, samples(b),
-                                        plan, kAlpha)
-                          .back()
-                          .outcome == LookOutcome::kPass;
+      exact_passes +=
+          look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, baseline, plan, kAlpha)
+              .back()
+              .outcome == LookOutcome::kPass;
       plan.exact_pass_boundaries = false;
-      union_passes += look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, samples(b),
-                                        plan, kAlpha)
-                          .back()
-                          .outcome == LookOutcome::kPass;
+      union_passes +=
+          look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate, baseline, plan, kAlpha)
+              .back()
+              .outcome == LookOutcome::kPass;
     }
     const test_support::RateInterval exact = clopper_pearson(exact_passes, kRuns);
     std::cout << fmt::format(
@@ -316,20 +325,15 @@ TEST(SequentialSeeds, PassingEarlyKeepsThePassErrorWithinItsLevel) {
     SequentialPlan plan = kPlan;
     plan.pass_spending = stats::SpendingFunction::kPocock;
     for (int s = 0; s < kRuns; ++s) {
-      std::vector<double> b, c;
-      for (int i = 0; i < 40; ++i) b.push_back(noise(rng));
-      for (int i = 0; i < 40; ++i) {
-        c.push_back(-0.55 + (paired ? 0.6 * b[i] + 0.8 * noise(rng) : noise(rng)));
-      }
-      const SeedSamples candidate = samples(c, paired ? 0 : 1000);
+      const auto [baseline, candidate] = degraded_study(rng, noise, paired, 0.55);
       const auto looks = look_sequentially("m", Direction::HigherIsBetter, 0.55, candidate,
-                                           samples(b), plan, kAlpha);
+                                           baseline, plan, kAlpha);
       passes += looks.back().outcome == LookOutcome::kPass;
       for (const SequentialLook& look : looks) {
         EXPECT_EQ(look.pass_spending, stats::SpendingFunction::kPocock);
       }
       for (int n : sequential_looks(plan)) {
-        SeedSamples cn = candidate, bn = samples(b);
+        SeedSamples cn = candidate, bn = baseline;
         cn.values.resize(n), cn.seeds.resize(n);
         if (paired) bn.values.resize(n), bn.seeds.resize(n);
         const DistributionAnalysis a =
