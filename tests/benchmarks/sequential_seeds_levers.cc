@@ -2,11 +2,12 @@
 // per-seed values: a table read from a TSV of Full.XorSequentialSeedStudy seeds (columns seed,
 // weight_stream, test_accuracy, train_loss, test_set_rule_accuracy;
 // ci/sequential-seeds-benchmark.sh writes it from real runs). Each simulated trial draws a baseline
-// of N seeds and a candidate of 40 from the table, disjoint (fresh seeds: weight_stream 0 for both)
-// or on the baseline's own seeds with the other weight stream (paired: the same data, other initial
-// weights and batches, as a CI rerun after a change that keeps the quality), then runs every metric
-// through look_sequentially (Seeds(8).up_to(40)) and the run's Holm decision (decide_gate), exactly
-// as a run does. The test stops at the first block after which every metric is settled.
+// of N seeds and a candidate of `cap` from the table, disjoint (fresh seeds: weight_stream 0 for
+// both) or on the baseline's own seeds with the other weight stream (paired: the same data, other
+// initial weights and batches, as a CI rerun after a change that keeps the quality), then runs
+// every metric through look_sequentially (Seeds(8).up_to(40) unless the row says otherwise) and the
+// run's Holm decision (decide_gate), exactly as a run does. The test stops at the first block after
+// which every metric is settled.
 //
 // Rows, cumulative (each adds one lever to the row above):
 //   before        union-bound PASS levels, a look settles at alpha (Holm later demotes), no
@@ -17,7 +18,8 @@
 //   +pool 200     a 200-seed baseline (promote --add-seeds) instead of 40;
 // and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type
 // (the plan option Seeds(8).up_to(40).pass_early(), rows named after it), and blocks of 4 seeds
-// instead of 8.
+// instead of 8; then the study's own design, Seeds(6).up_to(48).pass_early(), against a 200-seed
+// pool (as its committed baseline) and against a 40-seed baseline.
 // Per row: the share of trials whose test_accuracy is REGRESSION (Clopper–Pearson 95%),
 // INCONCLUSIVE and PASS, the test's seeds (median, p90, mean). Then power rows: the candidate's
 // test_accuracy lowered by an effect (promote's printed single-test MDE, and 1x/2x the margin),
@@ -82,11 +84,11 @@ struct Levers {
   int baseline_seeds = 40;
   int block = 8;
   mi::stats::SpendingFunction pass_spending = mi::stats::SpendingFunction::kOBrienFleming;
+  int cap = 40;
 };
 
 constexpr double kAlpha = 0.01;
 constexpr double kAccuracyMargin = 0.005, kLossMargin = 0.05, kRuleMargin = 0.02;
-constexpr int kCap = 40;
 constexpr int kHypotheses = 3;  // test_set_rule_accuracy, test_accuracy, train_loss
 
 struct Trial {
@@ -112,14 +114,15 @@ Trial one_trial(const Table& table, const Levers& levers, bool paired, double ac
   for (const auto& [seed, v] : stream0) all.push_back(seed);
   std::shuffle(all.begin(), all.end(), rng);
   const std::vector<std::uint64_t> baseline_seeds(all.begin(), all.begin() + levers.baseline_seeds);
-  // Paired: the candidate runs the baseline's first 40 seeds with the other weight stream.
+  // Paired: the candidate runs the baseline's first `cap` seeds with the other weight stream.
   const std::vector<std::uint64_t> candidate_seeds =
-      paired ? std::vector<std::uint64_t>(baseline_seeds.begin(), baseline_seeds.begin() + kCap)
-             : std::vector<std::uint64_t>(all.begin() + levers.baseline_seeds,
-                                          all.begin() + levers.baseline_seeds + kCap);
+      paired
+          ? std::vector<std::uint64_t>(baseline_seeds.begin(), baseline_seeds.begin() + levers.cap)
+          : std::vector<std::uint64_t>(all.begin() + levers.baseline_seeds,
+                                       all.begin() + levers.baseline_seeds + levers.cap);
   const auto& candidate_values = paired ? table.at(1) : stream0;
 
-  mi::SequentialPlan plan{.block = levers.block, .cap = kCap};
+  mi::SequentialPlan plan{.block = levers.block, .cap = levers.cap};
   plan.pass_spending = levers.pass_spending;
   plan.family = levers.holm_stop ? kHypotheses : 1;
   plan.exact_pass_boundaries = levers.exact_pass;
@@ -138,7 +141,7 @@ Trial one_trial(const Table& table, const Levers& levers, bool paired, double ac
   mi::CovariateSamples covariate{"test_set_rule_accuracy",
                                  samples_of(candidate_seeds, candidate_values, &SeedValues::rule),
                                  samples_of(baseline_seeds, stream0, &SeedValues::rule)};
-  // Each metric's looks over all 40 seeds; the test runs until every metric settled.
+  // Each metric's looks over all `cap` seeds; the test runs until every metric settled.
   std::vector<std::vector<mi::SequentialLook>> looks;
   int seeds = levers.block;
   for (const Metric& m : metrics) {
@@ -195,10 +198,6 @@ int main(int argc, char** argv) {
   }
   const Table table = read_table(argv[1]);
   const int trials = argc == 3 ? std::atoi(argv[2]) : 10000;
-  if (!table.contains(0) || !table.contains(1) || table.at(0).size() < 240 || trials < 1) {
-    fmt::print(stderr, "the table needs weight streams 0 and 1 with at least 240 seeds\n");
-    return 64;
-  }
   const std::vector<Levers> rows{
       {"before", false, false, false, 40},
       {"+holm stop", true, false, false, 40},
@@ -210,10 +209,25 @@ int main(int argc, char** argv) {
       {"pool, pass_early()", true, true, true, 200, 8, mi::stats::SpendingFunction::kPocock},
       {"pool, block 4", true, true, true, 200, 4},
       {"pool, b4, pass_early()", true, true, true, 200, 4, mi::stats::SpendingFunction::kPocock},
+      // The study's own design, Seeds(6).up_to(48).pass_early(), against its committed pool and
+      // against a 40-seed baseline.
+      {"study: pool, b6 c48 pe", true, true, true, 200, 6, mi::stats::SpendingFunction::kPocock,
+       48},
+      {"study: 40, b6 c48 pe", true, true, true, 40, 6, mi::stats::SpendingFunction::kPocock, 48},
   };
+  // A fresh-seed trial draws a baseline and a candidate, disjoint, from weight stream 0.
+  std::size_t needed = 0;
+  for (const Levers& levers : rows) {
+    needed = std::max(needed, static_cast<std::size_t>(levers.baseline_seeds + levers.cap));
+  }
+  if (!table.contains(0) || !table.contains(1) || table.at(0).size() < needed || trials < 1) {
+    fmt::print(stderr, "the table needs weight streams 0 and 1 with at least {} seeds\n", needed);
+    return 64;
+  }
   fmt::print(
       "Full.XorSequentialSeedStudy, simulated from {} real seeds per weight stream: "
-      "Seeds(8).up_to(40), alpha {}, {} hypotheses; {} trials per row\n",
+      "Seeds(8).up_to(40) unless the row says otherwise, alpha {}, {} hypotheses; {} trials per "
+      "row\n",
       table.at(0).size(), kAlpha, kHypotheses, trials);
   fmt::print("{:<8} {:<23} {:<26} {:<26} {:>7}  seeds: median p90 mean\n", "design", "levers",
              "test_accuracy REGRESSION", "INCONCLUSIVE", "PASS");
