@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -169,6 +170,20 @@ TEST(BisectReport, TheCulpritIsOnTopAndSubjectsAreEscaped) {
                                   "&lt;b&gt;loss&lt;/b&gt; \\| 20% higher\n"));
   EXPECT_THAT(markdown, HasSubstr("| 5 | `c8` **culprit** |"));
   EXPECT_THAT(markdown, HasSubstr("| skip | — | — | — | the build failed"));
+}
+
+// A run folder whose name has a space or '#' still links to its page: the href is
+// percent-encoded (a raw '#' would start a fragment, a raw space is no valid URL), the visible
+// title keeps the name as it is.
+TEST(BisectReport, RunLinksArePercentEncoded) {
+  const test_support::TempDir dir;
+  BisectRecord r = sample_record();
+  r.tried[4].run = "commits/c8/runs/r #1";
+  std::filesystem::create_directories(dir / "commits/c8/runs/r #1");
+  write_text(dir / "commits/c8/runs/r #1/report.html", "<html></html>");
+  const std::string page = render_bisect_html_report(r, dir.path(), "my bisect/");
+  EXPECT_THAT(page, HasSubstr("<a href=\"my%20bisect/commits/c8/runs/r%20%231/report.html\" "
+                              "title=\"commits/c8/runs/r #1\">"));
 }
 
 // ⌈log₂ N⌉ + 2 by integer doubling, against the floating-point formula.

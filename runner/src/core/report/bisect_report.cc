@@ -109,8 +109,9 @@ std::string tried_html(const BisectRecord& r, const std::string& folder,
       // The run's id as the text, its folder as the title: the whole path would widen the table.
       const std::string id = std::filesystem::path(t.run).filename().string();
       run = has_page ? fmt::format("<a href=\"{}{}/report.html\" title=\"{}\"><code>{}</code></a>",
-                                   escape_markup(run_links), escape_markup(t.run),
-                                   escape_markup(t.run), escape_markup(id))
+                                   escape_markup(percent_encoded(run_links)),
+                                   escape_markup(percent_encoded(t.run)), escape_markup(t.run),
+                                   escape_markup(id))
                      : fmt::format("<code title=\"{}\">{}</code>", escape_markup(t.run),
                                    escape_markup(id));
     }

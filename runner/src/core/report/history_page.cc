@@ -75,20 +75,6 @@ Columns shared_columns(const MetricHistory& history) {
   return columns;
 }
 
-bool is_unreserved(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '.' || c == '_' || c == '~' || c == '/';
-}
-
-std::string percent_encoded(std::string_view path) {
-  std::string out;
-  for (const char c : path) {
-    const auto byte = static_cast<unsigned char>(c);
-    out += is_unreserved(byte) ? std::string(1, c) : fmt::format("%{:02X}", byte);
-  }
-  return out;
-}
-
 // The first run of a column that has a folder: where a change point's label links to.
 std::string first_run_link(const Point& column, const std::filesystem::path& page_folder) {
   for (const std::string& folder : column.folders) {

@@ -104,6 +104,24 @@ std::string unique_file_name(std::string_view stem, std::string_view extension,
   return name;
 }
 
+namespace {
+
+bool is_unreserved_in_path(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~' || c == '/';
+}
+
+}  // namespace
+
+std::string percent_encoded(std::string_view path) {
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += is_unreserved_in_path(byte) ? std::string(1, c) : fmt::format("%{:02X}", byte);
+  }
+  return out;
+}
+
 std::string escape_markup(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -20,6 +20,11 @@ std::string xml_safe(std::string_view text);
 /// written as entities, so a test name or message cannot become markup.
 std::string escape_markup(std::string_view text);
 
+/// A relative path for an href: every byte but [A-Za-z0-9-._~/] written as %XX, so a folder name
+/// with a space, '#', '?' or '%' still links to itself (escape_markup then makes it
+/// attribute-safe).
+std::string percent_encoded(std::string_view path);
+
 /// A file name made of [A-Za-z0-9._-] only, never "." or "..", never starting with '.', and at
 /// most 120 bytes; anything else becomes '_'. Names that differ only in replaced characters can
 /// collide, which unique_file_name resolves.
