@@ -13,6 +13,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -85,39 +86,42 @@ class Running {
   double mean_ = 0, m2_ = 0;
 };
 
-// The radius at each look, computed once (it depends on n only).
-std::vector<double> radii(double a) {
-  std::vector<double> out(kAtMost + 1, 0.0);
-  for (int n = kBlock; n <= kAtMost; n += kBlock) out[n] = confidence_sequence_radius(n, a);
-  return out;
+// The set a rule reports at a look: from the candidate's values so far, and the fixed baseline
+// arm's summary (nullptr for paired differences).
+using SetAtLook = std::function<ConfidenceInterval(const Summary& values, const Summary* baseline)>;
+
+// The product's confidence sequence at error a: paired, or fresh values against a fixed baseline.
+SetAtLook confidence_sequence_at(double a) {
+  return [a](const Summary& v, const Summary* b) {
+    return b == nullptr
+               ? mean_confidence_sequence(v.mean, v.sd, v.n, a)
+               : difference_confidence_sequence(v.mean, v.sd, v.n, b->mean, b->sd, b->n, a);
+  };
 }
 
 // How many of kSequences sequences of N(shift, 1) values ever have their lower (or, for PASS,
-// upper) end past the threshold at a look after every block. `radius[n]` gives the set at n.
+// upper) end past the threshold at a look after every block, the sets intersected over looks.
 enum class Side { kLowerAbove, kUpperBelow };
-int sequences_crossing(double shift, double threshold, Side side, const std::vector<double>& radius,
-                       bool independent, double baseline_half_width_quantile, unsigned seed) {
+int sequences_crossing(double shift, double threshold, Side side, const SetAtLook& set_at,
+                       bool independent, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0.0, 1.0);
   int crossed = 0;
   for (int s = 0; s < kSequences; ++s) {
-    double baseline_mean = 0, baseline_half = 0;
+    Summary baseline;
     if (independent) {
-      Running baseline;
-      for (int i = 0; i < kBaselineSeeds; ++i) baseline.add(noise(rng));
-      const auto b = baseline.summary();
-      baseline_mean = b.mean;
-      baseline_half = baseline_half_width_quantile * b.sd / std::sqrt(kBaselineSeeds);
+      Running arm;
+      for (int i = 0; i < kBaselineSeeds; ++i) arm.add(noise(rng));
+      baseline = arm.summary();
     }
     Running values;
     double lower = -INFINITY, upper = INFINITY;
     for (int n = 1; n <= kAtMost; ++n) {
       values.add(shift + noise(rng));
       if (n % kBlock != 0) continue;
-      const auto v = values.summary();
-      const double half = radius[n] * v.sd / std::sqrt(n);
-      lower = std::max(lower, v.mean - half - baseline_mean - baseline_half);
-      upper = std::min(upper, v.mean + half - baseline_mean + baseline_half);
+      const ConfidenceInterval set = set_at(values.summary(), independent ? &baseline : nullptr);
+      lower = std::max(lower, set.lower);
+      upper = std::min(upper, set.upper);
       if (side == Side::kLowerAbove ? lower > threshold : upper < threshold) {
         ++crossed;
         break;
@@ -138,39 +142,37 @@ testing::AssertionResult rate_within(int hits, double level) {
                                      << ") exceeds the level " << level;
 }
 
-double t_quantile_two_sided(double level, int df) {
-  return boost::math::quantile(boost::math::students_t(df), 0.5 + level / 2);
-}
-
 TEST(ConfidenceSequence, PairedAASequencesFalselyRegressAtMostAlpha) {
-  const int hits = sequences_crossing(0.0, 0.0, Side::kLowerAbove, radii(kAlpha), false, 0, 1);
+  const int hits =
+      sequences_crossing(0.0, 0.0, Side::kLowerAbove, confidence_sequence_at(kAlpha), false, 1);
   EXPECT_TRUE(rate_within(hits, kAlpha));
 }
 
 TEST(ConfidenceSequence, IndependentAASequencesFalselyRegressAtMostAlpha) {
-  const int hits = sequences_crossing(0.0, 0.0, Side::kLowerAbove, radii(kAlpha / 2), true,
-                                      t_quantile_two_sided(1 - kAlpha / 2, kBaselineSeeds - 1), 2);
+  const int hits =
+      sequences_crossing(0.0, 0.0, Side::kLowerAbove, confidence_sequence_at(kAlpha), true, 2);
   EXPECT_TRUE(rate_within(hits, kAlpha));
 }
 
 // The planted peeking bug: a fixed 95% t interval (and a 99% one) checked at every look.
 TEST(ConfidenceSequence, AFixedTIntervalAtEveryLookIsCaughtExceedingItsLevel) {
   for (const double level : {0.95, 0.99}) {
-    std::vector<double> fixed(kAtMost + 1, 0.0);
-    for (int n = kBlock; n <= kAtMost; n += kBlock) fixed[n] = t_quantile_two_sided(level, n - 1);
-    const int hits = sequences_crossing(0.0, 0.0, Side::kLowerAbove, fixed, false, 0, 1);
+    const SetAtLook fixed = [level](const Summary& v, const Summary*) {
+      const double half = t_quantile(0.5 + level / 2, v.n - 1) * v.sd / std::sqrt(v.n);
+      return ConfidenceInterval{v.mean - half, v.mean + half, level};
+    };
+    const int hits = sequences_crossing(0.0, 0.0, Side::kLowerAbove, fixed, false, 1);
     EXPECT_FALSE(rate_within(hits, 1 - level)) << "level " << level;
   }
 }
 
 TEST(ConfidenceSequence, PassErrorAtTheMarginIsAtMostTwoAndAHalfPercent) {
   constexpr double kMargin = 0.5;  // in units of the seed-to-seed sd
-  const int paired =
-      sequences_crossing(kMargin, kMargin, Side::kUpperBelow, radii(kPassError), false, 0, 3);
+  const int paired = sequences_crossing(kMargin, kMargin, Side::kUpperBelow,
+                                        confidence_sequence_at(kPassError), false, 3);
   EXPECT_TRUE(rate_within(paired, kPassError));
-  const int independent =
-      sequences_crossing(kMargin, kMargin, Side::kUpperBelow, radii(kPassError / 2), true,
-                         t_quantile_two_sided(1 - kPassError / 2, kBaselineSeeds - 1), 4);
+  const int independent = sequences_crossing(kMargin, kMargin, Side::kUpperBelow,
+                                             confidence_sequence_at(kPassError), true, 4);
   EXPECT_TRUE(rate_within(independent, kPassError));
 }
 
