@@ -53,6 +53,11 @@ TEST(SequentialSeeds, LooksEveryBlockUpToTheCap) {
   EXPECT_THAT(sequential_looks(kPlan), ElementsAre(8, 16, 24, 32, 40));
   EXPECT_THAT(sequential_looks({.block = 8, .cap = 20}), ElementsAre(8, 16, 20));
   EXPECT_THAT(sequential_looks({.block = 5, .cap = 5}), ElementsAre(5));
+  EXPECT_THAT(sequential_looks({.block = 12, .cap = 44, .next_block = 8}),
+              ElementsAre(12, 20, 28, 36, 44));
+  EXPECT_THAT(sequential_looks({.block = 12, .cap = 48, .next_block = 8}),
+              ElementsAre(12, 20, 28, 36, 44, 48));
+  EXPECT_THROW(sequential_looks({.block = 12, .cap = 48, .next_block = 1}), std::invalid_argument);
   EXPECT_THROW(sequential_looks({.block = 1, .cap = 10}), std::invalid_argument);
   EXPECT_THROW(sequential_looks({.block = 8, .cap = 4}), std::invalid_argument);
 }

@@ -44,14 +44,15 @@ std::string pass_spending_clause(const SequentialLook& look) {
 }  // namespace
 
 std::vector<int> sequential_looks(const SequentialPlan& plan) {
-  if (plan.block < 2 || plan.cap < plan.block) {
+  if (plan.block < 2 || plan.cap < plan.block || plan.next_block < 0 || plan.next_block == 1) {
     throw std::invalid_argument(fmt::format(
         "a sequential plan needs blocks of at least 2 seeds and a cap of at least one block "
-        "(block {}, cap {})",
-        plan.block, plan.cap));
+        "(block {}, then blocks of {}, cap {})",
+        plan.block, plan.next_block > 0 ? plan.next_block : plan.block, plan.cap));
   }
+  const int next = plan.next_block > 0 ? plan.next_block : plan.block;
   std::vector<int> looks;
-  for (int n = plan.block; n < plan.cap; n += plan.block) looks.push_back(n);
+  for (int n = plan.block; n < plan.cap; n += next) looks.push_back(n);
   looks.push_back(plan.cap);
   return looks;
 }

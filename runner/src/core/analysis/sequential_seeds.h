@@ -41,10 +41,17 @@
 
 namespace mlregress::internal {
 
-/// Seeds(block).up_to(cap): looks after block, 2·block, ... seeds, the last at cap.
+/// Seeds(block).up_to(cap): looks after block, 2·block, ... seeds, the last at cap;
+/// Seeds(block).then_blocks_of(next).up_to(cap): after block, block + next, block + 2·next, ...
 struct SequentialPlan {
   int block = 0;
   int cap = 0;
+  /// The size of every block after the first (0: the first block's). A first block larger than
+  /// the next ones spends no error on looks at a handful of seeds, which rarely decide anything.
+  int next_block = 0;
+  /// Seeds(block).until_decided(cap): anytime-valid looks (analysis/anytime_seeds.h) instead of
+  /// error spending over the planned looks; the cap bounds the cost, not the error.
+  bool anytime = false;
   double pass_error = 0.025;  ///< one-sided error of a PASS, spent over the looks
   stats::SpendingFunction regression_spending = stats::SpendingFunction::kPocock;
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
@@ -63,9 +70,10 @@ struct SequentialPlan {
   int family = 1;
 };
 
-/// The seed counts at which the plan looks: {8, 16, 24, 32, 40} for block 8, cap 40; a cap that
-/// is not a multiple of the block adds a last, smaller block. Invalid plans (block < 2, cap <
-/// block) are std::invalid_argument.
+/// The seed counts at which the plan looks: {8, 16, 24, 32, 40} for block 8, cap 40; {12, 20,
+/// 28, 36, 44} for block 12, next_block 8, cap 44; a cap the blocks do not reach exactly adds a
+/// last, smaller block. Invalid plans (block < 2, next_block < 0 or 1, cap < block) are
+/// std::invalid_argument.
 std::vector<int> sequential_looks(const SequentialPlan& plan);
 
 enum class LookOutcome { kContinue, kRegression, kImproved, kPass };
