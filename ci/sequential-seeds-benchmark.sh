@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Sequential seeds benchmark: does the multi-seed gate answer with few seeds without crying wolf?
-# Real runs of two studies with the same design, Seeds(6).up_to(48).pass_early():
+# Real runs of two studies with the same design, Seeds(12).then_blocks_of(8).up_to(52).pass_early():
 #   xor      Full.XorSequentialSeedStudy (test_accuracy, margin 0.005, adjusted by the covariate
 #            test_set_rule_accuracy against fresh seeds; train_loss, margin 0.05);
 #   fixture  Full.NoisyAccuracyStudy (tests/fixture/seed_gate_fixture.cc): the XOR study's noise
 #            shares and margin, values from known normals, so hundreds of real runs take seconds.
 #
-#   A/A      per study, independent trials; trial i owns seeds B_i .. B_i+287 and promotes its own
-#            48-seed baseline (B_i .. B_i+47, run --all-seeds), then runs unchanged candidates:
+#   A/A      per study, independent trials; trial i owns seeds B_i .. B_i+311 and promotes its own
+#            52-seed baseline (B_i .. B_i+51, run --all-seeds), then runs unchanged candidates:
 #              paired     the baseline's seeds with the other weight stream (xor: weight_stream=1;
 #                         fixture: stream=1): the same data, other initial weights (what a CI job
 #                         on the baseline's seeds sees after a change that keeps the quality but
 #                         moves the numbers);
-#              fresh-48   seeds B_i+240 .. against the 48-seed baseline;
-#              fresh-pool the same seeds against a 240-seed pool: the first POOL_RUNS trials grow
-#                         their baseline with promote --add-seeds (4 runs of 48) before it.
+#              fresh-own  seeds B_i+260 .. against the trial's own 52-seed baseline;
+#              fresh-pool the same seeds against a 260-seed pool: the first POOL_RUNS trials grow
+#                         their baseline with promote --add-seeds (4 runs of 52) before it.
 #            Targets (seeded-tests.md): REGRESSION at most 1% (Clopper-Pearson 95% bound below
 #            1.5% over at least 300 runs), fresh INCONCLUSIVE at most 10% and a median of at most
 #            20 seeds, paired median at most 12 seeds.
@@ -31,8 +31,9 @@
 # not a test: it exits non-zero only when something failed to run, never on a figure.
 #
 # Usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS=150] [POOL_RUNS=50] [INJECT_REPS=5]
-#        (FIXTURE_RUNS=300, FIXTURE_POOL_RUNS=100, LEVER_SEEDS=480 and LEVER_TRIALS=10000 from the
-#        environment). About 70 minutes on 2 cores with the defaults.
+#        (FIXTURE_RUNS=300, FIXTURE_POOL_RUNS=100, LEVER_SEEDS=520 and LEVER_TRIALS=10000 from the
+#        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes). About 70
+#        minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
 
@@ -43,8 +44,8 @@ usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS] [POOL_RUNS] [INJECT_
   BUILD_DIR    a CMake build folder with these built:
                  cmake --build BUILD_DIR --target mlregress_suites mlregress_seed_gate_fixture \
                    sequential_seeds_levers
-  AA_RUNS      independent XOR A/A trials, each with its own 48-seed baseline (default 150)
-  POOL_RUNS    how many of them also grow a 240-seed pool for a fresh-seed run (default 50)
+  AA_RUNS      independent XOR A/A trials, each with its own 52-seed baseline (default 150)
+  POOL_RUNS    how many of them also grow a 260-seed pool for a fresh-seed run (default 50)
   INJECT_REPS  fresh-seed repetitions of each injected change (default 5)
   FIXTURE_RUNS (environment) independent A/A trials of the torch-free fixture (default 300),
                FIXTURE_POOL_RUNS of them with a pool (default 100)
@@ -67,7 +68,7 @@ pool_runs=${3:-50}
 inject_reps=${4:-5}
 fixture_runs=${FIXTURE_RUNS:-300}
 fixture_pool_runs=${FIXTURE_POOL_RUNS:-100}
-lever_seeds=${LEVER_SEEDS:-480}
+lever_seeds=${LEVER_SEEDS:-520}
 lever_trials=${LEVER_TRIALS:-10000}
 for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
@@ -82,9 +83,9 @@ levers=$build/tests/benchmarks/sequential_seeds_levers
 for exe in "$bin" "$fixture" "$levers"; do
   [[ -x $exe ]] || die "no executable $exe (see the usage for the targets to build)"
 done
-cap=48  # both studies: Seeds(6).up_to(48).pass_early()
-[[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % cap)) == 0 && $lever_seeds -ge 288 ]] ||
-  die "LEVER_SEEDS must be a multiple of $cap, at least 288"
+cap=52  # both studies: Seeds(12).then_blocks_of(8).up_to(52).pass_early()
+[[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % cap)) == 0 && $lever_seeds -ge 312 ]] ||
+  die "LEVER_SEEDS must be a multiple of $cap, at least 312"
 
 work=$(mktemp -d)
 if [[ ${KEEP:-0} == 1 ]]; then echo "run folders kept in $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
@@ -122,7 +123,7 @@ last_run() { tail -1 "$index" | cut -f3; }
 # aa_trials STUDY BINARY TEST STREAM_PARAMETER TRIALS POOL_TRIALS: the A/A trials of one study.
 aa_trials() {
   local study=$1 exe=$2 test=$3 stream=$4 trials=$5 pool_trials=$6 i k base baselines
-  echo "A/A, $study: $trials trials ($pool_trials with a 240-seed pool)" >&2
+  echo "A/A, $study: $trials trials ($pool_trials with a $((5 * cap))-seed pool)" >&2
   for ((i = 0; i < trials; ++i)); do
     base=$((1000 + 6 * cap * i))
     baselines=$work/baselines/$study-$i
@@ -132,7 +133,7 @@ aa_trials() {
     promote "$exe" "$(last_run)" "$baselines"
     run_study "aa-$study-paired" "$i" "$exe" "$test" --seed "$base" --set "$test.$stream=1" \
       --baselines "$baselines"
-    run_study "aa-$study-fresh-48" "$i" "$exe" "$test" --seed $((base + 5 * cap)) \
+    run_study "aa-$study-fresh-own" "$i" "$exe" "$test" --seed $((base + 5 * cap)) \
       --baselines "$baselines"
     if ((i < pool_trials)); then
       for k in 1 2 3 4; do
@@ -148,9 +149,15 @@ aa_trials() {
 }
 
 aa_trials fixture "$fixture" NoisyAccuracyStudy stream "$fixture_runs" "$fixture_pool_runs"
-aa_trials xor "$bin" XorSequentialSeedStudy weight_stream "$aa_runs" "$pool_runs"
+only_fixture=${ONLY_FIXTURE:-0}
+if [[ $only_fixture == 1 ]]; then
+  aa_runs=0
+  inject_reps=0
+fi
+((aa_runs == 0)) || aa_trials xor "$bin" XorSequentialSeedStudy weight_stream "$aa_runs" "$pool_runs"
 
 test_name=XorSequentialSeedStudy
+if [[ $only_fixture != 1 ]]; then
 echo "injected changes: 3 changes x (1 paired + $inject_reps fresh)" >&2
 run_study inject-base seeds-0 "$bin" "$test_name" --seed 0 --all-seeds \
   --baselines "$work/baselines/none"
@@ -198,6 +205,7 @@ with open(sys.argv[2], "w") as out:
     for (seed, stream), v in sorted(values.items()):
         out.write(f"{seed}\t{stream}\t{v[0]!r}\t{v[1]!r}\t{v[2]!r}\n")
 EOF_TABLE
+fi
 
 # --- The tables, from each run folder's results.json.
 python3 - "$index" <<'EOF'
@@ -261,15 +269,15 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-print("Sequential seeds: Seeds(6).up_to(48).pass_early(), alpha 0.01 with Holm over each run's")
-print("metrics; the accuracy margin is 0.005, about half a seed-sd, adjusted by a covariate against")
-print("fresh seeds. A/A: unchanged candidates, one independent baseline per trial.")
+print("Sequential seeds: Seeds(12).then_blocks_of(8).up_to(52).pass_early(), alpha 0.01 with Holm")
+print("over each run's metrics; the accuracy margin is 0.005, about half a seed-sd, adjusted by a covariate")
+print("against fresh seeds. A/A: unchanged candidates, one independent baseline per trial.")
 print()
 print(f"{'study':<8} {'design':<11} {'REGRESSION (any metric)':<32} {'INCONCLUSIVE (accuracy)':<32} "
       "seeds: median p90 mean max")
 for name, (test_name, accuracy) in STUDIES.items():
     all_runs = []
-    for design in ("paired", "fresh-48", "fresh-pool"):
+    for design in ("paired", "fresh-own", "fresh-pool"):
         runs = [run_summary(r[2], test_name) for r in rows if r[0] == f"aa-{name}-{design}"]
         if not runs:
             continue
@@ -281,13 +289,15 @@ for name, (test_name, accuracy) in STUDIES.items():
         print(f"{name:<8} {design:<11} {rate(regressions, n):<32} {rate(inconclusive, n):<32} "
               f"{statistics.median(seeds):>6g} {percentile(seeds, 0.9):>3} "
               f"{statistics.mean(seeds):4.1f} {max(seeds):>3}")
+    if not all_runs:
+        continue
     regressions = sum(1 for v, _, _ in all_runs if "REGRESSION" in v.values())
     print(f"{name:<8} {'all A/A':<11} {rate(regressions, len(all_runs)):<32}")
 print("(Clopper-Pearson 95% intervals in brackets. Targets: REGRESSION <= 1% with the upper bound")
 print("below 1.5% over >= 300 runs; fresh INCONCLUSIVE <= 10% and median <= 20 seeds (with a pool);")
 print("paired median <= 12 seeds.)")
 print()
-print("Injected changes, Full.XorSequentialSeedStudy, against a baseline of seeds 0-47")
+print("Injected changes, Full.XorSequentialSeedStudy, against a baseline of seeds 0-51")
 print(f"{'change':<10} {'run':<9} {'test_accuracy':<14} {'look':>4}  {'train_loss':<14} {'look':>4}  seeds")
 first_block = []
 for change in ("lr-10", "width-4", "steps-4"):
@@ -299,8 +309,10 @@ for change in ("lr-10", "width-4", "steps-4"):
         print(f"{change:<10} {r[1]:<9} {acc:<14} {looks['test_accuracy']:>4}  {loss:<14} "
               f"{looks['train_loss']:>4}  {seeds}")
         first_block.append(any(verdicts[m] == "REGRESSION" and looks[m] == 1 for m in verdicts))
-print(f"a REGRESSION decided at the first look (6 seeds): {sum(first_block)} of {len(first_block)} runs")
+if first_block:
+    print(f"a REGRESSION decided at the first look (12 seeds): {sum(first_block)} of {len(first_block)} runs")
 EOF
+[[ $only_fixture == 1 ]] && exit 0
 echo
 echo "Levers, simulated from the real values (sequential_seeds_levers, $lever_trials trials a row)"
 "$levers" "$work/table.tsv" "$lever_trials"

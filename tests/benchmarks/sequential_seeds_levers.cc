@@ -18,8 +18,9 @@
 //   +pool 200     a 200-seed baseline (promote --add-seeds) instead of 40;
 // and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type
 // (the plan option Seeds(8).up_to(40).pass_early(), rows named after it), and blocks of 4 seeds
-// instead of 8; then the study's own design, Seeds(6).up_to(48).pass_early(), against a 200-seed
-// pool (as its committed baseline) and against a 40-seed baseline.
+// instead of 8; blocks of 6 up to 48, PASS early; then the study's own design,
+// Seeds(12).then_blocks_of(8).up_to(52).pass_early(), against a 200-seed pool (as its committed
+// baseline) and against a 40-seed baseline.
 // Per row: the share of trials whose test_accuracy is REGRESSION (Clopper–Pearson 95%),
 // INCONCLUSIVE and PASS, the test's seeds (median, p90, mean). Then power rows: the candidate's
 // test_accuracy lowered by an effect (the drop promote prints for the study against a 240-seed
@@ -86,6 +87,7 @@ struct Levers {
   int block = 8;
   mi::stats::SpendingFunction pass_spending = mi::stats::SpendingFunction::kOBrienFleming;
   int cap = 40;
+  int next_block = 0;  ///< then_blocks_of(); 0: block
 };
 
 constexpr double kAlpha = 0.01;
@@ -123,7 +125,8 @@ Trial one_trial(const Table& table, const Levers& levers, bool paired, double ac
                                        all.begin() + levers.baseline_seeds + levers.cap);
   const auto& candidate_values = paired ? table.at(1) : stream0;
 
-  mi::SequentialPlan plan{.block = levers.block, .cap = levers.cap};
+  mi::SequentialPlan plan{
+      .block = levers.block, .cap = levers.cap, .next_block = levers.next_block};
   plan.pass_spending = levers.pass_spending;
   plan.family = levers.holm_stop ? kHypotheses : 1;
   plan.exact_pass_boundaries = levers.exact_pass;
@@ -210,11 +213,14 @@ int main(int argc, char** argv) {
       {"pool, pass_early()", true, true, true, 200, 8, mi::stats::SpendingFunction::kPocock},
       {"pool, block 4", true, true, true, 200, 4},
       {"pool, b4, pass_early()", true, true, true, 200, 4, mi::stats::SpendingFunction::kPocock},
-      // The study's own design, Seeds(6).up_to(48).pass_early(), against its committed pool and
-      // against a 40-seed baseline.
-      {"study: pool, b6 c48 pe", true, true, true, 200, 6, mi::stats::SpendingFunction::kPocock,
-       48},
-      {"study: 40, b6 c48 pe", true, true, true, 40, 6, mi::stats::SpendingFunction::kPocock, 48},
+      // Blocks of 6 up to 48, PASS early: the study's design before its first block grew.
+      {"pool, b6 c48 pe", true, true, true, 200, 6, mi::stats::SpendingFunction::kPocock, 48},
+      // The study's own design, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), against its
+      // committed pool and against a 40-seed baseline.
+      {"study: pool, 12+8 c52 pe", true, true, true, 200, 12, mi::stats::SpendingFunction::kPocock,
+       52, 8},
+      {"study: 40, 12+8 c52 pe", true, true, true, 40, 12, mi::stats::SpendingFunction::kPocock, 52,
+       8},
   };
   // A fresh-seed trial draws a baseline and a candidate, disjoint, from weight stream 0.
   std::size_t needed = 0;
@@ -251,8 +257,9 @@ int main(int argc, char** argv) {
   mi::GatePowerQuestion question;
   question.direction = mlregress::HigherIsBetter;
   question.margin = kAccuracyMargin;
-  question.block = 6;
-  question.cap = 48;
+  question.block = 12;
+  question.next_block = 8;
+  question.cap = 52;
   question.family = kHypotheses;
   question.pass_spending = mi::stats::SpendingFunction::kPocock;
   question.covariate = "test_set_rule_accuracy";

@@ -233,6 +233,53 @@ TEST_F(SequentialSeedsE2eTest, PassingEarlyFlowsFromTheDeclarationToTheVerdict) 
             late_look.at("interval_level").get<double>() - 0.01);
 }
 
+// Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
+// planned in config.json and results.json, the runner runs 2 seeds between two looks after the
+// first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12
+// seeds; one settled at a later look ran exactly the seeds of that look.
+TEST_F(SequentialSeedsE2eTest, LaterBlocksFlowFromTheDeclarationToTheLooks) {
+  const std::string later = MLREGRESS_LATER_BLOCKS_FIXTURE_BINARY;
+  const auto later_fixture = [&](const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + later +
+                       " " + args);
+  };
+  EXPECT_THAT(later_fixture("list").out, HasSubstr("[4 seeds, then 2 at a time, up to 12]"));
+  std::filesystem::create_directories(baselines());
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(later_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  ASSERT_EQ(seed_runs(latest("first")), 12u);
+  const ProcessResult promoted =
+      later_fixture("promote " + latest("first") + " --baselines " + baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("4, then 2 at a time up to 12"));
+
+  const ProcessResult close = later_fixture(
+      run_args + temp_.path() + "/close --seed 200 --set SequentialAccuracy.shift=-0.008");
+  ASSERT_EQ(close.exit_code, kPassed) << close.out << close.err;
+  std::vector<int> seeds_looked_at;
+  const json close_metric = accuracy(latest("close"));
+  for (const json& look : close_metric.at("looks")) {
+    seeds_looked_at.push_back(look.at("seeds"));
+  }
+  EXPECT_EQ(seeds_looked_at, (std::vector<int>{4, 6, 8, 10, 12}));
+  EXPECT_EQ(accuracy(latest("close")).at("verdict"), "INCONCLUSIVE");
+  const json test = test_result(latest("close"));
+  EXPECT_EQ(test.at("seed_block"), 4);
+  EXPECT_EQ(test.at("seed_next_block"), 2);
+  const json config = json::parse(read_file(latest("close") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("seed_next_block"), 2);
+  // Progress counts to the end of the current block: 6 after the first look, not 8.
+  EXPECT_THAT(close.out, HasSubstr("SequentialAccuracy 5/6: "));
+
+  // Fresh seeds that settle after the first look ran that look's seeds, no more.
+  const ProcessResult fresh = later_fixture(run_args + temp_.path() + "/fresh --seed 100");
+  ASSERT_EQ(fresh.exit_code, kPassed) << fresh.out << fresh.err;
+  const json looks = accuracy(latest("fresh")).at("looks");
+  EXPECT_EQ(looks.back().at("outcome"), "pass");
+  EXPECT_EQ(seed_runs(latest("fresh")), looks.back().at("seeds").get<std::size_t>());
+  EXPECT_GT(looks.size(), 1u) << "fresh seeds are expected to need more than the first look here";
+}
+
 // Shards must agree on a sequential test's design: a shard planned with another PASS spending
 // (its config.json edited here, as a shard of another build would have it) is refused, also
 // under --force, naming the test and both designs.

@@ -80,6 +80,33 @@ TEST(SeedRegistrationTest, PassingEarlyWithoutASequentialPlanIsRefused) {
                                    "Seeds(8).pass_early() without up_to(cap)"));
 }
 
+// then_blocks_of() sizes the blocks after the first: a size that cannot be tested, or a plan
+// without looks to size, is refused rather than run as another plan.
+TEST(SeedRegistrationTest, LaterBlocksNeedASequentialPlanAndTwoSeeds) {
+  EXPECT_EQ(error_of({}, Seeds(12).then_blocks_of(8).up_to(44)), "");
+  EXPECT_EQ(error_of({}, Seeds(12).then_blocks_of(8).until_decided(200)), "");
+  EXPECT_THAT(error_of({}, Seeds(12).then_blocks_of(1).up_to(44)),
+              ::testing::HasSubstr("study_test.cc:7: seeded test 'Study' declares "
+                                   "Seeds(12).then_blocks_of(1); the blocks after the first need "
+                                   "at least 2 seeds"));
+  EXPECT_THAT(error_of({}, Seeds(12).then_blocks_of(8)),
+              ::testing::HasSubstr("Seeds(12).then_blocks_of(8) without up_to(cap) or "
+                                   "until_decided(cap)"));
+}
+
+// until_decided() is its own design: combined with up_to() (a second cap) or pass_early() (a
+// spending of the PASS error it does not do) the declaration is ambiguous and refused.
+TEST(SeedRegistrationTest, AnAnytimeStudyRefusesThePlannedDesignsOptions) {
+  EXPECT_EQ(error_of({}, Seeds(8).until_decided(200)), "");
+  EXPECT_THAT(error_of({}, Seeds(8).up_to(40).until_decided(200)),
+              ::testing::HasSubstr("study_test.cc:7: seeded test 'Study' declares "
+                                   "Seeds(8).until_decided(200) with up_to()"));
+  EXPECT_THAT(error_of({}, Seeds(8).until_decided(200).pass_early()),
+              ::testing::HasSubstr("with pass_early()"));
+  EXPECT_THAT(error_of({}, Seeds(8).until_decided(4)),
+              ::testing::HasSubstr("declares Seeds(8).until_decided(4); a sequential plan needs"));
+}
+
 std::string flaky_error_of(Attempts attempts) {
   RegisteredTest test = seeded_test({}, Seeds(0));
   test.attempts = attempts;

@@ -28,6 +28,19 @@
 // Pocock-type instead of O'Brien–Fleming-type. Fewer seeds per run when nothing changed (median
 // 16 instead of 24 on the XOR study against fresh seeds), at the price of a stricter last look,
 // so more INCONCLUSIVE at the cap; the REGRESSION side is the same either way.
+//
+//   ML_SEED_TEST(Full, XorSequentialSeedStudy, Seeds(12).then_blocks_of(8).up_to(44), ...)
+//
+// looks after 12, 20, 28, 36 and 44 seeds: a first block larger than the next ones spends no
+// error on looks at a handful of seeds, which rarely decide anything.
+//
+//   ML_SEED_TEST(Full, LongStudy, Seeds(8).until_decided(200), ...) { ... }
+//
+// an anytime-valid study: after every block of 8 the gate looks with confidence sequences that
+// hold at every look at once, so the study may go on as long as it is undecided (here up to 200
+// seeds, a bound on cost, not on the error) and may be stopped at any look. It takes more seeds
+// than a planned up_to() design at the same margin; use it when no cap can be planned. up_to()
+// and pass_early() do not combine with it.
 #pragma once
 
 #include <string>
@@ -57,6 +70,23 @@ class Seeds {
   Seeds& up_to(int cap) {
     cap_ = cap;
     sequential_ = true;
+    planned_cap_ = true;
+    return *this;
+  }
+
+  /// Sequential tests: every block after the first has `next` seeds (at least 2).
+  Seeds& then_blocks_of(int next) {
+    next_block_ = next;
+    has_next_block_ = true;
+    return *this;
+  }
+
+  /// Runs the seeds in blocks of count() with anytime-valid looks while the gate is undecided, at
+  /// most `at_most` in all; without a baseline, and under run --all-seeds, all `at_most` run.
+  Seeds& until_decided(int at_most) {
+    cap_ = at_most;
+    sequential_ = true;
+    anytime_ = true;
     return *this;
   }
 
@@ -74,6 +104,14 @@ class Seeds {
   bool sequential() const { return sequential_; }
   /// pass_early() was called.
   bool passes_early() const { return pass_early_; }
+  /// The size of the blocks after the first: then_blocks_of()'s, else count().
+  int next_block() const { return has_next_block_ ? next_block_ : count_; }
+  /// then_blocks_of() was called.
+  bool has_next_block() const { return has_next_block_; }
+  /// until_decided() was called (anytime-valid looks).
+  bool anytime() const { return anytime_; }
+  /// up_to() was called.
+  bool has_planned_cap() const { return planned_cap_; }
   const std::vector<Variant>& variant_list() const { return variants_; }
 
  private:
@@ -81,6 +119,10 @@ class Seeds {
   int cap_ = 0;
   bool sequential_ = false;  ///< up_to() was called (a cap below the block is refused)
   bool pass_early_ = false;
+  bool planned_cap_ = false;  ///< up_to() was called
+  bool anytime_ = false;      ///< until_decided() was called
+  int next_block_ = 0;
+  bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;
 };
 

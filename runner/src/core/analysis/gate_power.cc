@@ -117,6 +117,8 @@ class Simulation {
           look_sequentially("simulated", q_.direction, q_.margin, candidate, q_.baseline,
                             SequentialPlan{.block = q_.block,
                                            .cap = q_.cap,
+                                           .next_block = q_.next_block,
+                                           .anytime = q_.anytime,
                                            .pass_spending = q_.pass_spending,
                                            .family = q_.family},
                             q_.alpha, adjust);
@@ -247,12 +249,17 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power) {
 
 std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& power) {
   if (!power.problem.empty()) return "no power of the gate stated: " + power.problem;
-  const std::string design =
-      q.block > 0 ? fmt::format("fresh seeds, {} at a time up to {}{}", q.block, q.cap,
-                                q.pass_spending == stats::SpendingFunction::kPocock
-                                    ? ", PASS error spent early"
-                                    : "")
-                  : fmt::format("fresh seeds, {} of them in one look", q.cap);
+  const std::string blocks =
+      q.next_block > 0 && q.next_block != q.block
+          ? fmt::format("{}, then {} at a time up to {}", q.block, q.next_block, q.cap)
+          : fmt::format("{} at a time up to {}", q.block, q.cap);
+  const std::string design = q.block > 0
+                                 ? fmt::format("fresh seeds, {}{}", blocks,
+                                               q.anytime ? ", anytime-valid"
+                                               : q.pass_spending == stats::SpendingFunction::kPocock
+                                                   ? ", PASS error spent early"
+                                                   : "")
+                                 : fmt::format("fresh seeds, {} of them in one look", q.cap);
   const std::string level = q.family <= 1
                                 ? fmt::format("alpha {:g}", q.alpha)
                                 : fmt::format("alpha {:g} / {} hypotheses{}", q.alpha, q.family,

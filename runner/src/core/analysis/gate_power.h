@@ -42,6 +42,8 @@ struct GatePowerQuestion {
   /// Sequential tests: how the PASS error is spent (Seeds(b).up_to(cap).pass_early(): Pocock-type).
   /// An early PASS stops the looks, so it changes both the power and the seeds a run takes.
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  int next_block = 0;    ///< sequential tests: the blocks after the first (0: block)
+  bool anytime = false;  ///< Seeds(b).until_decided(cap): anytime-valid looks
   double alpha = kDefaultGateAlpha;
   /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
   /// order). A simulated seed then draws its value and its covariate together, and the gate

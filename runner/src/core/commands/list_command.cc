@@ -42,6 +42,8 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       if (test->seeds.sequential()) {
         entry["seeds_up_to"] = test->seeds.max_count();
         entry["seeds_pass_early"] = test->seeds.passes_early();
+        if (test->seeds.has_next_block()) entry["seeds_then_blocks_of"] = test->seeds.next_block();
+        if (test->seeds.anytime()) entry["seeds_anytime"] = true;
       }
       entry["variants"] = std::move(variants);
     }
@@ -57,11 +59,16 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
   for (const RegisteredTest* test : tests) {
     std::string kind;
     if (test->seeded()) {
-      kind = test->seeds.sequential()
-                 ? fmt::format("  [{} seeds at a time, up to {}{}", test->seeds.count(),
-                               test->seeds.max_count(),
-                               test->seeds.passes_early() ? ", PASS early" : "")
-                 : fmt::format("  [{} seeds", test->seeds.count());
+      const Seeds& seeds = test->seeds;
+      const std::string blocks =
+          seeds.next_block() != seeds.count()
+              ? fmt::format("{} seeds, then {} at a time", seeds.count(), seeds.next_block())
+              : fmt::format("{} seeds at a time", seeds.count());
+      kind = seeds.sequential() ? fmt::format("  [{}, up to {}{}", blocks, seeds.max_count(),
+                                              seeds.anytime()        ? ", anytime-valid"
+                                              : seeds.passes_early() ? ", PASS early"
+                                                                     : "")
+                                : fmt::format("  [{} seeds", seeds.count());
       for (const Variant& v : test->seeds.variant_list())
         kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
       kind += "]";

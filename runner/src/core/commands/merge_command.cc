@@ -44,6 +44,8 @@ struct PlannedEntry {
   std::vector<std::uint64_t> seeds;   ///< seeded tests
   int seed_block = 0;                 ///< sequential tests
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  int seed_next_block = 0;                ///< sequential tests: then_blocks_of() (0: seed_block)
+  bool anytime = false;                   ///< sequential tests: until_decided()
   std::optional<double> attempts_detect;  ///< flaky-aware tests
   bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
@@ -78,6 +80,8 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.seeds = planned->seeds;
     entry.seed_block = planned->seed_block;
     entry.pass_spending = planned->pass_spending;
+    entry.seed_next_block = planned->seed_next_block;
+    entry.anytime = planned->anytime;
     entry.variants = planned->variants;
     entry.attempts_detect = planned->attempts_detect;
     entry.quarantined = planned->quarantined;
@@ -119,10 +123,16 @@ void check_together(const std::vector<Shard>& shards, bool force) {
   std::printf("merge --force: joining shards that differ:\n  %s\n", list.c_str());
 }
 
-// "Seeds(8).up_to(40).pass_early()": a sequential test's design as its declaration reads.
+// "Seeds(8).up_to(40).pass_early()", "Seeds(12).then_blocks_of(8).until_decided(200)": a
+// sequential test's design as its declaration reads.
 std::string sequential_design(const RunConfigTest& test) {
   if (test.seed_block <= 0) return fmt::format("Seeds({})", test.seeds.size());
-  return fmt::format("Seeds({}).up_to({}){}", test.seed_block, test.seeds.size(),
+  const std::string next =
+      test.seed_next_block > 0 ? fmt::format(".then_blocks_of({})", test.seed_next_block) : "";
+  if (test.anytime) {
+    return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
+  }
+  return fmt::format("Seeds({}){}.up_to({}){}", test.seed_block, next, test.seeds.size(),
                      test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "");
 }
 
@@ -294,6 +304,8 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   test.seed_block = entry.seed_block;
   test.seed_cap = static_cast<int>(entry.seeds.size());
   test.seed_pass_spending = entry.pass_spending;
+  test.seed_next_block = entry.seed_next_block;
+  test.seed_anytime = entry.anytime;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
   test.quarantined = entry.quarantined;
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;

@@ -134,6 +134,8 @@ void BaselineGate::compare_test(TestResult& test) const {
                   metric, entry,
                   SequentialPlan{.block = test.seed_block,
                                  .cap = test.seed_cap,
+                                 .next_block = test.seed_next_block,
+                                 .anytime = test.seed_anytime,
                                  .pass_spending = test.seed_pass_spending,
                                  .family = family_},
                   alpha_, covariate ? &*covariate : nullptr)

@@ -260,7 +260,11 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
   c.distribution = sequential_decision_analysis(c.looks.back());
   c.baseline = c.distribution->baseline_mean;
   c.delta = c.distribution->difference;
-  c.tolerance += fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
+  c.tolerance += plan.next_block > 0 && plan.next_block != plan.block
+                     ? fmt::format(", {} seeds, then {} at a time up to {}", plan.block,
+                                   plan.next_block, plan.cap)
+                     : fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
+  if (plan.anytime) c.tolerance += ", anytime-valid";
   return c;
 }
 

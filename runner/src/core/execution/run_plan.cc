@@ -74,6 +74,10 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
   if (test.seeds.sequential()) {
     planned.seed_block = test.seeds.count();
     if (test.seeds.passes_early()) planned.pass_spending = stats::SpendingFunction::kPocock;
+    if (test.seeds.next_block() != test.seeds.count()) {
+      planned.seed_next_block = test.seeds.next_block();
+    }
+    planned.seed_anytime = test.seeds.anytime();
   }
   planned.seeds = planned_seeds(test, test.seeds.max_count(), settings.seed);
   std::vector<Variant> variants = test.seeds.variant_list();
@@ -148,6 +152,8 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
       // so in the shards' plan hash).
       if (planned.seed_block > 0 && !planned.attempts) {
         entry["pass_spending"] = stats::spending_function_name(planned.pass_spending);
+        if (planned.seed_next_block > 0) entry["seed_next_block"] = planned.seed_next_block;
+        if (planned.seed_anytime) entry["anytime"] = true;
       }
       if (planned.attempts) {
         entry["attempts"] = {{"detect", planned.attempts->detect},

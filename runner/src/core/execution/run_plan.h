@@ -45,6 +45,11 @@ struct PlannedTest {
   /// Sequential tests: how the PASS error is spent over the looks (Pocock-type under
   /// .pass_early()).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the seeds of every block after the first (then_blocks_of()); 0: the
+  /// first block's.
+  int seed_next_block = 0;
+  /// Sequential tests declared Seeds(b).until_decided(cap): anytime-valid looks.
+  bool seed_anytime = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
   /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
   /// gated with this policy. Unset for every other test.
@@ -52,6 +57,8 @@ struct PlannedTest {
   bool quarantined = false;  ///< run --quarantine selected it
 
   bool seeded() const { return !seeds.empty(); }
+  /// The seeds of the blocks after the first: seed_next_block, else seed_block.
+  int later_seed_block() const { return seed_next_block > 0 ? seed_next_block : seed_block; }
 };
 
 /// One run of a seeded test's body, ready to start.

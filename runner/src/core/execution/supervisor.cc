@@ -149,16 +149,20 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // The jobs of a seeded test grouped into the blocks it runs between two looks at the gate: one
-// group for a test that is not sequential (or may not stop early), else one per block of seeds,
-// each holding every variant of those seeds.
+// group for a test that is not sequential (or may not stop early), else one per block of seeds
+// (the first seed_block seeds, then later_seed_block() at a time), each holding every variant of
+// those seeds.
 std::vector<std::vector<SeedJob>> seed_job_blocks(const PlannedTest& planned, bool stop_early) {
   const std::vector<SeedJob> jobs = seed_jobs(planned);
   if (planned.seed_block <= 0 || !stop_early) return {jobs};
   const std::uint64_t first = planned.seeds.front();
   const auto block = static_cast<std::uint64_t>(planned.seed_block);
+  const auto later = static_cast<std::uint64_t>(planned.later_seed_block());
   std::vector<std::vector<SeedJob>> blocks;
   for (const SeedJob& job : jobs) {
-    const auto index = static_cast<std::size_t>((job.seed - first) / block);
+    const std::uint64_t position = job.seed - first;
+    const auto index =
+        static_cast<std::size_t>(position < block ? 0 : 1 + (position - block) / later);
     if (blocks.size() <= index) blocks.resize(index + 1);
     blocks[index].push_back(job);
   }

@@ -121,6 +121,11 @@ struct TestResult {
   /// Seeds(b).up_to(cap).pass_early(), else O'Brien–Fleming-type). The gate, merge and the
   /// simulated power all judge by it.
   stats::SpendingFunction seed_pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the seeds of the blocks after the first (Seeds(b).then_blocks_of(n)); 0:
+  /// seed_block.
+  int seed_next_block = 0;
+  /// Sequential tests declared Seeds(b).until_decided(cap): the looks are anytime-valid.
+  bool seed_anytime = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
   /// plain body; a failed attempt does not fail the test, the failure rate (the metric
   /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.

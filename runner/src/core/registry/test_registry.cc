@@ -57,9 +57,30 @@ void TestRegistry::add(RegisteredTest test) {
   if (test.seeds.sequential() &&
       (test.seeds.count() < 2 || test.seeds.max_count() < test.seeds.count())) {
     add_error(fmt::format(
-        "{}: seeded test '{}' declares Seeds({}).up_to({}); a sequential plan needs blocks of at "
+        "{}: seeded test '{}' declares Seeds({}).{}({}); a sequential plan needs blocks of at "
         "least 2 seeds and a cap no smaller than the block",
-        where, test.name, test.seeds.count(), test.seeds.max_count()));
+        where, test.name, test.seeds.count(), test.seeds.anytime() ? "until_decided" : "up_to",
+        test.seeds.max_count()));
+    return;
+  }
+  if (test.seeds.anytime() && (test.seeds.has_planned_cap() || test.seeds.passes_early())) {
+    add_error(fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).until_decided({}) with {}; an anytime-valid "
+        "study spends no error over planned looks: declare either Seeds({}).until_decided(N) or "
+        "Seeds({}).up_to(CAP){}",
+        where, test.name, test.seeds.count(), test.seeds.max_count(),
+        test.seeds.has_planned_cap() ? "up_to()" : "pass_early()", test.seeds.count(),
+        test.seeds.count(), test.seeds.passes_early() ? ".pass_early()" : ""));
+    return;
+  }
+  if (test.seeds.has_next_block() && (!test.seeds.sequential() || test.seeds.next_block() < 2)) {
+    add_error(fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).then_blocks_of({}){}; the blocks after the "
+        "first need at least 2 seeds, and a plan that looks again: "
+        "Seeds({}).then_blocks_of(N).up_to(CAP)",
+        where, test.name, test.seeds.count(), test.seeds.next_block(),
+        test.seeds.sequential() ? "" : " without up_to(cap) or until_decided(cap)",
+        test.seeds.count()));
     return;
   }
   if (test.seeds.passes_early() && !test.seeds.sequential()) {

@@ -61,9 +61,16 @@ void ConsoleReporter::on_seed_end(const TestResult& test, const SeedRun& seed_ru
   if (test.seed_block > 0 && test.seed_cap > 0 && total > 0) {
     // A sequential test counts to the end of its current block: whether another block runs is
     // decided when this one has ended.
-    const std::size_t block =
-        total / static_cast<std::size_t>(test.seed_cap) * static_cast<std::size_t>(test.seed_block);
-    if (block > 0) total = std::min(total, (done + block - 1) / block * block);
+    const std::size_t per_seed = total / static_cast<std::size_t>(test.seed_cap);
+    const std::size_t first = per_seed * static_cast<std::size_t>(test.seed_block);
+    const std::size_t later =
+        per_seed *
+        static_cast<std::size_t>(test.seed_next_block > 0 ? test.seed_next_block : test.seed_block);
+    if (first > 0 && later > 0) {
+      std::size_t end = first;
+      while (end < done) end += later;
+      total = std::min(total, end);
+    }
   }
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - test_start_).count();

@@ -348,6 +348,8 @@ nlohmann::json test_json(const TestResult& test) {
       json["seed_cap"] = test.seed_cap;
       if (!test.attempts) {
         json["seed_pass_spending"] = stats::spending_function_name(test.seed_pass_spending);
+        if (test.seed_next_block > 0) json["seed_next_block"] = test.seed_next_block;
+        if (test.seed_anytime) json["seed_anytime"] = true;
       }
     }
     if (test.attempts) {
@@ -601,6 +603,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
       test.seed_pass_spending = enum_field<stats::SpendingFunction>(json, "seed_pass_spending",
                                                                     stats::parse_spending_function);
     }
+    test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
+    test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& a = json.at("attempts");

@@ -26,6 +26,8 @@ RunConfigTest read_test(const nlohmann::json& json) {
       test.pass_spending = enum_field<stats::SpendingFunction>(json, "pass_spending",
                                                                stats::parse_spending_function);
     }
+    test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
+    test.anytime = field_or<bool>(json, "anytime", false);
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& attempts = json.at("attempts");

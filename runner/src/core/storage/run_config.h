@@ -6,6 +6,7 @@
 //    "order": ["Fast.A", ...],
 //    "tests": {"A": {"tier": "fast", "params": {...}, "config_hash": "...",
 //                    "seeds": [...], "seed_block": 4, "pass_spending": "obrien-fleming",
+//                    "seed_next_block": 8, "anytime": true,
 //                    "variants": [{"name", "params",
 //                    "config_hash"}], "attempts": {"detect": 0.2, "quarantined": false}}}}
 #pragma once
@@ -35,6 +36,10 @@ struct RunConfigTest {
   /// Sequential tests: how the PASS error is spent over the looks ("pass_spending"; absent in a
   /// plan written before pass_early(): O'Brien–Fleming-type).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the seeds of the blocks after the first ("seed_next_block"; absent: the
+  /// first block's, 0 here) and whether the looks are anytime-valid ("anytime").
+  int seed_next_block = 0;
+  bool anytime = false;
   std::vector<std::string> variants;
   /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
   std::optional<double> attempts_detect;
