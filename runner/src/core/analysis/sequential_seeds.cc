@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "statistics/t_distribution.h"
+#include "statistics/t_sequential_boundaries.h"
 #include "support/enum_names.h"
 #include "support/number_format.h"
 
@@ -73,12 +74,12 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
       stats::information_fractions(looks, paired ? 0 : static_cast<int>(baseline.values.size()));
   const std::vector<double> worse_spent =
       stats::spent_increments(t, alpha, plan.regression_spending);
-  // Exact boundaries only where the t tests keep their level: paired looks (simulated: 2.51% at a
-  // nominal 2.5%). Fresh seeds against a fixed baseline arm exceed it with them (2.83%), so
-  // there the union bound holds the level instead.
+  // Exact boundaries only where they can be exact for the t tests: paired looks, whose t
+  // statistics' joint law depends on the seed counts alone. Against a fixed baseline arm (fresh
+  // seeds) it also depends on the unknown variances, so there the union bound holds the level.
   const std::vector<double> pass_spent =
       plan.exact_pass_boundaries && paired
-          ? stats::nominal_p_thresholds(t, plan.pass_error, plan.pass_spending)
+          ? stats::t_nominal_p_thresholds(looks, plan.pass_error, plan.pass_spending)
           : stats::spent_increments(t, plan.pass_error, plan.pass_spending);
 
   // Bonferroni's level for the run's family: what Holm's correction will certainly reject.

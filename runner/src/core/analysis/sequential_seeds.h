@@ -13,15 +13,20 @@
 //                    other. The price: about a quarter of alpha stays unspent (measured: 0.77%
 //                    paired, 0.85% fresh at a nominal 1%).
 //   PASS side        the interval of look k has two-sided level 1 - 2 g_k, g_k the nominal
-//                    one-sided level of the exact Lan–DeMets boundary for the non-inferiority
-//                    error (2.5%, as the single-look gate's 95% interval) spent
-//                    O'Brien–Fleming-type: an early PASS needs a very wide interval to stay
-//                    within the margin (99.9999% at the first of five paired looks), the last
-//                    look is close to a single 95% interval (95.77% at the fifth of five paired
-//                    looks; 97.44% by the union bound). Checked by simulation: P(PASS) at a true
-//                    degradation of exactly the margin is 2.51% paired (sequential_seeds_test.cc).
-//                    Fresh seeds against a fixed baseline arm keep the union bound's levels (with
-//                    the exact ones their Welch tests passed 2.83% of the time).
+//                    one-sided level of the exact boundary for the non-inferiority error (2.5%,
+//                    as the single-look gate's 95% interval) spent O'Brien–Fleming-type: an
+//                    early PASS needs a very wide interval to stay within the margin (99.9999% at
+//                    the first of five paired looks), the last look is close to a single 95%
+//                    interval (95.89% at the fifth of five paired looks; 97.44% by the union
+//                    bound). Paired looks are one-sample t tests, whose joint law under H0
+//                    depends only on the seed counts: their boundaries are found for the t
+//                    statistics themselves (statistics/t_sequential_boundaries.h; the z
+//                    boundaries used as nominal t levels crossed 2.61% instead of 2.5% with
+//                    Pocock-type spending). Checked by simulation: P(PASS) at a true degradation
+//                    of exactly the margin is at most 2.5% within its interval
+//                    (sequential_seeds_test.cc). Fresh seeds against a fixed baseline arm keep
+//                    the union bound's levels (with the z boundaries their Welch tests passed
+//                    2.83% of the time).
 // A look settles the metric when p_seq < alpha / m and the estimated degradation exceeds the
 // margin (a regression), symmetrically for an improvement, or when its interval rules out a
 // degradation beyond the margin (a pass); otherwise the next block runs. m is the number of
@@ -55,8 +60,8 @@ struct SequentialPlan {
   double pass_error = 0.025;  ///< one-sided error of a PASS, spent over the looks
   stats::SpendingFunction regression_spending = stats::SpendingFunction::kPocock;
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
-  /// How the PASS error of paired looks is spent: exactly (the Lan–DeMets boundaries of
-  /// statistics/group_sequential.h, as nominal levels for each look's t interval), or by the
+  /// How the PASS error of paired looks is spent: exactly (the t boundaries of
+  /// statistics/t_sequential_boundaries.h, as nominal levels for each look's t interval), or by the
   /// union bound over the spent increments (valid whatever the correlation, but it leaves part of
   /// the error unspent: the last of five looks gets about half of it). Looks against a fixed
   /// baseline arm (fresh seeds) always use the union bound: with the exact levels their Welch
