@@ -10,8 +10,10 @@
 //              difference candidate − baseline: of the per-seed differences' mean (paired), or,
 //              against a fixed baseline arm (fresh seeds), the candidate's sequence minus the
 //              baseline's fixed t interval (union bound). A PASS needs its worst case within the
-//              margin: P(PASS) at a true degradation of exactly the margin stays below pass_error
-//              at any stopping time.
+//              margin. Ville bounds the chance that the sequence ever misses the truth by
+//              2·pass_error, so P(PASS) at a true degradation of exactly the margin is at most
+//              that at any stopping time; by the sequence's symmetry about half of it lies on the
+//              PASS side, and simulated it is far below pass_error (anytime_seeds_test.cc).
 //   p-values   p_worse / p_better: the running minimum of the one-sided anytime p-values (the
 //              smallest error at which the sequence excludes every difference on the other
 //              side). P(p <= u) <= u under H0 at any stopping time, so it joins the run's Holm
