@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "analysis/anytime_seeds.h"
 #include "statistics/t_distribution.h"
 #include "statistics/t_sequential_boundaries.h"
 #include "support/enum_names.h"
@@ -63,6 +64,8 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
                                               const SeedSamples& baseline,
                                               const SequentialPlan& plan, double alpha,
                                               const CovariateSamples* covariate) {
+  if (plan.anytime)
+    return look_anytime(metric, direction, margin, candidate, baseline, plan, alpha, covariate);
   const std::vector<int> looks = sequential_looks(plan);
   const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
   // Paired looks when the baseline holds as many seeds as the plan may run, the candidate's among
@@ -179,6 +182,7 @@ DistributionAnalysis sequential_decision_analysis(const SequentialLook& last) {
 }
 
 std::string format_look(const SequentialLook& look) {
+  if (look.anytime) return format_anytime_look(look);
   const DistributionAnalysis& a = look.analysis;
   if (!a.problem.empty()) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);

@@ -103,6 +103,9 @@ struct SequentialLook {
   double decision_level = 0.0;
   int family = 1;  ///< the run's distinct hypotheses (SequentialPlan::family)
   LookOutcome outcome = LookOutcome::kContinue;
+  /// A look of Seeds(b).until_decided(n) (analysis/anytime_seeds.h): its interval is a
+  /// confidence sequence, its sequential p-values anytime p-values; worse_weight is 0.
+  bool anytime = false;
 };
 
 /// Looks at the candidate's seeds (in the order they ran) against the baseline, from the first

@@ -85,6 +85,7 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
           {"decision_level", json_number(look.decision_level)},
           {"family", look.family},
           {"outcome", look_outcome_name(look.outcome)}};
+  if (look.anytime) json["anytime"] = true;  // absent on the looks of a planned design
   if (!a.problem.empty()) json["problem"] = a.problem;
 }
 
@@ -115,6 +116,7 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.family = field_or<int>(json, "family", 1);
   look.outcome = enum_field<LookOutcome>(json, "outcome", parse_look_outcome);
   look.analysis.problem = field_or<std::string>(json, "problem", "");
+  look.anytime = field_or<bool>(json, "anytime", false);
 }
 
 namespace {

@@ -1,0 +1,170 @@
+#include "analysis/anytime_seeds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "statistics/confidence_sequence.h"
+#include "statistics/moments.h"
+#include "support/number_format.h"
+
+namespace mlregress::internal {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The first n values (and seeds) of a sample, in the order they ran.
+SeedSamples first(const SeedSamples& samples, int n) {
+  const auto count = static_cast<std::ptrdiff_t>(n);
+  return {std::vector<double>(samples.values.begin(), samples.values.begin() + count),
+          std::vector<std::uint64_t>(samples.seeds.begin(), samples.seeds.begin() + count)};
+}
+
+// What one look of the confidence sequence says: its set for candidate − baseline at the PASS
+// level, and the one-sided anytime p-values of a degradation and of an improvement.
+struct SequenceLook {
+  stats::ConfidenceInterval interval;
+  double p_worse = 1.0, p_better = 1.0;
+};
+
+// Paired: the mean of the per-seed differences candidate − baseline is one sample's mean.
+SequenceLook paired_sequence(Direction direction, const SeedSamples& c, const SeedSamples& b,
+                             double a) {
+  std::vector<double> differences(c.values.size());
+  for (std::size_t i = 0; i < differences.size(); ++i) differences[i] = c.values[i] - b.values[i];
+  const stats::SampleSummary d = stats::summarize_samples(differences);
+  const double n = static_cast<double>(d.n);
+  const double worse = degradation_of(direction, d.mean);  // the mean degradation
+  return {stats::mean_confidence_sequence(d.mean, d.sd, n, a),
+          stats::paired_anytime_p_value(worse, d.sd, n),
+          stats::paired_anytime_p_value(-worse, d.sd, n)};
+}
+
+// Fresh candidate seeds against the whole baseline, a fixed arm: the union bound of
+// difference_confidence_sequence. The p-values take both means oriented so that "above 0" is the
+// side tested (degradation_of is linear: its sign at 1 orients every difference).
+SequenceLook independent_sequence(Direction direction, const SeedSamples& c, const SeedSamples& b,
+                                  double a) {
+  const stats::SampleSummary cs = stats::summarize_samples(c.values);
+  const stats::SampleSummary bs = stats::summarize_samples(b.values);
+  const double cn = static_cast<double>(cs.n), bn = static_cast<double>(bs.n);
+  const double worse_sign = degradation_of(direction, 1.0);
+  return {stats::difference_confidence_sequence(cs.mean, cs.sd, cn, bs.mean, bs.sd, bn, a),
+          stats::independent_anytime_p_value(worse_sign * cs.mean, cs.sd, cn, worse_sign * bs.mean,
+                                             bs.sd, bn),
+          stats::independent_anytime_p_value(-worse_sign * cs.mean, cs.sd, cn,
+                                             -worse_sign * bs.mean, bs.sd, bn)};
+}
+
+// Why an independent-arms look leaves the covariate out (see the header).
+constexpr const char* kUnadjustedNote =
+    "anytime-valid looks (until_decided) compare the unadjusted values: an adjustment estimated "
+    "from the candidate's seeds would void the confidence sequence's guarantee";
+
+}  // namespace
+
+std::vector<SequentialLook> look_anytime(const std::string& metric, Direction direction,
+                                         double margin, const SeedSamples& candidate,
+                                         const SeedSamples& baseline, const SequentialPlan& plan,
+                                         double alpha, const CovariateSamples* covariate) {
+  const std::vector<int> looks = sequential_looks(plan);
+  const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
+  // As look_sequentially: paired when the baseline holds every seed the plan may run, the
+  // candidate's among them; otherwise the whole baseline is one fixed arm.
+  const SeedSamples ran = first(candidate, available);
+  const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
+                      samples_of_seeds(baseline, ran.seeds).has_value();
+  const double decision_level = alpha / std::max(1, plan.family);
+  // Two-sided level 1 − 2·pass_error, as the single-look gate's 95% interval for 2.5%.
+  const double a = 2.0 * plan.pass_error;
+  const CovariateSamples* paired_covariate = paired ? covariate : nullptr;
+
+  std::vector<SequentialLook> taken;
+  const bool diverged =
+      std::any_of(ran.values.begin(), ran.values.end(), [](double v) { return !std::isfinite(v); });
+  if (diverged || available < looks.front()) {
+    SequentialLook look;
+    look.anytime = true;
+    look.seeds = available;
+    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline, covariate);
+    if (diverged) {
+      look.outcome = LookOutcome::kRegression;
+      look.p_worse_sequential = 0.0;
+    } else {
+      look.analysis.problem = fmt::format("{} seeds ran, fewer than the plan's first look ({})",
+                                          available, looks.front());
+    }
+    taken.push_back(look);
+    return taken;
+  }
+
+  stats::ConfidenceInterval running{-kInf, kInf, 1.0 - a};
+  double p_worse = 1.0, p_better = 1.0;
+  for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
+    SequentialLook look;
+    look.anytime = true;
+    look.seeds = looks[k];
+    look.information = static_cast<double>(looks[k]) / plan.cap;
+    look.worse_weight = 0.0;
+    look.pass_level = 1.0 - a;
+    look.pass_spending = plan.pass_spending;
+    look.decision_level = decision_level;
+    look.family = std::max(1, plan.family);
+    const SeedSamples c = first(candidate, look.seeds);
+    const std::optional<SeedSamples> same_seeds =
+        paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
+    const SeedSamples& b = same_seeds ? *same_seeds : baseline;
+    look.analysis = analyse_distribution(metric, direction, margin, c, b, paired_covariate);
+    if (covariate != nullptr && !paired) {
+      CovariateUse& use = look.analysis.covariate.emplace();
+      use.name = covariate->name;
+      use.note = kUnadjustedNote;
+    }
+    const DistributionAnalysis& an = look.analysis;
+    if (!an.problem.empty()) {
+      taken.push_back(look);
+      break;
+    }
+    const SequenceLook s =
+        paired ? paired_sequence(direction, c, b, a) : independent_sequence(direction, c, b, a);
+    running = stats::intersect(running, s.interval);
+    p_worse = std::min(p_worse, s.p_worse);
+    p_better = std::min(p_better, s.p_better);
+    look.interval_lower = running.lower;
+    look.interval_upper = running.upper;
+    look.p_worse_sequential = p_worse;
+    look.p_better_sequential = p_better;
+    const double worse = degradation_of(direction, an.difference);
+    const double worst_case =
+        direction == Direction::HigherIsBetter ? -look.interval_lower : look.interval_upper;
+    if (p_worse < decision_level && worse > margin) {
+      look.outcome = LookOutcome::kRegression;
+    } else if (p_better < decision_level && -worse > margin) {
+      look.outcome = LookOutcome::kImproved;
+    } else if (worst_case <= margin) {
+      look.outcome = LookOutcome::kPass;
+    }
+    taken.push_back(look);
+    if (look.outcome != LookOutcome::kContinue) break;
+  }
+  return taken;
+}
+
+std::string format_anytime_look(const SequentialLook& look) {
+  const DistributionAnalysis& a = look.analysis;
+  if (!a.problem.empty()) {
+    return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
+  }
+  const std::string family = look.family > 1
+                                 ? fmt::format("; settles below {:.2g} = alpha / {} hypotheses",
+                                               look.decision_level, look.family)
+                                 : "";
+  return fmt::format(
+      "look at {} seeds: diff {:.4g} [{}% CS {:.4g}, {:.4g}], anytime p(worse) {:.2g}{}; {}",
+      look.seeds, a.difference, format_level_percent(look.pass_level), look.interval_lower,
+      look.interval_upper, look.p_worse_sequential, family, look_outcome_name(look.outcome));
+}
+
+}  // namespace mlregress::internal
