@@ -32,8 +32,9 @@
 #
 # Usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS=150] [POOL_RUNS=50] [INJECT_REPS=5]
 #        (FIXTURE_RUNS=300, FIXTURE_POOL_RUNS=100, LEVER_SEEDS=520 and LEVER_TRIALS=10000 from the
-#        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes). About 70
-#        minutes on 2 cores with the defaults.
+#        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes; FIRST_SEED
+#        (default 1000) moves the trials' seeds, for more independent trials). About 70 minutes
+#        on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
 
@@ -70,6 +71,9 @@ fixture_runs=${FIXTURE_RUNS:-300}
 fixture_pool_runs=${FIXTURE_POOL_RUNS:-100}
 lever_seeds=${LEVER_SEEDS:-520}
 lever_trials=${LEVER_TRIALS:-10000}
+# The A/A trials' seeds start here: another FIRST_SEED gives another, independent set of trials.
+first_seed=${FIRST_SEED:-1000}
+[[ $first_seed =~ ^[0-9]+$ ]] || die "FIRST_SEED must be a number"
 for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
 done
@@ -125,7 +129,7 @@ aa_trials() {
   local study=$1 exe=$2 test=$3 stream=$4 trials=$5 pool_trials=$6 i k base baselines
   echo "A/A, $study: $trials trials ($pool_trials with a $((5 * cap))-seed pool)" >&2
   for ((i = 0; i < trials; ++i)); do
-    base=$((1000 + 6 * cap * i))
+    base=$((first_seed + 6 * cap * i))
     baselines=$work/baselines/$study-$i
     mkdir -p "$baselines"
     run_study "base-$study" "$i" "$exe" "$test" --seed "$base" --all-seeds \
