@@ -140,7 +140,7 @@ TEST(AnytimeSeeds, LooksCarryTheirSequenceAndStopAtTheFirstDecision) {
     EXPECT_EQ(look.seeds, 8 * static_cast<int>(k + 1));
     EXPECT_DOUBLE_EQ(look.information, look.seeds / 200.0);
     EXPECT_EQ(look.worse_weight, 0.0);
-    EXPECT_DOUBLE_EQ(look.pass_level, 0.95);
+    EXPECT_DOUBLE_EQ(look.pass_level, 0.975);  // 1 − pass_error: the guarantee is one-sided at 2.5%
     EXPECT_EQ(look.analysis.design, GateDesign::kPaired);
     EXPECT_EQ(look.outcome == LookOutcome::kContinue, k + 1 < looks.size());
     if (k > 0) {  // running intersection and running minimum: never wider, never larger
@@ -316,7 +316,7 @@ TEST(AnytimeSeeds, FormatLookNamesTheSequenceAndTheAnytimePValue) {
                                   baseline, plan, kAlpha);
   const std::string text = format_look(looks[0]);
   EXPECT_THAT(text, HasSubstr("look at 8 seeds: diff "));
-  EXPECT_THAT(text, HasSubstr(fmt::format("[95% CS {:.4g}, {:.4g}]", looks[0].interval_lower,
+  EXPECT_THAT(text, HasSubstr(fmt::format("[97.5% CS {:.4g}, {:.4g}]", looks[0].interval_lower,
                                           looks[0].interval_upper)));
   EXPECT_THAT(text, HasSubstr(fmt::format("anytime p(worse) {:.2g}", looks[0].p_worse_sequential)));
   EXPECT_THAT(text, HasSubstr("settles below 0.0005 = alpha / 20 hypotheses; continue"));

@@ -77,8 +77,11 @@ std::vector<SequentialLook> look_anytime(const std::string& metric, Direction di
   const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
                       samples_of_seeds(baseline, ran.seeds).has_value();
   const double decision_level = alpha / std::max(1, plan.family);
-  // Two-sided level 1 − 2·pass_error, as the single-look gate's 95% interval for 2.5%.
-  const double a = 2.0 * plan.pass_error;
+  // Level 1 − pass_error (97.5% for 2.5%): Ville's inequality bounds the chance that the
+  // sequence ever misses the true difference, on either side, by a, so a PASS at a true
+  // degradation of the margin is at most pass_error at any stopping time. (At 1 − 2·pass_error,
+  // the single-look gate's 95%, only 2·pass_error would be guaranteed.)
+  const double a = plan.pass_error;
   const CovariateSamples* paired_covariate = paired ? covariate : nullptr;
 
   std::vector<SequentialLook> taken;

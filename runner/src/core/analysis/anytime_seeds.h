@@ -6,14 +6,15 @@
 // the point it was meant to end, and the errors still hold; the cap only bounds the cost.
 //
 // At each look k (n_k candidate seeds):
-//   interval   the running intersection of the (1 − 2·pass_error) confidence sequence of the
-//              difference candidate − baseline: of the per-seed differences' mean (paired), or,
-//              against a fixed baseline arm (fresh seeds), the candidate's sequence minus the
-//              baseline's fixed t interval (union bound). A PASS needs its worst case within the
-//              margin. Ville bounds the chance that the sequence ever misses the truth by
-//              2·pass_error, so P(PASS) at a true degradation of exactly the margin is at most
-//              that at any stopping time; by the sequence's symmetry about half of it lies on the
-//              PASS side, and simulated it is far below pass_error (anytime_seeds_test.cc).
+//   interval   the running intersection of the (1 − pass_error) confidence sequence of the
+//              difference candidate − baseline (97.5% for the usual 2.5%): of the per-seed
+//              differences' mean (paired), or, against a fixed baseline arm (fresh seeds), the
+//              candidate's sequence minus the baseline's fixed t interval (union bound). A PASS
+//              needs its worst case within the margin. Ville bounds the chance that the sequence
+//              ever misses the truth by pass_error, so P(PASS) at a true degradation of exactly
+//              the margin is at most pass_error at any stopping time (simulated far below it:
+//              anytime_seeds_test.cc). A 1 − 2·pass_error sequence, like the single-look gate's
+//              95% interval, would guarantee only 2·pass_error: the sequence is two-sided.
 //   p-values   p_worse / p_better: the running minimum of the one-sided anytime p-values (the
 //              smallest error at which the sequence excludes every difference on the other
 //              side). P(p <= u) <= u under H0 at any stopping time, so it joins the run's Holm
@@ -49,7 +50,7 @@ std::vector<SequentialLook> look_anytime(const std::string& metric, Direction di
                                          const SeedSamples& baseline, const SequentialPlan& plan,
                                          double alpha, const CovariateSamples* covariate = nullptr);
 
-/// "look at 16 seeds: diff -0.0041 [95% CS -0.0098, 0.0016], anytime p(worse) 0.21; continue"
+/// "look at 16 seeds: diff -0.0041 [97.5% CS -0.0098, 0.0016], anytime p(worse) 0.21; continue"
 std::string format_anytime_look(const SequentialLook& look);
 
 }  // namespace mlregress::internal
