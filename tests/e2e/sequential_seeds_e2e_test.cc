@@ -280,6 +280,49 @@ TEST_F(SequentialSeedsE2eTest, LaterBlocksFlowFromTheDeclarationToTheLooks) {
   EXPECT_GT(looks.size(), 1u) << "fresh seeds are expected to need more than the first look here";
 }
 
+// Seeds(8).until_decided(40) (mlregress_anytime_fixture): the design is listed and planned, a run
+// without a baseline takes every seed, an unchanged paired rerun PASSes at the first look and a
+// large regression is REGRESSION there, every look is marked anytime-valid, and promote states
+// the power of the anytime design.
+TEST_F(SequentialSeedsE2eTest, AnAnytimeStudyFlowsFromTheDeclarationToTheVerdict) {
+  const std::string anytime = MLREGRESS_ANYTIME_FIXTURE_BINARY;
+  const auto anytime_fixture = [&](const std::string& args) {
+    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + anytime +
+                       " " + args);
+  };
+  EXPECT_THAT(anytime_fixture("list").out,
+              HasSubstr("[8 seeds at a time, up to 40, anytime-valid]"));
+  std::filesystem::create_directories(baselines());
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(anytime_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  ASSERT_EQ(seed_runs(latest("first")), 40u);
+  const ProcessResult promoted = anytime_fixture("promote " + latest("first") + " --baselines " +
+                                                 baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("8 at a time up to 40, anytime-valid"));
+
+  const ProcessResult same = anytime_fixture(run_args + temp_.path() + "/same");
+  ASSERT_EQ(same.exit_code, kPassed) << same.out << same.err;
+  EXPECT_EQ(seed_runs(latest("same")), 8u);
+  const json same_looks = accuracy(latest("same")).at("looks");
+  ASSERT_EQ(same_looks.size(), 1u);
+  EXPECT_EQ(same_looks.at(0).at("outcome"), "pass");
+  EXPECT_EQ(same_looks.at(0).at("anytime"), true);
+  const json test = test_result(latest("same"));
+  EXPECT_EQ(test.at("seed_anytime"), true);
+  const json config = json::parse(read_file(latest("same") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("anytime"), true);
+
+  const ProcessResult worse = anytime_fixture(
+      run_args + temp_.path() + "/worse --seed 100 --set SequentialAccuracy.shift=-0.05");
+  EXPECT_EQ(worse.exit_code, kRegression) << worse.out << worse.err;
+  EXPECT_EQ(seed_runs(latest("worse")), 8u);
+  EXPECT_EQ(accuracy(latest("worse")).at("verdict"), "REGRESSION");
+  EXPECT_EQ(accuracy(latest("worse")).at("looks").at(0).at("anytime"), true);
+  // The group-sequential design's fields are not what this look was judged by.
+  EXPECT_FALSE(test_result(latest("worse")).contains("seed_next_block"));
+}
+
 // Shards must agree on a sequential test's design: a shard planned with another PASS spending
 // (its config.json edited here, as a shard of another build would have it) is refused, also
 // under --force, naming the test and both designs.
