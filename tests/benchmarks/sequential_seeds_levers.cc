@@ -14,13 +14,16 @@
 //                 covariate, a 40-seed baseline: the gate as it was;
 //   +holm stop    a look settles only at alpha / m (m = the run's distinct hypotheses);
 //   +exact PASS   paired looks spend the PASS error by the exact Lan–DeMets boundaries;
+//   +exact REGRESSION  paired looks spend alpha by the exact boundaries on each block's t test,
+//                 combined across blocks (statistics/block_combination.h);
 //   +covariate    test_accuracy adjusted by test_set_rule_accuracy against fresh seeds (CUPED);
 //   +pool 200     a 200-seed baseline (promote --add-seeds) instead of 40;
 // and beside the last: the PASS error spent Pocock-type (early) instead of O'Brien–Fleming-type
 // (the plan option Seeds(8).up_to(40).pass_early(), rows named after it), and blocks of 4 seeds
 // instead of 8; blocks of 6 up to 48, PASS early; then the study's own design,
 // Seeds(12).then_blocks_of(8).up_to(52).pass_early(), against a 200-seed pool (as its committed
-// baseline) and against a 40-seed baseline.
+// baseline) and against a 40-seed baseline; the study's design with the union bound on the
+// REGRESSION side; and the anytime-valid Seeds(8).until_decided(200) against the pool.
 // Per row: the share of trials whose test_accuracy is REGRESSION (Clopper–Pearson 95%),
 // INCONCLUSIVE and PASS, the test's seeds (median, p90, mean). Then power rows: the candidate's
 // test_accuracy lowered by an effect (the drop promote prints for the study against a 240-seed
@@ -87,7 +90,9 @@ struct Levers {
   int block = 8;
   mi::stats::SpendingFunction pass_spending = mi::stats::SpendingFunction::kOBrienFleming;
   int cap = 40;
-  int next_block = 0;  ///< then_blocks_of(); 0: block
+  int next_block = 0;            ///< then_blocks_of(); 0: block
+  bool exact_regression = true;  ///< paired looks: block t tests combined, exact boundaries
+  bool anytime = false;          ///< until_decided(cap): a confidence sequence, no planned looks
 };
 
 constexpr double kAlpha = 0.01;
@@ -130,6 +135,8 @@ Trial one_trial(const Table& table, const Levers& levers, bool paired, double ac
   plan.pass_spending = levers.pass_spending;
   plan.family = levers.holm_stop ? kHypotheses : 1;
   plan.exact_pass_boundaries = levers.exact_pass;
+  plan.exact_regression_boundaries = levers.exact_regression;
+  plan.anytime = levers.anytime;
   struct Metric {
     const char* name;
     double SeedValues::*member;
@@ -202,10 +209,12 @@ int main(int argc, char** argv) {
   }
   const Table table = read_table(argv[1]);
   const int trials = argc == 3 ? std::atoi(argv[2]) : 10000;
+  constexpr auto kObf = mi::stats::SpendingFunction::kOBrienFleming;
   const std::vector<Levers> rows{
-      {"before", false, false, false, 40},
-      {"+holm stop", true, false, false, 40},
-      {"+exact PASS", true, true, false, 40},
+      {"before", false, false, false, 40, 8, kObf, 40, 0, false},
+      {"+holm stop", true, false, false, 40, 8, kObf, 40, 0, false},
+      {"+exact PASS", true, true, false, 40, 8, kObf, 40, 0, false},
+      {"+exact REGRESSION", true, true, false, 40},
       {"+covariate", true, true, true, 40},
       {"+pool 200", true, true, true, 200},
       // Alternatives to the row above, not cumulative: a PASS side that spends early, or
@@ -221,6 +230,12 @@ int main(int argc, char** argv) {
        52, 8},
       {"study: 40, 12+8 c52 pe", true, true, true, 40, 12, mi::stats::SpendingFunction::kPocock, 52,
        8},
+      // The study's design with the REGRESSION side's union bound (the row above without exact
+      // REGRESSION boundaries, against the pool).
+      {"study: pool, union REG", true, true, true, 200, 12, mi::stats::SpendingFunction::kPocock,
+       52, 8, false},
+      // Anytime-valid: Seeds(8).until_decided(200) against the pool, no planned looks.
+      {"pool, until_decided(200)", true, true, true, 200, 8, kObf, 200, 0, true, true},
   };
   // A fresh-seed trial draws a baseline and a candidate, disjoint, from weight stream 0.
   std::size_t needed = 0;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "statistics/t_sequential_boundaries.h"
+#include "storage/results_json.h"
 #include "tests/support/clopper_pearson.h"
 
 namespace mlregress::internal {
@@ -249,8 +250,12 @@ TEST(SequentialSeeds, ALookSettlesOnlyAtTheLevelHolmWillRequire) {
     }
     if (alone.back().outcome != LookOutcome::kRegression) continue;
     ++settled_alone;
-    if (alone.back().p_worse_sequential >= kAlpha / 20) {
+    // The same look in the family: its sequential p-value between alpha / 20 and alpha.
+    ASSERT_GE(family.size(), alone.size());
+    const SequentialLook& same_look = family[alone.size() - 1];
+    if (same_look.p_worse_sequential >= kAlpha / 20) {
       ++held_back;
+      EXPECT_NE(same_look.outcome, LookOutcome::kRegression);
       EXPECT_GT(family.size(), alone.size());  // the next block ran
       later_regression += family.back().outcome == LookOutcome::kRegression;
     }
@@ -428,6 +433,123 @@ TEST(SequentialSeeds, PassingEarlyLowersTheMedianSeedsOfUnchangedCandidates) {
   EXPECT_LT(median(early_seeds), median(late_seeds));
   EXPECT_LE(early_regressions, late_regressions);
   EXPECT_LE(early_regressions, kRuns * kAlpha);
+}
+
+// The REGRESSION side of paired looks spends alpha exactly: each block's own t test, combined
+// across blocks, against the exact boundaries. Unchanged candidates on the study's design with no
+// margin to hide behind (every crossing is a REGRESSION) cross at alpha within the Monte Carlo
+// error, alone (1%) and in a family of two (0.5%). Planted: the union bound over the t tests on
+// all seeds so far (exact_regression_boundaries off), which leaves about a quarter of alpha
+// unspent; and the z boundaries used as nominal levels of those t tests, which cross more often
+// than they spend.
+TEST(SequentialSeeds, TheRegressionSideSpendsAlphaExactly) {
+  constexpr int kRuns = 40000;
+  const SequentialPlan study{.block = 12, .cap = 52, .next_block = 8};
+  const std::vector<int> looks = sequential_looks(study);
+  const std::vector<double> t = stats::information_fractions(looks);
+  const std::vector<double> z_levels =
+      stats::nominal_p_thresholds(t, kAlpha, stats::SpendingFunction::kPocock);
+  for (const int family : {1, 2}) {
+    World world{std::mt19937_64(41 + family)};
+    world.pair_sd = 0.004;
+    SequentialPlan plan = study;
+    plan.family = family;
+    SequentialPlan union_plan = plan;
+    union_plan.exact_regression_boundaries = false;
+    int exact = 0, union_bound = 0, z_as_t = 0;
+    for (int s = 0; s < kRuns; ++s) {
+      const auto [candidate, baseline] = world.draw(0.0, 52);
+      exact += look_sequentially("accuracy", Direction::HigherIsBetter, 0.0, candidate, baseline,
+                                 plan, kAlpha)
+                   .back()
+                   .outcome == LookOutcome::kRegression;
+      const auto union_looks = look_sequentially("accuracy", Direction::HigherIsBetter, 0.0,
+                                                 candidate, baseline, union_plan, kAlpha);
+      union_bound += union_looks.back().outcome == LookOutcome::kRegression;
+      if (family == 1) {
+        // The same looks' t tests on all seeds so far, at the z boundaries' nominal levels.
+        for (std::size_t k = 0; k < union_looks.size(); ++k) {
+          if (union_looks[k].analysis.p_worse < z_levels[k]) {
+            ++z_as_t;
+            break;
+          }
+        }
+      }
+    }
+    const double level = kAlpha / family;
+    const test_support::RateInterval ci = clopper_pearson(exact, kRuns);
+    const test_support::RateInterval union_ci = clopper_pearson(union_bound, kRuns);
+    std::cout << fmt::format(
+        "A/A paired, 12 then 8 up to 52, level {:.2g}%: REGRESSION {:.3f}% [{:.3f}, {:.3f}] "
+        "exact, {:.3f}% [{:.3f}, {:.3f}] union bound",
+        100.0 * level, 100.0 * exact / kRuns, 100.0 * ci.low, 100.0 * ci.high,
+        100.0 * union_bound / kRuns, 100.0 * union_ci.low, 100.0 * union_ci.high);
+    if (family == 1)
+      std::cout << fmt::format(", z levels on the t tests {:.3f}%", 100.0 * z_as_t / kRuns);
+    std::cout << "\n";
+    EXPECT_LE(ci.low, level);
+    EXPECT_GE(ci.high, level);
+    EXPECT_LT(union_ci.high, ci.low);  // the union bound leaves alpha unspent
+    if (family == 1) EXPECT_GT(z_as_t, exact);
+  }
+}
+
+// Exact boundaries buy power where the evidence, not the margin, is what is missing: a small drop
+// with no margin is settled more often than by the union bound, on the same draws.
+TEST(SequentialSeeds, ExactRegressionBoundariesSettleMoreRegressions) {
+  constexpr int kRuns = 4000;
+  constexpr double kShift = -0.005;  // 0.42 pair sd per seed: about 3 standard errors at 52 seeds
+  World world{std::mt19937_64(47)};
+  const SequentialPlan plan{.block = 12, .cap = 52, .next_block = 8};
+  SequentialPlan union_plan = plan;
+  union_plan.exact_regression_boundaries = false;
+  int exact = 0, union_bound = 0;
+  for (int s = 0; s < kRuns; ++s) {
+    const auto [candidate, baseline] = world.draw(kShift, 52);
+    exact += look_sequentially("accuracy", Direction::HigherIsBetter, 0.0, candidate, baseline,
+                               plan, kAlpha)
+                 .back()
+                 .outcome == LookOutcome::kRegression;
+    union_bound += look_sequentially("accuracy", Direction::HigherIsBetter, 0.0, candidate,
+                                     baseline, union_plan, kAlpha)
+                       .back()
+                       .outcome == LookOutcome::kRegression;
+  }
+  std::cout << fmt::format(
+      "a drop of {:.2f} pair sd per seed, no margin: REGRESSION {:.1f}% exact, {:.1f}% union "
+      "bound\n",
+      -kShift / 0.012, 100.0 * exact / kRuns, 100.0 * union_bound / kRuns);
+  EXPECT_GT(exact, union_bound + kRuns / 100);
+}
+
+// A paired look records how it spent alpha: the combined statistics and the exact boundary, read
+// back from results.json as written; a look written before the exact boundaries reads as union.
+TEST(SequentialSeeds, ExactLooksRoundTripThroughResultsJson) {
+  World world{std::mt19937_64(53)};
+  const auto [candidate, baseline] = world.draw(-0.05, 52);
+  const SequentialPlan plan{.block = 12, .cap = 52, .next_block = 8, .family = 3};
+  const SequentialLook look = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin,
+                                                candidate, baseline, plan, kAlpha)
+                                  .back();
+  ASSERT_TRUE(look.exact_regression);
+  EXPECT_EQ(look.outcome, LookOutcome::kRegression);
+  EXPECT_GE(look.z_worse, look.regression_boundary);
+  EXPECT_THAT(format_look(look), HasSubstr("blocks combined: z "));
+  nlohmann::json json = look;
+  EXPECT_EQ(json.at("regression_boundaries"), "exact");
+  const SequentialLook back = json.get<SequentialLook>();
+  EXPECT_TRUE(back.exact_regression);
+  EXPECT_DOUBLE_EQ(back.z_worse, look.z_worse);
+  EXPECT_DOUBLE_EQ(back.z_better, look.z_better);
+  EXPECT_DOUBLE_EQ(back.regression_boundary, look.regression_boundary);
+  json.erase("regression_boundaries");
+  json.erase("z_worse");
+  EXPECT_FALSE(json.get<SequentialLook>().exact_regression);
+  // Fresh seeds keep the union bound and say so.
+  const auto fresh = look_sequentially("accuracy", Direction::HigherIsBetter, kMargin,
+                                       samples(candidate.values, 1000), baseline, plan, kAlpha);
+  EXPECT_FALSE(fresh.back().exact_regression);
+  EXPECT_EQ(nlohmann::json(fresh.back()).at("regression_boundaries"), "union");
 }
 
 // The sequential p-value is a p-value: under A/A, P(p_seq <= u) <= u, whatever the stopping.

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/anytime_seeds.h"
+#include "statistics/block_combination.h"
 #include "statistics/t_distribution.h"
 #include "statistics/t_sequential_boundaries.h"
 #include "support/enum_names.h"
@@ -41,6 +42,28 @@ std::string family_clause(const SequentialLook& look) {
 std::string pass_spending_clause(const SequentialLook& look) {
   if (look.pass_spending != stats::SpendingFunction::kPocock) return "";
   return "; the PASS error is spent early (pass_early)";
+}
+
+// The seeds of block k (0-based) of the looks: after look k - 1, up to look k.
+SeedSamples block_of(const SeedSamples& samples, const std::vector<int>& looks, std::size_t k) {
+  const auto begin = static_cast<std::ptrdiff_t>(k == 0 ? 0 : looks[k - 1]);
+  const auto end = static_cast<std::ptrdiff_t>(looks[k]);
+  return {std::vector<double>(samples.values.begin() + begin, samples.values.begin() + end),
+          std::vector<std::uint64_t>(samples.seeds.begin() + begin, samples.seeds.begin() + end)};
+}
+
+// The one-sided p-values of block k's own paired t test, toward worse and toward better. A block
+// the t test cannot judge (a last block of one seed) adds no evidence either way: p 0.5.
+std::pair<double, double> block_p_values(const std::string& metric, Direction direction,
+                                         double margin, const SeedSamples& candidate,
+                                         const SeedSamples& baseline, const std::vector<int>& looks,
+                                         std::size_t k) {
+  const SeedSamples c = block_of(candidate, looks, k);
+  const std::optional<SeedSamples> b = samples_of_seeds(baseline, c.seeds);
+  if (!b || c.values.size() < 2) return {0.5, 0.5};
+  const DistributionAnalysis a = analyse_distribution(metric, direction, margin, c, *b);
+  if (!a.problem.empty()) return {0.5, 0.5};
+  return {a.p_worse, a.p_better};
 }
 
 }  // namespace
@@ -87,6 +110,12 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
 
   // Bonferroni's level for the run's family: what Holm's correction will certainly reject.
   const double decision_level = alpha / std::max(1, plan.family);
+  const bool exact_regression = plan.exact_regression_boundaries && paired;
+  const std::vector<double> exact_thresholds =
+      exact_regression ? stats::nominal_p_thresholds(t, decision_level, plan.regression_spending)
+                       : std::vector<double>{};
+  std::vector<double> block_z_worse, block_z_better, z_worse, z_better;
+  std::vector<int> block_sizes;
 
   std::vector<SequentialLook> taken;
   // A seed that diverged decides the metric at once, as in the single-look gate, wherever it
@@ -116,7 +145,10 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
     look.information = t[k];
     look.decision_level = decision_level;
     look.family = std::max(1, plan.family);
-    look.worse_weight = worse_spent[k] / alpha;
+    // The share of the decision level this look tests at: exact boundaries allow more than the
+    // union bound's increment, because they count only the paths that have not crossed yet.
+    look.worse_weight =
+        exact_regression ? exact_thresholds[k] / decision_level : worse_spent[k] / alpha;
     const double pass_tail = pass_spent[k];  // the one-sided error this look's PASS may spend
     look.pass_level = 1.0 - 2.0 * pass_tail;
     look.pass_spending = plan.pass_spending;
@@ -130,8 +162,24 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
       taken.push_back(look);
       break;
     }
-    // A look whose share underflowed to 0 can reject nothing (0 / 0 must not become NaN).
-    if (look.worse_weight > 0.0) {
+    if (exact_regression) {
+      const auto [p_worse_block, p_better_block] =
+          block_p_values(metric, direction, margin, candidate, baseline, looks, k);
+      block_z_worse.push_back(stats::block_z(p_worse_block));
+      block_z_better.push_back(stats::block_z(p_better_block));
+      block_sizes.push_back(looks[k] - (k == 0 ? 0 : looks[k - 1]));
+      z_worse.push_back(stats::combined_z(block_z_worse, block_sizes));
+      z_better.push_back(stats::combined_z(block_z_better, block_sizes));
+      p_worse_sequential =
+          stats::crossing_p_value(z_worse, t, alpha, plan.family, plan.regression_spending);
+      p_better_sequential =
+          stats::crossing_p_value(z_better, t, alpha, plan.family, plan.regression_spending);
+      look.exact_regression = true;
+      look.z_worse = z_worse.back();
+      look.z_better = z_better.back();
+      look.regression_boundary = stats::block_z(exact_thresholds[k]);
+    } else if (look.worse_weight > 0.0) {
+      // A look whose share underflowed to 0 can reject nothing (0 / 0 must not become NaN).
       p_worse_sequential = std::min(p_worse_sequential, a.p_worse / look.worse_weight);
       p_better_sequential = std::min(p_better_sequential, a.p_better / look.worse_weight);
     }
@@ -188,6 +236,14 @@ std::string format_look(const SequentialLook& look) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
   }
   const std::string_view outcome = look_outcome_name(look.outcome);
+  if (look.exact_regression) {
+    return fmt::format(
+        "look at {} seeds: diff {:.4g} [{}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
+        "{:.2g} (blocks combined: z {:.3g} against the exact boundary {:.3g}{}{}); {}",
+        look.seeds, a.difference, format_level_percent(look.pass_level), look.interval_lower,
+        look.interval_upper, a.p_worse, look.p_worse_sequential, look.z_worse,
+        look.regression_boundary, family_clause(look), pass_spending_clause(look), outcome);
+  }
   return fmt::format(
       "look at {} seeds: diff {:.4g} [{}% CI {:.4g}, {:.4g}], p(worse) {:.2g} → sequential "
       "{:.2g} (this look may spend {:.0f}% of alpha{}{}); {}",

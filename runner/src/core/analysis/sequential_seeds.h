@@ -4,7 +4,12 @@
 //
 // Each look k (n_k candidate seeds, information fraction t_k) is judged with error budgets
 // spent over the planned looks (statistics/group_sequential.h):
-//   REGRESSION side  the sequential p-value p_seq = min over the looks so far of p_j / w_j, with
+//   REGRESSION side  paired looks (the default): each block's own t test, combined across
+//                    blocks (statistics/block_combination.h), against the exact boundaries of
+//                    the run's Holm levels; p_seq < alpha / m exactly when the combined statistic
+//                    crossed the boundary of level alpha / m (measured: 1.0% at a nominal 1%).
+//                    Fresh seeds, and paired looks with exact_regression_boundaries off:
+//                    the sequential p-value p_seq = min over the looks so far of p_j / w_j, with
 //                    w_j the share of alpha look j may spend (Pocock-type: about 30% of it at
 //                    the first of five looks, so a large regression is decided on the first
 //                    block), by the union bound: P(p_seq < u) <= u under H0 for any stopping
@@ -36,6 +41,7 @@
 // look an unsettled metric is INCONCLUSIVE, as in the single-look gate.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,6 +73,12 @@ struct SequentialPlan {
   /// baseline arm (fresh seeds) always use the union bound: with the exact levels their Welch
   /// tests exceed the error (2.83% at 2.5%, simulated).
   bool exact_pass_boundaries = true;
+  /// How the REGRESSION (and IMPROVED) error of paired looks is spent: exactly, on each block's
+  /// own t test combined across blocks (statistics/block_combination.h), or by the union bound
+  /// over the t tests on all the seeds so far (valid, but about a quarter of alpha stays
+  /// unspent). Fresh seeds always use the union bound: their blocks share the baseline arm, so
+  /// their tests are not independent.
+  bool exact_regression_boundaries = true;
   /// The number of distinct hypotheses the run's Holm correction will span (its seeded metrics
   /// with per-seed baselines, identical ones counted once). A look decides a regression or an
   /// improvement only at alpha / family: Bonferroni's level, which Holm's step-down then
@@ -97,8 +109,17 @@ struct SequentialLook {
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   DistributionAnalysis analysis;  ///< the candidate's first `seeds` seeds against the baseline's
   double interval_lower = 0.0, interval_upper = 0.0;  ///< at pass_level
-  double p_worse_sequential = 1.0;                    ///< min over the looks so far of p_worse / w
+  /// The sequential p-values: min over the looks so far of p_worse / w (union bound), or with
+  /// exact boundaries crossing_p_value of the combined block statistics.
+  double p_worse_sequential = 1.0;
   double p_better_sequential = 1.0;
+  /// With exact REGRESSION boundaries: Z_k of the blocks' t tests toward "worse" and "better"
+  /// (statistics/block_combination.h), and the boundary Z_k must reach to settle the metric
+  /// at decision_level; NaN otherwise.
+  bool exact_regression = false;
+  double z_worse = std::numeric_limits<double>::quiet_NaN();
+  double z_better = std::numeric_limits<double>::quiet_NaN();
+  double regression_boundary = std::numeric_limits<double>::quiet_NaN();
   /// alpha / family: the level a sequential p-value must fall below to settle the metric.
   double decision_level = 0.0;
   int family = 1;  ///< the run's distinct hypotheses (SequentialPlan::family)

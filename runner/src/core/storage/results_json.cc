@@ -86,6 +86,12 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
           {"family", look.family},
           {"outcome", look_outcome_name(look.outcome)}};
   if (look.anytime) json["anytime"] = true;  // absent on the looks of a planned design
+  json["regression_boundaries"] = look.exact_regression ? "exact" : "union";
+  if (look.exact_regression) {
+    json["z_worse"] = json_number(look.z_worse);
+    json["z_better"] = json_number(look.z_better);
+    json["regression_boundary"] = json_number(look.regression_boundary);
+  }
   if (!a.problem.empty()) json["problem"] = a.problem;
 }
 
@@ -117,6 +123,13 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.outcome = enum_field<LookOutcome>(json, "outcome", parse_look_outcome);
   look.analysis.problem = field_or<std::string>(json, "problem", "");
   look.anytime = field_or<bool>(json, "anytime", false);
+  // Runs written before the exact boundaries spent the REGRESSION error by the union bound.
+  look.exact_regression = field_or<std::string>(json, "regression_boundaries", "union") == "exact";
+  if (look.exact_regression) {
+    look.z_worse = number_field(json, "z_worse");
+    look.z_better = number_field(json, "z_better");
+    look.regression_boundary = number_field(json, "regression_boundary");
+  }
 }
 
 namespace {
