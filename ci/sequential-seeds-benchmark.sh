@@ -24,8 +24,10 @@
 #   levers   LEVER_SEEDS real XOR seeds per weight stream (0 and 1) are run once into a table, and
 #            build/tests/benchmarks/sequential_seeds_levers simulates LEVER_TRIALS trials per row
 #            through the gate's own code on those values: each lever of the gate in its own row
-#            (the Holm-aware stop, exact PASS boundaries, the covariate, a 200-seed pool, PASS
-#            spending, block size, the study's design), and the power at promote's printed effect.
+#            (the Holm-aware stop, exact PASS and REGRESSION boundaries, the covariate, a 200-seed
+#            pool, PASS spending, block size, the study's design, the anytime-valid
+#            until_decided(200)), and the power at promote's printed effect. The anytime row's fresh
+#            trials draw a 200-seed baseline and 200 candidates: LEVER_SEEDS >= 416.
 #
 # Everything is written to a temporary folder (removed at exit; KEEP=1 keeps it). A benchmark,
 # not a test: it exits non-zero only when something failed to run, never on a figure.
@@ -88,8 +90,8 @@ for exe in "$bin" "$fixture" "$levers"; do
   [[ -x $exe ]] || die "no executable $exe (see the usage for the targets to build)"
 done
 cap=52  # both studies: Seeds(12).then_blocks_of(8).up_to(52).pass_early()
-[[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % cap)) == 0 && $lever_seeds -ge 312 ]] ||
-  die "LEVER_SEEDS must be a multiple of $cap, at least 312"
+[[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % cap)) == 0 && $lever_seeds -ge 416 ]] ||
+  die "LEVER_SEEDS must be a multiple of $cap, at least 416"
 
 work=$(mktemp -d)
 if [[ ${KEEP:-0} == 1 ]]; then echo "run folders kept in $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
