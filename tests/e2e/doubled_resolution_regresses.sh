@@ -7,10 +7,15 @@ source_dir=${2:?usage: $0 PATH_TO_mlregress_suites SOURCE_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 baselines=$source_dir/baselines
+# The latest run's metric verdicts, in order: "PASS PASS PASS".
+verdicts() {
+  python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]; print(" ".join(m["verdict"] for m in t["metrics"]))' \
+    "$out/latest/results.json"
+}
 run() { "$suites" run --filter CnnTrainingStepCost --baselines "$baselines" --out "$out" --color never "$@"; }
 
 run >/dev/null
-verdict=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]; print(" ".join(m["verdict"] for m in t["metrics"]))' "$out/latest/results.json")
+verdict=$(verdicts)
 case "$verdict" in
   "PASS PASS PASS") echo "ok   resolution 16: $verdict" ;;
   *NOT_COMPARABLE* | *UNGATED*)
@@ -22,7 +27,7 @@ case "$verdict" in
     "$suites" promote "$out/latest" --baselines "$baselines" --reason "doubled resolution check" \
       --force >/dev/null
     run >/dev/null
-    verdict=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]; print(" ".join(m["verdict"] for m in t["metrics"]))' "$out/latest/results.json")
+    verdict=$(verdicts)
     [ "$verdict" = "PASS PASS PASS" ] ||
       { echo "FAIL: the default resolution against its own promotion gives $verdict"; exit 1; }
     echo "ok   resolution 16 against this machine's promotion: $verdict" ;;

@@ -24,12 +24,16 @@ constexpr auto kLookOutcomeNames =
                              {LookOutcome::kImproved, "improvement"},
                              {LookOutcome::kPass, "pass"}});
 
-// The first n values (and seeds) of a sample, in the order they ran.
-SeedSamples first(const SeedSamples& samples, int n) {
-  const auto count = static_cast<std::ptrdiff_t>(n);
-  return {std::vector<double>(samples.values.begin(), samples.values.begin() + count),
-          std::vector<std::uint64_t>(samples.seeds.begin(), samples.seeds.begin() + count)};
+// The values (and seeds) begin .. end - 1 of a sample, in the order they ran.
+SeedSamples seeds_between(const SeedSamples& samples, int begin, int end) {
+  const auto from = static_cast<std::ptrdiff_t>(begin);
+  const auto to = static_cast<std::ptrdiff_t>(end);
+  return {std::vector<double>(samples.values.begin() + from, samples.values.begin() + to),
+          std::vector<std::uint64_t>(samples.seeds.begin() + from, samples.seeds.begin() + to)};
 }
+
+// The first n values (and seeds) of a sample.
+SeedSamples first(const SeedSamples& samples, int n) { return seeds_between(samples, 0, n); }
 
 // ", settled below 0.0005 = alpha / 20 hypotheses" when the run's family has more than one.
 std::string family_clause(const SequentialLook& look) {
@@ -44,21 +48,14 @@ std::string pass_spending_clause(const SequentialLook& look) {
   return "; the PASS error is spent early (pass_early)";
 }
 
-// The seeds of block k (0-based) of the looks: after look k - 1, up to look k.
-SeedSamples block_of(const SeedSamples& samples, const std::vector<int>& looks, std::size_t k) {
-  const auto begin = static_cast<std::ptrdiff_t>(k == 0 ? 0 : looks[k - 1]);
-  const auto end = static_cast<std::ptrdiff_t>(looks[k]);
-  return {std::vector<double>(samples.values.begin() + begin, samples.values.begin() + end),
-          std::vector<std::uint64_t>(samples.seeds.begin() + begin, samples.seeds.begin() + end)};
-}
-
 // The one-sided p-values of block k's own paired t test, toward worse and toward better. A block
 // the t test cannot judge (a last block of one seed) adds no evidence either way: p 0.5.
 std::pair<double, double> block_p_values(const std::string& metric, Direction direction,
                                          double margin, const SeedSamples& candidate,
                                          const SeedSamples& baseline, const std::vector<int>& looks,
                                          std::size_t k) {
-  const SeedSamples c = block_of(candidate, looks, k);
+  // Block k (0-based): the seeds after look k - 1, up to look k.
+  const SeedSamples c = seeds_between(candidate, k == 0 ? 0 : looks[k - 1], looks[k]);
   const std::optional<SeedSamples> b = samples_of_seeds(baseline, c.seeds);
   if (!b || c.values.size() < 2) return {0.5, 0.5};
   const DistributionAnalysis a = analyse_distribution(metric, direction, margin, c, *b);
