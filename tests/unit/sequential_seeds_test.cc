@@ -542,6 +542,8 @@ TEST(SequentialSeeds, ExactLooksRoundTripThroughResultsJson) {
   EXPECT_DOUBLE_EQ(back.z_worse, look.z_worse);
   EXPECT_DOUBLE_EQ(back.z_better, look.z_better);
   EXPECT_DOUBLE_EQ(back.regression_boundary, look.regression_boundary);
+  json["regression_boundaries"] = "exactly";  // a misspelt value is refused, not read as union
+  EXPECT_THROW(json.get<SequentialLook>(), std::runtime_error);
   json.erase("regression_boundaries");
   json.erase("z_worse");
   EXPECT_FALSE(json.get<SequentialLook>().exact_regression);

@@ -124,7 +124,12 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.analysis.problem = field_or<std::string>(json, "problem", "");
   look.anytime = field_or<bool>(json, "anytime", false);
   // Runs written before the exact boundaries spent the REGRESSION error by the union bound.
-  look.exact_regression = field_or<std::string>(json, "regression_boundaries", "union") == "exact";
+  const std::string boundaries = field_or<std::string>(json, "regression_boundaries", "union");
+  if (boundaries != "exact" && boundaries != "union") {
+    throw JsonFieldError("regression_boundaries",
+                         "expected \"exact\" or \"union\", not \"" + boundaries + "\"");
+  }
+  look.exact_regression = boundaries == "exact";
   if (look.exact_regression) {
     look.z_worse = number_field(json, "z_worse");
     look.z_better = number_field(json, "z_better");
