@@ -223,6 +223,14 @@ def tier_table(tier_dir, reference, repeat, pinned):
     return out, settings, durations
 
 
+def cpu_title(tier_dir, reference):
+    """'# <CPU model> (<vendor>)' from the reference run's environment.json: ci/band_spread_table.py
+    reads the tables of several CPUs and names each by this line."""
+    run = run_folders(tier_dir / reference)[0]
+    cpu = json.loads((run / "environment.json").read_text()).get("cpu", {})
+    return f"# {cpu.get('model', 'unknown CPU')} ({cpu.get('vendor', 'unknown vendor')})"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tier_dirs", nargs="+", type=pathlib.Path)
@@ -231,7 +239,7 @@ def main():
     ap.add_argument("--pinned", default="D", help="the setting the wall-time table compares")
     args = ap.parse_args()
 
-    out, legend, walls = [], None, []
+    out, legend, walls = [cpu_title(args.tier_dirs[0], args.reference), ""], None, []
     for tier_dir in args.tier_dirs:
         lines, settings, durations = tier_table(tier_dir, args.reference, args.repeat, args.pinned)
         out += lines

@@ -35,33 +35,11 @@ done
 [ -x "$binary" ] || { echo "study-numerics: no executable $binary" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 
-# name|threads|environment (space-separated NAME=VALUE). The first is the reference every other
-# is compared with; the second repeats it (run-to-run repeatability). Unset variables stay unset:
-# each setting runs under `env -u` of all of them, so a caller's environment cannot leak in.
-settings=(
-  "A|1|"
-  "A2|1|"
-  "B|1|ATEN_CPU_CAPABILITY=avx2"
-  "C|1|ATEN_CPU_CAPABILITY=default"
-  "D|1|ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 MKL_CBWR=COMPATIBLE"
-  "D-isa|1|ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 MKL_ENABLE_INSTRUCTIONS=SSE4_2"
-  "D-glibc|1|ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 MKL_CBWR=COMPATIBLE GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX2,-FMA,-AVX"
-  "E|1|ONEDNN_MAX_CPU_ISA=SSE41 MKL_CBWR=COMPATIBLE"
-  "E-onednn|1|ONEDNN_MAX_CPU_ISA=SSE41"
-  "E-cbwr|1|MKL_CBWR=COMPATIBLE"
-  "E-isa|1|MKL_ENABLE_INSTRUCTIONS=SSE4_2"
-  "F|2|"
-)
-# D pins all three libraries low; D-isa pins MKL with MKL_ENABLE_INSTRUCTIONS instead of
-# MKL_CBWR; D-glibc also hides AVX/AVX2/FMA/AVX-512 from glibc's libm dispatch (a CPU without
-# them, as far as glibc can tell), the one ISA choice the three variables do not cover. E* keep
-# ATen's natural capability and pin one library at a time, to tell which one moves a value.
+source "$here/kernel-settings.sh"
+settings=("${kernel_settings[@]}")
 # The setting the timing rounds compare with A: everything pinned low.
 pinned=D
-controlled=(ATEN_CPU_CAPABILITY ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA MKL_ENABLE_INSTRUCTIONS MKL_CBWR
-  GLIBC_TUNABLES OMP_NUM_THREADS MKL_NUM_THREADS MKL_VERBOSE ONEDNN_VERBOSE)
-unset_args=()
-for v in "${controlled[@]}"; do unset_args+=(-u "$v"); done
+unset_args=("${kernel_unset_args[@]}")
 
 # One run of one setting. Exit 0 (passed), 1 (a test failed: a value moved past an in-test
 # assertion, which the table shows) and 2 (regression) are results; anything else is a broken
@@ -81,7 +59,7 @@ run_setting() {
   echo "study-numerics: $tier/$name exit $status" >&2
 }
 
-spec_of() { local s; for s in "${settings[@]}"; do [ "${s%%|*}" = "$1" ] && echo "$s"; done; return 0; }
+spec_of() { kernel_setting_spec "$1"; }
 
 IFS=',' read -r -a tier_list <<<"$tiers"
 folders=()

@@ -2,6 +2,8 @@
 // nothing, so validation must score at chance. A healthy pipeline (split, no duplicates) passes
 // with training memorised; the leaky pipeline (oversample 2x before the split, so validation
 // examples have twins in training) scores above chance and must be flagged.
+#include <cstdio>
+
 #include "mlregress/mlregress.h"
 #include "xor_task.h"
 
@@ -29,15 +31,18 @@ checks::TrainAndPredict fit(std::int64_t steps) {
   };
 }
 
-void record_result(const checks::LeakTestResult& r) {
+// What both tests gate by value: the quantities no CPU code path moves past their bands. The
+// training accuracy (memorised labels: 1 on every path measured) and chance itself (a property of
+// the data). The p-value is not among them: at chance it is a uniform random number, and even
+// far below alpha each CPU code path trains another model and moves it by more than its own size
+// (runner/docs/numerics.md#chaotic-values-are-gated-as-decisions); the decision it supports is
+// recorded instead, and the numbers are printed.
+void record_stable_values(const checks::LeakTestResult& r) {
   mlregress::MlTest::record("train_accuracy", r.train_accuracy, mlregress::HigherIsBetter,
                             mlregress::Band{.atol = 0.05});
-  mlregress::MlTest::record("validation_accuracy", r.validation_accuracy, mlregress::MustEqual,
-                            mlregress::Band{.atol = 0.03});
   mlregress::MlTest::record("chance_rate", r.chance_rate, mlregress::MustEqual,
                             mlregress::Band{.atol = 0.03});
-  mlregress::MlTest::record("p_value", r.p_value, mlregress::MustEqual,
-                            mlregress::Band{.rtol = 1.0, .atol = 0.05});
+  std::printf("%s\n", checks::no_leak(r).message());
 }
 
 }  // namespace
@@ -53,7 +58,10 @@ ML_TEST(Medium, PermutedLabelsHealthyPipelineAtChance, {"steps", 4000}, {"alpha"
   options.alpha = param<double>("alpha");
   const checks::LeakTestResult r = checks::permuted_label_leak_test(
       source.inputs, source.labels, split_only, fit(param<std::int64_t>("steps")), options);
-  record_result(r);
+  record_stable_values(r);
+  // Its validation accuracy is a draw at chance too (0.517 on one CPU, 0.503 on another): what
+  // is gated is that the test does not flag it, a 0/1 decision that holds on every CPU.
+  record("leak_flagged", r.leak ? 1.0 : 0.0, MustEqual, Exact{});
   EXPECT_GT(r.train_accuracy, 0.95) << "the model should memorise 64 meaningless labels";
   EXPECT_TRUE(checks::no_leak(r));
 }
@@ -73,7 +81,9 @@ ML_TEST(Medium, PermutedLabelsLeakyPipelineFlagged, {"steps", 4000}, {"alpha", 0
   const checks::LeakTestResult r =
       checks::permuted_label_leak_test(source.inputs, source.labels, oversample_then_split,
                                        fit(param<std::int64_t>("steps")), options);
-  record_result(r);
+  record_stable_values(r);
+  // Far above chance, the validation accuracy is stable enough for a band.
+  record("validation_accuracy", r.validation_accuracy, MustEqual, Band{.atol = 0.03});
   // The planted leak must be caught: validation twins of training rows score above chance.
   record("caught/permuted_label_leak", r.leak ? 1.0 : 0.0, MustEqual, Exact{});
   EXPECT_TRUE(r.leak) << checks::no_leak(r).message();

@@ -63,14 +63,15 @@ Spread spread_of_first_twenty() {
 
 class CalibrateE2eTest : public ::testing::Test {
  protected:
-  ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() +
+  ProcessResult fixture(const std::string& args, const std::string& environment = "") {
+    return run_command("cd " + temp_.path() + " && " + environment + " MLREGRESS_REPO=" + temp_.path() +
                        " CALIBRATION_FIXTURE_COUNTER=" + temp_.path() + "/counter " +
                        std::string(MLREGRESS_CALIBRATION_FIXTURE_BINARY) + " " + args);
   }
-  ProcessResult calibrate(const std::string& args) {
+  ProcessResult calibrate(const std::string& args, const std::string& environment = "") {
     return fixture("calibrate --baselines " + baselines() + " --out " + temp_.path() + "/runs " +
-                   args);
+                       args,
+                   environment);
   }
   ProcessResult run_against_baselines(const std::string& args) {
     return fixture("run --color never --out " + temp_.path() + "/runs --baselines " + baselines() +
@@ -97,6 +98,16 @@ class CalibrateE2eTest : public ::testing::Test {
       return std::nan("");
     }
     return std::stod(match[2]);
+  }
+  // The name of the one calibration folder under runs/.
+  std::string calibration_folder() const {
+    for (const auto& entry : fs::directory_iterator(temp_.path() + "/runs")) {
+      if (entry.path().filename().string().starts_with("calibration-")) {
+        return entry.path().filename().string();
+      }
+    }
+    ADD_FAILURE() << "no calibration folder";
+    return "";
   }
   json loss_verdict() const {
     const json results = json::parse(read_file(temp_.path() + "/runs/latest/results.json"));
@@ -206,6 +217,59 @@ TEST_F(CalibrateE2eTest, AnExactMetricThatVariesIsReported) {
   const ProcessResult result = calibrate("--filter ExactButNoisy --repeats 3");
   EXPECT_EQ(result.exit_code, kPromotionRefused) << result.out << result.err;
   EXPECT_THAT(result.out, HasSubstr("recorded Exact, yet it varies across the 3 repeats"));
+}
+
+// --across-kernels: one run per CPU code path, each started with its kernel variables (the
+// fixture's values follow them: without them every value would be identical and nothing would be
+// calibrated). The loss gets a band across the six paths; the p-value, 0.9 on one path and about
+// 0.01 on the others, is flagged chaotic and gets none; the decision is identical on every path.
+// Planted, and caught: the variables not passed to the child (every value identical), a caller's
+// MKL_CBWR inherited by every path (the loss's mean moves by 4e-6), a chaotic value written.
+TEST_F(CalibrateE2eTest, AcrossKernelPathsWritesBandsAndFlagsAChaoticValue) {
+  // A pin of the caller's own does not leak into the paths: the natural one runs unpinned.
+  const ProcessResult calibrated =
+      calibrate("--filter KernelPathValues --across-kernels", "MKL_CBWR=COMPATIBLE");
+  EXPECT_EQ(calibrated.exit_code, kPromotionRefused) << calibrated.out << calibrated.err;
+  EXPECT_THAT(calibrated.out, HasSubstr("6 kernel paths of 1 test"));
+  EXPECT_THAT(calibrated.out, HasSubstr("path 2/6"));
+  EXPECT_THAT(calibrated.out, HasSubstr("ATen default kernels (ATEN_CPU_CAPABILITY=default)"));
+  EXPECT_THAT(calibrated.out, HasSubstr("one more intra-op thread (+1 thread)"));
+  EXPECT_THAT(calibrated.out, HasSubstr("chaotic: it moves by more than its own size"));
+  EXPECT_THAT(calibrated.out, HasSubstr("identical in 6 of 6 kernel paths"));
+  EXPECT_THAT(calibrated.out, HasSubstr("1 metric left without a calibrated band"));
+
+  // The loss: 0.5 + 1e-6 × code over the codes 0, 1, 2, 4, 7, 8 of the six paths.
+  const std::vector<double> values = {0.5, 0.500001, 0.500002, 0.500004, 0.500007, 0.500008};
+  double mean = 0.0;
+  for (double v : values) mean += v / values.size();
+  double max_deviation = 0.0;
+  for (double v : values) max_deviation = std::max(max_deviation, std::fabs(v - mean));
+  const std::string loss = metric_table("KernelPathValues", "loss");
+  EXPECT_THAT(loss, HasSubstr("calibration = { repeats = 6, "));
+  EXPECT_THAT(loss, HasSubstr("across 6 kernel paths (natural; ATen default kernels"));
+  EXPECT_NEAR(number_after(loss, "value"), mean, 1e-12);
+  EXPECT_NEAR(number_after(loss, "max_deviation"), max_deviation, 1e-12);
+  EXPECT_GE(number_after(loss, "atol"), max_deviation);
+  EXPECT_EQ(metric_table("KernelPathValues", "p_value"), "");
+  EXPECT_EQ(metric_table("KernelPathValues", "leak_flagged"), "");
+
+  // Each path's run recorded the variables it was started with (its numerics profile).
+  const std::string second = read_file(temp_.path() + "/runs/" + calibration_folder() +
+                                       "/repeat-02.log");
+  EXPECT_THAT(second, HasSubstr("KernelPathValues"));
+  bool pinned = false;
+  for (const auto& entry : fs::recursive_directory_iterator(temp_.path() + "/runs")) {
+    if (entry.path().filename() != "environment.json") continue;
+    const json environment = json::parse(read_file(entry.path().string()));
+    const json pins = environment.at("cpu").value("kernel_pins", json::object());
+    pinned |= pins.value("ATEN_CPU_CAPABILITY", "") == "default" &&
+              pins.value("MKL_CBWR", "") == "COMPATIBLE";
+  }
+  EXPECT_TRUE(pinned) << "no path's run recorded ATen's and MKL's pins";
+
+  const ProcessResult both = calibrate("--filter KernelPathValues --across-kernels --repeats 3");
+  EXPECT_EQ(both.exit_code, kUsageError) << both.out << both.err;
+  EXPECT_THAT(both.err, HasSubstr("--repeats excludes --across-kernels"));
 }
 
 TEST_F(CalibrateE2eTest, InvalidInputIsRefusedBeforeAnythingRuns) {

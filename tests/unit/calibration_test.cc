@@ -135,6 +135,63 @@ TEST(Calibration, AnExactMetricThatVariesIsNotRepeatableAndMissingValuesAreNotCa
             CalibrationOutcome::kNotCalibrated);
 }
 
+// Across kernel paths: the six paths of `calibrate --across-kernels`, named in the rule.
+CalibrationRule across_kernels() {
+  CalibrationRule rule;
+  rule.kernel_paths = {"natural", "ATen default kernels (ATEN_CPU_CAPABILITY=default)", "c", "d",
+                       "e", "f"};
+  return rule;
+}
+
+TEST(Calibration, AcrossKernelPathsABandIsWrittenAndTheRuleNamesThePaths) {
+  // Rounding-sized moves: a band, the same rule as for repeats.
+  const auto metrics = calibrate_metrics(
+      repeats_of({0.5, 0.5000001, 0.4999998, 0.5, 0.5000003, 0.5}), across_kernels());
+  const MetricCalibration& loss = named(metrics, "loss");
+  ASSERT_EQ(loss.outcome, CalibrationOutcome::kBand) << loss.note;
+  EXPECT_THAT(loss.calibration.rule,
+              HasSubstr("across 6 kernel paths (natural; ATen default kernels "
+                        "(ATEN_CPU_CAPABILITY=default); c; d; e; f): normal tolerance interval"));
+  EXPECT_EQ(loss.calibration.repeats, 6);
+  EXPECT_TRUE(writes_band(loss, false));
+  EXPECT_THAT(named(metrics, "steps").note, HasSubstr("identical in 6 of 6 kernel paths"));
+}
+
+TEST(Calibration, AcrossKernelPathsAValueThatMovesByMoreThanItsSizeIsChaoticAndNeverWritten) {
+  // A p-value: 0.01 on the natural path, 0.9 on another (mean 0.175, largest |Δ| 0.725).
+  const auto metrics =
+      calibrate_metrics(repeats_of({0.01, 0.02, 0.03, 0.04, 0.9, 0.05}), across_kernels());
+  const MetricCalibration& p = named(metrics, "loss");
+  EXPECT_EQ(p.outcome, CalibrationOutcome::kChaotic);
+  EXPECT_THAT(p.note, HasSubstr("chaotic: it moves by more than its own size across the 6 kernel "
+                                "paths"));
+  EXPECT_THAT(p.note, HasSubstr("record the decision it supports"));
+  EXPECT_FALSE(writes_band(p, /*allow_wide=*/true));
+  // The same values as repeats of one path are noise that dominates, not chaos: --allow-wide-bands
+  // still writes them.
+  const MetricCalibration& repeated =
+      named(calibrate_metrics(repeats_of({0.01, 0.02, 0.03, 0.04, 0.9, 0.05}), {}), "loss");
+  EXPECT_EQ(repeated.outcome, CalibrationOutcome::kNoiseDominates);
+}
+
+TEST(Calibration, AcrossKernelPathsAnExactNumericsValueMayDifferButAPortableOneMayNot) {
+  // A float recorded Exact{} is stored per numerics profile: each path is a profile of its own.
+  const auto numerics =
+      calibrate_metrics(repeats_of({1.0, 1.0000001, 1.0, 1.0, 1.0, 1.0}, Exact{}), across_kernels());
+  EXPECT_EQ(named(numerics, "loss").outcome, CalibrationOutcome::kNotCalibrated);
+  EXPECT_THAT(named(numerics, "loss").note, HasSubstr("Exact per numerics profile"));
+  // A whole number recorded Exact{} is stored portable and gated everywhere: it must not move.
+  const auto portable =
+      calibrate_metrics(repeats_of({103.0, 100.0, 103.0, 103.0, 100.0, 103.0}, Exact{}),
+                        across_kernels());
+  EXPECT_EQ(named(portable, "loss").outcome, CalibrationOutcome::kNotRepeatable);
+  EXPECT_THAT(named(portable, "loss").note, HasSubstr("Exact{.scope = Scope::Numerics}"));
+  const auto declared = calibrate_metrics(
+      repeats_of({103.0, 100.0, 103.0, 103.0, 100.0, 103.0}, Exact{.scope = Scope::Numerics}),
+      across_kernels());
+  EXPECT_EQ(named(declared, "loss").outcome, CalibrationOutcome::kNotCalibrated);
+}
+
 PromotionRequest request_now() {
   PromotionRequest request;
   request.now = "2026-12-04T00:00:00Z";

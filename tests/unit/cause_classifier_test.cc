@@ -15,6 +15,7 @@
 namespace mlregress::internal {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -270,6 +271,44 @@ TEST(CauseClassifier, NoEvidenceIsUnknownAndSaysWhatWasLookedAt) {
   EXPECT_THAT(c.cause->rule, HasSubstr("the test records no dataset or data-order fingerprint"));
   EXPECT_THAT(c.cause->rule, Not(HasSubstr("match the baseline's")));
   EXPECT_TRUE(admits_unknown(*c.cause));
+}
+
+// A band's value is portable: gated on every machine. Where it moved and the file was promoted on
+// another CPU, the CPU and its kernels are among the causes, named with the fields that changed
+// (a p-value at chance moved 195% between an AMD and an Intel CPU with nothing else changed). The
+// evidence is indirect, so unknown stays an alternative; on the promoting machine itself neither
+// is offered (NoEvidenceIsUnknownAndSaysWhatWasLookedAt).
+TEST(CauseClassifier, ABandValueThatMovedOnAnotherCpuOffersNumericsAndEnvironment) {
+  EnvironmentProfile promoted = machine();
+  promoted.cpu = "AMD EPYC";
+  promoted.isa = "AuthenticAMD avx avx2 fma avx512f";
+  promoted.id = "cpu-amd";
+  EnvironmentProfile now = machine();
+  now.cpu = "Intel(R) Xeon(R) Processor";
+  now.isa = "GenuineIntel avx avx2 fma avx512f amx_bf16";
+  now.id = "cpu-intel";
+  BaselineTest b;
+  b.metrics["p_value"] = band(0.437);
+  const TestResult r = judged(test_with({value("p_value", 0.148)}), baselines(b, promoted), now);
+  const MetricComparison& c = comparison(r, "p_value");
+  EXPECT_EQ(c.verdict, Verdict::kRegression);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, CauseClass::kNumerics) << format_cause(*c.cause);
+  EXPECT_THAT(c.cause->rule, HasSubstr("'p_value' is one value for every machine"));
+  EXPECT_THAT(c.cause->rule, HasSubstr("promoted on cpu-amd, whose kernel fields differ"));
+  EXPECT_THAT(c.cause->rule, HasSubstr("AuthenticAMD"));
+  EXPECT_THAT(alternatives(*c.cause),
+              ElementsAre(CauseClass::kEnvironment, CauseClass::kUnknown));
+  EXPECT_THAT(c.cause->alternatives.front().rule, HasSubstr("CPU 'AMD EPYC' → 'Intel(R) Xeon"));
+  EXPECT_TRUE(admits_unknown(*c.cause));
+
+  // Only the threads differ: environment, not numerics.
+  const TestResult threads =
+      judged(test_with({value("p_value", 0.148)}), baselines(b, machine(1)), machine(2));
+  const MetricComparison& t = comparison(threads, "p_value");
+  ASSERT_TRUE(t.cause);
+  EXPECT_EQ(t.cause->cause, CauseClass::kEnvironment) << format_cause(*t.cause);
+  EXPECT_THAT(alternatives(*t.cause), ElementsAre(CauseClass::kUnknown));
 }
 
 // A value stored for a profile the baseline file does not describe: its fields could not be

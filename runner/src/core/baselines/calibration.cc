@@ -1,6 +1,7 @@
 #include "baselines/calibration.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +34,17 @@ bool wants_exact(const MetricRecord& metric) {
 }
 
 std::string percent(double rate) { return fmt::format("{:g}%", 100.0 * rate); }
+
+// Whether promote stores this Exact value portable (gated on every machine): a portable scope,
+// or Auto with a whole number in every run (promotion.cc's rule).
+bool stored_portable(const MetricRecord& metric, const std::vector<double>& values) {
+  const Exact* exact = std::get_if<Exact>(&metric.policy);
+  const Scope scope = exact != nullptr ? exact->scope : Scope::Auto;
+  if (scope != Scope::Auto) return scope == Scope::Portable;
+  return std::all_of(values.begin(), values.end(), [](double v) {
+    return std::isfinite(v) && v == std::trunc(v) && std::fabs(v) <= 9007199254740992.0;
+  });
+}
 
 MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const TestResult& test,
                                 const MetricRecord& first, const CalibrationRule& rule, double k) {
@@ -81,12 +93,31 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
   cal.environment = repeats.front().profile.id;
   c.half_width = calibrated_half_width(cal);
 
+  const bool across_kernels = !rule.kernel_paths.empty();
+  const std::string runs = across_kernels ? " kernel paths" : "";
   if (identical) {
     c.outcome = CalibrationOutcome::kIdentical;
     c.note = wants_exact(first)
-                 ? fmt::format("identical in {} of {}: Exact holds here", k_repeats, k_repeats)
-                 : fmt::format("identical in {} of {}: offered Exact (record it with Exact{{}})",
-                               k_repeats, k_repeats);
+                 ? fmt::format("identical in {} of {}{}: Exact holds here", k_repeats, k_repeats,
+                               runs)
+                 : fmt::format("identical in {} of {}{}: offered Exact (record it with Exact{{}})",
+                               k_repeats, k_repeats, runs);
+    return c;
+  }
+  if (wants_exact(first) && across_kernels) {
+    // A numerics value is stored per profile, and each kernel path is a profile of its own: it
+    // may differ between them. A portable one (a whole number) is gated on every machine.
+    if (stored_portable(first, c.values)) {
+      c.outcome = CalibrationOutcome::kNotRepeatable;
+      c.note = fmt::format(
+          "recorded Exact and stored portable (gated on every machine), yet it differs between "
+          "the {} kernel paths: record it with Exact{{.scope = Scope::Numerics}}",
+          k_repeats);
+    } else {
+      c.outcome = CalibrationOutcome::kNotCalibrated;
+      c.note = "Exact per numerics profile: each kernel path is a profile of its own, so it may "
+               "differ between them; not calibrated";
+    }
     return c;
   }
   if (wants_exact(first)) {
@@ -95,6 +126,15 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
         "recorded Exact, yet it varies across the {} repeats: Exact cannot hold on this machine; "
         "record it with a Band and calibrate again",
         k_repeats);
+    return c;
+  }
+  if (across_kernels && cal.max_deviation > std::fabs(cal.mean)) {
+    c.outcome = CalibrationOutcome::kChaotic;
+    c.note = fmt::format(
+        "chaotic: it moves by more than its own size across the {} kernel paths (largest |Δ| {} "
+        "against |mean| {}); no band is written: record the decision it supports (a 0/1 outcome "
+        "with Exact{{}}) or a quantity that is stable",
+        k_repeats, format_value(cal.max_deviation), format_value(std::fabs(cal.mean)));
     return c;
   }
   if (c.half_width > std::fabs(cal.mean)) {
@@ -115,9 +155,12 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
 }  // namespace
 
 std::string calibration_rule_text(const CalibrationRule& rule) {
-  return fmt::format(
+  const std::string band = fmt::format(
       "normal tolerance interval {}/{} (two-sided, exact k); band = max(k × sd, max_deviation)",
       percent(rule.coverage), percent(rule.confidence));
+  if (rule.kernel_paths.empty()) return band;
+  return fmt::format("across {} kernel paths ({}): {}", rule.kernel_paths.size(),
+                     fmt::join(rule.kernel_paths, "; "), band);
 }
 
 std::vector<MetricCalibration> calibrate_metrics(const std::vector<RunRecord>& repeats,

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "baselines/calibration.h"
+#include "environment/kernel_paths.h"
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
 #include "registry/test_selection.h"
@@ -59,16 +60,17 @@ std::vector<const RegisteredTest*> calibrated_tests(const CalibrateOptions& opti
   return plain;
 }
 
-// `run` of the calibrated tests, as this binary would be started by hand.
+// `run` of the calibrated tests, as this binary would be started by hand, on `threads` intra-op
+// threads.
 std::vector<std::string> repeat_command(const CalibrateOptions& options,
                                         const std::vector<const RegisteredTest*>& tests,
-                                        const std::string& runs) {
+                                        const std::string& runs, int threads) {
   std::vector<std::string> names;
   for (const RegisteredTest* test : tests) names.push_back(test->name);
   std::vector<std::string> argv = {this_executable(), "run",
                                    "--filter",        fmt::format("{}", fmt::join(names, ":")),
                                    "--seed",          std::to_string(options.seed),
-                                   "--threads",       std::to_string(options.threads),
+                                   "--threads",       std::to_string(threads),
                                    "--out",           runs,
                                    "--color",         "never"};
   for (const std::string& set : options.sets) argv.insert(argv.end(), {"--set", set});
@@ -76,13 +78,39 @@ std::vector<std::string> repeat_command(const CalibrateOptions& options,
   return argv;
 }
 
+// One run of the calibration: a repeat, or one kernel path (`path` names it, "" for a repeat).
+struct RepeatRun {
+  std::vector<std::string> argv;
+  EnvironmentChanges environment;
+  std::string path;
+};
+
+// The runs of the calibration: K repeats of one configuration, or one per kernel path.
+std::vector<RepeatRun> planned_runs(const CalibrateOptions& options,
+                                    const std::vector<const RegisteredTest*>& tests,
+                                    const std::string& runs) {
+  std::vector<RepeatRun> planned;
+  if (!options.across_kernels) {
+    for (int i = 0; i < options.repeats; ++i) {
+      planned.push_back({repeat_command(options, tests, runs, options.threads), {}, ""});
+    }
+    return planned;
+  }
+  for (const KernelSetting& setting : kernel_settings()) {
+    planned.push_back(
+        {repeat_command(options, tests, runs, options.threads + setting.extra_threads),
+         environment_changes(setting), describe(setting)});
+  }
+  return planned;
+}
+
 // Runs repeat `index` (1-based) and reads its run folder. A repeat that could not run at all is
 // an error with the run's own exit code; a failed test is left to refuse_unpromotable.
-RunRecord run_repeat(const std::vector<std::string>& argv, const std::string& folder, int index,
-                     int count, bool force) {
+RunRecord run_repeat(const RepeatRun& repeat, const std::string& folder, int index, int count,
+                     bool force) {
   const std::string log = fmt::format("{}/repeat-{:02}.log", folder, index);
   const auto start = std::chrono::steady_clock::now();
-  const ChildExit exit = run_child_process(argv, log);
+  const ChildExit exit = run_child_process(repeat.argv, log, "", 0.0, repeat.environment);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const bool ran = exit.exit_code == static_cast<int>(ExitCode::kPassed) ||
@@ -95,9 +123,11 @@ RunRecord run_repeat(const std::vector<std::string>& argv, const std::string& fo
   }
   RunRecord record = read_run_record(folder + "/runs/latest");
   record.path = std::filesystem::canonical(record.path).string();
-  std::printf("  repeat %*d/%d  %s  %.1f s%s\n", static_cast<int>(std::to_string(count).size()),
-              index, count, record.run.info.run_id.c_str(), seconds,
-              exit.exit_code == 0 ? "" : "  (a test failed)");
+  std::printf("  %s %*d/%d  %s  %.1f s%s%s\n", repeat.path.empty() ? "repeat" : "path",
+              static_cast<int>(std::to_string(count).size()), index, count,
+              record.run.info.run_id.c_str(), seconds,
+              exit.exit_code == 0 ? "" : "  (a test failed)",
+              repeat.path.empty() ? "" : ("  " + repeat.path).c_str());
   std::fflush(stdout);
   // A dirty tree or a failed test stops the calibration at the first repeat that shows it.
   refuse_unpromotable(record, force, "calibrate", /*needs_every_seed=*/false);
@@ -151,29 +181,35 @@ ExitCode calibrate_command(const CalibrateOptions& options, const std::string& b
   std::filesystem::create_directories(folder + "/runs", error);
   if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
 
-  const CalibrationRule rule{options.coverage, options.confidence};
-  std::printf("calibrate: %d repeats of %zu test%s (seed %llu, %d thread%s) into %s\n",
-              options.repeats, tests.size(), tests.size() == 1 ? "" : "s",
-              static_cast<unsigned long long>(options.seed), options.threads,
-              options.threads == 1 ? "" : "s", folder.c_str());
+  const std::vector<RepeatRun> planned = planned_runs(options, tests, folder + "/runs");
+  const int count = static_cast<int>(planned.size());
+  CalibrationRule rule{options.coverage, options.confidence, {}};
+  for (const RepeatRun& run : planned) {
+    if (!run.path.empty()) rule.kernel_paths.push_back(run.path);
+  }
+  std::printf("calibrate: %d %s of %zu test%s (seed %llu, %d thread%s) into %s\n", count,
+              options.across_kernels ? "kernel paths" : "repeats", tests.size(),
+              tests.size() == 1 ? "" : "s", static_cast<unsigned long long>(options.seed),
+              options.threads, options.threads == 1 ? "" : "s", folder.c_str());
   std::fflush(stdout);
-  const std::vector<std::string> argv = repeat_command(options, tests, folder + "/runs");
   std::vector<RunRecord> repeats;
-  for (int i = 1; i <= options.repeats; ++i) {
-    repeats.push_back(run_repeat(argv, folder, i, options.repeats, options.force));
+  for (int i = 1; i <= count; ++i) {
+    repeats.push_back(run_repeat(planned[i - 1], folder, i, count, options.force));
   }
 
   const std::vector<MetricCalibration> metrics = calibrate_metrics(repeats, rule);
   const std::string table =
-      fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), options.repeats,
+      fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), count,
                   repeats.front().profile.id, calibration_table(metrics, options.allow_wide_bands));
   std::printf("\n%s", table.c_str());
   std::ofstream(folder + "/calibration.txt") << table;
 
   PromotionRequest request;
   request.baselines_dir = options.baselines;
-  request.reason = options.reason.empty() ? fmt::format("calibrate: {} repeats", options.repeats)
-                                          : options.reason;
+  request.reason = options.reason.empty()
+                       ? fmt::format("calibrate: {} {}", count,
+                                     options.across_kernels ? "kernel paths" : "repeats")
+                       : options.reason;
   request.force = options.force;
   request.now = utc_now_iso8601();
   const std::vector<PlannedFile> written =

@@ -249,10 +249,18 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& calibrate) {
       "|deviation|), k the normal tolerance factor covering 99% of runs with 99% confidence; "
       "metrics identical in every repeat are offered Exact");
   add_selection(command, calibrate.tiers, calibrate.filter);
+  CLI::Option* repeats =
+      command
+          ->add_option("--repeats", calibrate.repeats,
+                       "Runs of each test (K); fewer than 20 make k large (k = 10.2 at K = 5)")
+          ->check(CLI::Range(2, 100000));
   command
-      ->add_option("--repeats", calibrate.repeats,
-                   "Runs of each test (K); fewer than 20 make k large (k = 10.2 at K = 5)")
-      ->check(CLI::Range(2, 100000));
+      ->add_flag("--across-kernels", calibrate.across_kernels,
+                 "One run per CPU code path instead of K repeats of one: natural, ATen's default "
+                 "kernels, oneDNN at SSE4.1, MKL's compatible path, all three, one more thread; "
+                 "the band bounds what another CPU's kernels do, and a metric that moves by more "
+                 "than its own size is flagged chaotic, not written")
+      ->excludes(repeats);
   command->add_option("--baselines", calibrate.baselines, "Baseline folder");
   add_runs_folder(command, calibrate.out,
                   "the calibration folder (calibration-<time>/, with the K run folders)");

@@ -118,6 +118,8 @@ struct CalibrateOptions {
   std::string repo;
   bool allow_wide_bands = false;  ///< also write bands wider than the value itself
   bool force = false;             ///< a dirty tree or a failed repeat
+  /// One run per CPU code path (environment/kernel_paths.h) instead of `repeats` of one.
+  bool across_kernels = false;
 };
 
 struct CompareOptions {

@@ -220,7 +220,8 @@ void BaselineGate::explain(TestResult& test) const {
   explain_verdicts(
       test, gather_cause_evidence(test, baseline,
                                   loaded == nullptr ? kNoEnvironments : loaded->file.environments,
-                                  profile_));
+                                  profile_,
+                                  loaded == nullptr ? "" : loaded->file.provenance.environment));
 }
 
 void BaselineGate::judge_run(RunResult& run) {

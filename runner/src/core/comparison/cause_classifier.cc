@@ -271,7 +271,8 @@ bool needs_cause(Verdict verdict) {
 
 CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* baseline,
                                     const std::map<std::string, EnvironmentProfile>& environments,
-                                    const EnvironmentProfile& now) {
+                                    const EnvironmentProfile& now,
+                                    const std::string& promoted_on) {
   CauseEvidence e;
   for (const RecordedDataset& d : test.datasets) {
     e.records_datasets |= !d.order;
@@ -297,6 +298,10 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
     }
   }
   if (baseline == nullptr) return e;
+  if (const auto described = environments.find(promoted_on); described != environments.end()) {
+    e.promoted_on = promoted_on;
+    e.promoted_on_difference = split_differences(described->second, now);
+  }
   for (const auto& [name, metric] : baseline->metrics) {
     if (metric.by_environment.empty()) continue;
     const std::string stored = stored_profile_id(metric, now);
@@ -368,6 +373,24 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
                  fmt::format("the baseline holds '{}' for profiles whose machine differs from this "
                              "run's ({})",
                              c.metric, it->second.machine));
+    }
+  }
+  // A portable value (a band's) is one value for every machine: where the run's CPU or kernels
+  // differ from those it was promoted on, they may have moved it (runner/docs/numerics.md
+  // measured such moves), though nothing shows that they did: weak evidence.
+  if (moved(c) && !evidence.environment_bound.contains(c.metric) && !evidence.promoted_on.empty()) {
+    const EnvironmentDifference& d = evidence.promoted_on_difference;
+    if (!d.kernels.empty()) {
+      rules.fire(CauseClass::kNumerics, false,
+                 fmt::format("'{}' is one value for every machine, and the baseline file was "
+                             "promoted on {}, whose kernel fields differ from this run's ({})",
+                             c.metric, evidence.promoted_on, d.kernels));
+    }
+    if (!d.machine.empty()) {
+      rules.fire(CauseClass::kEnvironment, false,
+                 fmt::format("'{}' is one value for every machine, and the baseline file was "
+                             "promoted on {}, whose machine differs from this run's ({})",
+                             c.metric, evidence.promoted_on, d.machine));
     }
   }
   for (const MetricComparison& other : test.comparisons) {

@@ -49,13 +49,20 @@ struct CauseEvidence {
   /// Per metric bound to an environment: the profile ids the baseline holds it for without
   /// describing them under [environments] (their fields could not be compared).
   std::map<std::string, std::vector<std::string>> undescribed_environments;
+  /// The profile the baseline file was last promoted on (its provenance), and how this machine
+  /// differs from it: a portable value (a band's) that moved where only the CPU or its kernels
+  /// changed may have moved with them. Empty when the file does not describe that profile.
+  std::string promoted_on;
+  EnvironmentDifference promoted_on_difference;
 };
 
 /// Reads the evidence of a test whose comparisons are done. `baseline` and `environments` (the
-/// baseline file's profile descriptions) may be null/empty when the test has no baseline.
+/// baseline file's profile descriptions) may be null/empty when the test has no baseline;
+/// `promoted_on` is the profile id of the file's provenance ("" when unknown).
 CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* baseline,
                                     const std::map<std::string, EnvironmentProfile>& environments,
-                                    const EnvironmentProfile& now);
+                                    const EnvironmentProfile& now,
+                                    const std::string& promoted_on = "");
 
 /// The cause of `comparison` (one of `test.comparisons`, whose other comparisons are evidence
 /// too: a sibling that moved is weak evidence for this one). Defined for every verdict; reporters

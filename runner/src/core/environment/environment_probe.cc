@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "environment/cpu_isa.h"
+#include "environment/kernel_paths.h"
 #include "record/json_text.h"
 #include "support/errors.h"
 #include "support/forked_child.h"
@@ -109,9 +110,7 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
   // The variables that change which kernels ATen, oneDNN and MKL run (runner/docs/numerics.md):
   // part of the numerics profile, so a run with them never gates against one without.
   nlohmann::json pins = nlohmann::json::object();
-  for (const char* name : {"ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA",
-                           "ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE",
-                           "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR"}) {
+  for (const char* name : kernel_variables()) {
     if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
       pins[name] = value;
     }

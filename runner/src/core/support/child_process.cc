@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "support/errors.h"
@@ -46,10 +47,25 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   return args;
 }
 
+// This process's environment with `changes` applied, as "NAME=VALUE" strings.
+std::vector<std::string> changed_environment(const EnvironmentChanges& changes) {
+  std::vector<std::string> out;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const std::string name(text.substr(0, text.find('=')));
+    if (!changes.contains(name)) out.emplace_back(text);
+  }
+  for (const auto& [name, value] : changes) {
+    if (value) out.push_back(name + "=" + *value);
+  }
+  return out;
+}
+
 }  // namespace
 
 ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
-                            const std::string& error_path, double timeout_s) {
+                            const std::string& error_path, double timeout_s,
+                            const EnvironmentChanges& changes) {
   if (argv.empty()) throw std::invalid_argument("run_child_process: empty argv");
   const int fd = open_for_writing(output_path);
   int error_fd = fd;
@@ -68,8 +84,11 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 
   std::vector<char*> args = c_argv(argv);
+  const std::vector<std::string> environment = changed_environment(changes);
+  std::vector<char*> env = c_argv(environment);
   pid_t pid = 0;
-  const int spawn_error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int spawn_error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(),
+                                      changes.empty() ? environ : env.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fd);
   if (error_fd != fd) ::close(error_fd);

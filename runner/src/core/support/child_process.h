@@ -3,6 +3,7 @@
 // program exactly as given, whatever characters they hold.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,13 +17,18 @@ struct ChildExit {
   std::string describe() const;    ///< "exit code 1", "killed by signal 9 (Killed)"
 };
 
+/// How a child's environment differs from this process's: a variable mapped to a value is set
+/// to it, one mapped to nullopt is removed; every other variable is inherited.
+using EnvironmentChanges = std::map<std::string, std::optional<std::string>>;
+
 /// Runs argv[0] (a path; PATH is not searched) with stdout written to `output_path` and stderr
 /// to `error_path` (both created or truncated; an empty `error_path` means the same file as
-/// stdout), and waits for it, at most `timeout_s` seconds when that is > 0 (then it is killed).
-/// Throws OutputError when a file cannot be opened, std::runtime_error when the program cannot
-/// be started.
+/// stdout), in this process's environment changed by `changes`, and waits for it, at most
+/// `timeout_s` seconds when that is > 0 (then it is killed). Throws OutputError when a file
+/// cannot be opened, std::runtime_error when the program cannot be started.
 ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
-                            const std::string& error_path = "", double timeout_s = 0.0);
+                            const std::string& error_path = "", double timeout_s = 0.0,
+                            const EnvironmentChanges& changes = {});
 
 /// Runs argv[0] (looked up in PATH when it has no '/') with stdin and stderr on /dev/null and
 /// returns what it wrote to stdout, waiting for it to end. nullopt when it cannot be started
