@@ -64,14 +64,14 @@ Spread spread_of_first_twenty() {
 class CalibrateE2eTest : public ::testing::Test {
  protected:
   ProcessResult fixture(const std::string& args, const std::string& environment = "") {
-    return run_command("cd " + temp_.path() + " && " + environment + " MLREGRESS_REPO=" + temp_.path() +
-                       " CALIBRATION_FIXTURE_COUNTER=" + temp_.path() + "/counter " +
+    return run_command("cd " + temp_.path() + " && " + environment + " MLREGRESS_REPO=" +
+                       temp_.path() + " CALIBRATION_FIXTURE_COUNTER=" + temp_.path() + "/counter " +
                        std::string(MLREGRESS_CALIBRATION_FIXTURE_BINARY) + " " + args);
   }
   ProcessResult calibrate(const std::string& args, const std::string& environment = "") {
-    return fixture("calibrate --baselines " + baselines() + " --out " + temp_.path() + "/runs " +
-                       args,
-                   environment);
+    return fixture(
+        "calibrate --baselines " + baselines() + " --out " + temp_.path() + "/runs " + args,
+        environment);
   }
   ProcessResult run_against_baselines(const std::string& args) {
     return fixture("run --color never --out " + temp_.path() + "/runs --baselines " + baselines() +
@@ -254,8 +254,8 @@ TEST_F(CalibrateE2eTest, AcrossKernelPathsWritesBandsAndFlagsAChaoticValue) {
   EXPECT_EQ(metric_table("KernelPathValues", "leak_flagged"), "");
 
   // Each path's run recorded the variables it was started with (its numerics profile).
-  const std::string second = read_file(temp_.path() + "/runs/" + calibration_folder() +
-                                       "/repeat-02.log");
+  const std::string second =
+      read_file(temp_.path() + "/runs/" + calibration_folder() + "/repeat-02.log");
   EXPECT_THAT(second, HasSubstr("KernelPathValues"));
   bool pinned = false;
   for (const auto& entry : fs::recursive_directory_iterator(temp_.path() + "/runs")) {

@@ -138,8 +138,8 @@ TEST(Calibration, AnExactMetricThatVariesIsNotRepeatableAndMissingValuesAreNotCa
 // Across kernel paths: the six paths of `calibrate --across-kernels`, named in the rule.
 CalibrationRule across_kernels() {
   CalibrationRule rule;
-  rule.kernel_paths = {"natural", "ATen default kernels (ATEN_CPU_CAPABILITY=default)", "c", "d",
-                       "e", "f"};
+  rule.kernel_paths = {
+      "natural", "ATen default kernels (ATEN_CPU_CAPABILITY=default)", "c", "d", "e", "f"};
   return rule;
 }
 
@@ -176,14 +176,13 @@ TEST(Calibration, AcrossKernelPathsAValueThatMovesByMoreThanItsSizeIsChaoticAndN
 
 TEST(Calibration, AcrossKernelPathsAnExactNumericsValueMayDifferButAPortableOneMayNot) {
   // A float recorded Exact{} is stored per numerics profile: each path is a profile of its own.
-  const auto numerics =
-      calibrate_metrics(repeats_of({1.0, 1.0000001, 1.0, 1.0, 1.0, 1.0}, Exact{}), across_kernels());
+  const auto numerics = calibrate_metrics(repeats_of({1.0, 1.0000001, 1.0, 1.0, 1.0, 1.0}, Exact{}),
+                                          across_kernels());
   EXPECT_EQ(named(numerics, "loss").outcome, CalibrationOutcome::kNotCalibrated);
   EXPECT_THAT(named(numerics, "loss").note, HasSubstr("Exact per numerics profile"));
   // A whole number recorded Exact{} is stored portable and gated everywhere: it must not move.
-  const auto portable =
-      calibrate_metrics(repeats_of({103.0, 100.0, 103.0, 103.0, 100.0, 103.0}, Exact{}),
-                        across_kernels());
+  const auto portable = calibrate_metrics(
+      repeats_of({103.0, 100.0, 103.0, 103.0, 100.0, 103.0}, Exact{}), across_kernels());
   EXPECT_EQ(named(portable, "loss").outcome, CalibrationOutcome::kNotRepeatable);
   EXPECT_THAT(named(portable, "loss").note, HasSubstr("Exact{.scope = Scope::Numerics}"));
   const auto declared = calibrate_metrics(

@@ -297,8 +297,7 @@ TEST(CauseClassifier, ABandValueThatMovedOnAnotherCpuOffersNumericsAndEnvironmen
   EXPECT_THAT(c.cause->rule, HasSubstr("'p_value' is one value for every machine"));
   EXPECT_THAT(c.cause->rule, HasSubstr("promoted on cpu-amd, whose kernel fields differ"));
   EXPECT_THAT(c.cause->rule, HasSubstr("AuthenticAMD"));
-  EXPECT_THAT(alternatives(*c.cause),
-              ElementsAre(CauseClass::kEnvironment, CauseClass::kUnknown));
+  EXPECT_THAT(alternatives(*c.cause), ElementsAre(CauseClass::kEnvironment, CauseClass::kUnknown));
   EXPECT_THAT(c.cause->alternatives.front().rule, HasSubstr("CPU 'AMD EPYC' → 'Intel(R) Xeon"));
   EXPECT_TRUE(admits_unknown(*c.cause));
 

@@ -97,11 +97,11 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
   const std::string runs = across_kernels ? " kernel paths" : "";
   if (identical) {
     c.outcome = CalibrationOutcome::kIdentical;
-    c.note = wants_exact(first)
-                 ? fmt::format("identical in {} of {}{}: Exact holds here", k_repeats, k_repeats,
-                               runs)
-                 : fmt::format("identical in {} of {}{}: offered Exact (record it with Exact{{}})",
-                               k_repeats, k_repeats, runs);
+    c.note =
+        wants_exact(first)
+            ? fmt::format("identical in {} of {}{}: Exact holds here", k_repeats, k_repeats, runs)
+            : fmt::format("identical in {} of {}{}: offered Exact (record it with Exact{{}})",
+                          k_repeats, k_repeats, runs);
     return c;
   }
   if (wants_exact(first) && across_kernels) {
@@ -115,8 +115,9 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
           k_repeats);
     } else {
       c.outcome = CalibrationOutcome::kNotCalibrated;
-      c.note = "Exact per numerics profile: each kernel path is a profile of its own, so it may "
-               "differ between them; not calibrated";
+      c.note =
+          "Exact per numerics profile: each kernel path is a profile of its own, so it may "
+          "differ between them; not calibrated";
     }
     return c;
   }

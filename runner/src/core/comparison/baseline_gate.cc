@@ -218,10 +218,9 @@ void BaselineGate::explain(TestResult& test) const {
   static const std::map<std::string, EnvironmentProfile> kNoEnvironments;
   const BaselineTest* baseline = loaded == nullptr ? nullptr : &loaded->file.tests.at(test.name);
   explain_verdicts(
-      test, gather_cause_evidence(test, baseline,
-                                  loaded == nullptr ? kNoEnvironments : loaded->file.environments,
-                                  profile_,
-                                  loaded == nullptr ? "" : loaded->file.provenance.environment));
+      test, gather_cause_evidence(
+                test, baseline, loaded == nullptr ? kNoEnvironments : loaded->file.environments,
+                profile_, loaded == nullptr ? "" : loaded->file.provenance.environment));
 }
 
 void BaselineGate::judge_run(RunResult& run) {

@@ -271,8 +271,7 @@ bool needs_cause(Verdict verdict) {
 
 CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* baseline,
                                     const std::map<std::string, EnvironmentProfile>& environments,
-                                    const EnvironmentProfile& now,
-                                    const std::string& promoted_on) {
+                                    const EnvironmentProfile& now, const std::string& promoted_on) {
   CauseEvidence e;
   for (const RecordedDataset& d : test.datasets) {
     e.records_datasets |= !d.order;

@@ -8,10 +8,13 @@
 namespace mlregress::internal {
 
 std::span<const char* const> kernel_variables() {
-  static constexpr std::array<const char*, 7> kVariables = {
-      "ATEN_CPU_CAPABILITY",        "ONEDNN_MAX_CPU_ISA",       "DNNL_MAX_CPU_ISA",
-      "ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE", "MKL_ENABLE_INSTRUCTIONS",
-      "MKL_CBWR"};
+  static constexpr std::array<const char*, 7> kVariables = {"ATEN_CPU_CAPABILITY",
+                                                            "ONEDNN_MAX_CPU_ISA",
+                                                            "DNNL_MAX_CPU_ISA",
+                                                            "ONEDNN_DEFAULT_FPMATH_MODE",
+                                                            "DNNL_DEFAULT_FPMATH_MODE",
+                                                            "MKL_ENABLE_INSTRUCTIONS",
+                                                            "MKL_CBWR"};
   return kVariables;
 }
 

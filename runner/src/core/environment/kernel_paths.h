@@ -21,7 +21,7 @@ std::span<const char* const> kernel_variables();
 /// One code path: the kernel variables it sets (every other one of kernel_variables() is removed,
 /// so the caller's own pins cannot leak in) and the intra-op threads it adds to the run's own.
 struct KernelSetting {
-  std::string name;                             ///< "ATen default kernels"
+  std::string name;                              ///< "ATen default kernels"
   std::map<std::string, std::string> variables;  ///< set in the child's environment
   int extra_threads = 0;
 };
