@@ -6,9 +6,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "fixture_runner.h"
 
@@ -108,6 +110,27 @@ TEST_F(PredictionsE2eTest, AChangedEvaluationSetIsNotComparableNamingTheDataset)
     }
     EXPECT_THAT(changed.out, HasSubstr("the dataset 'eval' changed"));
   }
+  // Three examples fewer: the baseline shown is the stored set's accuracy on its 1000 examples,
+  // not the candidate's or the shared examples' (planted: the accuracy of the examples both
+  // have, which was printed as the baseline).
+  const ProcessResult fewer = run_against_baselines("--set Predictions.drop_examples=3");
+  ASSERT_EQ(fewer.exit_code, kPassed) << fewer.out;
+  const std::string stored = test_support::read_file(baseline_csv());
+  int examples = 0, correct = 0;
+  std::istringstream lines(stored);
+  std::string line;
+  std::getline(lines, line);  // the header: id,predicted,target
+  while (std::getline(lines, line)) {
+    long long id = 0, predicted = 0, target = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld,%lld", &id, &predicted, &target), 3) << line;
+    ++examples;
+    correct += predicted == target ? 1 : 0;
+  }
+  ASSERT_EQ(examples, 1000);
+  const json entry = eval_entry();
+  EXPECT_DOUBLE_EQ(entry.at("baseline").get<double>(), static_cast<double>(correct) / examples);
+  EXPECT_THAT(entry.at("note").get<std::string>(), HasSubstr("on 1000 examples, this run's"));
+  EXPECT_THAT(entry.at("note").get<std::string>(), HasSubstr(" on 997"));
 }
 
 TEST_F(PredictionsE2eTest, CompareUsesTheOtherRunsPredictionsAndNamesADamagedFile) {

@@ -188,8 +188,12 @@ void BaselineGate::compare_test(TestResult& test) const {
     regressed = false;
     for (MetricComparison& c : test.comparisons) {
       if (c.verdict == Verdict::kNew) continue;
+      // Predictions that could not be paired keep what their own comparison found: the stored
+      // set's accuracy and size beside this run's.
+      const bool unpaired =
+          c.kind == MetricKind::kPredictions && c.verdict == Verdict::kNotComparable;
+      c.note = unpaired ? other_data + "; " + c.note : other_data;
       c.verdict = Verdict::kNotComparable;
-      c.note = other_data;
       c.distribution.reset();
       c.flips.reset();
       c.looks.clear();

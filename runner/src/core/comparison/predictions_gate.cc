@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "comparison/reference_file.h"
 #include "storage/predictions_file.h"
 #include "support/errors.h"
+#include "support/number_format.h"
 
 namespace mlregress::internal {
 namespace {
@@ -30,6 +32,24 @@ FlipsAnalysis flips_analysis(std::shared_ptr<const PredictionComparison> compari
   return a;
 }
 
+// The share of a whole set's examples predicted right: what the baseline stored, before any
+// pairing with the candidate's (NaN for an empty set).
+double accuracy_of(const Predictions& predictions) {
+  if (predictions.ids.empty()) return std::nan("");
+  std::size_t correct = 0;
+  for (std::size_t i = 0; i < predictions.ids.size(); ++i) {
+    correct += predictions.predicted[i] == predictions.target[i] ? 1 : 0;
+  }
+  return static_cast<double>(correct) / static_cast<double>(predictions.ids.size());
+}
+
+std::string predictions_sizes(const MetricComparison& c, std::size_t baseline_examples,
+                              const RecordedPredictions& recorded) {
+  return fmt::format("the baseline's accuracy {} on {} examples, this run's {} on {}",
+                     c.baseline ? format_value(*c.baseline) : "—", baseline_examples,
+                     format_value(recorded.accuracy), recorded.examples);
+}
+
 }  // namespace
 
 MetricComparison compare_predictions_metric(const RecordedPredictions& recorded,
@@ -51,8 +71,12 @@ MetricComparison compare_predictions_metric(const RecordedPredictions& recorded,
       compare_predictions(*reference, *recorded.data, kListedFlips));
   c.baseline = comparison->baseline_accuracy;
   if (!comparison->comparable()) {
+    // Nothing was paired: the baseline is the stored set as a whole, beside this run's.
+    c.baseline = accuracy_of(*reference);
     c.verdict = Verdict::kNotComparable;
-    c.note = "not compared, the evaluation set changed: " + comparison->not_comparable_reason;
+    c.note = fmt::format("not compared, the evaluation set changed: {}; {}",
+                         comparison->not_comparable_reason,
+                         predictions_sizes(c, reference->ids.size(), recorded));
     return c;
   }
   c.observed = comparison->candidate_accuracy;
