@@ -5,17 +5,19 @@
 # runner whose CPU happens to take another path. UNGATED is allowed (a value stored per numerics
 # profile is not gated on another profile) and listed. runner/docs/numerics.md says why.
 #
-#   ci/kernel-path-guard.sh [--tiers fast,medium] [--settings D] BINARY BASELINES OUT
+#   ci/kernel-path-guard.sh [--tiers fast,medium] [--settings C,D] BINARY BASELINES OUT
 #     --tiers     comma-separated tiers (default fast,medium)
-#     --settings  comma-separated setting names of ci/kernel-settings.sh (default D: ATen's
-#                 default kernels, oneDNN at SSE4.1 and MKL's compatible code path at once)
+#     --settings  comma-separated setting names of ci/kernel-settings.sh (default C,D: ATen's
+#                 default kernels alone, and with oneDNN at SSE4.1 and MKL's compatible code path;
+#                 their effects do not add up, so both: C moved a loss 330% on an Intel Xeon
+#                 where D moved it 11%)
 #   leaves OUT/<setting>/<tier>/ (an --out folder: the run folder, latest, run.log) and
 #   OUT/summary.txt (what it prints).
 # Exit: 0 no REGRESSION and no failed test; 1 some; 2 a broken run or bad usage.
 set -euo pipefail
 tiers=fast,medium
-settings=D
-usage="usage: $0 [--tiers fast,medium] [--settings D] BINARY BASELINES OUT"
+settings=C,D
+usage="usage: $0 [--tiers fast,medium] [--settings C,D] BINARY BASELINES OUT"
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in

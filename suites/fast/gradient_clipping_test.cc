@@ -33,12 +33,20 @@ ML_TEST(Fast, DeepTanhWithoutClippingExplodes, {"lr", 0.3}, {"steps", 801},
   EXPECT_FALSE(checks::trains(run.losses));
 }
 
-ML_TEST(Fast, DeepTanhWithClippingTrains, {"lr", 0.3}, {"steps", 801}, {"clip", 1.0}) {
+ML_TEST(Fast, DeepTanhWithClippingTrains, {"lr", 0.3}, {"steps", 801}, {"clip", 1.0},
+        {"target_full_loss", 0.05}) {
   const ClippingRun run = train_deep_tanh(param<double>("clip"), param<double>("lr"),
                                           param<std::int64_t>("steps"), seed());
   record_curve("loss", run.losses);
   record_curve("full_loss", run.eval_steps, run.full_losses);
-  record("final_full_loss", run.full_losses.back(), LowerIsBetter, Band{.rtol = 0.5, .atol = 0.01});
+  // The final loss of 801 clipped steps is chaotic across CPU code paths: 0.0076 on an AMD EPYC,
+  // 0.0068 on an Intel Xeon, 0.029 there with ATen's default kernels (runner/docs/numerics.md).
+  // A band on its value would need to be wider than the value itself; what the test protects is
+  // the decision, that clipped training reaches the target, a 0/1 that holds on every path (the
+  // largest loss measured, 0.029, is 0.58 of the target).
+  record("reached_target_full_loss",
+         run.full_losses.back() < param<double>("target_full_loss") ? 1.0 : 0.0, MustEqual,
+         Exact{});
   record("max_finite_grad_norm", run.max_finite_grad_norm, LowerIsBetter, Band{.rtol = 0.5});
   EXPECT_EQ(run.first_non_finite_grad_step, -1) << "clipping caps the norm after it is "
                                                    "computed; a non-finite one means NaN weights";
