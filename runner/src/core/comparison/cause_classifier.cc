@@ -262,6 +262,40 @@ std::string nothing_fired(const MetricComparison& c, const CauseEvidence& eviden
   return fmt::format("no rule fired: {}", fmt::join(checked, "; "));
 }
 
+// A portable value (a band's) is one value for every machine, yet where the run's CPU or kernels
+// differ from those of the machine the baseline file was promoted on, they may have moved it
+// (runner/docs/numerics.md measured a p-value move 195% between two CPUs). Nothing shows that
+// they did, so the classes are offered as alternatives, never as the cause, before `unknown`.
+void offer_machine_change(Cause& cause, const MetricComparison& c, const CauseEvidence& evidence) {
+  if (!moved(c) || evidence.environment_bound.contains(c.metric) || evidence.promoted_on.empty())
+    return;
+  const EnvironmentDifference& d = evidence.promoted_on_difference;
+  std::vector<CauseRule> offered;
+  if (!d.kernels.empty()) {
+    offered.push_back(
+        {CauseClass::kNumerics,
+         fmt::format("'{}' is one value for every machine, and the baseline file was "
+                     "promoted on {}, whose kernel fields differ from this run's ({})",
+                     c.metric, evidence.promoted_on, d.kernels)});
+  }
+  if (!d.machine.empty()) {
+    offered.push_back({CauseClass::kEnvironment,
+                       fmt::format("'{}' is one value for every machine, and the baseline file was "
+                                   "promoted on {}, whose machine differs from this run's ({})",
+                                   c.metric, evidence.promoted_on, d.machine)});
+  }
+  for (const CauseRule& rule : offered) {
+    const bool present = cause.cause == rule.cause ||
+                         std::any_of(cause.alternatives.begin(), cause.alternatives.end(),
+                                     [&](const CauseRule& a) { return a.cause == rule.cause; });
+    if (present) continue;
+    const auto unknown =
+        std::find_if(cause.alternatives.begin(), cause.alternatives.end(),
+                     [](const CauseRule& a) { return a.cause == CauseClass::kUnknown; });
+    cause.alternatives.insert(unknown, rule);
+  }
+}
+
 }  // namespace
 
 bool needs_cause(Verdict verdict) {
@@ -374,24 +408,6 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
                              c.metric, it->second.machine));
     }
   }
-  // A portable value (a band's) is one value for every machine: where the run's CPU or kernels
-  // differ from those it was promoted on, they may have moved it (runner/docs/numerics.md
-  // measured such moves), though nothing shows that they did: weak evidence.
-  if (moved(c) && !evidence.environment_bound.contains(c.metric) && !evidence.promoted_on.empty()) {
-    const EnvironmentDifference& d = evidence.promoted_on_difference;
-    if (!d.kernels.empty()) {
-      rules.fire(CauseClass::kNumerics, false,
-                 fmt::format("'{}' is one value for every machine, and the baseline file was "
-                             "promoted on {}, whose kernel fields differ from this run's ({})",
-                             c.metric, evidence.promoted_on, d.kernels));
-    }
-    if (!d.machine.empty()) {
-      rules.fire(CauseClass::kEnvironment, false,
-                 fmt::format("'{}' is one value for every machine, and the baseline file was "
-                             "promoted on {}, whose machine differs from this run's ({})",
-                             c.metric, evidence.promoted_on, d.machine));
-    }
-  }
   for (const MetricComparison& other : test.comparisons) {
     if (&other == &c || other.metric == c.metric || !moved(other)) continue;
     if (const auto kind = metric_kind(other.metric)) {
@@ -406,6 +422,7 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
   }
   Cause cause = std::move(rules).decide();
   if (cause.rule.empty()) cause.rule = nothing_fired(c, evidence);
+  offer_machine_change(cause, c, evidence);
   return cause;
 }
 
