@@ -10,11 +10,23 @@
 #    pytorch.org up to 2.6) cannot link with mlregress's dependencies, which Debian builds with the
 #    C++11 ABI. The ABI is read from libc10's exported symbols, not from TORCH_CXX_FLAGS, which
 #    LibTorch 2.7 and later no longer set.
+#
+# It also leaves, in the caller's scope, what identifies the LibTorch found: MLREGRESS_TORCH_VERSION,
+# MLREGRESS_TORCH_CXX11_ABI (0 or 1), MLREGRESS_TORCH_BUILD (cpu or cuda) and MLREGRESS_TORCH_PREFIX
+# (its folder). The installed package records those of the build (mlregressConfig.cmake), and
+# mlregress_check_torch_matches() stops a consumer's configure that found another LibTorch.
 function(mlregress_check_torch)
   if(NOT TORCH_INSTALL_PREFIX OR NOT TORCH_LIBRARY)
     return()
   endif()
   get_filename_component(prefix "${TORCH_INSTALL_PREFIX}" REALPATH)
+  set(build cpu)
+  if(CAFFE2_USE_CUDA OR TARGET c10_cuda OR TARGET torch_cuda)
+    set(build cuda)
+  endif()
+  set(MLREGRESS_TORCH_VERSION "${Torch_VERSION}" PARENT_SCOPE)
+  set(MLREGRESS_TORCH_BUILD "${build}" PARENT_SCOPE)
+  set(MLREGRESS_TORCH_PREFIX "${prefix}" PARENT_SCOPE)
   set(mixed)
   foreach(library IN ITEMS TORCH_LIBRARY c10_LIBRARY)
     if(NOT ${library})
@@ -51,6 +63,7 @@ function(mlregress_check_torch)
   else()
     set(torch_abi 0)
   endif()
+  set(MLREGRESS_TORCH_CXX11_ABI "${torch_abi}" PARENT_SCOPE)
   set(build_abi 1)
   if("${CMAKE_CXX_FLAGS}" MATCHES "_GLIBCXX_USE_CXX11_ABI=0")
     set(build_abi 0)
@@ -64,4 +77,36 @@ function(mlregress_check_torch)
       "PyTorch wheel (2.7 and later), pytorch.org's libtorch-cxx11-abi-shared-with-deps archive, or "
       "the distribution's libtorch-dev.")
   endif()
+endfunction()
+
+# mlregress_check_torch_matches(VERSION ABI BUILD PREFIX): for a consumer of the installed package,
+# right after mlregress_check_torch(). The package's static libraries were compiled against one
+# LibTorch (the arguments, recorded at its build); found another, the link fails with undefined
+# references inside libmlregress_torch.a, or a binary mixes two versions. A different folder alone
+# is fine (the same LibTorch copied or installed elsewhere).
+function(mlregress_check_torch_matches version abi build prefix)
+  set(differs)
+  if(NOT "${MLREGRESS_TORCH_VERSION}" STREQUAL "${version}")
+    list(APPEND differs "version")
+  endif()
+  if(NOT "${abi}" STREQUAL "" AND NOT "${MLREGRESS_TORCH_CXX11_ABI}" STREQUAL "${abi}")
+    list(APPEND differs "C++ ABI")
+  endif()
+  if(NOT "${MLREGRESS_TORCH_BUILD}" STREQUAL "${build}")
+    list(APPEND differs "build")
+  endif()
+  if(NOT differs)
+    return()
+  endif()
+  list(JOIN differs ", " differs)
+  message(FATAL_ERROR
+    "mlregress was built against another LibTorch than the one this project found (${differs} "
+    "differ):\n"
+    "  mlregress's build: LibTorch ${version}, _GLIBCXX_USE_CXX11_ABI=${abi}, ${build}, in ${prefix}\n"
+    "  this project:      LibTorch ${MLREGRESS_TORCH_VERSION}, "
+    "_GLIBCXX_USE_CXX11_ABI=${MLREGRESS_TORCH_CXX11_ABI}, ${MLREGRESS_TORCH_BUILD}, in "
+    "${MLREGRESS_TORCH_PREFIX} (${Torch_DIR})\n"
+    "Its static libraries would not link with this one. Put mlregress's LibTorch on "
+    "CMAKE_PREFIX_PATH (for the PyTorch wheel, the torch package folder: README, 'Your LibTorch'), "
+    "or build mlregress against this one, and configure a fresh build folder.")
 endfunction()

@@ -47,6 +47,34 @@ TEST(TrainEvalModes, CheckLeavesNoTraceOnModeBuffersOrGenerator) {
   EXPECT_TRUE(torch::equal(model->named_buffers()["1.running_mean"], running_mean));
 }
 
+// A model held by value, as much third-party code holds it (no shared_ptr owns it): the check
+// works on it (planted: the root looked up through named_modules(include_self = true), which
+// throws c10::Error "shared_from_this" for such a module).
+struct ValueNet : torch::nn::Module {
+  ValueNet()
+      : fc(register_module("fc", torch::nn::Linear(kFeatures, 3))),
+        drop(register_module("drop", torch::nn::Dropout(0.5))) {}
+  torch::Tensor forward(const torch::Tensor& x) { return drop->forward(fc->forward(x)); }
+  torch::nn::Linear fc;
+  torch::nn::Dropout drop;
+};
+
+TEST(TrainEvalModes, AModelHeldByValueIsChecked) {
+  torch::manual_seed(0);
+  ValueNet net;
+  const TrainEvalResult result = check_train_eval_modes(
+      net, [&net](const torch::Tensor& x) { return net.forward(x); }, torch::randn({8, kFeatures}));
+  EXPECT_TRUE(result);
+  EXPECT_EQ(result.mode_dependent_layers, (std::vector<std::string>{"drop (Dropout)"}));
+  EXPECT_TRUE(result.train_differs_from_eval);
+  // A mode-dependent layer that is itself the root, held by value.
+  torch::nn::DropoutImpl dropout(0.5);
+  const TrainEvalResult root = check_train_eval_modes(
+      dropout, [&dropout](const torch::Tensor& x) { return dropout.forward(x); },
+      torch::randn({8, kFeatures}));
+  EXPECT_EQ(root.mode_dependent_layers, (std::vector<std::string>{"(root) (Dropout)"}));
+}
+
 // Planted bug: dropout applied through the functional form with training hard-wired to true.
 struct AlwaysDropoutImpl : torch::nn::Module {
   AlwaysDropoutImpl() : fc(register_module("fc", torch::nn::Linear(kFeatures, 3))) {}

@@ -61,6 +61,30 @@ consume() {
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
 consume "$work/prefix" installed
 
+# Planted: the consumer finds another LibTorch than the package's (the wheel's folder left off
+# CMAKE_PREFIX_PATH while Debian's libtorch-dev, another version, is installed): the configure
+# stops naming both, instead of a link that fails inside libmlregress_torch.a.
+torch_version() { sed -n 's/^set(PACKAGE_VERSION "\(.*\)")/\1/p' "$1" 2>/dev/null || true; }
+other_torch="" other_version=""
+for file in /usr/lib/*/cmake/Torch/TorchConfigVersion.cmake /usr/share/cmake/Torch/TorchConfigVersion.cmake; do
+  [ -f "$file" ] && other_torch=/usr && other_version=$(torch_version "$file") && break
+done
+package_version=$(torch_version "$torch_prefix/share/cmake/Torch/TorchConfigVersion.cmake")
+if [ -n "$other_torch" ] && [ -n "$package_version" ] && [ "$other_version" != "$package_version" ]; then
+  status=0
+  cmake -S "$source_dir/tests/package/consumer" -B "$work/other-torch" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_PREFIX_PATH="$work/prefix;$other_torch" -DCONSUMER_BASELINES="$work/other-baselines" \
+        >"$work/other-torch.configure.log" 2>&1 || status=$?
+  [ "$status" -ne 0 ] || { cat "$work/other-torch.configure.log"; fail "a consumer found LibTorch $other_version for a package built against $package_version, and the configure went on"; }
+  grep -q "mlregress was built against another LibTorch" "$work/other-torch.configure.log" \
+    && grep -q "LibTorch $package_version" "$work/other-torch.configure.log" \
+    && grep -q "LibTorch $other_version" "$work/other-torch.configure.log" \
+    || { cat "$work/other-torch.configure.log"; fail "the configure against another LibTorch does not name both"; }
+  echo "ok   a consumer that finds LibTorch $other_version ($other_torch) for a package built against $package_version stops at configure"
+else
+  echo "note: no second LibTorch of another version installed; the mismatch check is not exercised"
+fi
+
 (cd "$work" && cpack --config "$build/CPackConfig.cmake" -B "$work/deb" >"$work/cpack.log" 2>&1) \
   || { cat "$work/cpack.log"; fail "cpack"; }
 deb=$(ls "$work"/deb/mlregress-dev_*.deb)

@@ -35,7 +35,10 @@ struct TrainEvalResult {
 
 /// Runs `forward(input)` twice in eval mode and once in train mode, without gradients. The
 /// module's training flag, its buffers (batch-norm running statistics) and the CPU generator's
-/// state are restored afterwards, so the check leaves no trace on the run it sits in.
+/// state are restored afterwards, so the check leaves no trace on the run it sits in. The module
+/// may be held any way: by value (`Net net; check_train_eval_modes(net, forward, x)`), through a
+/// shared_ptr or a module holder (`*model`). Every check of mlregress/checks that takes a
+/// torch::nn::Module& accepts a module held by value.
 TrainEvalResult check_train_eval_modes(torch::nn::Module& module, const ForwardFunction& forward,
                                        const torch::Tensor& input);
 

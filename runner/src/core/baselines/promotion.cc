@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -79,8 +80,16 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
       }
     }
   }
-  if (recorded_git(run.info.environment).dirty) {
-    reasons.push_back("it was built from a git tree with uncommitted changes");
+  if (const GitInfo git = recorded_git(run.info.environment); git.dirty) {
+    if (git.untracked_count == 0) {
+      reasons.push_back("it was built from a git tree with uncommitted changes");
+    } else {
+      reasons.push_back(fmt::format(
+          "it was built from a git tree with uncommitted changes: {} untracked file{} among the "
+          "test sources, which commit {} does not hold ({}{})",
+          git.untracked_count, git.untracked_count == 1 ? "" : "s", git.short_commit(),
+          fmt::join(git.untracked, ", "), git.untracked_count > git.untracked.size() ? ", …" : ""));
+    }
   }
   if (reasons.empty() || force) return;
   std::string message = fmt::format("{} refuses run {}:", command, run.info.run_id);

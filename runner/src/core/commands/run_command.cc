@@ -305,8 +305,9 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
 
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
+  const std::vector<std::string> sources = TestRegistry::instance().source_files();
   const GitInfo git =
-      probe_git(run_repository(options.repo, TestRegistry::instance().source_files()));
+      probe_git(run_repository(options.repo, sources), sources_folder(sources), options.out);
   RunResult run;
   run.info.environment = probe_run_environment(git, hooks, planned->plan.settings, start);
   const EnvironmentProfile profile = environment_profile(run.info.environment);

@@ -107,6 +107,10 @@ nlohmann::json probe_environment(const GitInfo& git, const RunnerHooks& hooks,
        {{"id", compiler()}, {"flags", MLREGRESS_CXX_FLAGS}, {"build_type", MLREGRESS_BUILD_TYPE}}},
       {"git", {{"commit", git.commit}, {"dirty", git.dirty}}},
   };
+  if (git.untracked_count > 0) {
+    environment["git"]["untracked"] = git.untracked;
+    environment["git"]["untracked_count"] = git.untracked_count;
+  }
   // The variables that change which kernels ATen, oneDNN and MKL run (runner/docs/numerics.md):
   // part of the numerics profile, so a run with them never gates against one without.
   nlohmann::json pins = nlohmann::json::object();

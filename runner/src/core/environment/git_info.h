@@ -6,6 +6,7 @@
 // names another work tree.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -14,13 +15,30 @@ namespace mlregress::internal {
 
 struct GitInfo {
   std::string commit = "unknown";  ///< full hash; "unknown" outside a git work tree
-  bool dirty = false;              ///< uncommitted changes to tracked files
+  /// Uncommitted changes to tracked files, or untracked files among the test sources: either way
+  /// the commit does not hold the code that ran.
+  bool dirty = false;
+  /// Untracked (and not ignored) files under the test sources' folder, relative to the work
+  /// tree's top, at most kListedUntracked of them; `untracked_count` counts them all.
+  std::vector<std::string> untracked;
+  std::size_t untracked_count = 0;
   std::string short_commit() const { return commit.substr(0, 7); }
 };
 
-/// Asks git about the work tree containing `directory` (the current directory when empty). No
-/// shell is involved, whatever characters the path holds.
-GitInfo probe_git(const std::string& directory = "");
+inline constexpr std::size_t kListedUntracked = 20;
+
+/// Asks git about the work tree containing `directory` (the current directory when empty). An
+/// untracked file that git does not ignore under `sources_folder` (when given: the folder of the
+/// test sources, sources_folder() below) makes the tree dirty too, except under `excluded` (the
+/// run's output folder, whose run folders are not sources). No shell is involved, whatever
+/// characters the paths hold.
+GitInfo probe_git(const std::string& directory = "", const std::string& sources_folder = "",
+                  const std::string& excluded = "");
+
+/// The folder whose untracked files make a run dirty: the deepest folder holding every absolute
+/// path among `source_files` (the ML_TEST sources the build compiled, so a test source not yet
+/// added to git, and helpers beside the tests, count); "" when there is none.
+std::string sources_folder(const std::vector<std::string>& source_files);
 
 /// The work tree a run records: `repo_option` (run --repo) when given, else $MLREGRESS_REPO,
 /// else the directory of the first absolute path among `source_files` (the test sources the

@@ -32,13 +32,23 @@ std::string torch_layer_type(const std::string& name) {
   return name.substr(kNamespace.size(), name.size() - kNamespace.size() - kImpl.size());
 }
 
+bool is_mode_dependent(const torch::nn::Module& module) {
+  const std::string type = torch_layer_type(module.name());
+  return std::find(kModeDependentTypes.begin(), kModeDependentTypes.end(), type) !=
+         kModeDependentTypes.end();
+}
+
+// The root is looked at apart from its submodules: named_modules(include_self = true) needs the
+// root owned by a shared_ptr (shared_from_this), and a model held by value, as much code holds
+// it, is not.
 std::vector<std::string> mode_dependent_layers(const torch::nn::Module& module) {
   std::vector<std::string> found;
-  for (const auto& item : module.named_modules("", /*include_self=*/true)) {
-    const std::string type = torch_layer_type(item.value()->name());
-    if (std::find(kModeDependentTypes.begin(), kModeDependentTypes.end(), type) !=
-        kModeDependentTypes.end()) {
-      found.push_back(fmt::format("{} ({})", item.key().empty() ? "(root)" : item.key(), type));
+  if (is_mode_dependent(module)) {
+    found.push_back(fmt::format("(root) ({})", torch_layer_type(module.name())));
+  }
+  for (const auto& item : module.named_modules("", /*include_self=*/false)) {
+    if (is_mode_dependent(*item.value())) {
+      found.push_back(fmt::format("{} ({})", item.key(), torch_layer_type(item.value()->name())));
     }
   }
   return found;
