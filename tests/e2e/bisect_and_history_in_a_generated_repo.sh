@@ -6,9 +6,12 @@
 # must find the step at commit 7 in that series and nothing in an unchanged one; bisect must
 # name commit 7 in about log2(11) builds, skip the broken one, cache what it measured, leave the
 # repository as it found it, and write its record (bisect.json) and page (report.html).
-#   bisect_and_history_in_a_generated_repo.sh BUILD_DIR
+#   bisect_and_history_in_a_generated_repo.sh BUILD_DIR [TORCH_PREFIX]
+# TORCH_PREFIX: the LibTorch the build used (empty for a build without the torch layer); the
+# project must find the same one, as mlregress's package checks.
 set -euo pipefail
-build_dir=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+build_dir=$(cd "${1:?usage: $0 BUILD_DIR [TORCH_PREFIX]}" && pwd)
+torch_prefix=${2:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 repo="$work/repo"
@@ -62,7 +65,7 @@ for i in $(seq 0 11); do
   commits+=("$(git_in rev-parse HEAD)")
 done
 
-build_cmd="cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dmlregress_DIR=$build_dir >/dev/null && cmake --build build"
+build_cmd="cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dmlregress_DIR=$build_dir${torch_prefix:+ -DCMAKE_PREFIX_PATH=$torch_prefix} >/dev/null && cmake --build build"
 
 # 1. Every commit built and run: the series history reads.
 export MLREGRESS_REPO="$repo"
