@@ -35,15 +35,78 @@ bool wants_exact(const MetricRecord& metric) {
 
 std::string percent(double rate) { return fmt::format("{:g}%", 100.0 * rate); }
 
-// Whether promote stores this Exact value portable (gated on every machine): a portable scope,
-// or Auto with a whole number in every run (promotion.cc's rule).
+// Whether promote stores the values as one for every machine: every policy but Exact does, and
+// Exact does where promotion's scope rule makes them portable (stored_scope).
 bool stored_portable(const MetricRecord& metric, const std::vector<double>& values) {
   const Exact* exact = std::get_if<Exact>(&metric.policy);
-  const Scope scope = exact != nullptr ? exact->scope : Scope::Auto;
-  if (scope != Scope::Auto) return scope == Scope::Portable;
-  return std::all_of(values.begin(), values.end(), [](double v) {
-    return std::isfinite(v) && v == std::trunc(v) && std::fabs(v) <= 9007199254740992.0;
-  });
+  if (exact == nullptr) return true;
+  return std::all_of(values.begin(), values.end(),
+                     [&](double v) { return stored_scope(*exact, v) == Scope::Portable; });
+}
+
+// Decides what calibrate does with a metric whose calibration over the runs is filled in
+// (`identical`: the same bits in every run).
+void decide_outcome(MetricCalibration& c, const MetricRecord& first, const CalibrationRule& rule,
+                    bool identical) {
+  const Calibration& cal = c.calibration;
+  const int k_repeats = cal.repeats;
+  const bool across_kernels = !rule.kernel_paths.empty();
+  const std::string runs = across_kernels ? " kernel paths" : "";
+  if (identical) {
+    c.outcome = CalibrationOutcome::kIdentical;
+    c.note =
+        wants_exact(first)
+            ? fmt::format("identical in {} of {}{}: Exact holds here", k_repeats, k_repeats, runs)
+            : fmt::format("identical in {} of {}{}: offered Exact (record it with Exact{{}})",
+                          k_repeats, k_repeats, runs);
+    return;
+  }
+  if (wants_exact(first) && across_kernels) {
+    // A numerics value is stored per profile, and each kernel path is a profile of its own: it
+    // may differ between them. A portable one (a whole number) is gated on every machine.
+    if (stored_portable(first, c.values)) {
+      c.outcome = CalibrationOutcome::kNotRepeatable;
+      c.note = fmt::format(
+          "recorded Exact and stored portable (gated on every machine), yet it differs between "
+          "the {} kernel paths: record it with Exact{{.scope = Scope::Numerics}}",
+          k_repeats);
+    } else {
+      c.outcome = CalibrationOutcome::kNotCalibrated;
+      c.note =
+          "Exact per numerics profile: each kernel path is a profile of its own, so it may "
+          "differ between them; not calibrated";
+    }
+    return;
+  }
+  if (wants_exact(first)) {
+    c.outcome = CalibrationOutcome::kNotRepeatable;
+    c.note = fmt::format(
+        "recorded Exact, yet it varies across the {} repeats: Exact cannot hold on this machine; "
+        "record it with a Band and calibrate again",
+        k_repeats);
+    return;
+  }
+  if (across_kernels && cal.max_deviation > std::fabs(cal.mean)) {
+    c.outcome = CalibrationOutcome::kChaotic;
+    c.note = fmt::format(
+        "chaotic: it moves by more than its own size across the {} kernel paths (largest |Δ| {} "
+        "against |mean| {}); no band is written: record the decision it supports (a 0/1 outcome "
+        "with Exact{{}}) or a quantity that is stable",
+        k_repeats, format_value(cal.max_deviation), format_value(std::fabs(cal.mean)));
+    return;
+  }
+  if (c.half_width > std::fabs(cal.mean)) {
+    c.outcome = CalibrationOutcome::kNoiseDominates;
+    c.note = fmt::format(
+        "noise dominates: the band ±{} is wider than the value itself ({}); not written (reduce "
+        "the noise, e.g. --threads 1, or gate another metric; --allow-wide-bands writes it)",
+        format_value(c.half_width), format_value(cal.mean));
+    return;
+  }
+  c.outcome = CalibrationOutcome::kBand;
+  if (cal.max_deviation > cal.k * cal.sd) {
+    c.note = "widened to the largest observed deviation (k × sd would exclude it)";
+  }
 }
 
 MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const TestResult& test,
@@ -93,63 +156,7 @@ MetricCalibration calibrate_one(const std::vector<RunRecord>& repeats, const Tes
   cal.environment = repeats.front().profile.id;
   c.half_width = calibrated_half_width(cal);
 
-  const bool across_kernels = !rule.kernel_paths.empty();
-  const std::string runs = across_kernels ? " kernel paths" : "";
-  if (identical) {
-    c.outcome = CalibrationOutcome::kIdentical;
-    c.note =
-        wants_exact(first)
-            ? fmt::format("identical in {} of {}{}: Exact holds here", k_repeats, k_repeats, runs)
-            : fmt::format("identical in {} of {}{}: offered Exact (record it with Exact{{}})",
-                          k_repeats, k_repeats, runs);
-    return c;
-  }
-  if (wants_exact(first) && across_kernels) {
-    // A numerics value is stored per profile, and each kernel path is a profile of its own: it
-    // may differ between them. A portable one (a whole number) is gated on every machine.
-    if (stored_portable(first, c.values)) {
-      c.outcome = CalibrationOutcome::kNotRepeatable;
-      c.note = fmt::format(
-          "recorded Exact and stored portable (gated on every machine), yet it differs between "
-          "the {} kernel paths: record it with Exact{{.scope = Scope::Numerics}}",
-          k_repeats);
-    } else {
-      c.outcome = CalibrationOutcome::kNotCalibrated;
-      c.note =
-          "Exact per numerics profile: each kernel path is a profile of its own, so it may "
-          "differ between them; not calibrated";
-    }
-    return c;
-  }
-  if (wants_exact(first)) {
-    c.outcome = CalibrationOutcome::kNotRepeatable;
-    c.note = fmt::format(
-        "recorded Exact, yet it varies across the {} repeats: Exact cannot hold on this machine; "
-        "record it with a Band and calibrate again",
-        k_repeats);
-    return c;
-  }
-  if (across_kernels && cal.max_deviation > std::fabs(cal.mean)) {
-    c.outcome = CalibrationOutcome::kChaotic;
-    c.note = fmt::format(
-        "chaotic: it moves by more than its own size across the {} kernel paths (largest |Δ| {} "
-        "against |mean| {}); no band is written: record the decision it supports (a 0/1 outcome "
-        "with Exact{{}}) or a quantity that is stable",
-        k_repeats, format_value(cal.max_deviation), format_value(std::fabs(cal.mean)));
-    return c;
-  }
-  if (c.half_width > std::fabs(cal.mean)) {
-    c.outcome = CalibrationOutcome::kNoiseDominates;
-    c.note = fmt::format(
-        "noise dominates: the band ±{} is wider than the value itself ({}); not written (reduce "
-        "the noise, e.g. --threads 1, or gate another metric; --allow-wide-bands writes it)",
-        format_value(c.half_width), format_value(cal.mean));
-    return c;
-  }
-  c.outcome = CalibrationOutcome::kBand;
-  if (cal.max_deviation > cal.k * cal.sd) {
-    c.note = "widened to the largest observed deviation (k × sd would exclude it)";
-  }
+  decide_outcome(c, first, rule, identical);
   return c;
 }
 

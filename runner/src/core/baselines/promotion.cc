@@ -98,12 +98,6 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
   throw PromotionRefused(message);
 }
 
-namespace {
-
-// Where a promoted exact value is stored: the scope the test states, or for Exact{} a portable
-// value when it is a whole number (a count, a step, a boolean: nothing the machine's arithmetic
-// can change), else one value per environment profile. A whole number that does depend on the
-// machine says so: Exact{.scope = Scope::Numerics}.
 Scope stored_scope(const Exact& exact, double value) {
   if (exact.scope != Scope::Auto) return exact.scope;
   constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
@@ -111,6 +105,8 @@ Scope stored_scope(const Exact& exact, double value) {
                      std::fabs(value) <= kLargestExactInteger;
   return whole ? Scope::Portable : Scope::Numerics;
 }
+
+namespace {
 
 // The run's breakdown by operator replaces this profile's; those of other profiles stay while they
 // count the same unit. A value promoted without one leaves none for this profile: an old

@@ -51,6 +51,12 @@ struct PlannedFile {
 /// The level promote states a failure rate's detectable rise at (the gate's default alpha).
 inline constexpr double kPromotionAlpha = 0.01;
 
+/// Where a promoted exact value is stored: the scope the test states, or for Exact{} a portable
+/// value when it is a whole number (a count, a step, a boolean: nothing the machine's arithmetic
+/// can change), else one value per environment profile. A whole number that does depend on the
+/// machine says so: Exact{.scope = Scope::Numerics}.
+Scope stored_scope(const Exact& exact, double value);
+
 /// Throws PromotionRefused ("<command> refuses run ...") for a failed or incomplete run, or one
 /// from a dirty tree, or (`needs_every_seed`: a promotion stores the samples) a sequential test
 /// that ran fewer seeds than its cap, unless `force`.

@@ -107,6 +107,29 @@ std::optional<CovariateSamples> covariate_of(const MetricRecord& metric, const T
   return covariate;
 }
 
+// Values measured on other data say nothing about this change: none of the test's comparisons is
+// judged, each NOT_COMPARABLE naming `other_data`. Whether one still fails the test.
+bool judge_none(TestResult& test, const std::string& other_data) {
+  bool regressed = false;
+  for (MetricComparison& c : test.comparisons) {
+    if (c.verdict == Verdict::kNew) continue;
+    // Predictions that could not be paired keep what their own comparison found: the stored
+    // set's accuracy and size beside this run's.
+    const bool unpaired =
+        c.kind == MetricKind::kPredictions && c.verdict == Verdict::kNotComparable;
+    c.note = unpaired ? other_data + "; " + c.note : other_data;
+    c.verdict = Verdict::kNotComparable;
+    c.distribution.reset();
+    c.flips.reset();
+    c.looks.clear();
+    c.rate.reset();
+    c.decision.reset();
+    c.operators.reset();
+    regressed = regressed || fails_the_test(c);
+  }
+  return regressed;
+}
+
 }  // namespace
 
 void BaselineGate::compare_test(TestResult& test) const {
@@ -184,24 +207,7 @@ void BaselineGate::compare_test(TestResult& test) const {
     test.comparisons.push_back(std::move(c));
   }
   if (!other_data.empty()) {
-    // Values measured on other data say nothing about this change: none of them is judged.
-    regressed = false;
-    for (MetricComparison& c : test.comparisons) {
-      if (c.verdict == Verdict::kNew) continue;
-      // Predictions that could not be paired keep what their own comparison found: the stored
-      // set's accuracy and size beside this run's.
-      const bool unpaired =
-          c.kind == MetricKind::kPredictions && c.verdict == Verdict::kNotComparable;
-      c.note = unpaired ? other_data + "; " + c.note : other_data;
-      c.verdict = Verdict::kNotComparable;
-      c.distribution.reset();
-      c.flips.reset();
-      c.looks.clear();
-      c.rate.reset();
-      c.decision.reset();
-      c.operators.reset();
-      regressed = regressed || fails_the_test(c);
-    }
+    regressed = judge_none(test, other_data);
     test.environment_note += " · " + other_data;
   }
   const std::string other_order = changed_fingerprints(test, baseline, /*order=*/true);
