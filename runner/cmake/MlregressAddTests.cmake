@@ -38,6 +38,12 @@ if(count GREATER 0)
     if(resource_groups)
       list(APPEND labels gpu)  # ctest -L gpu: the tests that take a device
     endif()
+    # A timing test measures the machine: ctest -j must not run another test beside it.
+    string(JSON timing GET "${listing}" tests ${i} timing)
+    set(run_serial "")
+    if(timing)
+      set(run_serial " RUN_SERIAL TRUE")
+    endif()
     string(TOUPPER "${tier}" tier_upper)
     set(timeout "${TIMEOUT_${tier_upper}}")
     # The runner's own timeout fires first, so that a hung test is reported as timed out in the
@@ -50,7 +56,7 @@ if(count GREATER 0)
       "add_test([==[${full_name}]==] \"${TEST_EXECUTABLE}\" run --filter [==[${full_name}]==] "
       "--out \"${RUNS_DIR}\" --color never --ctest-measurements --timeout ${inner_timeout}${extra_args})\n"
       "set_tests_properties([==[${full_name}]==] PROPERTIES LABELS \"${labels}\" "
-      "TIMEOUT ${timeout} SKIP_RETURN_CODE 77${resource_groups})\n")
+      "TIMEOUT ${timeout} SKIP_RETURN_CODE 77${resource_groups}${run_serial})\n")
   endforeach()
 endif()
 file(WRITE "${CTEST_FILE}" "${content}")

@@ -261,15 +261,24 @@ void run_seeded_test(const RunPlan& plan, const PlannedTest& planned, const Runn
 
 void run_tests_in_child_processes(const RunPlan& plan, const RunnerHooks& hooks,
                                   RunCollector& collector) {
-  // In plan order: consecutive plain tests share child processes, each seeded test gets a pool.
+  // In plan order: consecutive plain tests share child processes, each seeded test gets a pool,
+  // and each timing test a fresh process of its own. A timing test measures the process it runs
+  // in: what earlier tests left there (an allocator they installed, a thread pool they started,
+  // the heap they fragmented) changed its rate by up to 2x, so a figure promoted from a whole
+  // tier did not hold for the same test alone, under ctest or in an --ab child. Alone in a fresh
+  // process it is measured in the same state in every context (runner/docs/timing.md).
   std::vector<std::string> plain;
   for (const PlannedTest& planned : plan.tests) {
-    if (!planned.seeded()) {
+    if (!planned.seeded() && !planned.test->timing) {
       plain.push_back(planned.test->full_name());
       continue;
     }
     if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::exchange(plain, {}));
-    run_seeded_test(plan, planned, hooks, collector);
+    if (planned.seeded()) {
+      run_seeded_test(plan, planned, hooks, collector);
+    } else {
+      run_plain_tests(plan, hooks, collector, {planned.test->full_name()});
+    }
   }
   if (!plain.empty()) run_plain_tests(plan, hooks, collector, std::move(plain));
 }
