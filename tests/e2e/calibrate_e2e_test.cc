@@ -37,7 +37,7 @@ using test_support::TempDir;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-constexpr int kPassed = 0, kRegression = 2, kNoTestsMatched = 3, kUsageError = 4,
+constexpr int kPassed = 0, kRegression = 2, kNoTestsMatched = 3, kUsageError = 4, kOutputError = 5,
               kPromotionRefused = 8;
 // The exact two-sided normal tolerance factor for n = 20, 99% coverage, 99% confidence
 // (SciPy, Odeh and Owen's integral; tests/statistics/tolerance_interval_test.cc).
@@ -270,6 +270,19 @@ TEST_F(CalibrateE2eTest, AcrossKernelPathsWritesBandsAndFlagsAChaoticValue) {
   const ProcessResult both = calibrate("--filter KernelPathValues --across-kernels --repeats 3");
   EXPECT_EQ(both.exit_code, kUsageError) << both.out << both.err;
   EXPECT_THAT(both.err, HasSubstr("--repeats excludes --across-kernels"));
+}
+
+TEST_F(CalibrateE2eTest, AnUnwritableRecordStopsWithTheOutputErrorBeforeAnyBaselineIsWritten) {
+  // Planted: the calibration folder's calibration.txt is a directory by the time the table is
+  // written. The run's record must not be lost silently, and no band may land without it.
+  const ProcessResult result =
+      calibrate("--filter NoisyLoss --repeats 2",
+                "CALIBRATION_FIXTURE_BLOCK_RECORD=" + temp_.path() + "/runs");
+  EXPECT_EQ(result.exit_code, kOutputError) << result.out << result.err;
+  EXPECT_THAT(result.err, HasSubstr("calibration.txt"));
+  EXPECT_FALSE(fs::exists(baseline_file())) << "a baseline was written without its record";
+  EXPECT_TRUE(fs::is_directory(temp_.path() + "/runs/" + calibration_folder() + "/runs"))
+      << "the repeats' runs were not kept";
 }
 
 TEST_F(CalibrateE2eTest, InvalidInputIsRefusedBeforeAnythingRuns) {

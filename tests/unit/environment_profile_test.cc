@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "baselines/baseline_store.h"
 #include "baselines/baseline_toml.h"
@@ -57,6 +59,47 @@ TEST(EnvironmentProfileTest, TheGpuModelIsPartOfTheProfile) {
   EXPECT_THAT(describe_environment_change(h100, a100),
               ::testing::HasSubstr("GPU changed (NVIDIA H100 80GB HBM3 → NVIDIA A100-SXM4-40GB)"));
   EXPECT_THAT(describe_environment_change(h100, h100), ::testing::HasSubstr("GPU same"));
+}
+
+// The cause classifier splits a difference into the fields that choose the kernels and those of
+// the machine around them, from one list: each field that differs lands in exactly one group.
+// Planted: a field compared in neither group (a new field falling through the split) or in both.
+TEST(EnvironmentProfileTest, EveryFieldThatDiffersLandsInExactlyOneGroup) {
+  EnvironmentProfile base;
+  base.framework = "libtorch 2.13.0";
+  base.build = "cpu";
+  base.cpu = "Some CPU";
+  base.machine = "x86_64";
+  base.threads = 1;
+  base.gpu = "";
+  base.capability = "AVX512";
+  base.isa = "GenuineIntel avx avx2";
+  base.pins = "";
+  using enum ProfileFieldGroup;
+  const std::vector<std::tuple<std::string, ProfileFieldGroup, void (*)(EnvironmentProfile&)>>
+      fields = {
+          {"framework", kKernels, [](EnvironmentProfile& p) { p.framework = "libtorch 1.13.1"; }},
+          {"build", kKernels, [](EnvironmentProfile& p) { p.build = "cuda"; }},
+          {"CPU", kMachine, [](EnvironmentProfile& p) { p.cpu = "Another CPU"; }},
+          {"machine", kMachine, [](EnvironmentProfile& p) { p.machine = "aarch64"; }},
+          {"threads", kMachine, [](EnvironmentProfile& p) { p.threads = 2; }},
+          {"GPU", kKernels, [](EnvironmentProfile& p) { p.gpu = "NVIDIA H100"; }},
+          {"capability", kKernels, [](EnvironmentProfile& p) { p.capability = "AVX2"; }},
+          {"instruction sets", kKernels,
+           [](EnvironmentProfile& p) { p.isa = "GenuineIntel avx avx2 avx512f"; }},
+          {"kernel pins", kKernels, [](EnvironmentProfile& p) { p.pins = "MKL_CBWR=COMPATIBLE"; }},
+      };
+  for (const auto& [field, group, change] : fields) {
+    EnvironmentProfile now = base;
+    change(now);
+    const std::vector<ProfileFieldDifference> differences = profile_field_differences(base, now);
+    ASSERT_EQ(differences.size(), 1u) << field;
+    EXPECT_EQ(differences[0].group, group) << field;
+    EXPECT_THAT(differences[0].text, ::testing::StartsWith(field)) << field;
+    const ProfileFieldGroup other = group == kKernels ? kMachine : kKernels;
+    EXPECT_EQ(profile_differences(base, now, group), differences[0].text) << field;
+    EXPECT_EQ(profile_differences(base, now, other), "") << field;
+  }
 }
 
 // Two profile ids a character apart (threads 1 and 2) say nothing to a reader: the note of a value

@@ -479,10 +479,8 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
 }
 
 BaselineSet baseline_from_run(const RunRecord& record) {
-  PromotionRequest request;
-  request.force = true;
-  request.reason = "compare";
-  request.now = record.run.info.started_at;
+  const PromotionRequest request{
+      .reason = "compare", .force = true, .now = record.run.info.started_at};
   std::vector<LoadedBaselineFile> files;
   for (PlannedFile& planned : plan_promotion(record, BaselineSet{}, request)) {
     planned.after.provenance.version = 0;  // never promoted: the report says v0

@@ -13,12 +13,11 @@ ExitCode baselines_adopt_command(const BaselinesAdoptOptions& options) {
   const RunRecord run = read_run_record(options.run);
   std::optional<RunRecord> confirm;
   if (!options.confirm.empty()) confirm = read_run_record(options.confirm);
-  PromotionRequest request;
-  request.baselines_dir = options.baselines;
-  request.reason = options.reason;
-  request.filter = options.filter;
-  request.force = options.force;
-  request.now = utc_now_iso8601();
+  const PromotionRequest request{.baselines_dir = options.baselines,
+                                 .reason = options.reason,
+                                 .filter = options.filter,
+                                 .force = options.force,
+                                 .now = utc_now_iso8601()};
   const AdoptionPlan plan = adopt_run(run, confirm ? &*confirm : nullptr, request);
   std::printf("adopt: run %s on %s (numerics %s)%s\n", run.run.info.run_id.c_str(),
               run.profile.id.c_str(), run.profile.numerics_id.c_str(),

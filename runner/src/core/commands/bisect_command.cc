@@ -463,12 +463,10 @@ Outcome measure_the_ends(const BisectState& state) {
     throw BisectFailed(fmt::format("GOOD {} cannot be measured: {}", state.good, good.reason));
   const RunRecord good_run =
       read_run_record(state.folder + "/commits/" + state.good + "/runs/latest");
-  PromotionRequest request;
-  request.baselines_dir = state.folder + "/baselines";
-  request.reason = "bisect: GOOD " + state.good;
-  request.force = true;
-  request.now = good_run.run.info.started_at;
-  promote_run(good_run, request);
+  promote_run(good_run, {.baselines_dir = state.folder + "/baselines",
+                         .reason = "bisect: GOOD " + state.good,
+                         .force = true,
+                         .now = good_run.run.info.started_at});
 
   const Outcome bad = measure(state, state.bad, /*against_good=*/true);
   if (bad.answer != kBad) {

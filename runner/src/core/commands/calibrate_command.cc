@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "baselines/calibration.h"
 #include "environment/kernel_paths.h"
@@ -14,6 +13,7 @@
 #include "registry/test_registry.h"
 #include "registry/test_selection.h"
 #include "storage/run_record.h"
+#include "support/atomic_file.h"
 #include "support/child_process.h"
 #include "support/clock.h"
 #include "support/errors.h"
@@ -202,16 +202,18 @@ ExitCode calibrate_command(const CalibrateOptions& options, const std::string& b
       fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), count,
                   repeats.front().profile.id, calibration_table(metrics, options.allow_wide_bands));
   std::printf("\n%s", table.c_str());
-  std::ofstream(folder + "/calibration.txt") << table;
+  // The calibration's record is written before any baseline: a band without its record would
+  // not say how it was measured. An unwritable folder stops here (OutputError, exit output_error).
+  write_file_atomically(folder + "/calibration.txt", table);
 
-  PromotionRequest request;
-  request.baselines_dir = options.baselines;
-  request.reason = options.reason.empty()
-                       ? fmt::format("calibrate: {} {}", count,
-                                     options.across_kernels ? "kernel paths" : "repeats")
-                       : options.reason;
-  request.force = options.force;
-  request.now = utc_now_iso8601();
+  const PromotionRequest request{
+      .baselines_dir = options.baselines,
+      .reason = options.reason.empty()
+                    ? fmt::format("calibrate: {} {}", count,
+                                  options.across_kernels ? "kernel paths" : "repeats")
+                    : options.reason,
+      .force = options.force,
+      .now = utc_now_iso8601()};
   const std::vector<PlannedFile> written =
       write_calibration(repeats, metrics, id, options.allow_wide_bands, request);
   for (const PlannedFile& file : written) {

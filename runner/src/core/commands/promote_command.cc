@@ -54,13 +54,12 @@ void print_gate_power(const PlannedFile& file, const RunRecord& run, int family)
 
 ExitCode promote_command(const PromoteOptions& options) {
   const RunRecord run = read_run_record(options.run);
-  PromotionRequest request;
-  request.baselines_dir = options.baselines;
-  request.reason = options.reason;
-  request.filter = options.filter;
-  request.force = options.force;
-  request.add_seeds = options.add_seeds;
-  request.now = utc_now_iso8601();
+  const PromotionRequest request{.baselines_dir = options.baselines,
+                                 .reason = options.reason,
+                                 .filter = options.filter,
+                                 .force = options.force,
+                                 .add_seeds = options.add_seeds,
+                                 .now = utc_now_iso8601()};
   std::vector<std::string> predictions;
   const std::vector<PlannedFile> written = promote_run(run, request, &predictions);
   for (const std::string& path : predictions)

@@ -221,16 +221,8 @@ std::vector<FingerprintChange> changed(const TestResult& test,
 // The fields of two profiles that choose the kernels, and the others, compared apart.
 EnvironmentDifference split_differences(const EnvironmentProfile& before,
                                         const EnvironmentProfile& now) {
-  EnvironmentProfile kernels_before = before, kernels_now = now;
-  kernels_before.cpu.clear();
-  kernels_before.machine = kernels_now.machine = "";
-  kernels_before.threads = kernels_now.threads = 0;
-  EnvironmentProfile machine_before = before, machine_now = now;
-  for (EnvironmentProfile* p : {&machine_before, &machine_now}) {
-    p->framework = p->build = p->capability = p->pins = p->isa = p->gpu = "";
-  }
-  return {profile_differences(kernels_before, kernels_now),
-          profile_differences(machine_before, machine_now)};
+  return {profile_differences(before, now, ProfileFieldGroup::kKernels),
+          profile_differences(before, now, ProfileFieldGroup::kMachine)};
 }
 
 // The rule of an `unknown` that no rule fired for: only the checks that could be made are named,

@@ -160,28 +160,46 @@ std::string describe_environment_change(const EnvironmentProfile& before,
   return text;
 }
 
-std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now) {
-  std::vector<std::string> changed;
-  const auto compare = [&](std::string_view field, const std::string& a, const std::string& b) {
+std::vector<ProfileFieldDifference> profile_field_differences(const EnvironmentProfile& before,
+                                                              const EnvironmentProfile& now) {
+  // Every field, bound by name: a field added to EnvironmentProfile fails to compile here until
+  // it is compared below (with its group) or named as not compared.
+  const auto& [id, numerics_id, framework, build, cpu, machine, threads, gpu, capability, isa,
+               pins] = now;
+  static_cast<void>(id);           // not compared: a hash of the fields compared below
+  static_cast<void>(numerics_id);  // the same
+  using enum ProfileFieldGroup;
+  std::vector<ProfileFieldDifference> changed;
+  const auto compare = [&](ProfileFieldGroup group, std::string_view field, const std::string& a,
+                           const std::string& b) {
     if (a != b) {
-      changed.push_back(
-          fmt::format("{} '{}' → '{}'", field, a.empty() ? "none" : a, b.empty() ? "none" : b));
+      changed.push_back({group, fmt::format("{} '{}' → '{}'", field, a.empty() ? "none" : a,
+                                            b.empty() ? "none" : b)});
     }
   };
-  compare("framework", before.framework, now.framework);
-  compare("build", before.build, now.build);
-  if (!before.cpu.empty()) compare("CPU", before.cpu, now.cpu);
-  if (!before.capability.empty()) compare("capability", before.capability, now.capability);
-  compare("kernel pins", before.pins, now.pins);
-  if (!before.isa.empty() && before.isa != now.isa) {
-    changed.push_back("instruction sets " + isa_differences(before.isa, now.isa));
+  compare(kKernels, "framework", before.framework, framework);
+  compare(kKernels, "build", before.build, build);
+  if (!before.cpu.empty()) compare(kMachine, "CPU", before.cpu, cpu);
+  if (!before.capability.empty()) compare(kKernels, "capability", before.capability, capability);
+  compare(kKernels, "kernel pins", before.pins, pins);
+  if (!before.isa.empty() && before.isa != isa) {
+    changed.push_back({kKernels, "instruction sets " + isa_differences(before.isa, isa)});
   }
-  compare("machine", before.machine, now.machine);
-  if (before.threads != now.threads) {
-    changed.push_back(fmt::format("threads {} → {}", before.threads, now.threads));
+  compare(kMachine, "machine", before.machine, machine);
+  if (before.threads != threads) {
+    changed.push_back({kMachine, fmt::format("threads {} → {}", before.threads, threads)});
   }
-  compare("GPU", before.gpu, now.gpu);
-  return fmt::format("{}", fmt::join(changed, "; "));
+  compare(kKernels, "GPU", before.gpu, gpu);
+  return changed;
+}
+
+std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now,
+                                std::optional<ProfileFieldGroup> group) {
+  std::vector<std::string> texts;
+  for (ProfileFieldDifference& d : profile_field_differences(before, now)) {
+    if (!group || d.group == *group) texts.push_back(std::move(d.text));
+  }
+  return fmt::format("{}", fmt::join(texts, "; "));
 }
 
 }  // namespace mlregress::internal

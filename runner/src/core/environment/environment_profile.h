@@ -9,6 +9,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,11 +57,29 @@ EnvironmentProfile machine_profile(const EnvironmentProfile& profile);
 /// name is left out (every CPU with this capability shares it).
 EnvironmentProfile numerics_profile(const EnvironmentProfile& profile);
 
-/// Only the fields that differ, old → new (a field `before` does not hold, such as the CPU of a
-/// numerics profile, is not compared): "CPU 'AMD EPYC 7763' → 'Intel Xeon 8375C'; threads
-/// 1 → 2". Empty when every field is the same. Two ids that differ by one character say nothing
-/// to a reader; this says which part of the machine moved.
-std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now);
+/// Which part of a run's environment a profile field describes: what chooses the kernels that
+/// compute the values (framework, build, capability, instruction sets, kernel pins, GPU), or the
+/// machine around them (CPU model, machine, threads).
+enum class ProfileFieldGroup { kKernels, kMachine };
+
+/// One field that differs between two profiles: "threads 1 → 2", with its group.
+struct ProfileFieldDifference {
+  ProfileFieldGroup group;
+  std::string text;
+};
+
+/// The fields that differ, old → new, in field order (a field `before` does not hold, such as
+/// the CPU of a numerics profile, is not compared). Every field of EnvironmentProfile is either
+/// compared here with its group or named as not compared: a field added to the struct fails to
+/// compile until it is.
+std::vector<ProfileFieldDifference> profile_field_differences(const EnvironmentProfile& before,
+                                                              const EnvironmentProfile& now);
+
+/// The differences of `group` only (all of them without one), joined with "; ": "CPU 'AMD EPYC
+/// 7763' → 'Intel Xeon 8375C'; threads 1 → 2". Empty when those fields are the same. Two ids that
+/// differ by one character say nothing to a reader; this says which part of the machine moved.
+std::string profile_differences(const EnvironmentProfile& before, const EnvironmentProfile& now,
+                                std::optional<ProfileFieldGroup> group = std::nullopt);
 
 /// "torch same · CPU changed · threads same": what differs between two profiles.
 std::string describe_environment_change(const EnvironmentProfile& before,

@@ -119,12 +119,7 @@ void RunCollector::handle(const TestEvent& event) {
                  [&](const DatasetRecorded& e) {
                    add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.order});
                  },
-                 [&](const TestEnded& e) {
-                   end_current(e.skipped  ? TestStatus::kSkipped
-                               : e.passed ? TestStatus::kPassed
-                                          : TestStatus::kFailed,
-                               e.duration_s);
-                 },
+                 [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
              },
              event);
 }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "statistics/moments.h"
+#include "support/overloaded.h"
 
 namespace mlregress::internal {
 
@@ -23,33 +24,37 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
   run.duration_s = duration_s;
   bool ended = false;
   for (const TestEvent& event : events) {
-    if (const auto* failed = std::get_if<AssertionFailed>(&event)) {
-      run.failures.push_back(failed->failure);
-    } else if (const auto* skipped = std::get_if<TestSkipped>(&event)) {
-      run.skip_message = skipped->message;
-    } else if (const auto* metric = std::get_if<MetricRecorded>(&event)) {
-      run.metrics.push_back(metric->metric);
-    } else if (const auto* breakdown = std::get_if<BreakdownRecorded>(&event)) {
-      attach_breakdown(run.metrics, *breakdown);
-    } else if (const auto* curve = std::get_if<CurveRecorded>(&event)) {
-      if (job.test->attempts) {
-        // A flaky-aware test keeps its first attempt's curves, as a plain run records them.
-        if (job.seed == job.test->seeds.front()) curves.push_back(curve->curve);
-        continue;
-      }
-      CurveRecord renamed = curve->curve;
-      renamed.name =
-          fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
-      curves.push_back(std::move(renamed));
-    } else if (const auto* dataset = std::get_if<DatasetRecorded>(&event)) {
-      add_dataset_fingerprint(run.datasets,
-                              {dataset->name, dataset->sha256, dataset->bytes, dataset->order});
-    } else if (const auto* end = std::get_if<TestEnded>(&event)) {
-      ended = true;
-      run.status = end->skipped  ? TestStatus::kSkipped
-                   : end->passed ? TestStatus::kPassed
-                                 : TestStatus::kFailed;
-    }
+    // Every event named: one added to TestEvent fails to compile here until it is handled.
+    std::visit(Overloaded{
+                   [](const TestStarted&) {},
+                   [&](const AssertionFailed& e) { run.failures.push_back(e.failure); },
+                   [&](const TestSkipped& e) { run.skip_message = e.message; },
+                   [&](const MetricRecorded& e) { run.metrics.push_back(e.metric); },
+                   [&](const BreakdownRecorded& e) { attach_breakdown(run.metrics, e); },
+                   [&](const CurveRecorded& e) {
+                     if (job.test->attempts) {
+                       // A flaky-aware test keeps its first attempt's curves, as a plain run
+                       // records them.
+                       if (job.seed == job.test->seeds.front()) curves.push_back(e.curve);
+                       return;
+                     }
+                     CurveRecord renamed = e.curve;
+                     renamed.name = fmt::format(
+                         "{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
+                     curves.push_back(std::move(renamed));
+                   },
+                   // Predictions are not kept per seed: the collector keeps those of a flaky-aware
+                   // test's first attempt (add_seed_run).
+                   [](const PredictionsRecorded&) {},
+                   [&](const DatasetRecorded& e) {
+                     add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.order});
+                   },
+                   [&](const TestEnded& e) {
+                     ended = true;
+                     run.status = ended_status(e);
+                   },
+               },
+               event);
   }
   // A seed whose training diverged has not passed, whatever its assertions said.
   for (const MetricRecord& m : run.metrics) {

@@ -78,6 +78,13 @@ using TestEvent =
     std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
                  CurveRecorded, PredictionsRecorded, DatasetRecorded, TestEnded>;
 
+/// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
+/// collector lets a recorded failure win over a skip.)
+inline TestStatus ended_status(const TestEnded& ended) {
+  if (ended.skipped) return TestStatus::kSkipped;
+  return ended.passed ? TestStatus::kPassed : TestStatus::kFailed;
+}
+
 /// Gives the metric the breakdown names its breakdown (the last metric of that name; record()
 /// refuses a second one). A breakdown of a metric not recorded is dropped: record_breakdown
 /// refuses it in the test.

@@ -9,14 +9,14 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "statistics/normal_tail.h"
+
 namespace mlregress::internal::stats {
 namespace {
 
 // Beyond any boundary a design at a level above 1e-300 can have, and small enough that sums of
 // a few dozen blocks stay finite.
 constexpr double kZLimit = 38.0;
-
-double upper_tail(double z) { return 0.5 * std::erfc(z / std::numbers::sqrt2); }
 
 // Just below a level, so that a p-value set to it compares below the level.
 double just_below(double level) { return level * (1.0 - 1e-12); }

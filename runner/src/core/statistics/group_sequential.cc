@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "statistics/normal_tail.h"
 #include "support/enum_names.h"
 
 namespace mlregress::internal::stats {
@@ -20,8 +21,6 @@ constexpr int kGridPoints = 1001;
 // The continuation region starts this many standard deviations below 0; the mass beyond is
 // below 1e-23.
 constexpr double kLowerTail = 10.0;
-
-double upper_tail(double z) { return 0.5 * std::erfc(z / std::numbers::sqrt2); }
 
 double normal_density(double z) {
   return std::exp(-0.5 * z * z) / std::sqrt(2.0 * std::numbers::pi);
