@@ -53,8 +53,8 @@ command -v "$cxx" >/dev/null || { echo "fuzz.sh: $cxx not found (apt-get install
 # The core sources each target needs (linked with lld and --gc-sections, so that only what the
 # target reaches is kept).
 declare -A sources=(
-  [fuzz_baseline_parser]="runner/src/core/baselines/baseline_toml.cc runner/src/core/registry/metric.cc runner/src/core/statistics/moments.cc runner/src/core/support/text_sanitize.cc"
-  [fuzz_comparator]="runner/src/core/comparison/comparator.cc runner/src/core/support/number_format.cc runner/src/core/registry/metric.cc"
+  [fuzz_baseline_parser]="runner/src/core/baselines/baseline_toml.cc runner/src/core/support/metric.cc runner/src/core/statistics/moments.cc runner/src/core/support/text_sanitize.cc"
+  [fuzz_comparator]="runner/src/core/comparison/comparator.cc runner/src/core/support/number_format.cc runner/src/core/support/metric.cc"
 )
 cxxflags=(-std=c++20 -g -O1 -fno-omit-frame-pointer -ffunction-sections -fdata-sections
           -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -3,8 +3,11 @@
 
 The table under "## The rule: the core's folders are layers" gives each folder of
 runner/src/core/ a layer number (1 = bottom). A file may include headers of its own folder and of
-lower layers. Fails (exit 1), naming file and line, on:
-  - an #include of a folder in a higher layer, or of another folder in the same layer;
+lower layers. A public header mlregress/X.h counts as the folder whose X.cc implements it, so
+calling a public name implemented higher up is an upward arrow as an include is. Fails (exit 1),
+naming file and line, on:
+  - an #include of a folder in a higher layer, or of another folder in the same layer (or of a
+    public header implemented there);
   - a folder-to-folder loop (reported as well, for the reader who wonders why);
   - a core folder the table does not name, or a table row naming a folder that does not exist;
   - a public header (runner/include/mlregress/) or a file of the LibTorch layer (src/torch/)
@@ -68,6 +71,19 @@ def includes(path):
                 yield number, m.group(1)
 
 
+def public_implementations(core, folders):
+    """{"mlregress/X.h": folder} for each public header whose X.cc lies in a core folder."""
+    found = {}
+    for folder in folders:
+        for path in source_files(os.path.join(core, folder)):
+            stem, suffix = os.path.splitext(os.path.basename(path))
+            if suffix in (".cc", ".cpp"):
+                found.setdefault(f"mlregress/{stem}.h", folder)
+    public = os.path.join(os.path.dirname(os.path.dirname(core)), "include", "mlregress")
+    return {name: folder for name, folder in found.items()
+            if os.path.isfile(os.path.join(public, name.split("/", 1)[1]))}
+
+
 def knots(edges, nodes):
     """Strongly connected components of more than one folder (Tarjan)."""
     index, low, stack, on_stack, found = {}, {}, [], set(), []
@@ -117,14 +133,17 @@ def main():
         problems.append(f"{doc}:{rows[folder]}: names {folder}/, which runner/src/core/ "
                         "does not have")
 
+    implemented_in = public_implementations(core, folders)
     edges = {}
     upward = 0
     for folder in folders:
         for path in source_files(os.path.join(core, folder)):
             for number, name in includes(path):
-                target = name.split("/", 1)[0]
+                target = implemented_in.get(name, name.split("/", 1)[0])
                 if "/" not in name or target == folder or target not in folders:
                     continue
+                if name in implemented_in:
+                    name = f"{name} (implemented in {target}/)"
                 edges.setdefault(folder, set()).add(target)
                 if folder not in layers or target not in layers:
                     continue

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plants what check_core_layers.py must catch, each in a copy of the real runner/ tree, and shows
-it caught: an upward include, an include within one layer, a loop, a folder the table lacks, a
+it caught: an upward include, an upward call through a public header implemented higher up, an
+include within one layer, a loop, a folder the table lacks, a
 table row without its folder, the LibTorch layer reaching into the core. The unchanged copy
 passes, so the check is not failing on everything.
 
@@ -46,6 +47,14 @@ def plant_upward(runner):
     return "support/clock.cc:", "cli/ (layer 15) is above support/ (layer 1)"
 
 
+def plant_upward_call(runner):
+    # A public header implemented high up, included low down: the call goes upward even though
+    # the include names no core folder (as support/ once called cli/'s exit_code_name).
+    append(os.path.join(runner, "src/core/support/clock.cc"), '#include "mlregress/throughput.h"\n')
+    return ("support/clock.cc:", "mlregress/throughput.h (implemented in timing/)",
+            "timing/ (layer 12) is above support/ (layer 1)")
+
+
 def plant_same_layer(runner):
     os.makedirs(os.path.join(runner, "src/core/extra"))
     append(os.path.join(runner, "src/core/extra/a.h"), "#pragma once\n")
@@ -86,7 +95,7 @@ def main():
         clean = run_check(copy_runner(source, os.path.join(tmp, "clean")))
         if clean.returncode != 0:
             failures.append(f"the unchanged tree fails the check:\n{clean.stderr}")
-    plants = [plant_upward, plant_same_layer, plant_loop, plant_unlisted_folder,
+    plants = [plant_upward, plant_upward_call, plant_same_layer, plant_loop, plant_unlisted_folder,
               plant_listed_but_missing, plant_torch_reaching_into_core]
     for plant in plants:
         with tempfile.TemporaryDirectory() as tmp:

@@ -22,6 +22,7 @@
 #include "mlregress/dataset.h"
 #include "mlregress/metric.h"
 #include "mlregress/param.h"
+#include "mlregress/registration.h"
 #include "mlregress/seeds.h"
 #include "mlregress/tier.h"
 
@@ -35,22 +36,6 @@ template <typename T>
 struct ClassIndices;
 
 namespace internal {
-using TestFactory = MlTest* (*)();
-/// Called by ML_TEST during static initialisation. Never throws: problems (duplicate names,
-/// invalid parameters) are collected and reported when the binary starts.
-struct PlainTestTag {};
-bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory, PlainTestTag) noexcept;
-/// The same for ML_SEED_TEST: the body runs once per seed (and variant).
-bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory, Seeds seeds) noexcept;
-/// The same for ML_FLAKY_TEST: the body runs as attempts, its failure rate gated.
-bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory, Attempts attempts) noexcept;
-/// The same for ML_TIMING_TEST.
-struct TimingTestTag {};
-bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                      TestFactory factory, TimingTestTag) noexcept;
 const ParamValue& resolved_param(std::string_view key);
 }  // namespace internal
 

@@ -23,6 +23,7 @@
 #include "commands/rerun_command.h"
 #include "commands/run_command.h"
 #include "mlregress/exit_code.h"
+#include "mlregress/ml_test.h"
 #include "mlregress/runner_hooks.h"
 #include "registry/test_registry.h"
 #include "support/errors.h"

@@ -234,14 +234,42 @@ void add_missing_seeds(TestResult& test, const PlannedEntry& entry,
   }
 }
 
+// The plan's seed settings of a merged test. The shards ran every seed up to the cap; the gate
+// looks at them block by block, as an unsharded run would have, and decides at the same look.
+void apply_seed_plan(TestResult& test, const PlannedEntry& entry) {
+  test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
+  test.seed_block = entry.seed_block;
+  test.seed_cap = static_cast<int>(entry.seeds.size());
+  test.seed_pass_spending = entry.pass_spending;
+  test.seed_next_block = entry.seed_next_block;
+  test.seed_anytime = entry.anytime;
+  if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
+  test.quarantined = entry.quarantined;
+}
+
+// Metric headers by name, each with its (variant, position within the variant), in the order one
+// machine records them: variants in order, each variant's metrics in its seeds' order.
+using MetricsByName =
+    std::map<std::string, std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>>;
+
+std::vector<MetricRecord> metrics_in_recording_order(MetricsByName metrics) {
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
+  ordered.reserve(metrics.size());
+  for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<MetricRecord> out;
+  for (auto& [key, metric] : ordered) out.push_back(std::move(metric));
+  return out;
+}
+
 TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
                              const std::string& missing_note) {
   TestResult test;
   bool have_header = false;
   std::map<std::pair<std::size_t, std::uint64_t>, std::string> seen;  // unit -> shard folder
-  // The metrics in the order one machine records them: variants in order, each variant's
-  // metrics in the order its seeds record them (the same in every shard).
-  std::map<std::string, std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> metrics;
+  // The metrics in the order one machine records them (the same in every shard).
+  MetricsByName metrics;
   double duration_s = 0.0;
   std::optional<std::pair<std::size_t, std::uint64_t>> first_unit;
   for (const Shard& shard : shards) {
@@ -298,23 +326,8 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
     test.seed = entry.seeds.front();
   }
   add_missing_seeds(test, entry, seen, missing_note);
-  test.seed_runs_planned = entry.variants.size() * entry.seeds.size();
-  // The shards ran every seed up to the cap; the gate looks at them block by block, as an
-  // unsharded run would have, and decides at the same look.
-  test.seed_block = entry.seed_block;
-  test.seed_cap = static_cast<int>(entry.seeds.size());
-  test.seed_pass_spending = entry.pass_spending;
-  test.seed_next_block = entry.seed_next_block;
-  test.seed_anytime = entry.anytime;
-  if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
-  test.quarantined = entry.quarantined;
-  std::vector<std::pair<std::pair<std::size_t, std::size_t>, MetricRecord>> ordered;
-  ordered.reserve(metrics.size());
-  for (auto& [name, entry_and_metric] : metrics) ordered.push_back(std::move(entry_and_metric));
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  test.metrics.clear();
-  for (auto& [key, metric] : ordered) test.metrics.push_back(std::move(metric));
+  apply_seed_plan(test, entry);
+  test.metrics = metrics_in_recording_order(std::move(metrics));
   test.failures.clear();
   test.crash_message.clear();
   test.skip_message.clear();

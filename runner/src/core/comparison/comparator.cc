@@ -11,6 +11,59 @@
 
 namespace mlregress::internal {
 
+namespace {
+
+// Sets the comparison's allowed deviation and its description from the baseline's policy (the
+// default band or Exact without one). False when the policy cannot gate: a Timing band wider
+// than kTimingMaximumBand, for which the verdict is set INCONCLUSIVE.
+bool apply_tolerance(MetricComparison& c, const BaselineMetric& baseline,
+                     const std::string& profile_id, double base) {
+  TolerancePolicy policy = baseline.policy;
+  if (std::holds_alternative<std::monostate>(policy)) {
+    policy = baseline.direction == Direction::MustEqual ? TolerancePolicy{Exact{}}
+                                                        : TolerancePolicy{kDefaultBand};
+  }
+  double allowed = 0.0;
+  if (const Band* band = std::get_if<Band>(&policy)) {
+    allowed = band_half_width(band->rtol, band->atol, base);
+    c.tolerance = fmt::format("band ±{}", format_value(allowed));
+  } else if (std::holds_alternative<Timing>(policy)) {
+    c.kind = MetricKind::kPerformance;
+    const auto cv = baseline.cv_by_environment.find(profile_id);
+    const double spread = cv != baseline.cv_by_environment.end() ? cv->second : 0.0;
+    const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
+    allowed = band_half_width(rtol, 0.0, base);
+    c.tolerance =
+        fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
+    if (rtol > kTimingMaximumBand) {
+      // A band that wide could never fail: say so instead of passing everything.
+      c.verdict = Verdict::kInconclusive;
+      c.note = fmt::format(
+          "the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
+          "machine, or gate with run --ab",
+          spread * 100.0);
+      return false;
+    }
+  } else {
+    c.tolerance = "exact";
+  }
+  c.allowed = allowed;
+  return true;
+}
+
+// A change of `delta` (observed − baseline) against the allowed deviation, in `direction`.
+Verdict verdict_within(Direction direction, double delta, double allowed) {
+  if (direction == Direction::MustEqual) {
+    return std::fabs(delta) > allowed ? Verdict::kRegression : Verdict::kPass;
+  }
+  const double worse_by = direction == Direction::HigherIsBetter ? -delta : delta;
+  if (worse_by > allowed) return Verdict::kRegression;
+  if (-worse_by > allowed) return Verdict::kImproved;
+  return Verdict::kPass;
+}
+
+}  // namespace
+
 MetricComparison compare_metric(const std::string& name, double observed,
                                 Direction observed_direction, const BaselineMetric* baseline,
                                 const EnvironmentProfile& profile) {
@@ -69,47 +122,8 @@ MetricComparison compare_metric(const std::string& name, double observed,
   c.delta = observed - *base;
   if (*base != 0.0) c.relative_change = *c.delta / std::fabs(*base);
 
-  const Direction direction = baseline->direction;
-  TolerancePolicy policy = baseline->policy;
-  if (std::holds_alternative<std::monostate>(policy)) {
-    policy = direction == Direction::MustEqual ? TolerancePolicy{Exact{}}
-                                               : TolerancePolicy{kDefaultBand};
-  }
-  double allowed = 0.0;
-  if (const Band* band = std::get_if<Band>(&policy)) {
-    allowed = band_half_width(band->rtol, band->atol, *base);
-    c.tolerance = fmt::format("band ±{}", format_value(allowed));
-  } else if (std::holds_alternative<Timing>(policy)) {
-    c.kind = MetricKind::kPerformance;
-    const auto cv = baseline->cv_by_environment.find(profile_id);
-    const double spread = cv != baseline->cv_by_environment.end() ? cv->second : 0.0;
-    const double rtol = std::max(kTimingBandSpreads * spread, kTimingMinimumBand);
-    allowed = band_half_width(rtol, 0.0, *base);
-    c.tolerance =
-        fmt::format("band ±{:.1f}% (cv {:.1f}% at promotion)", rtol * 100.0, spread * 100.0);
-    if (rtol > kTimingMaximumBand) {
-      // A band that wide could never fail: say so instead of passing everything.
-      c.verdict = Verdict::kInconclusive;
-      c.note = fmt::format(
-          "the promoted spread (cv {:.1f}%) is too wide to gate on; promote on a quieter "
-          "machine, or gate with run --ab",
-          spread * 100.0);
-      return c;
-    }
-  } else {
-    c.tolerance = "exact";
-  }
-  c.allowed = allowed;
-  const double worse_by = direction == Direction::HigherIsBetter ? -*c.delta : *c.delta;
-  if (direction == Direction::MustEqual) {
-    c.verdict = std::fabs(*c.delta) > allowed ? Verdict::kRegression : Verdict::kPass;
-  } else if (worse_by > allowed) {
-    c.verdict = Verdict::kRegression;
-  } else if (-worse_by > allowed) {
-    c.verdict = Verdict::kImproved;
-  } else {
-    c.verdict = Verdict::kPass;
-  }
+  if (!apply_tolerance(c, *baseline, profile_id, *base)) return c;
+  c.verdict = verdict_within(baseline->direction, *c.delta, *c.allowed);
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mlregress/metric.h"
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
 #include "statistics/group_sequential.h"

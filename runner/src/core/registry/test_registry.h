@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "mlregress/ml_test.h"
+#include "mlregress/attempts.h"
+#include "mlregress/param.h"
+#include "mlregress/registration.h"
+#include "mlregress/seeds.h"
+#include "mlregress/tier.h"
 
 namespace mlregress::internal {
 

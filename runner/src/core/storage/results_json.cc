@@ -287,12 +287,9 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   }
 }
 
-nlohmann::json test_json(const TestResult& test) {
-  nlohmann::json failures = nlohmann::json::array();
-  for (const TestFailure& f : test.failures) {
-    failures.push_back(
-        {{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
-  }
+// The test's metrics with their comparisons (the first test.metrics.size() of
+// test.comparisons) and, for a seeded test, their samples.
+nlohmann::json metrics_json(const TestResult& test) {
   nlohmann::json metrics = nlohmann::json::array();
   for (std::size_t i = 0; i < test.metrics.size(); ++i) {
     const MetricRecord& m = test.metrics[i];
@@ -310,8 +307,13 @@ nlohmann::json test_json(const TestResult& test) {
     }
     metrics.push_back(std::move(metric));
   }
+  return metrics;
+}
+
+// The test's curves; gated curves' comparisons follow the metrics' and the predictions' in
+// test.comparisons.
+nlohmann::json curves_json(const TestResult& test) {
   nlohmann::json curves = nlohmann::json::array();
-  // Gated curves' comparisons follow the metrics' and the predictions' in test.comparisons.
   std::size_t gated = test.metrics.size() + test.predictions.size();
   for (const RecordedCurve& c : test.curves) {
     nlohmann::json entry = {{"name", c.curve.name}, {"file", c.csv_file}, {"points", c.points}};
@@ -326,6 +328,11 @@ nlohmann::json test_json(const TestResult& test) {
     }
     curves.push_back(std::move(entry));
   }
+  return curves;
+}
+
+// The test's recorded predictions; their comparisons follow the metrics' in test.comparisons.
+nlohmann::json predictions_json(const TestResult& test) {
   nlohmann::json predictions = nlohmann::json::array();
   for (std::size_t i = 0; i < test.predictions.size(); ++i) {
     const RecordedPredictions& p = test.predictions[i];
@@ -333,11 +340,22 @@ nlohmann::json test_json(const TestResult& test) {
                             {"file", p.csv_file},
                             {"examples", p.examples},
                             {"accuracy", json_number(p.accuracy)}};
-    // Their comparisons follow the metrics' in test.comparisons.
     const std::size_t at = test.metrics.size() + i;
     if (at < test.comparisons.size()) add_comparison(entry, test.comparisons[at]);
     predictions.push_back(std::move(entry));
   }
+  return predictions;
+}
+
+nlohmann::json test_json(const TestResult& test) {
+  nlohmann::json failures = nlohmann::json::array();
+  for (const TestFailure& f : test.failures) {
+    failures.push_back(
+        {{"file", f.file}, {"line", f.line}, {"message", f.message}, {"fatal", f.fatal}});
+  }
+  nlohmann::json metrics = metrics_json(test);
+  nlohmann::json curves = curves_json(test);
+  nlohmann::json predictions = predictions_json(test);
   nlohmann::json json = {{"name", test.name},
                          {"full_name", test.full_name},
                          {"tier", tier_name(test.tier)},
