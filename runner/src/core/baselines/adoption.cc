@@ -68,6 +68,78 @@ bool same_bits(double a, double b) { return a == b || (std::isnan(a) && std::isn
 
 }  // namespace
 
+namespace {
+
+// What one adoption works from: the run, the confirming run (or null), the request and the
+// reason kept in the provenance and in each value's history.
+struct Adoption {
+  const RunRecord& run;
+  const RunRecord* confirm;
+  const PromotionRequest& request;
+  std::string reason;
+};
+
+// Adopts one metric of `test` into `entry` (its baseline, in `planned`'s file) where this
+// machine's value is missing; what it refuses or adopts goes to `plan`.
+void adopt_metric(const Adoption& adoption, const TestResult& test, const MetricRecord& metric,
+                  BaselineMetric& entry, PlannedFile& planned, AdoptionPlan& plan) {
+  const EnvironmentProfile& profile = adoption.run.profile;
+  // Only the gaps: a value every machine shares, or one this machine has, stays as it is.
+  if (!is_environment_bound(entry.policy) || entry.value ||
+      !stored_profile_id(entry, profile).empty()) {
+    return;
+  }
+  const std::string name = fmt::format("{}.{}", test.name, metric.name);
+  double cv = 0.0;
+  if (const Timing* timing = std::get_if<Timing>(&metric.policy)) cv = timing->cv;
+  const bool exact = !std::holds_alternative<Timing>(entry.policy);
+  if (exact && adoption.confirm == nullptr && !adoption.request.force) {
+    // One run cannot show that a value repeats bit for bit on this machine.
+    plan.refused.push_back(fmt::format(
+        "{}: an exact value is adopted only when a second run agrees: --confirm RUN2 (or "
+        "--force to take this run's value alone)",
+        name));
+    return;
+  }
+  if (const RunRecord* confirm = adoption.confirm; confirm != nullptr) {
+    const MetricRecord* again = find_metric(confirm, test.name, metric.name);
+    if (again == nullptr) {
+      plan.refused.push_back(
+          fmt::format("{}: not recorded by the confirming run {}", name, confirm->run.info.run_id));
+      return;
+    }
+    if (std::holds_alternative<Timing>(entry.policy)) {
+      // Two processes vary more than one process's repetitions: the band must hold both.
+      if (const Timing* t = std::get_if<Timing>(&again->policy)) cv = std::max(cv, t->cv);
+      if (metric.value != 0.0) {
+        cv = std::max(cv, std::fabs(again->value - metric.value) / std::fabs(metric.value));
+      }
+    } else if (!same_bits(metric.value, again->value)) {
+      plan.refused.push_back(
+          fmt::format("{}: the two runs differ ({} and {}): not repeatable on this machine, so not "
+                      "adopted; gate it with a Band instead of Exact",
+                      name, format_value(metric.value), format_value(again->value)));
+      return;
+    }
+  }
+  const std::string& id = profile_id_for(entry.policy, profile);
+  entry.by_environment[id] = metric.value;
+  if (std::holds_alternative<Timing>(entry.policy)) entry.cv_by_environment[id] = cv;
+  HistoryEntry history;
+  history.replaced_at = adoption.request.now;
+  history.reason = adoption.reason;
+  history.source_run = adoption.run.run.info.run_id;
+  history.environment = id;
+  history.new_value = metric.value;
+  entry.history.push_back(history);
+  const EnvironmentProfile described = stored_description(entry.policy, profile);
+  planned.after.environments.try_emplace(described.id, described);
+  ++planned.new_metrics;
+  plan.adopted.push_back(fmt::format("{} = {} → {}", name, format_value(metric.value), id));
+}
+
+}  // namespace
+
 AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
                            const BaselineSet& existing, const PromotionRequest& request) {
   // Adopt stores no samples: a sequential test that stopped early is no reason to refuse.
@@ -76,28 +148,22 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
     refuse_unpromotable(*confirm, request.force, "adopt", /*needs_every_seed=*/false);
     check_confirmation(run, *confirm);
   }
-  const EnvironmentProfile& profile = run.profile;
   const NameFilter filter(request.filter);
   // Kept in the provenance and in each value's history, as promote keeps its reason.
-  const std::string reason = fmt::format(
-      "adopt{}{}{}",
-      confirm != nullptr ? fmt::format(" (confirmed by run {})", confirm->run.info.run_id) : "",
-      request.reason.empty() ? "" : ": ", request.reason);
+  const Adoption adoption{
+      run, confirm, request,
+      fmt::format(
+          "adopt{}{}{}",
+          confirm != nullptr ? fmt::format(" (confirmed by run {})", confirm->run.info.run_id) : "",
+          request.reason.empty() ? "" : ": ", request.reason)};
   AdoptionPlan plan;
   std::map<std::string, PlannedFile> files;  // by path
   for (const TestResult& test : run.run.tests) {
-    if (!filter.matches(test.name, test.full_name)) continue;
-    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
+    if (!offers_values(test, filter)) continue;
     if (is_test_failure(test.status) && !request.force) continue;
     const LoadedBaselineFile* loaded = existing.find(test.name);
     if (loaded == nullptr) continue;  // no baseline at all: promote makes one
-    auto [it, inserted] = files.try_emplace(loaded->path);
-    PlannedFile& planned = it->second;
-    if (inserted) {
-      planned.path = loaded->path;
-      planned.before = loaded->file;
-      planned.after = loaded->file;
-    }
+    PlannedFile& planned = planned_file(files, loaded->path, loaded->file);
     BaselineTest& target = planned.after.tests.at(test.name);
     if (test.status == TestStatus::kRegressed && !request.force) {
       // Its values are worse than the baselines allow: adopting beside them would hide that.
@@ -112,69 +178,13 @@ AdoptionPlan plan_adoption(const RunRecord& run, const RunRecord* confirm,
       continue;
     }
     for (const MetricRecord& metric : test.metrics) {
-      const auto entry_it = target.metrics.find(metric.name);
-      if (entry_it == target.metrics.end()) continue;  // new metric: promote adds it
-      BaselineMetric& entry = entry_it->second;
-      // Only the gaps: a value every machine shares, or one this machine has, stays as it is.
-      if (!is_environment_bound(entry.policy) || entry.value ||
-          !stored_profile_id(entry, profile).empty()) {
-        continue;
-      }
-      const std::string name = fmt::format("{}.{}", test.name, metric.name);
-      double cv = 0.0;
-      if (const Timing* timing = std::get_if<Timing>(&metric.policy)) cv = timing->cv;
-      const bool exact = !std::holds_alternative<Timing>(entry.policy);
-      if (exact && confirm == nullptr && !request.force) {
-        // One run cannot show that a value repeats bit for bit on this machine.
-        plan.refused.push_back(fmt::format(
-            "{}: an exact value is adopted only when a second run agrees: --confirm RUN2 (or "
-            "--force to take this run's value alone)",
-            name));
-        continue;
-      }
-      if (confirm != nullptr) {
-        const MetricRecord* again = find_metric(confirm, test.name, metric.name);
-        if (again == nullptr) {
-          plan.refused.push_back(fmt::format("{}: not recorded by the confirming run {}", name,
-                                             confirm->run.info.run_id));
-          continue;
-        }
-        if (std::holds_alternative<Timing>(entry.policy)) {
-          // Two processes vary more than one process's repetitions: the band must hold both.
-          if (const Timing* t = std::get_if<Timing>(&again->policy)) cv = std::max(cv, t->cv);
-          if (metric.value != 0.0) {
-            cv = std::max(cv, std::fabs(again->value - metric.value) / std::fabs(metric.value));
-          }
-        } else if (!same_bits(metric.value, again->value)) {
-          plan.refused.push_back(fmt::format(
-              "{}: the two runs differ ({} and {}): not repeatable on this machine, so not "
-              "adopted; gate it with a Band instead of Exact",
-              name, format_value(metric.value), format_value(again->value)));
-          continue;
-        }
-      }
-      const std::string& id = profile_id_for(entry.policy, profile);
-      entry.by_environment[id] = metric.value;
-      if (std::holds_alternative<Timing>(entry.policy)) entry.cv_by_environment[id] = cv;
-      HistoryEntry history;
-      history.replaced_at = request.now;
-      history.reason = reason;
-      history.source_run = run.run.info.run_id;
-      history.environment = id;
-      history.new_value = metric.value;
-      entry.history.push_back(history);
-      const EnvironmentProfile described = stored_description(entry.policy, profile);
-      planned.after.environments.try_emplace(described.id, described);
-      ++planned.new_metrics;
-      plan.adopted.push_back(fmt::format("{} = {} → {}", name, format_value(metric.value), id));
+      const auto entry = target.metrics.find(metric.name);
+      if (entry == target.metrics.end()) continue;  // new metric: promote adds it
+      adopt_metric(adoption, test, metric, entry->second, planned, plan);
     }
   }
-  for (auto& [path, planned] : files) {
-    if (planned.after == planned.before) continue;
-    stamp_provenance(planned, run, reason, request.now);
-    planned.after.environments.try_emplace(profile.id, machine_profile(profile));
-    plan.files.push_back(std::move(planned));
-  }
+  plan.files =
+      changed_files(std::move(files), run, adoption.reason, request.now, MachineDescription::kAdd);
   return plan;
 }
 

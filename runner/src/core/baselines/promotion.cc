@@ -286,114 +286,141 @@ EnvironmentProfile samples_environment(const EnvironmentProfile& profile) {
   return profile.numerics_id.empty() ? machine_profile(profile) : numerics_profile(profile);
 }
 
+bool offers_values(const TestResult& test, const NameFilter& filter) {
+  return filter.matches(test.name, test.full_name) && test.status != TestStatus::kSkipped &&
+         !test.metrics.empty();
+}
+
+PlannedFile& planned_file(std::map<std::string, PlannedFile>& files, const std::string& path,
+                          const BaselineFile& before) {
+  auto [it, inserted] = files.try_emplace(path);
+  PlannedFile& planned = it->second;
+  if (inserted) {
+    planned.path = path;
+    planned.before = before;
+    planned.created = before.provenance.version == 0 && before.tests.empty();
+    planned.after = before;
+  }
+  return planned;
+}
+
+std::vector<PlannedFile> changed_files(std::map<std::string, PlannedFile> files,
+                                       const RunRecord& record, const std::string& reason,
+                                       const std::string& now, MachineDescription machine) {
+  std::vector<PlannedFile> changed;
+  for (auto& [path, planned] : files) {
+    if (planned.after == planned.before) continue;
+    stamp_provenance(planned, record, reason, now);
+    if (machine == MachineDescription::kReplace) {
+      planned.after.environments[record.profile.id] = machine_profile(record.profile);
+      drop_unused_environments(planned.after);
+    } else {
+      planned.after.environments.try_emplace(record.profile.id, machine_profile(record.profile));
+    }
+    changed.push_back(std::move(planned));
+  }
+  return changed;
+}
+
+namespace {
+
+// One metric of `test` promoted into `target` (a test of `planned`'s file): its value, samples,
+// calibration, history and the descriptions of the profiles it is stored under.
+void plan_promoted_metric(PlannedFile& planned, BaselineTest& target, const TestResult& test,
+                          const MetricRecord& metric, const RunRecord& record,
+                          const PromotionRequest& request) {
+  const EnvironmentProfile& profile = record.profile;
+  const auto old_it = target.metrics.find(metric.name);
+  const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
+  BaselineMetric updated = promoted_metric(metric, old, profile);
+  const auto calibration = request.calibrations.find({test.name, metric.name});
+  keep_or_set_calibration(
+      updated, old, calibration == request.calibrations.end() ? nullptr : &calibration->second);
+  if (updated.calibration && updated.calibration->environment == profile.id) {
+    planned.after.environments[profile.id] = machine_profile(profile);
+  }
+  if (!updated.samples.empty()) {
+    // The samples are this run's: one block, unless they are the ones the baseline holds
+    // (promoting the same run twice changes nothing).
+    if (old != nullptr && old->samples == updated.samples && old->seeds == updated.seeds) {
+      updated.pool = old->pool;
+    } else {
+      updated.pool = {pool_block(record, updated.seeds, request.reason, request.now)};
+      const EnvironmentProfile numerics = samples_environment(profile);
+      planned.after.environments[numerics.id] = numerics;
+    }
+  }
+  const std::optional<double> old_value = old ? value_for(*old, profile) : std::nullopt;
+  const std::optional<double> new_value = value_for(updated, profile);
+  if (!old_value) {
+    ++planned.new_metrics;  // nothing was replaced, so there is no history to keep
+  } else if (!same_value(old_value, new_value)) {
+    HistoryEntry entry;
+    entry.replaced_at = request.now;
+    entry.reason = request.reason;
+    entry.source_run = record.run.info.run_id;
+    entry.environment =
+        is_environment_bound(updated.policy) ? profile_id_for(updated.policy, profile) : "";
+    entry.old_value = old_value;
+    entry.new_value = *new_value;
+    updated.history.push_back(entry);  // version filled in below, once it is known
+    ++planned.changed_metrics;
+  } else if (old != nullptr && !(updated == *old)) {
+    ++planned.changed_metrics;  // direction or policy changed
+  }
+  if (is_environment_bound(updated.policy) ||
+      updated.breakdowns.contains(breakdown_profile_id(updated, profile))) {
+    const EnvironmentProfile described = stored_description(updated.policy, profile);
+    planned.after.environments[described.id] = described;
+  }
+  if (!updated.samples.empty()) planned.seeded_metrics.emplace_back(test.name, metric.name);
+  if (updated.failure_count) {
+    planned.detectable_effects.push_back(
+        fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));
+  }
+  target.metrics[metric.name] = std::move(updated);
+}
+
+}  // namespace
+
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request) {
   if (request.add_seeds) return plan_seed_addition(record, existing, request);
   refuse_unpromotable(record, request.force, "promote", /*needs_every_seed=*/true);
-  const RunResult& run = record.run;
-  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
+  const std::string folder = baseline_folder(request.baselines_dir, record.run.info.binary);
   const NameFilter filter(request.filter);
-  const EnvironmentProfile& profile = record.profile;
-
   std::map<std::string, PlannedFile> files;  // by path
-  auto file_for = [&](const std::string& test, const std::string& source) -> PlannedFile& {
-    const LoadedBaselineFile* loaded = existing.find(test);
-    const std::string path = loaded ? loaded->path : folder + "/" + baseline_stem(source) + ".toml";
-    auto [it, inserted] = files.try_emplace(path);
-    if (inserted) {
-      it->second.path = path;
-      for (const LoadedBaselineFile& f : existing.files()) {
-        if (f.path == path) it->second.before = f.file;
-      }
-      it->second.created =
-          it->second.before.provenance.version == 0 && it->second.before.tests.empty();
-      it->second.after = it->second.before;
+  for (const TestResult& test : record.run.tests) {
+    if (!offers_values(test, filter)) continue;
+    if (is_test_failure(test.status) && !request.force) continue;
+    const LoadedBaselineFile* loaded = existing.find(test.name);
+    const std::string path =
+        loaded ? loaded->path : folder + "/" + baseline_stem(test.file) + ".toml";
+    BaselineFile before;
+    for (const LoadedBaselineFile& f : existing.files()) {
+      if (f.path == path) before = f.file;
     }
-    return it->second;
-  };
-
-  for (const TestResult& test : run.tests) {
-    if (!filter.matches(test.name, test.full_name)) continue;
-    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
-    const bool failed = is_test_failure(test.status);
-    if (failed && !request.force) continue;
-    PlannedFile& planned = file_for(test.name, test.file);
+    PlannedFile& planned = planned_file(files, path, before);
     BaselineTest& target = planned.after.tests[test.name];
     target.config_hash = test.config_hash;
     target.datasets.clear();
     target.data_orders.clear();
     for (const RecordedDataset& d : test.datasets)
       (d.order ? target.data_orders : target.datasets)[d.name] = d.sha256;
-    // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
     for (const MetricRecord& metric : test.metrics) {
+      // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
       if (first_attempt_failed(test) && !std::holds_alternative<FailureRate>(metric.policy)) {
         planned.skipped_values.push_back(
             fmt::format("{}.{}: not promoted, the first attempt (seed {}) failed", test.name,
                         metric.name, test.seed));
         continue;
       }
-      const auto old_it = target.metrics.find(metric.name);
-      const BaselineMetric* old = old_it == target.metrics.end() ? nullptr : &old_it->second;
-      BaselineMetric updated = promoted_metric(metric, old, profile);
-      const auto calibration = request.calibrations.find({test.name, metric.name});
-      keep_or_set_calibration(
-          updated, old, calibration == request.calibrations.end() ? nullptr : &calibration->second);
-      if (updated.calibration && updated.calibration->environment == profile.id) {
-        planned.after.environments[profile.id] = machine_profile(profile);
-      }
-      if (!updated.samples.empty()) {
-        // The samples are this run's: one block, unless they are the ones the baseline holds
-        // (promoting the same run twice changes nothing).
-        if (old != nullptr && old->samples == updated.samples && old->seeds == updated.seeds) {
-          updated.pool = old->pool;
-        } else {
-          updated.pool = {pool_block(record, updated.seeds, request.reason, request.now)};
-          const EnvironmentProfile numerics = samples_environment(profile);
-          planned.after.environments[numerics.id] = numerics;
-        }
-      }
-      const std::optional<double> old_value = old ? value_for(*old, profile) : std::nullopt;
-      const std::optional<double> new_value = value_for(updated, profile);
-      if (!old_value) {
-        ++planned.new_metrics;  // nothing was replaced, so there is no history to keep
-      } else if (!same_value(old_value, new_value)) {
-        HistoryEntry entry;
-        entry.replaced_at = request.now;
-        entry.reason = request.reason;
-        entry.source_run = run.info.run_id;
-        entry.environment =
-            is_environment_bound(updated.policy) ? profile_id_for(updated.policy, profile) : "";
-        entry.old_value = old_value;
-        entry.new_value = *new_value;
-        updated.history.push_back(entry);  // version filled in below, once it is known
-        ++planned.changed_metrics;
-      } else if (old != nullptr && !(updated == *old)) {
-        ++planned.changed_metrics;  // direction or policy changed
-      }
-      if (is_environment_bound(updated.policy) ||
-          updated.breakdowns.contains(breakdown_profile_id(updated, profile))) {
-        const EnvironmentProfile described = stored_description(updated.policy, profile);
-        planned.after.environments[described.id] = described;
-      }
-      if (!updated.samples.empty()) planned.seeded_metrics.emplace_back(test.name, metric.name);
-      if (updated.failure_count) {
-        planned.detectable_effects.push_back(
-            fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));
-      }
-      target.metrics[metric.name] = std::move(updated);
+      plan_promoted_metric(planned, target, test, metric, record, request);
     }
   }
-
-  std::vector<PlannedFile> changed;
-  for (auto& [path, planned] : files) {
-    if (planned.after == planned.before) continue;  // promoting the same run twice changes nothing
-    stamp_provenance(planned, record, request.reason, request.now);
-    // Promote rewrites what this machine holds, its description included; adopt only adds.
-    planned.after.environments[profile.id] = machine_profile(profile);
-    drop_unused_environments(planned.after);
-    changed.push_back(std::move(planned));
-  }
-  return changed;
+  // Promote rewrites what this machine holds, its description included; adopt only adds.
+  return changed_files(std::move(files), record, request.reason, request.now,
+                       MachineDescription::kReplace);
 }
 
 void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "baselines/baseline_store.h"
+#include "registry/name_filter.h"
 #include "storage/run_record.h"
 #include "support/errors.h"
 
@@ -78,6 +79,29 @@ void drop_unused_environments(BaselineFile& file);
 /// block (pool_of the file as it was) written out, since the new provenance would misname it.
 void stamp_provenance(PlannedFile& planned, const RunRecord& record, const std::string& reason,
                       const std::string& now);
+
+// ---- The steps the planners (promote, promote --add-seeds, adopt) share ----
+
+/// Whether a test of the run has values a planner could store: selected by `filter`, not
+/// skipped, with at least one metric. Each planner decides about failed tests itself.
+bool offers_values(const TestResult& test, const NameFilter& filter);
+
+/// The planned file at `path`, started from `before` (empty for a new file) the first time it is
+/// asked for.
+PlannedFile& planned_file(std::map<std::string, PlannedFile>& files, const std::string& path,
+                          const BaselineFile& before);
+
+/// How the changed files of a plan describe the run's machine.
+enum class MachineDescription {
+  kReplace,  ///< promote: this machine's description rewritten, unused descriptions dropped
+  kAdd,      ///< adopt: added where missing, nothing else touched
+};
+
+/// The files of a plan that change (promoting the same run twice changes nothing), each stamped
+/// with its new provenance (stamp_provenance) and describing the run's machine.
+std::vector<PlannedFile> changed_files(std::map<std::string, PlannedFile> files,
+                                       const RunRecord& record, const std::string& reason,
+                                       const std::string& now, MachineDescription machine);
 
 /// Takes an exclusive flock on <baselines_dir>/<binary>/ (created when missing) for as long as
 /// the returned object lives: one writer of a binary's baselines at a time.

@@ -172,6 +172,47 @@ std::vector<std::string> stored_metrics_the_run_lacks(const BaselineTest& stored
   return refusals;
 }
 
+// Why the seeds of `test` cannot join its stored baseline (`stored` in `loaded`, under `folder`),
+// each reason a line of the refusal; empty when they can.
+std::vector<std::string> why_seeds_cannot_join(const TestResult& test, const BaselineTest* stored,
+                                               const LoadedBaselineFile* loaded,
+                                               const std::string& folder, const RunResult& run) {
+  if (is_test_failure(test.status)) {
+    // Even with --force: a failed seed's value is missing, the others' are suspect.
+    return {fmt::format("test {} {}: its seeds do not join a baseline", test.name,
+                        test_status_name(test.status))};
+  }
+  if (std::none_of(test.metrics.begin(), test.metrics.end(), seeded)) {
+    return {fmt::format(
+        "test {}: not a seeded test in run {} (no per-seed samples); --add-seeds grows seeded "
+        "baselines only (--filter selects tests)",
+        test.name, run.info.run_id)};
+  }
+  if (stored == nullptr) {
+    return {fmt::format(
+        "test {}: no baseline in {} yet; promote the run without --add-seeds first (its seeds "
+        "become the first block)",
+        test.name, folder)};
+  }
+  const std::string& path = loaded->path;
+  if (stored->config_hash != test.config_hash) {
+    return {fmt::format(
+        "{}: test {}: config_hash {} in the baseline, {} in the run: the seeds measured another "
+        "configuration; promote without --add-seeds to replace the baseline",
+        path, test.name, stored->config_hash, test.config_hash)};
+  }
+  std::map<std::string, std::string> datasets;
+  for (const RecordedDataset& d : test.datasets)
+    if (!d.order) datasets[d.name] = d.sha256;
+  if (datasets != stored->datasets) {
+    return {fmt::format(
+        "{}: test {}: the run measured other data (record_dataset) than the baseline; promote "
+        "without --add-seeds",
+        path, test.name)};
+  }
+  return stored_metrics_the_run_lacks(*stored, test, path);
+}
+
 }  // namespace
 
 std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const BaselineSet& existing,
@@ -184,61 +225,16 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
   std::vector<std::string> refusals;
   std::map<std::string, PlannedFile> files;  // by path
   for (const TestResult& test : run.tests) {
-    if (!filter.matches(test.name, test.full_name)) continue;
-    if (test.status == TestStatus::kSkipped || test.metrics.empty()) continue;
-    if (is_test_failure(test.status)) {
-      // Even with --force: a failed seed's value is missing, the others' are suspect.
-      refusals.push_back(fmt::format("test {} {}: its seeds do not join a baseline", test.name,
-                                     test_status_name(test.status)));
-      continue;
-    }
-    if (std::none_of(test.metrics.begin(), test.metrics.end(), seeded)) {
-      refusals.push_back(
-          fmt::format("test {}: not a seeded test in run {} (no per-seed samples); "
-                      "--add-seeds grows seeded baselines only (--filter selects "
-                      "tests)",
-                      test.name, run.info.run_id));
-      continue;
-    }
+    if (!offers_values(test, filter)) continue;
     const LoadedBaselineFile* loaded = existing.find(test.name);
     const BaselineTest* stored = stored_test(loaded, test.name);
-    if (stored == nullptr) {
-      refusals.push_back(
-          fmt::format("test {}: no baseline in {} yet; promote the run without "
-                      "--add-seeds first (its seeds become the first block)",
-                      test.name, folder));
+    if (std::vector<std::string> why = why_seeds_cannot_join(test, stored, loaded, folder, run);
+        !why.empty()) {
+      refusals.insert(refusals.end(), why.begin(), why.end());
       continue;
     }
     const std::string& path = loaded->path;
-    if (stored->config_hash != test.config_hash) {
-      refusals.push_back(fmt::format(
-          "{}: test {}: config_hash {} in the baseline, {} in the run: the seeds measured another "
-          "configuration; promote without --add-seeds to replace the baseline",
-          path, test.name, stored->config_hash, test.config_hash));
-      continue;
-    }
-    std::map<std::string, std::string> datasets;
-    for (const RecordedDataset& d : test.datasets)
-      if (!d.order) datasets[d.name] = d.sha256;
-    if (datasets != stored->datasets) {
-      refusals.push_back(
-          fmt::format("{}: test {}: the run measured other data (record_dataset) "
-                      "than the baseline; promote without --add-seeds",
-                      path, test.name));
-      continue;
-    }
-    const std::vector<std::string> lacking = stored_metrics_the_run_lacks(*stored, test, path);
-    if (!lacking.empty()) {
-      refusals.insert(refusals.end(), lacking.begin(), lacking.end());
-      continue;
-    }
-    auto [it, inserted] = files.try_emplace(path);
-    PlannedFile& planned = it->second;
-    if (inserted) {
-      planned.path = path;
-      planned.before = loaded->file;
-      planned.after = loaded->file;
-    }
+    PlannedFile& planned = planned_file(files, path, loaded->file);
     BaselineTest& target = planned.after.tests.at(test.name);
     for (const MetricRecord& metric : test.metrics) {
       const std::string name = test.name + "." + metric.name;
@@ -287,15 +283,9 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
     for (const std::string& reason : refusals) message += "\n  - " + reason;
     throw PromotionRefused(message);
   }
-  std::vector<PlannedFile> changed;
-  for (auto& [path, planned] : files) {
-    if (planned.after == planned.before) continue;  // every seed was there already
-    stamp_provenance(planned, record, request.reason, request.now);
-    planned.after.environments[record.profile.id] = machine_profile(record.profile);
-    drop_unused_environments(planned.after);
-    changed.push_back(std::move(planned));
-  }
-  return changed;
+  // A file whose every seed was there already does not change.
+  return changed_files(std::move(files), record, request.reason, request.now,
+                       MachineDescription::kReplace);
 }
 
 }  // namespace mlregress::internal
