@@ -341,24 +341,10 @@ void read_breakdowns(const Reader& r, const toml::table& t, const std::string& w
   }
 }
 
-BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
-                           const BaselineFile& file) {
-  r.only_keys(t, what,
-              {"direction", "policy",         "scope",     "rtol",   "atol",     "calibration",
-               "margin",    "covariate",      "value",     "values", "cv",       "seeds",
-               "samples",   "summary",        "pool",      "detect", "failures", "trials",
-               "interval",  "breakdown_unit", "breakdown", "history"});
-  BaselineMetric m;
-  const toml::node& direction_node = r.required(t, "direction", what);
-  const std::string direction = r.string(direction_node, what + ".direction");
-  const std::optional<Direction> parsed = parse_direction(direction);
-  if (!parsed) {
-    r.fail(direction_node, fmt::format("unknown direction '{}' (expected lower_is_better, "
-                                       "higher_is_better or must_equal)",
-                                       direction));
-  }
-  m.direction = *parsed;
-
+// The metric's policy ("default" without one) and its own keys, into m.policy and
+// m.calibration; returns the policy's name.
+std::string read_policy(const Reader& r, const std::string& what, const toml::table& t,
+                        const BaselineFile& file, BaselineMetric& m) {
   const toml::node* policy_node = t.get("policy");
   const std::string policy = policy_node ? r.string(*policy_node, what + ".policy") : "default";
   if (policy == "band") {
@@ -389,6 +375,63 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
                                      "failure_rate or default)",
                                      policy));
   }
+  return policy;
+}
+
+// A failure rate's trials, failures and (checked, not kept) interval.
+void read_failure_count(const Reader& r, const std::string& what, const toml::table& t,
+                        BaselineMetric& m) {
+  const toml::node& trials = r.required(t, "trials", what);
+  FailureCount count;
+  count.trials = r.integer(trials, what + ".trials", 1);
+  count.failures = r.integer(r.required(t, "failures", what), what + ".failures", 0, count.trials);
+  m.failure_count = count;
+  m.value = failure_count_value(count, m.direction);
+  // The interval is written for the reader of the file; the gate recomputes what it needs.
+  if (const auto* n = t.get("interval")) {
+    const toml::array* interval = n->as_array();
+    if (interval == nullptr || interval->size() != 2)
+      r.fail(*n, what + ".interval must be [lower, upper]");
+    for (const toml::node& bound : *interval) r.number(bound, what + ".interval[]");
+  }
+}
+
+// A timing's cv per environment: one for each of its values.
+void read_timing_cv(const Reader& r, const std::string& what, const toml::table& t,
+                    BaselineMetric& m) {
+  const toml::node& cv_node = r.required(t, "cv", what);
+  for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
+    if (m.by_environment.count(std::string(env.str())) == 0) {
+      r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what,
+                            env.str(), what));
+    }
+    m.cv_by_environment[std::string(env.str())] =
+        r.tolerance(v, what + ".cv." + std::string(env.str()));
+  }
+  if (m.cv_by_environment.size() != m.by_environment.size()) {
+    r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
+  }
+}
+
+BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
+                           const BaselineFile& file) {
+  r.only_keys(t, what,
+              {"direction", "policy",         "scope",     "rtol",   "atol",     "calibration",
+               "margin",    "covariate",      "value",     "values", "cv",       "seeds",
+               "samples",   "summary",        "pool",      "detect", "failures", "trials",
+               "interval",  "breakdown_unit", "breakdown", "history"});
+  BaselineMetric m;
+  const toml::node& direction_node = r.required(t, "direction", what);
+  const std::string direction = r.string(direction_node, what + ".direction");
+  const std::optional<Direction> parsed = parse_direction(direction);
+  if (!parsed) {
+    r.fail(direction_node, fmt::format("unknown direction '{}' (expected lower_is_better, "
+                                       "higher_is_better or must_equal)",
+                                       direction));
+  }
+  m.direction = *parsed;
+
+  const std::string policy = read_policy(r, what, t, file, m);
   // A key of another policy is a mistake, not something to ignore silently.
   const auto only_for = [&](std::initializer_list<const char*> keys, std::string_view owner) {
     for (const char* k : keys) {
@@ -431,20 +474,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
                                "failures and trials)",
                                k));
     }
-    const toml::node& trials = r.required(t, "trials", what);
-    FailureCount count;
-    count.trials = r.integer(trials, what + ".trials", 1);
-    count.failures =
-        r.integer(r.required(t, "failures", what), what + ".failures", 0, count.trials);
-    m.failure_count = count;
-    m.value = failure_count_value(count, m.direction);
-    // The interval is written for the reader of the file; the gate recomputes what it needs.
-    if (const auto* n = t.get("interval")) {
-      const toml::array* interval = n->as_array();
-      if (interval == nullptr || interval->size() != 2)
-        r.fail(*n, what + ".interval must be [lower, upper]");
-      for (const toml::node& bound : *interval) r.number(bound, what + ".interval[]");
-    }
+    read_failure_count(r, what, t, m);
   } else if (!m.value && m.by_environment.empty()) {
     r.fail(t, what + " has neither 'value' nor 'values'");
   }
@@ -452,18 +482,7 @@ BaselineMetric read_metric(const Reader& r, const std::string& what, const toml:
     if (m.value)
       r.fail(*t.get("value"),
              what + ": a timing is stored per environment ('values'), not as 'value'");
-    const toml::node& cv_node = r.required(t, "cv", what);
-    for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
-      if (m.by_environment.count(std::string(env.str())) == 0) {
-        r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what,
-                              env.str(), what));
-      }
-      m.cv_by_environment[std::string(env.str())] =
-          r.tolerance(v, what + ".cv." + std::string(env.str()));
-    }
-    if (m.cv_by_environment.size() != m.by_environment.size()) {
-      r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
-    }
+    read_timing_cv(r, what, t, m);
   }
   if (t.get("breakdown_unit") != nullptr || t.get("breakdown") != nullptr) {
     if (policy == "margin" || policy == "failure_rate") {
@@ -612,6 +631,109 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
   return file;
 }
 
+namespace {
+
+// One [environments.ID] table.
+void render_environment(std::ostringstream& out, const std::string& id,
+                        const EnvironmentProfile& e) {
+  out << "\n[environments." << key(id) << "]\n"
+      << "framework = " << toml_string(e.framework) << "\n"
+      << "build = " << toml_string(e.build) << "\n";
+  // A numerics profile holds for every CPU of its capability: it has no cpu key.
+  if (!e.cpu.empty()) out << "cpu = " << toml_string(e.cpu) << "\n";
+  if (!e.capability.empty()) out << "capability = " << toml_string(e.capability) << "\n";
+  if (!e.isa.empty()) out << "isa = " << toml_string(e.isa) << "\n";
+  if (!e.pins.empty()) out << "pins = " << toml_string(e.pins) << "\n";
+  out << "machine = " << toml_string(e.machine) << "\n"
+      << "threads = " << e.threads << "\n";
+  if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";
+}
+
+// A metric's policy and its keys.
+void render_policy(std::ostringstream& out, const BaselineMetric& m) {
+  if (const Band* band = std::get_if<Band>(&m.policy)) {
+    out << "policy = \"band\"\nrtol = " << number(band->rtol) << "\natol = " << number(band->atol)
+        << "\n";
+    if (const std::optional<Calibration>& c = m.calibration) {
+      out << "calibration = { repeats = " << c->repeats << ", mean = " << number(c->mean)
+          << ", sd = " << number(c->sd) << ", max_deviation = " << number(c->max_deviation)
+          << ", k = " << number(c->k) << ", rule = " << toml_string(c->rule)
+          << ", environment = " << toml_string(c->environment) << " }\n";
+    }
+  } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
+    out << "policy = \"exact\"\n";
+    if (exact->scope != Scope::Auto) {
+      out << "scope = " << toml_string(scope_name(exact->scope)) << "\n";
+    }
+  } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
+    out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
+    if (!margin->covariate.empty()) out << "covariate = " << toml_string(margin->covariate) << "\n";
+  } else if (std::holds_alternative<Timing>(m.policy)) {
+    out << "policy = \"timing\"\n";
+  } else if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy)) {
+    out << "policy = \"failure_rate\"\ndetect = " << number(rate->detect) << "\n";
+  } else {
+    out << "policy = \"default\"\n";
+  }
+}
+
+// One metric's table at `path` ("tests.T.metrics.M") and its breakdown, pool and history
+// tables.
+void render_metric(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  out << "direction = " << toml_string(direction_name(m.direction)) << "\n";
+  render_policy(out, m);
+  if (m.failure_count) {
+    const FailureCount& count = *m.failure_count;
+    const stats::RateInterval interval = stats::clopper_pearson(count.failures, count.trials, 0.95);
+    out << "failures = " << count.failures << "\ntrials = " << count.trials << "\ninterval = ["
+        << number(interval.lower) << ", " << number(interval.upper) << "]  # 95% Clopper-Pearson\n";
+  }
+  // A rate's value is its count's: written once, as failures and trials.
+  if (m.value && !m.failure_count) out << "value = " << number(*m.value) << "\n";
+  if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
+  if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
+  if (!m.samples.empty()) {
+    const stats::SampleSummary summary = stats::summarize_samples(m.samples);
+    out << "seeds = [";
+    for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
+    out << "]\nsamples = [";
+    for (std::size_t i = 0; i < m.samples.size(); ++i)
+      out << (i ? ", " : "") << number(m.samples[i]);
+    out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
+        << ", sd = " << number(summary.sd) << " }\n";
+  }
+  if (!m.breakdowns.empty()) {
+    out << "breakdown_unit = "
+        << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
+  }
+  for (const auto& [id, breakdown] : m.breakdowns) {
+    out << "\n[" << path << ".breakdown." << key(id) << "]\n";
+    for (const auto& [name, count] : breakdown.by_operator)
+      out << key(name) << " = " << count << "\n";
+  }
+  for (const PoolBlock& block : m.pool) {
+    out << "\n[[" << path << ".pool]]\n"
+        << "source_run = " << toml_string(block.source_run) << "\n"
+        << "seeds = " << toml_string(seed_ranges_text(block.seeds)) << "\n"
+        << "added_at = " << toml_string(block.added_at) << "\n"
+        << "git_commit = " << toml_string(block.git_commit) << "\n"
+        << "reason = " << toml_string(block.reason) << "\n"
+        << "environment = " << toml_string(block.environment) << "\n";
+  }
+  for (const HistoryEntry& h : m.history) {
+    out << "\n[[" << path << ".history]]\n"
+        << "version = " << h.version << "\n"
+        << "replaced_at = " << toml_string(h.replaced_at) << "\n"
+        << "reason = " << toml_string(h.reason) << "\n"
+        << "source_run = " << toml_string(h.source_run) << "\n";
+    if (!h.environment.empty()) out << "environment = " << toml_string(h.environment) << "\n";
+    if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
+    out << "new_value = " << number(h.new_value) << "\n";
+  }
+}
+
+}  // namespace
+
 std::string render_baseline(const BaselineFile& file) {
   std::ostringstream out;
   out << "# mlregress baseline, written by `promote`. Review changes like code.\n";
@@ -625,19 +747,7 @@ std::string render_baseline(const BaselineFile& file) {
       << "reason = " << toml_string(p.reason) << "\n"
       << "source_run = " << toml_string(p.source_run) << "\n"
       << "environment = " << toml_string(p.environment) << "\n";
-  for (const auto& [id, e] : file.environments) {
-    out << "\n[environments." << key(id) << "]\n"
-        << "framework = " << toml_string(e.framework) << "\n"
-        << "build = " << toml_string(e.build) << "\n";
-    // A numerics profile holds for every CPU of its capability: it has no cpu key.
-    if (!e.cpu.empty()) out << "cpu = " << toml_string(e.cpu) << "\n";
-    if (!e.capability.empty()) out << "capability = " << toml_string(e.capability) << "\n";
-    if (!e.isa.empty()) out << "isa = " << toml_string(e.isa) << "\n";
-    if (!e.pins.empty()) out << "pins = " << toml_string(e.pins) << "\n";
-    out << "machine = " << toml_string(e.machine) << "\n"
-        << "threads = " << e.threads << "\n";
-    if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";
-  }
+  for (const auto& [id, e] : file.environments) render_environment(out, id, e);
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
     out << "config_hash = " << toml_string(test.config_hash) << "\n";
@@ -655,82 +765,7 @@ std::string render_baseline(const BaselineFile& file) {
     for (const auto& [metric_name, m] : test.metrics) {
       const std::string path = "tests." + key(name) + ".metrics." + key(metric_name);
       out << "\n[" << path << "]\n";
-      out << "direction = " << toml_string(direction_name(m.direction)) << "\n";
-      if (const Band* band = std::get_if<Band>(&m.policy)) {
-        out << "policy = \"band\"\nrtol = " << number(band->rtol)
-            << "\natol = " << number(band->atol) << "\n";
-        if (const std::optional<Calibration>& c = m.calibration) {
-          out << "calibration = { repeats = " << c->repeats << ", mean = " << number(c->mean)
-              << ", sd = " << number(c->sd) << ", max_deviation = " << number(c->max_deviation)
-              << ", k = " << number(c->k) << ", rule = " << toml_string(c->rule)
-              << ", environment = " << toml_string(c->environment) << " }\n";
-        }
-      } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
-        out << "policy = \"exact\"\n";
-        if (exact->scope != Scope::Auto) {
-          out << "scope = " << toml_string(scope_name(exact->scope)) << "\n";
-        }
-      } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
-        out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
-        if (!margin->covariate.empty())
-          out << "covariate = " << toml_string(margin->covariate) << "\n";
-      } else if (std::holds_alternative<Timing>(m.policy)) {
-        out << "policy = \"timing\"\n";
-      } else if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy)) {
-        out << "policy = \"failure_rate\"\ndetect = " << number(rate->detect) << "\n";
-      } else {
-        out << "policy = \"default\"\n";
-      }
-      if (m.failure_count) {
-        const FailureCount& count = *m.failure_count;
-        const stats::RateInterval interval =
-            stats::clopper_pearson(count.failures, count.trials, 0.95);
-        out << "failures = " << count.failures << "\ntrials = " << count.trials << "\ninterval = ["
-            << number(interval.lower) << ", " << number(interval.upper)
-            << "]  # 95% Clopper-Pearson\n";
-      }
-      // A rate's value is its count's: written once, as failures and trials.
-      if (m.value && !m.failure_count) out << "value = " << number(*m.value) << "\n";
-      if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
-      if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
-      if (!m.samples.empty()) {
-        const stats::SampleSummary summary = stats::summarize_samples(m.samples);
-        out << "seeds = [";
-        for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
-        out << "]\nsamples = [";
-        for (std::size_t i = 0; i < m.samples.size(); ++i)
-          out << (i ? ", " : "") << number(m.samples[i]);
-        out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
-            << ", sd = " << number(summary.sd) << " }\n";
-      }
-      if (!m.breakdowns.empty()) {
-        out << "breakdown_unit = "
-            << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
-      }
-      for (const auto& [id, breakdown] : m.breakdowns) {
-        out << "\n[" << path << ".breakdown." << key(id) << "]\n";
-        for (const auto& [name, count] : breakdown.by_operator)
-          out << key(name) << " = " << count << "\n";
-      }
-      for (const PoolBlock& block : m.pool) {
-        out << "\n[[" << path << ".pool]]\n"
-            << "source_run = " << toml_string(block.source_run) << "\n"
-            << "seeds = " << toml_string(seed_ranges_text(block.seeds)) << "\n"
-            << "added_at = " << toml_string(block.added_at) << "\n"
-            << "git_commit = " << toml_string(block.git_commit) << "\n"
-            << "reason = " << toml_string(block.reason) << "\n"
-            << "environment = " << toml_string(block.environment) << "\n";
-      }
-      for (const HistoryEntry& h : m.history) {
-        out << "\n[[" << path << ".history]]\n"
-            << "version = " << h.version << "\n"
-            << "replaced_at = " << toml_string(h.replaced_at) << "\n"
-            << "reason = " << toml_string(h.reason) << "\n"
-            << "source_run = " << toml_string(h.source_run) << "\n";
-        if (!h.environment.empty()) out << "environment = " << toml_string(h.environment) << "\n";
-        if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
-        out << "new_value = " << number(h.new_value) << "\n";
-      }
+      render_metric(out, path, m);
     }
   }
   return out.str();

@@ -228,6 +228,66 @@ std::vector<EnvironmentRow> environment_rows(const RunRecord& record,
   return rows;
 }
 
+// Adds one test and its verdicts to the run's counts.
+void count_test(ReportCounts& counts, const TestResult& test) {
+  ++counts.tests;
+  switch (test.status) {
+    case TestStatus::kPassed:
+      ++counts.passed;
+      break;
+    case TestStatus::kFailed:
+      ++counts.failed;
+      break;
+    case TestStatus::kSkipped:
+      ++counts.skipped;
+      break;
+    case TestStatus::kCrashed:
+      ++counts.crashed;
+      break;
+    case TestStatus::kRegressed:
+      ++counts.regressed;
+      break;
+    case TestStatus::kTimedOut:
+      ++counts.timed_out;
+      break;
+  }
+  for (const MetricComparison& c : test.comparisons) ++counts.metrics[c.verdict];
+}
+
+// The baseline's per-seed samples of the test's metrics, for the plots, and (with gate_power)
+// what the stored samples let the gate detect, in a family of `family` hypotheses.
+void add_stored_samples(TestSection& section, const TestResult& test,
+                        const ReportReference& reference, int family) {
+  if (reference.baselines == nullptr) return;
+  const LoadedBaselineFile* file = reference.baselines->find(test.name);
+  if (file == nullptr) return;
+  const auto t = file->file.tests.find(test.name);
+  if (t == file->file.tests.end()) return;
+  for (const auto& [metric, stored] : t->second.metrics) {
+    if (!stored.samples.empty()) section.baseline_samples[metric] = stored.samples;
+  }
+  for (const MetricRecord& metric : test.metrics) {
+    const auto stored = t->second.metrics.find(metric.name);
+    if (!reference.gate_power || !test.seeded || metric.samples.empty() ||
+        stored == t->second.metrics.end() || stored->second.samples.empty() ||
+        std::holds_alternative<FailureRate>(metric.policy)) {
+      continue;
+    }
+    section.gate_power[metric.name] =
+        stored_samples_power_note(metric, stored->second, test, family, &t->second);
+  }
+}
+
+// The run's one-word result: a failure first, then a regression, an unfinished run, values left
+// ungated under --strict-env.
+std::string headline_of(const ReportCounts& counts, const RunResult& run) {
+  if (counts.failed + counts.crashed + counts.timed_out > 0) return "FAILED";
+  if (counts.regressed > 0 || counts.metrics.count(Verdict::kRegression) > 0) return "REGRESSION";
+  if (run.info.finished_at.empty()) return "INCOMPLETE";
+  if (run.info.strict_env && count_not_gated(run) > 0) return "NOT_GATED";
+  return "PASSED";
+}
+
 }  // namespace
 
 RunReport build_run_report(const RunRecord& record, const ReportReference& reference) {
@@ -261,28 +321,7 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   }
   ReportCounts& counts = report.counts;
   for (const TestResult& test : record.run.tests) {
-    ++counts.tests;
-    switch (test.status) {
-      case TestStatus::kPassed:
-        ++counts.passed;
-        break;
-      case TestStatus::kFailed:
-        ++counts.failed;
-        break;
-      case TestStatus::kSkipped:
-        ++counts.skipped;
-        break;
-      case TestStatus::kCrashed:
-        ++counts.crashed;
-        break;
-      case TestStatus::kRegressed:
-        ++counts.regressed;
-        break;
-      case TestStatus::kTimedOut:
-        ++counts.timed_out;
-        break;
-    }
-    for (const MetricComparison& c : test.comparisons) ++counts.metrics[c.verdict];
+    count_test(counts, test);
 
     TestSection section;
     section.test = test;
@@ -292,25 +331,7 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
                     reference.run != nullptr ? reference.run->path : "",
                     reference.baselines != nullptr ? reference.baselines->references_folder() : "");
     section.regression_text = format_regression_report(record.run.info.run_id, test);
-    if (reference.baselines != nullptr) {
-      if (const LoadedBaselineFile* file = reference.baselines->find(test.name)) {
-        if (auto t = file->file.tests.find(test.name); t != file->file.tests.end()) {
-          for (const auto& [metric, stored] : t->second.metrics) {
-            if (!stored.samples.empty()) section.baseline_samples[metric] = stored.samples;
-          }
-          for (const MetricRecord& metric : test.metrics) {
-            const auto stored = t->second.metrics.find(metric.name);
-            if (!reference.gate_power || !test.seeded || metric.samples.empty() ||
-                stored == t->second.metrics.end() || stored->second.samples.empty() ||
-                std::holds_alternative<FailureRate>(metric.policy)) {
-              continue;
-            }
-            section.gate_power[metric.name] =
-                stored_samples_power_note(metric, stored->second, test, family, &t->second);
-          }
-        }
-      }
-    }
+    add_stored_samples(section, test, reference, family);
     if (test.seeded) section.ablation_text = render_ablation_tables(seed_ledger.lines, test.name);
     report.sections.push_back(std::move(section));
   }
@@ -318,17 +339,7 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   std::stable_sort(report.sections.begin(), report.sections.end(),
                    [](const TestSection& a, const TestSection& b) { return a.rank < b.rank; });
 
-  if (counts.failed + counts.crashed + counts.timed_out > 0) {
-    report.headline = "FAILED";
-  } else if (counts.regressed > 0 || counts.metrics.count(Verdict::kRegression) > 0) {
-    report.headline = "REGRESSION";
-  } else if (record.run.info.finished_at.empty()) {
-    report.headline = "INCOMPLETE";
-  } else if (record.run.info.strict_env && count_not_gated(record.run) > 0) {
-    report.headline = "NOT_GATED";
-  } else {
-    report.headline = "PASSED";
-  }
+  report.headline = headline_of(counts, record.run);
 
   const RunInfo& info = record.run.info;
   report.reference_label =
