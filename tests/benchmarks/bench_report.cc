@@ -9,9 +9,9 @@
 #include <filesystem>
 
 #include "analysis/distribution_gate.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/openmetrics_report.h"
+#include "renderers/html_report.h"
+#include "renderers/markdown_report.h"
+#include "renderers/openmetrics_report.h"
 #include "storage/curve_csv.h"
 #include "support/atomic_file.h"
 

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <string>
 
-#include "report/bisect_report.h"
+#include "renderers/bisect_report.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
 

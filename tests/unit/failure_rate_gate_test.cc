@@ -19,8 +19,8 @@
 #include "execution/seed_runs.h"
 #include "execution/test_context.h"
 #include "mlregress/ml_test.h"
+#include "observers/junit_reporter.h"
 #include "record/run_result.h"
-#include "reporting/junit_reporter.h"
 #include "support/errors.h"
 
 namespace mlregress::internal {

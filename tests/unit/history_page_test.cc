@@ -2,7 +2,7 @@
 // linked to their report.html (else their folder) relative to the page, the page loads nothing
 // and runs nothing, names cannot inject markup, the one path per series draws the means where
 // they are, and bad output options fail with their exit codes.
-#include "report/history_page.h"
+#include "renderers/history_page.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

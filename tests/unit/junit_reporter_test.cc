@@ -1,7 +1,7 @@
 // JUnit XML that CI parsers accept. Planted: a comma-decimal locale, markup and control
 // characters in failure messages, invalid UTF-8, and one test of each status; the document must
 // parse, count correctly, map each status to the element Jenkins expects and write times with '.'.
-#include "reporting/junit_reporter.h"
+#include "observers/junit_reporter.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

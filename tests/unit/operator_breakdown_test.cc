@@ -18,8 +18,8 @@
 #include "execution/test_context.h"
 #include "execution/test_events.h"
 #include "mlregress/ml_test.h"
+#include "observers/regression_report.h"
 #include "record/json_fields.h"
-#include "reporting/regression_report.h"
 #include "storage/breakdown_json.h"
 
 namespace mlregress::internal {

@@ -9,11 +9,11 @@
 #include <limits>
 #include <regex>
 
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/run_report.h"
-#include "report/svg_plot.h"
-#include "reporting/regression_report.h"
+#include "observers/regression_report.h"
+#include "renderers/html_report.h"
+#include "renderers/markdown_report.h"
+#include "renderers/run_report.h"
+#include "renderers/svg_plot.h"
 #include "storage/curve_csv.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"

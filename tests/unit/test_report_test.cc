@@ -1,7 +1,7 @@
 // The plain-text account of a test, shown on the console and carried in JUnit's system-out.
 // Planted: NaN and Inf values (which must show, never pass as numbers), a comma-decimal locale,
 // and one test of each status.
-#include "reporting/test_report.h"
+#include "observers/test_report.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -16,7 +16,7 @@
 #include "record/json_text.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
-#include "report/ab_html_report.h"
+#include "renderers/ab_html_report.h"
 #include "storage/run_folder.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"

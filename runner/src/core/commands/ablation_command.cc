@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "reporting/ablation_table.h"
+#include "observers/ablation_table.h"
 
 namespace mlregress::internal {
 

@@ -14,7 +14,7 @@
 #include "baselines/promotion.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
-#include "report/bisect_report.h"
+#include "renderers/bisect_report.h"
 #include "storage/bisect_record.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"

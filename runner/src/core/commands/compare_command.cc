@@ -8,7 +8,7 @@
 #include "baselines/baseline_store.h"
 #include "baselines/promotion.h"
 #include "comparison/baseline_gate.h"
-#include "reporting/regression_report.h"
+#include "observers/regression_report.h"
 #include "storage/run_record.h"
 #include "support/errors.h"
 

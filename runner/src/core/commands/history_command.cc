@@ -9,7 +9,7 @@
 #include "analysis/failure_rate_gate.h"
 #include "record/json_number.h"
 #include "record/json_text.h"
-#include "report/history_page.h"
+#include "renderers/history_page.h"
 #include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
 #include "storage/metric_history.h"

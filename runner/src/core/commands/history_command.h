@@ -10,7 +10,7 @@
 // Each series' per-commit means are searched for change points (statistics/change_points.h:
 // E-Divisive means with a t test, --max-p 0.001, --min-magnitude 0), each classified against the
 // metric's direction as a regression or an improvement. --format html writes one page
-// (report/history_page.h) to --out (default history.html, - for stdout), its links to the runs
+// (renderers/history_page.h) to --out (default history.html, - for stdout), its links to the runs
 // relative to that file; --out with another format is a usage error.
 #pragma once
 

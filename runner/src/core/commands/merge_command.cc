@@ -17,7 +17,7 @@
 #include "environment/git_info.h"
 #include "execution/seed_runs.h"
 #include "record/json_text.h"
-#include "report/run_page.h"
+#include "renderers/run_page.h"
 #include "storage/run_config.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"

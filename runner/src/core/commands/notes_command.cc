@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "reporting/regression_report.h"
+#include "observers/regression_report.h"
 #include "storage/experiment_notes.h"
 #include "storage/results_json.h"
 #include "storage/run_ledger.h"

@@ -26,7 +26,7 @@
 #include "record/json_text.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
-#include "report/run_page.h"
+#include "renderers/run_page.h"
 #include "storage/experiment_notes.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"

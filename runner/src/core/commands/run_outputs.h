@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "commands/cli_options.h"
-#include "reporting/console_reporter.h"
-#include "reporting/ctest_measurements.h"
-#include "reporting/curve_csv_writer.h"
-#include "reporting/junit_reporter.h"
-#include "reporting/predictions_writer.h"
-#include "reporting/results_json_writer.h"
-#include "reporting/seed_ledger_writer.h"
+#include "observers/console_reporter.h"
+#include "observers/ctest_measurements.h"
+#include "observers/curve_csv_writer.h"
+#include "observers/junit_reporter.h"
+#include "observers/predictions_writer.h"
+#include "observers/results_json_writer.h"
+#include "observers/seed_ledger_writer.h"
 #include "storage/run_folder.h"
 
 namespace mlregress::internal {

@@ -1,7 +1,7 @@
 // The history of each metric across kept runs: per (test, metric, environment profile) a series
 // with one point per commit, in commit order, and its change points. `history` prints it;
 // `report --history` and report.html under `run --baseline-history` draw it
-// (report/history_figure.h).
+// (renderers/history_figure.h).
 //
 // One point per commit: the mean of that commit's runs (a seeded metric: the mean of every
 // sample of every run of the commit, with their sd and count). Order: the commits' committer

@@ -1,10 +1,10 @@
-#include "report/markdown_report.h"
+#include "renderers/markdown_report.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "analysis/prediction_flips.h"
-#include "reporting/regression_report.h"
+#include "observers/regression_report.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {

@@ -1,4 +1,4 @@
-#include "report/openmetrics_report.h"
+#include "renderers/openmetrics_report.h"
 
 #include <fmt/format.h>
 

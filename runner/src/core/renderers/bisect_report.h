@@ -14,7 +14,7 @@ namespace mlregress::internal {
 /// no commit is skipped: GOOD, BAD, and a halving of the N - 1 candidates per step.
 int bisect_commit_bound(int commits);
 
-/// One self-contained page (report/html_report.h's style). `run_links` is the bisect folder as
+/// One self-contained page (renderers/html_report.h's style). `run_links` is the bisect folder as
 /// seen from where the page is written ("" when the page is in it): the run folders in the table
 /// link to their report.html through it.
 std::string render_bisect_html_report(const BisectRecord& record, const std::string& folder,

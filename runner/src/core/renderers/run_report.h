@@ -11,7 +11,7 @@
 
 #include "baselines/baseline_store.h"
 #include "mlregress/checks/curve_comparison.h"
-#include "report/svg_plot.h"
+#include "renderers/svg_plot.h"
 #include "storage/run_record.h"
 
 namespace mlregress::internal {
@@ -92,7 +92,7 @@ struct RunReport {
   std::vector<std::string> runner_errors;
   std::vector<std::string> notes;  ///< what could not be shown, and why
   /// The run's metrics across earlier runs (report --history, run --baseline-history): one
-  /// HTML <figure> per series (report/history_figure.h), and where they came from.
+  /// HTML <figure> per series (renderers/history_figure.h), and where they came from.
   std::vector<std::string> history_figures;
   std::string history_source;
 };

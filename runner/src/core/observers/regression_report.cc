@@ -1,8 +1,8 @@
-#include "reporting/regression_report.h"
+#include "observers/regression_report.h"
 
 #include <fmt/format.h>
 
-#include "reporting/test_report.h"
+#include "observers/test_report.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {

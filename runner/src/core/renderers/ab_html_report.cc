@@ -1,4 +1,4 @@
-#include "report/ab_html_report.h"
+#include "renderers/ab_html_report.h"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 
 #include "record/json_fields.h"
 #include "record/json_text.h"
-#include "report/html_report.h"
-#include "report/svg_plot.h"
+#include "renderers/html_report.h"
+#include "renderers/svg_plot.h"
 #include "support/errors.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"

@@ -1,4 +1,4 @@
-#include "reporting/test_report.h"
+#include "observers/test_report.h"
 
 #include <fmt/format.h>
 

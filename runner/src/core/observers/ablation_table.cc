@@ -1,4 +1,4 @@
-#include "reporting/ablation_table.h"
+#include "observers/ablation_table.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

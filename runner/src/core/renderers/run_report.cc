@@ -1,4 +1,4 @@
-#include "report/run_report.h"
+#include "renderers/run_report.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,10 +12,10 @@
 #include "baselines/stored_samples_power.h"
 #include "comparison/hypothesis_family.h"
 #include "environment/git_info.h"
+#include "observers/ablation_table.h"
+#include "observers/not_gated_summary.h"
+#include "observers/regression_report.h"
 #include "record/json_text.h"
-#include "reporting/ablation_table.h"
-#include "reporting/not_gated_summary.h"
-#include "reporting/regression_report.h"
 #include "storage/curve_csv.h"
 #include "storage/seed_ledger.h"
 #include "support/errors.h"

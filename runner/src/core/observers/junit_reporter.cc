@@ -1,4 +1,4 @@
-#include "reporting/junit_reporter.h"
+#include "observers/junit_reporter.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "execution/seed_runs.h"
+#include "observers/regression_report.h"
+#include "observers/test_report.h"
 #include "record/json_text.h"
-#include "reporting/regression_report.h"
-#include "reporting/test_report.h"
 #include "support/atomic_file.h"
 #include "support/text_sanitize.h"
 

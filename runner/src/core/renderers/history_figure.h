@@ -1,7 +1,7 @@
 // A metric's history as a chart: the per-commit means in commit order, the first change point
 // marked, every change point named in the caption. The report's History section (report
 // --history, run --baseline-history) shows one per metric; `history --format html` draws its
-// own small multiples (report/history_page.h).
+// own small multiples (renderers/history_page.h).
 #pragma once
 
 #include <string>

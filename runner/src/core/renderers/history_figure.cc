@@ -1,8 +1,8 @@
-#include "report/history_figure.h"
+#include "renderers/history_figure.h"
 
 #include <fmt/format.h>
 
-#include "report/svg_plot.h"
+#include "renderers/svg_plot.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"

@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "report/run_report.h"
+#include "renderers/run_report.h"
 
 namespace mlregress::internal {
 

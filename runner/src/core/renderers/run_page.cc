@@ -1,4 +1,4 @@
-#include "report/run_page.h"
+#include "renderers/run_page.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <set>
 
-#include "report/history_figure.h"
-#include "report/html_report.h"
+#include "renderers/history_figure.h"
+#include "renderers/html_report.h"
 #include "storage/metric_history.h"
 #include "storage/run_ledger.h"
 #include "support/atomic_file.h"

@@ -1,4 +1,4 @@
-#include "reporting/not_gated_summary.h"
+#include "observers/not_gated_summary.h"
 
 #include <fmt/format.h>
 

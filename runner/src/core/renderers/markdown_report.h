@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/run_report.h"
+#include "renderers/run_report.h"
 
 namespace mlregress::internal {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "baselines/baseline_store.h"
-#include "report/run_report.h"
+#include "renderers/run_report.h"
 #include "storage/run_folder.h"
 
 namespace mlregress::internal {

@@ -1,4 +1,4 @@
-#include "reporting/curve_csv_writer.h"
+#include "observers/curve_csv_writer.h"
 
 #include <fmt/format.h>
 

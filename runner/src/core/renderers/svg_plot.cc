@@ -1,4 +1,4 @@
-#include "report/svg_plot.h"
+#include "renderers/svg_plot.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "reporting/console_reporter.h"
+#include "observers/console_reporter.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,10 +10,10 @@
 #include <cstring>
 
 #include "execution/seed_runs.h"
-#include "reporting/ablation_table.h"
-#include "reporting/not_gated_summary.h"
-#include "reporting/regression_report.h"
-#include "reporting/test_report.h"
+#include "observers/ablation_table.h"
+#include "observers/not_gated_summary.h"
+#include "observers/regression_report.h"
+#include "observers/test_report.h"
 #include "support/text_sanitize.h"  // xml_safe also keeps terminal escapes out of the console
 
 namespace mlregress::internal {

@@ -1,4 +1,4 @@
-#include "reporting/ctest_measurements.h"
+#include "observers/ctest_measurements.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "report/bisect_report.h"
+#include "renderers/bisect_report.h"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "analysis/verdict.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/svg_plot.h"
+#include "renderers/html_report.h"
+#include "renderers/markdown_report.h"
+#include "renderers/svg_plot.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"
 

@@ -1,4 +1,4 @@
-#include "reporting/predictions_writer.h"
+#include "observers/predictions_writer.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "reporting/run_document_writer.h"
+#include "observers/run_document_writer.h"
 
 namespace mlregress::internal {
 

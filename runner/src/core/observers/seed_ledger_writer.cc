@@ -1,4 +1,4 @@
-#include "reporting/seed_ledger_writer.h"
+#include "observers/seed_ledger_writer.h"
 
 #include "storage/seed_ledger.h"
 #include "support/atomic_file.h"

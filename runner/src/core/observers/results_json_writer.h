@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "reporting/run_document_writer.h"
+#include "observers/run_document_writer.h"
 #include "storage/results_json.h"
 
 namespace mlregress::internal {

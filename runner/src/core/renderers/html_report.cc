@@ -1,12 +1,12 @@
-#include "report/html_report.h"
+#include "renderers/html_report.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "execution/seed_runs.h"
-#include "reporting/regression_report.h"
-#include "reporting/test_report.h"
+#include "observers/regression_report.h"
+#include "observers/test_report.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"
 

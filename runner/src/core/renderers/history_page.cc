@@ -1,4 +1,4 @@
-#include "report/history_page.h"
+#include "renderers/history_page.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "report/html_report.h"
+#include "renderers/html_report.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"

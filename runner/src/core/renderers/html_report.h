@@ -1,12 +1,12 @@
 // report.html: one self-contained page per run. No script, no font, no image file, no request:
 // a Content-Security-Policy meta tag forbids every load, the plots are inline SVG
-// (report/svg_plot.h) and the tables are plain HTML, so it opens from a CI artifact, from
+// (renderers/svg_plot.h) and the tables are plain HTML, so it opens from a CI artifact, from
 // file:// and in a browser without JavaScript. Regressions and failures come first.
 #pragma once
 
 #include <string>
 
-#include "report/run_report.h"
+#include "renderers/run_report.h"
 
 namespace mlregress::internal {
 
