@@ -11,10 +11,6 @@
 
 namespace mlregress::internal {
 
-/// The "Result" section of notes.md, from the run's verdicts: the exit status and counts, then
-/// one line per failed test and per metric that is not a PASS.
-std::string experiment_result(const RunResult& run);
-
 ExitCode notes_command(const NotesOptions& options);
 ExitCode ledger_command(const LedgerOptions& options);
 

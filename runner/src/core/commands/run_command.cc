@@ -14,7 +14,6 @@
 
 #include "baselines/baseline_store.h"
 #include "baselines/rolling_baseline.h"
-#include "commands/notes_command.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
 #include "environment/ctest_resources.h"
@@ -26,6 +25,7 @@
 #include "record/json_text.h"
 #include "registry/param_overrides.h"
 #include "registry/test_selection.h"
+#include "renderers/experiment_result.h"
 #include "renderers/run_page.h"
 #include "storage/experiment_notes.h"
 #include "storage/run_folder.h"
