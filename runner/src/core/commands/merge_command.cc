@@ -472,10 +472,10 @@ ExitCode merge_command(const MergeOptions& options) {
   std::printf("merge: %zu of %zu shards%s%s\n", shards.size(), count,
               missing.empty() ? "" : fmt::format("; missing: {}", fmt::join(missing, ", ")).c_str(),
               incomplete == 0 ? "" : fmt::format("; {} shard(s) incomplete", incomplete).c_str());
-  RunOptions output_options;
-  output_options.color = options.color;
-  output_options.junit = options.junit;
-  RunOutputs outputs(output_options, folder, /*write_curves=*/false);
+  // The curve files are copied from the shards, not written again.
+  RunOutputs outputs(
+      OutputSettings{.color = options.color, .junit = options.junit, .write_curves = false},
+      folder);
   replay(run, outputs.observers, output_errors, /*end=*/false);
   run.info.finished_at = utc_iso8601(now);
   run.exit_code = static_cast<int>(run_exit_code(run, output_errors));

@@ -332,7 +332,10 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const RunFolder folder =
       open_run_folder(options, binary, *planned, reference, git.short_commit(), start, run);
 
-  RunOutputs outputs(options, folder);
+  RunOutputs outputs(OutputSettings{.color = options.color,
+                                    .junit = options.junit,
+                                    .ctest_measurements = options.ctest_measurements},
+                     folder);
   if (sharded) outputs.seed_ledger.leave_looks_out();
   RunCollector collector(planned->plan, run, outputs.observers);
   if (gate) collector.compare_with(&*gate);

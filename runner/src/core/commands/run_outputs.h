@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
-#include "commands/cli_options.h"
 #include "observers/console_reporter.h"
 #include "observers/ctest_measurements.h"
 #include "observers/curve_csv_writer.h"
@@ -21,16 +21,24 @@
 
 namespace mlregress::internal {
 
+// What the outputs read of a command's options: `run` fills it from its RunOptions, `merge` from
+// its MergeOptions.
+struct OutputSettings {
+  std::string color = "auto";       ///< "always", "never" or "auto" (when stdout is a terminal)
+  std::string junit;                ///< extra copy of the JUnit file; empty: none
+  bool ctest_measurements = false;  ///< print each metric as a <CTestMeasurement> for CDash
+  bool write_curves = true;         ///< false when the curve files are copied instead (merge)
+};
+
 // Everything a run writes while it goes on: the console, the files in its folder, --junit.
 struct RunOutputs {
-  /// `write_curves`: false when the curve files are copied instead (merge).
-  RunOutputs(const RunOptions& options, const RunFolder& folder, bool write_curves = true)
-      : console(
-            stdout,
-            options.color == "always" || (options.color == "auto" && terminal_wants_color(stdout)),
-            ::isatty(::fileno(stdout)) != 0),
+  RunOutputs(const OutputSettings& settings, const RunFolder& folder)
+      : console(stdout,
+                settings.color == "always" ||
+                    (settings.color == "auto" && terminal_wants_color(stdout)),
+                ::isatty(::fileno(stdout)) != 0),
         junit(folder.path + "/junit.xml"),
-        junit_copy(options.junit),
+        junit_copy(settings.junit),
         results(folder.path + "/results.json"),
         curves(folder.path),
         predictions(folder.path),
@@ -39,9 +47,9 @@ struct RunOutputs {
     console.show_ablations_from(folder.path + "/seeds.jsonl");
     // Predictions before the console and results.json, which name their files.
     observers = {&predictions, &console, &junit, &results, &seed_ledger};
-    if (write_curves) observers.push_back(&curves);
-    if (!options.junit.empty()) observers.push_back(&junit_copy);
-    if (options.ctest_measurements) observers.push_back(&ctest_measurements);
+    if (settings.write_curves) observers.push_back(&curves);
+    if (!settings.junit.empty()) observers.push_back(&junit_copy);
+    if (settings.ctest_measurements) observers.push_back(&ctest_measurements);
   }
   ConsoleReporter console;
   JunitReporter junit, junit_copy;
