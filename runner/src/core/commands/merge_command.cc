@@ -263,8 +263,8 @@ std::vector<MetricRecord> metrics_in_recording_order(MetricsByName metrics) {
   return out;
 }
 
-TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
-                             const std::string& missing_note) {
+// A seeded test's parts as the shards give them, gathered into one test.
+struct SeededMerge {
   TestResult test;
   bool have_header = false;
   std::map<std::pair<std::size_t, std::uint64_t>, std::string> seen;  // unit -> shard folder
@@ -272,62 +272,72 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
   MetricsByName metrics;
   double duration_s = 0.0;
   std::optional<std::pair<std::size_t, std::uint64_t>> first_unit;
-  for (const Shard& shard : shards) {
-    for (const TestResult& part : shard.record.run.tests) {
-      if (part.full_name != entry.full_name) continue;
-      if (!have_header) {
-        test = part;
-        test.seed_runs.clear();
-        test.curves.clear();
-        have_header = true;
-      }
-      duration_s += part.duration_s;
-      // The data fingerprints of the first seed in plan order, as one machine keeps them: the
-      // shard that ran that seed recorded them.
-      for (const SeedRun& run : part.seed_runs) {
-        const auto unit = std::pair{run.variant_index, run.seed};
-        if (!first_unit || unit < *first_unit) {
-          first_unit = unit;
-          test.datasets = part.datasets;
-        }
-      }
-      std::map<std::size_t, std::size_t> position;  // within each variant
-      for (const MetricRecord& m : part.metrics) {
-        const std::size_t v = variant_index_of(m.name, entry);
-        const std::size_t at = position[v]++;
-        if (metrics.count(m.name) == 0) {
-          MetricRecord header{m.name, 0.0, m.direction, m.policy};
-          metrics.emplace(m.name, std::pair{std::pair{v, at}, std::move(header)});
-        }
-      }
-      for (const SeedRun& run : part.seed_runs) {
-        const auto unit = std::pair{run.variant_index, run.seed};
-        if (const auto it = seen.find(unit); it != seen.end()) {
-          const auto& kept =
-              *std::find_if(test.seed_runs.begin(), test.seed_runs.end(), [&](const SeedRun& r) {
-                return std::pair{r.variant_index, r.seed} == unit;
-              });
-          refuse_conflict(kept.status == run.status && same_metrics(kept.metrics, run.metrics),
-                          fmt::format("{} ({})", entry.full_name, seed_label(run)), it->second,
-                          shard.record.path);
-          continue;
-        }
-        seen[unit] = shard.record.path;
-        insert_in_plan_order(test.seed_runs, run);
-      }
-      test.curves.insert(test.curves.end(), part.curves.begin(), part.curves.end());
+};
+
+// The data fingerprints of the first seed in plan order, as one machine keeps them: the shard
+// that ran that seed recorded them.
+void keep_first_seed_datasets(SeededMerge& merged, const TestResult& part) {
+  for (const SeedRun& run : part.seed_runs) {
+    const auto unit = std::pair{run.variant_index, run.seed};
+    if (!merged.first_unit || unit < *merged.first_unit) {
+      merged.first_unit = unit;
+      merged.test.datasets = part.datasets;
     }
   }
-  if (!have_header) {
-    test.name = entry.name;
-    test.full_name = entry.full_name;
-    test.tier = entry.tier.value_or(Tier::Full);
-    test.seeded = true;
-    test.seed = entry.seeds.front();
+}
+
+void add_metric_headers(MetricsByName& metrics, const TestResult& part,
+                        const PlannedEntry& entry) {
+  std::map<std::size_t, std::size_t> position;  // within each variant
+  for (const MetricRecord& m : part.metrics) {
+    const std::size_t v = variant_index_of(m.name, entry);
+    const std::size_t at = position[v]++;
+    if (metrics.count(m.name) == 0) {
+      MetricRecord header{m.name, 0.0, m.direction, m.policy};
+      metrics.emplace(m.name, std::pair{std::pair{v, at}, std::move(header)});
+    }
   }
-  add_missing_seeds(test, entry, seen, missing_note);
-  apply_seed_plan(test, entry);
-  test.metrics = metrics_in_recording_order(std::move(metrics));
+}
+
+void add_seed_runs(SeededMerge& merged, const TestResult& part, const PlannedEntry& entry,
+                   const std::string& shard_path) {
+  TestResult& test = merged.test;
+  for (const SeedRun& run : part.seed_runs) {
+    const auto unit = std::pair{run.variant_index, run.seed};
+    if (const auto it = merged.seen.find(unit); it != merged.seen.end()) {
+      const auto& kept =
+          *std::find_if(test.seed_runs.begin(), test.seed_runs.end(), [&](const SeedRun& r) {
+            return std::pair{r.variant_index, r.seed} == unit;
+          });
+      refuse_conflict(kept.status == run.status && same_metrics(kept.metrics, run.metrics),
+                      fmt::format("{} ({})", entry.full_name, seed_label(run)), it->second,
+                      shard_path);
+      continue;
+    }
+    merged.seen[unit] = shard_path;
+    insert_in_plan_order(test.seed_runs, run);
+  }
+}
+
+// One shard's part of the test: the first part gives the header, every part its time, metric
+// headers, seeds and curves.
+void add_part(SeededMerge& merged, const TestResult& part, const PlannedEntry& entry,
+              const std::string& shard_path) {
+  if (!merged.have_header) {
+    merged.test = part;
+    merged.test.seed_runs.clear();
+    merged.test.curves.clear();
+    merged.have_header = true;
+  }
+  merged.duration_s += part.duration_s;
+  keep_first_seed_datasets(merged, part);
+  add_metric_headers(merged.metrics, part, entry);
+  add_seed_runs(merged, part, entry, shard_path);
+  merged.test.curves.insert(merged.test.curves.end(), part.curves.begin(), part.curves.end());
+}
+
+// The merged test's status, from its seeds alone: what the parts said of themselves is dropped.
+void settle_seeded_status(TestResult& test, const std::string& missing_note) {
   test.failures.clear();
   test.crash_message.clear();
   test.skip_message.clear();
@@ -344,9 +354,31 @@ TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>
                                        missing, test.seed_runs.size(), missing_note);
     }
   }
-  test.duration_s = duration_s;
+}
+
+TestResult merge_seeded_test(const PlannedEntry& entry, const std::vector<Shard>& shards,
+                             const std::string& missing_note) {
+  SeededMerge merged;
+  for (const Shard& shard : shards) {
+    for (const TestResult& part : shard.record.run.tests) {
+      if (part.full_name == entry.full_name) add_part(merged, part, entry, shard.record.path);
+    }
+  }
+  TestResult& test = merged.test;
+  if (!merged.have_header) {
+    test.name = entry.name;
+    test.full_name = entry.full_name;
+    test.tier = entry.tier.value_or(Tier::Full);
+    test.seeded = true;
+    test.seed = entry.seeds.front();
+  }
+  add_missing_seeds(test, entry, merged.seen, missing_note);
+  apply_seed_plan(test, entry);
+  test.metrics = metrics_in_recording_order(std::move(merged.metrics));
+  settle_seeded_status(test, missing_note);
+  test.duration_s = merged.duration_s;
   test.finished = true;
-  return test;
+  return std::move(merged.test);
 }
 
 void copy_curves(const std::vector<Shard>& shards, const std::string& folder,
@@ -401,16 +433,19 @@ void replay(const RunResult& run, const std::vector<RunObserver*>& observers,
   }
 }
 
-}  // namespace
-
-ExitCode merge_command(const MergeOptions& options) {
+// The shards given, in shard order, once they are known to belong to one run.
+std::vector<Shard> read_shards(const MergeOptions& options) {
   std::vector<Shard> shards;
   for (const std::string& path : options.shards) shards.push_back(read_shard(path));
   std::stable_sort(shards.begin(), shards.end(),
                    [](const Shard& a, const Shard& b) { return a.info.index < b.info.index; });
   check_together(shards, options.force);
   check_sequential_designs(shards);
+  return shards;
+}
 
+// "I/N" of each shard of the plan that was not given.
+std::vector<std::string> missing_shards(const std::vector<Shard>& shards) {
   const std::size_t count = shards.front().info.count;
   std::set<std::size_t> given;
   for (const Shard& shard : shards) given.insert(shard.info.index);
@@ -418,11 +453,12 @@ ExitCode merge_command(const MergeOptions& options) {
   for (std::size_t i = 0; i < count; ++i) {
     if (given.count(i) == 0) missing.push_back(fmt::format("{}/{}", i, count));
   }
-  const std::string missing_note =
-      missing.empty() ? "" : fmt::format(" (shards not given: {})", fmt::join(missing, ", "));
-  std::size_t incomplete = 0;
-  for (const Shard& shard : shards) incomplete += shard.record.run.info.finished_at.empty();
+  return missing;
+}
 
+// The whole run's record from its shards: the first shard's header, the earliest start, the
+// longest time, every runner error, and each planned test merged across the shards.
+RunResult merge_run(const std::vector<Shard>& shards, const std::string& missing_note) {
   const RunRecord& first = shards.front().record;
   RunResult run;
   run.info = first.run.info;
@@ -439,8 +475,13 @@ ExitCode merge_command(const MergeOptions& options) {
     run.tests.push_back(entry.seeded() ? merge_seeded_test(entry, shards, missing_note)
                                        : merge_plain_test(entry, shards, missing_note));
   }
+  return run;
+}
 
-  // The verdicts, decided once over the whole run, as `run` decides them.
+// The verdicts, decided once over the whole run, as `run` decides them. Returns the baselines
+// judged against (none without a baselines folder).
+std::optional<BaselineSet> judge_merged_run(RunResult& run, const std::vector<Shard>& shards,
+                                            const MergeOptions& options) {
   const std::string baselines_dir =
       options.baselines.empty() ? run.info.baselines : options.baselines;
   run.info.baselines = baselines_dir;
@@ -451,16 +492,23 @@ ExitCode merge_command(const MergeOptions& options) {
   std::optional<BaselineSet> baselines;
   if (!baselines_dir.empty()) {
     baselines = BaselineSet::load(baselines_dir, run.info.binary, /*allow_missing=*/false);
-    BaselineGate(*baselines, first.profile, options.alpha).judge_run(run);
+    BaselineGate(*baselines, shards.front().record.profile, options.alpha).judge_run(run);
   } else {
     for (TestResult& test : run.tests) test.comparisons.clear();
   }
+  return baselines;
+}
 
-  const auto now = std::chrono::system_clock::now();
+// The merged run's folder with what no observer writes: environment.json, config.json (the
+// shards' plan, merged_from instead of shard) and the shards' curve files.
+RunFolder create_merged_folder(RunResult& run, const std::vector<Shard>& shards,
+                               const MergeOptions& options,
+                               std::chrono::system_clock::time_point now,
+                               std::vector<std::string>& output_errors) {
+  const RunRecord& first = shards.front().record;
   const RunFolder folder = create_run_folder(options.out, now, commit_of(first).substr(0, 7));
   run.info.run_id = folder.run_id;
   run.info.run_folder = folder.path;
-  std::vector<std::string> output_errors;
   write_file_atomically(folder.path + "/environment.json",
                         json_text(first.run.info.environment, 2) + "\n");
   nlohmann::json config = shards.front().config.document;
@@ -468,6 +516,27 @@ ExitCode merge_command(const MergeOptions& options) {
   config["merged_from"] = run.info.merged_from;
   write_file_atomically(folder.path + "/config.json", json_text(config, 2) + "\n");
   copy_curves(shards, folder.path, output_errors);
+  return folder;
+}
+
+}  // namespace
+
+ExitCode merge_command(const MergeOptions& options) {
+  const std::vector<Shard> shards = read_shards(options);
+  const std::size_t count = shards.front().info.count;
+  const std::vector<std::string> missing = missing_shards(shards);
+  const std::string missing_note =
+      missing.empty() ? "" : fmt::format(" (shards not given: {})", fmt::join(missing, ", "));
+  std::size_t incomplete = 0;
+  for (const Shard& shard : shards) incomplete += shard.record.run.info.finished_at.empty();
+
+  const RunRecord& first = shards.front().record;
+  RunResult run = merge_run(shards, missing_note);
+  const std::optional<BaselineSet> baselines = judge_merged_run(run, shards, options);
+
+  const auto now = std::chrono::system_clock::now();
+  std::vector<std::string> output_errors;
+  const RunFolder folder = create_merged_folder(run, shards, options, now, output_errors);
 
   std::printf("merge: %zu of %zu shards%s%s\n", shards.size(), count,
               missing.empty() ? "" : fmt::format("; missing: {}", fmt::join(missing, ", ")).c_str(),
