@@ -148,6 +148,53 @@ nlohmann::json ab_document(const LedgerEntry& entry, const RunOptions& options,
           {"error", outcome.failure.empty() ? nlohmann::json() : nlohmann::json(outcome.failure)}};
 }
 
+// The A/B run's folder with its environment.json and rounds/, where each round's runs go.
+RunFolder create_ab_folder(const RunOptions& options, const RunnerHooks& hooks,
+                           std::chrono::system_clock::time_point start, const GitInfo& git) {
+  const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
+  write_file_atomically(folder.path + "/environment.json",
+                        json_text(probe_environment(git, hooks, nullptr), 2) + "\n");
+  const std::string rounds_folder = folder.path + "/rounds";
+  std::error_code not_made;
+  std::filesystem::create_directories(rounds_folder, not_made);
+  if (not_made) {
+    throw OutputError(
+        fmt::format("--ab: cannot create '{}': {}", rounds_folder, not_made.message()));
+  }
+  return folder;
+}
+
+// The A/B run's line in ledger.jsonl; its duration ends now.
+LedgerEntry ab_ledger_entry(const RunFolder& folder, const RunOptions& options,
+                            const std::string& binary, std::chrono::system_clock::time_point start,
+                            std::chrono::steady_clock::time_point steady_start, const GitInfo& git,
+                            ExitCode code) {
+  LedgerEntry entry;
+  entry.run_id = folder.run_id;
+  entry.kind = "ab";
+  entry.binary = binary;
+  entry.other_binary = options.ab_binary;
+  entry.started_at = utc_iso8601(start);
+  entry.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
+  entry.git = git;
+  entry.exit_code = code;
+  return entry;
+}
+
+// ab.json, then report.html from it (a report that cannot be written is said, not fatal), then
+// `latest` and the run's line in the ledger.
+void write_ab_record(const RunFolder& folder, const LedgerEntry& entry,
+                     const nlohmann::json& document, const std::string& binary) {
+  write_file_atomically(folder.path + "/ab.json", json_text(document, 2) + "\n");
+  try {
+    write_file_atomically(folder.path + "/report.html", render_ab_html_report(folder.path));
+  } catch (const Error& error) {
+    std::fprintf(stderr, "%s: --ab: report.html: %s\n", binary.c_str(), error.what());
+  }
+  finish_run_folder(folder, entry);
+}
+
 }  // namespace
 
 ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
@@ -164,16 +211,8 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
   const auto steady_start = std::chrono::steady_clock::now();
   const TestRegistry& registry = TestRegistry::instance();
   const GitInfo git = probe_git(run_repository(options.repo, registry.source_files()));
-  const RunFolder folder = create_run_folder(options.out, start, git.short_commit());
-  write_file_atomically(folder.path + "/environment.json",
-                        json_text(probe_environment(git, hooks, nullptr), 2) + "\n");
+  const RunFolder folder = create_ab_folder(options, hooks, start, git);
   const std::string rounds_folder = folder.path + "/rounds";
-  std::error_code not_made;
-  std::filesystem::create_directories(rounds_folder, not_made);
-  if (not_made) {
-    throw OutputError(
-        fmt::format("--ab: cannot create '{}': {}", rounds_folder, not_made.message()));
-  }
 
   const AbSelection selection = select_compared_tests(
       candidate_tests, other_timing_tests(options.ab_binary, folder.path), registry);
@@ -190,25 +229,11 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
                                          &options, rounds_folder});
   const AbOutcome outcome = judge_rounds(rounds, settings);
 
-  LedgerEntry entry;
-  entry.run_id = folder.run_id;
-  entry.kind = "ab";
-  entry.binary = binary;
-  entry.other_binary = options.ab_binary;
-  entry.started_at = utc_iso8601(start);
-  entry.duration_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count();
-  entry.git = git;
-  entry.exit_code = outcome.code;
-  const nlohmann::json document =
-      ab_document(entry, options, candidate, settings, selection, rounds, outcome);
-  write_file_atomically(folder.path + "/ab.json", json_text(document, 2) + "\n");
-  try {
-    write_file_atomically(folder.path + "/report.html", render_ab_html_report(folder.path));
-  } catch (const Error& error) {
-    std::fprintf(stderr, "%s: --ab: report.html: %s\n", binary.c_str(), error.what());
-  }
-  finish_run_folder(folder, entry);
+  const LedgerEntry entry = ab_ledger_entry(folder, options, binary, start, steady_start, git,
+                                            outcome.code);
+  write_ab_record(folder, entry,
+                  ab_document(entry, options, candidate, settings, selection, rounds, outcome),
+                  binary);
 
   if (!outcome.failure.empty()) {
     std::fprintf(stderr, "%s: --ab: %s\n", binary.c_str(), outcome.failure.c_str());

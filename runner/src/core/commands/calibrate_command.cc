@@ -162,54 +162,53 @@ std::string calibration_table(const std::vector<MetricCalibration>& metrics, boo
   return out;
 }
 
-}  // namespace
-
-ExitCode calibrate_command(const CalibrateOptions& options, const std::string& binary,
-                           const std::string& gtest_filter) {
-  const std::vector<const RegisteredTest*> tests = calibrated_tests(options, gtest_filter);
-  if (tests.empty()) {
-    std::fprintf(stderr, "%s: calibrate: no test matches the selection%s\n", binary.c_str(),
-                 options.filter.empty() ? "" : (" '" + options.filter + "'").c_str());
-    return ExitCode::kNoTestsMatched;
-  }
-  // A broken baseline file stops the calibration before K runs are spent on it.
-  BaselineSet::load(options.baselines, binary, /*allow_missing=*/true);
-
-  const std::string id = "calibration-" + utc_compact(std::chrono::system_clock::now());
-  const std::string folder = options.out + "/" + id;
+// The calibration's folder, OUT/ID, with runs/ for the repeats' run folders.
+std::string create_calibration_folder(const std::string& out, const std::string& id) {
+  const std::string folder = out + "/" + id;
   std::error_code error;
   std::filesystem::create_directories(folder + "/runs", error);
   if (error) throw OutputError(fmt::format("cannot create '{}': {}", folder, error.message()));
+  return folder;
+}
 
-  const std::vector<RepeatRun> planned = planned_runs(options, tests, folder + "/runs");
+// Runs the planned repeats one after another, after a line that says what is run and where.
+std::vector<RunRecord> run_repeats(const std::vector<RepeatRun>& planned,
+                                   const CalibrateOptions& options, std::size_t tests,
+                                   const std::string& folder) {
   const int count = static_cast<int>(planned.size());
-  CalibrationRule rule{options.coverage, options.confidence, {}};
-  for (const RepeatRun& run : planned) {
-    if (!run.path.empty()) rule.kernel_paths.push_back(run.path);
-  }
   std::printf("calibrate: %d %s of %zu test%s (seed %llu, %d thread%s) into %s\n", count,
-              options.across_kernels ? "kernel paths" : "repeats", tests.size(),
-              tests.size() == 1 ? "" : "s", static_cast<unsigned long long>(options.seed),
-              options.threads, options.threads == 1 ? "" : "s", folder.c_str());
+              options.across_kernels ? "kernel paths" : "repeats", tests, tests == 1 ? "" : "s",
+              static_cast<unsigned long long>(options.seed), options.threads,
+              options.threads == 1 ? "" : "s", folder.c_str());
   std::fflush(stdout);
   std::vector<RunRecord> repeats;
   for (int i = 1; i <= count; ++i) {
     repeats.push_back(run_repeat(planned[i - 1], folder, i, count, options.force));
   }
+  return repeats;
+}
 
-  const std::vector<MetricCalibration> metrics = calibrate_metrics(repeats, rule);
+// Prints the table and keeps it as calibration.txt. The calibration's record is written before
+// any baseline: a band without its record would not say how it was measured. An unwritable
+// folder stops here (OutputError, exit output_error).
+void write_calibration_record(const std::vector<MetricCalibration>& metrics,
+                              const CalibrationRule& rule, const std::vector<RunRecord>& repeats,
+                              bool allow_wide, const std::string& folder) {
   const std::string table =
-      fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), count,
-                  repeats.front().profile.id, calibration_table(metrics, options.allow_wide_bands));
+      fmt::format("rule: {}, k for n = {}\non {}\n{}", calibration_rule_text(rule), repeats.size(),
+                  repeats.front().profile.id, calibration_table(metrics, allow_wide));
   std::printf("\n%s", table.c_str());
-  // The calibration's record is written before any baseline: a band without its record would
-  // not say how it was measured. An unwritable folder stops here (OutputError, exit output_error).
   write_file_atomically(folder + "/calibration.txt", table);
+}
 
+// Writes the bands into the baseline files and says which files changed.
+std::vector<PlannedFile> write_bands(const std::vector<RunRecord>& repeats,
+                                     const std::vector<MetricCalibration>& metrics,
+                                     const std::string& id, const CalibrateOptions& options) {
   const PromotionRequest request{
       .baselines_dir = options.baselines,
       .reason = options.reason.empty()
-                    ? fmt::format("calibrate: {} {}", count,
+                    ? fmt::format("calibrate: {} {}", repeats.size(),
                                   options.across_kernels ? "kernel paths" : "repeats")
                     : options.reason,
       .force = options.force,
@@ -222,9 +221,15 @@ ExitCode calibrate_command(const CalibrateOptions& options, const std::string& b
                 file.after.provenance.version, file.changed_metrics, file.new_metrics,
                 file.new_metrics == 1 ? "" : "s");
   }
+  return written;
+}
+
+// The exit code: promotion_refused when a metric that varies was left without a band.
+ExitCode bands_outcome(const std::vector<MetricCalibration>& metrics,
+                       const std::vector<PlannedFile>& written, bool allow_wide) {
   int bands = 0, left = 0;
   for (const MetricCalibration& c : metrics) {
-    if (writes_band(c, options.allow_wide_bands)) {
+    if (writes_band(c, allow_wide)) {
       ++bands;
     } else if (c.outcome != CalibrationOutcome::kIdentical &&
                c.outcome != CalibrationOutcome::kNotCalibrated) {
@@ -241,6 +246,34 @@ ExitCode calibrate_command(const CalibrateOptions& options, const std::string& b
     return ExitCode::kPromotionRefused;
   }
   return ExitCode::kPassed;
+}
+
+}  // namespace
+
+ExitCode calibrate_command(const CalibrateOptions& options, const std::string& binary,
+                           const std::string& gtest_filter) {
+  const std::vector<const RegisteredTest*> tests = calibrated_tests(options, gtest_filter);
+  if (tests.empty()) {
+    std::fprintf(stderr, "%s: calibrate: no test matches the selection%s\n", binary.c_str(),
+                 options.filter.empty() ? "" : (" '" + options.filter + "'").c_str());
+    return ExitCode::kNoTestsMatched;
+  }
+  // A broken baseline file stops the calibration before K runs are spent on it.
+  BaselineSet::load(options.baselines, binary, /*allow_missing=*/true);
+
+  const std::string id = "calibration-" + utc_compact(std::chrono::system_clock::now());
+  const std::string folder = create_calibration_folder(options.out, id);
+  const std::vector<RepeatRun> planned = planned_runs(options, tests, folder + "/runs");
+  CalibrationRule rule{options.coverage, options.confidence, {}};
+  for (const RepeatRun& run : planned) {
+    if (!run.path.empty()) rule.kernel_paths.push_back(run.path);
+  }
+  const std::vector<RunRecord> repeats = run_repeats(planned, options, tests.size(), folder);
+
+  const std::vector<MetricCalibration> metrics = calibrate_metrics(repeats, rule);
+  write_calibration_record(metrics, rule, repeats, options.allow_wide_bands, folder);
+  const std::vector<PlannedFile> written = write_bands(repeats, metrics, id, options);
+  return bands_outcome(metrics, written, options.allow_wide_bands);
 }
 
 }  // namespace mlregress::internal

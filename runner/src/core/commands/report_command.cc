@@ -77,6 +77,32 @@ ExitCode write_bisect_report(const ReportOptions& options) {
   return write_report(render_bisect_html_report(record, options.run, links), options, headline);
 }
 
+// An A/B timing folder's record (ab.json): an HTML report of its rounds.
+ExitCode write_ab_report(const ReportOptions& options) {
+  if (options.format != "html" || !options.against.empty() || !options.baselines.empty()) {
+    throw ConfigError(fmt::format(
+        "report: {} is an A/B timing folder (ab.json): it has an HTML report of its own "
+        "rounds, without --against, --baselines or another --format",
+        options.run));
+  }
+  return write_report(render_ab_html_report(options.run), options, "A/B timing");
+}
+
+// The baselines a run named, for their stored samples only; none, with a note saying why, when
+// they cannot be read now.
+std::optional<BaselineSet> baselines_the_run_named(const RunInfo& info,
+                                                   std::vector<std::string>& notes) {
+  try {
+    return BaselineSet::load(info.baselines, info.binary, /*allow_missing=*/true);
+  } catch (const BaselineError& error) {
+    notes.push_back(
+        fmt::format("the baselines the run named cannot be read now ({}): the "
+                    "plots show no stored samples",
+                    error.what()));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 ExitCode report_command(const ReportOptions& options) {
@@ -85,13 +111,7 @@ ExitCode report_command(const ReportOptions& options) {
   }
   if (std::filesystem::exists(options.run + "/ab.json") &&
       !std::filesystem::exists(options.run + "/results.json")) {
-    if (options.format != "html" || !options.against.empty() || !options.baselines.empty()) {
-      throw ConfigError(fmt::format(
-          "report: {} is an A/B timing folder (ab.json): it has an HTML report of its own "
-          "rounds, without --against, --baselines or another --format",
-          options.run));
-    }
-    return write_report(render_ab_html_report(options.run), options, "A/B timing");
+    return write_ab_report(options);
   }
   if (is_bisect_folder(options.run) && !std::filesystem::exists(options.run + "/results.json")) {
     return write_bisect_report(options);
@@ -117,15 +137,7 @@ ExitCode report_command(const ReportOptions& options) {
     // The verdicts stay the run's own; the baselines it named only add their stored samples.
     reference.description =
         fmt::format("baselines in {} (as the run judged it)", candidate.run.info.baselines);
-    try {
-      baselines = BaselineSet::load(candidate.run.info.baselines, candidate.run.info.binary,
-                                    /*allow_missing=*/true);
-    } catch (const BaselineError& error) {
-      notes.push_back(
-          fmt::format("the baselines the run named cannot be read now ({}): the "
-                      "plots show no stored samples",
-                      error.what()));
-    }
+    baselines = baselines_the_run_named(candidate.run.info, notes);
   } else {
     reference.description = "nothing (the run had no --baselines)";
   }
