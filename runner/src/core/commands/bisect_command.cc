@@ -8,14 +8,13 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "baselines/promotion.h"
-#include "record/json_number.h"
-#include "record/json_text.h"
+#include "commands/bisect_git.h"
 #include "renderers/bisect_report.h"
 #include "storage/bisect_record.h"
+#include "storage/bisect_steps.h"
 #include "storage/run_record.h"
 #include "support/atomic_file.h"
 #include "support/child_process.h"
@@ -27,45 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// git bisect run's answers.
-constexpr int kGood = 0, kBad = 1, kSkip = 125;
+// git bisect run's answers: kGood, kBad and kSkip.
+using enum BisectAnswer;
 constexpr int kAbortBisect = 128;  // any code above 127 stops `git bisect run`
-
-// What a bisect needs at every step, kept in <folder>/settings.json for the step processes.
-struct BisectState {
-  std::string folder;  ///< <out>/<good>..<bad>, absolute
-  std::string repo;    ///< absolute
-  std::string build;
-  std::string binary;  ///< absolute
-  std::string test, metric;
-  std::vector<std::string> run_args;
-  std::string good, bad;  ///< full commit ids
-};
-
-nlohmann::json to_json(const BisectState& s) {
-  return {{"repo", s.repo},     {"build", s.build},       {"binary", s.binary}, {"test", s.test},
-          {"metric", s.metric}, {"run_args", s.run_args}, {"good", s.good},     {"bad", s.bad}};
-}
-
-BisectState read_state(const std::string& folder) {
-  const std::string path = folder + "/settings.json";
-  const nlohmann::json j = read_json_file(path);
-  try {
-    BisectState s;
-    s.folder = folder;
-    s.repo = j.at("repo");
-    s.build = j.at("build");
-    s.binary = j.at("binary");
-    s.test = j.at("test");
-    s.metric = j.at("metric");
-    s.run_args = j.at("run_args").get<std::vector<std::string>>();
-    s.good = j.at("good");
-    s.bad = j.at("bad");
-    return s;
-  } catch (const nlohmann::json::exception& error) {
-    throw RunFolderError(fmt::format("{}: {}", path, error.what()));
-  }
-}
 
 // Single quotes for sh: 'it'\''s'.
 std::string shell_quoted(const std::string& text) {
@@ -82,86 +45,9 @@ void create_folder(const std::string& path) {
     throw OutputError(fmt::format("bisect: cannot create '{}': {}", path, error.message()));
 }
 
-std::optional<std::string> git(const std::string& repo, std::vector<std::string> args) {
-  args.insert(args.begin(), {"git", "-C", repo});
-  std::optional<std::string> out = capture_output(args);
-  if (out) {
-    while (!out->empty() && (out->back() == '\n' || out->back() == '\r')) out->pop_back();
-  }
-  return out;
-}
-
-std::string commit_id(const std::string& repo, const std::string& name) {
-  const auto id = git(repo, {"rev-parse", "--verify", "--quiet", name + "^{commit}"});
-  if (!id || id->empty())
-    throw ConfigError(fmt::format("bisect: '{}' is not a commit in {}", name, repo));
-  return *id;
-}
-
-std::string subject(const std::string& repo, const std::string& commit) {
-  return git(repo, {"show", "-s", "--format=%s", commit}).value_or("");
-}
-
-// What one commit gave.
-struct Outcome {
-  std::string commit;
-  int answer = kSkip;  ///< kGood, kBad or kSkip
-  std::string reason;  ///< why (the verdict and its note, or what failed)
-  std::string metric;  ///< the metric shown for this commit
-  std::optional<double> value, baseline;
-  std::string verdict;
-  bool built = false;  ///< this step ran the build (false: from the cache)
-};
-
-nlohmann::json to_json(const Outcome& o) {
-  return {{"commit", o.commit},
-          {"answer", o.answer == kGood  ? "good"
-                     : o.answer == kBad ? "bad"
-                                        : "skip"},
-          {"reason", o.reason},
-          {"metric", o.metric},
-          {"value", o.value ? json_number(*o.value) : nlohmann::json()},
-          {"baseline", o.baseline ? json_number(*o.baseline) : nlohmann::json()},
-          {"verdict", o.verdict}};
-}
-
-Outcome outcome_from_json(const nlohmann::json& j) {
-  Outcome o;
-  o.commit = j.at("commit");
-  const std::string answer = j.at("answer");
-  o.answer = answer == "good" ? kGood : answer == "bad" ? kBad : kSkip;
-  o.reason = j.at("reason");
-  o.metric = j.at("metric");
-  if (j.at("value").is_number()) o.value = j.at("value").get<double>();
-  if (j.at("baseline").is_number()) o.baseline = j.at("baseline").get<double>();
-  o.verdict = j.at("verdict");
-  return o;
-}
-
-std::optional<Outcome> cached_outcome(const std::string& path) {
-  std::error_code error;
-  if (!fs::exists(path, error)) return std::nullopt;
-  try {
-    return outcome_from_json(read_json_file(path));
-  } catch (const std::exception&) {
-    return std::nullopt;  // a damaged cache entry is measured again
-  }
-}
-
-// <folder>/tried.jsonl: one line per commit measured, appended by whichever process measured it
-// (this one for GOOD and BAD, the step processes for the others), so the record can list them
-// in the order they were tried and count the builds exactly.
-std::string tried_log(const BisectState& state) { return state.folder + "/tried.jsonl"; }
-
-void log_try(const BisectState& state, const Outcome& o) {
-  nlohmann::json line = to_json(o);
-  line["built"] = o.built;
-  append_line(tried_log(state), json_text(line));
-}
-
 // The answer for git from the test's result: its verdicts against GOOD (or, for GOOD itself,
 // whether it passed at all).
-void judge(const TestResult& test, const BisectState& state, bool against_good, Outcome& o) {
+void judge(const TestResult& test, const BisectState& state, bool against_good, BisectOutcome& o) {
   if (is_test_failure(test.status)) {
     o.answer = kSkip;
     o.reason = fmt::format("the test {}", test_status_name(test.status));
@@ -219,13 +105,13 @@ void judge(const TestResult& test, const BisectState& state, bool against_good, 
 }
 
 // Builds the checked-out commit, runs the test and judges it; cached per commit.
-Outcome measure_head(const BisectState& state, bool against_good) {
+BisectOutcome measure_head(const BisectState& state, bool against_good) {
   const auto head = git(state.repo, {"rev-parse", "HEAD"});
   if (!head) throw BisectFailed("git rev-parse HEAD failed in " + state.repo);
   const std::string dir = state.folder + "/commits/" + *head;
-  if (std::optional<Outcome> cached = cached_outcome(dir + "/outcome.json")) return *cached;
+  if (std::optional<BisectOutcome> cached = read_outcome(dir)) return *cached;
   create_folder(dir);
-  Outcome o;
+  BisectOutcome o;
   o.commit = *head;
   o.built = true;
   const ChildExit build =
@@ -247,7 +133,7 @@ Outcome measure_head(const BisectState& state, bool against_good) {
       throw;                                     // a log that cannot be written, a stop signal
     } catch (const std::runtime_error& error) {  // exec refused it: a commit without a binary
       o.reason = fmt::format("the test binary cannot be started: {}", error.what());
-      write_file_atomically(dir + "/outcome.json", json_text(to_json(o), 2) + "\n");
+      write_outcome(dir, o);
       return o;
     }
     try {
@@ -266,7 +152,7 @@ Outcome measure_head(const BisectState& state, bool against_good) {
                              run.describe(), dir, error.what());
     }
   }
-  write_file_atomically(dir + "/outcome.json", json_text(to_json(o), 2) + "\n");
+  write_outcome(dir, o);
   return o;
 }
 
@@ -281,46 +167,8 @@ std::string absolute(const std::string& path) {
   return fs::absolute(path).lexically_normal().string();
 }
 
-// Leaves the repository as the bisect found it, whatever happens in between.
-class RepositoryRestorer {
- public:
-  RepositoryRestorer(std::string repo, std::string start)
-      : repo_(std::move(repo)), start_(std::move(start)) {}
-  RepositoryRestorer(const RepositoryRestorer&) = delete;
-  RepositoryRestorer& operator=(const RepositoryRestorer&) = delete;
-  ~RepositoryRestorer() { restore(); }
-  void bisecting() { bisecting_ = true; }
-  void restore() {
-    if (restored_) return;
-    restored_ = true;
-    if (bisecting_) git(repo_, {"bisect", "reset"});
-    git(repo_, {"checkout", "--quiet", start_});
-  }
-
- private:
-  std::string repo_, start_;
-  bool bisecting_ = false, restored_ = false;
-};
-
-void check_repository(const std::string& repo) {
-  const auto dirty = git(repo, {"status", "--porcelain", "--untracked-files=no"});
-  if (!dirty) throw ConfigError(fmt::format("bisect: {} is not a git work tree", repo));
-  if (!dirty->empty()) {
-    throw ConfigError(fmt::format(
-        "bisect: {} has uncommitted changes; bisect checks out other commits, so commit or "
-        "stash them first:\n{}",
-        repo, *dirty));
-  }
-  const auto log = git(repo, {"rev-parse", "--git-path", "BISECT_LOG"});
-  std::error_code error;
-  if (log && fs::exists(fs::path(repo) / *log, error)) {
-    throw ConfigError(fmt::format(
-        "bisect: a git bisect is in progress in {}; end it with git bisect reset", repo));
-  }
-}
-
-std::string line_for(const Outcome& o) {
-  const char* answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+std::string line_for(const BisectOutcome& o) {
+  const std::string_view answer = bisect_answer_name(o.answer);
   std::string values = "-";
   if (o.value) {
     values = format_value(*o.value);
@@ -330,7 +178,7 @@ std::string line_for(const Outcome& o) {
 }
 
 // A few words of why a commit was skipped, for the table ("the build failed", "the test crashed").
-std::string short_reason(const Outcome& o) {
+std::string short_reason(const BisectOutcome& o) {
   std::string text = o.reason.substr(0, o.reason.find(" ("));
   if (text.starts_with("the ")) text = text.substr(4);
   return text.size() > 16 ? text.substr(0, 15) + "~" : text;
@@ -341,9 +189,9 @@ std::string short_reason(const Outcome& o) {
 // makes git stop the bisect, and bisect_command reports git-bisect.log.
 ExitCode bisect_step(const BisectOptions& options) {
   try {
-    const BisectState state = read_state(options.step);
-    const Outcome o = measure_head(state, /*against_good=*/true);
-    log_try(state, o);
+    const BisectState state = read_bisect_settings(options.step);
+    const BisectOutcome o = measure_head(state, /*against_good=*/true);
+    append_tried(state.folder, o);
     std::printf("mlregress bisect: %s %s\n", o.commit.substr(0, 12).c_str(), line_for(o).c_str());
     return static_cast<ExitCode>(o.answer);
   } catch (const std::exception& error) {
@@ -352,29 +200,8 @@ ExitCode bisect_step(const BisectOptions& options) {
   }
 }
 
-// The commits `git bisect run` named: the first bad one, or the candidates left when only
-// skipped commits remain.
-std::vector<std::string> first_bad_commits(const std::string& log) {
-  std::vector<std::string> found;
-  std::istringstream in(log);
-  bool candidates = false;
-  for (std::string line; std::getline(in, line);) {
-    if (const auto at = line.find(" is the first bad commit"); at != std::string::npos) {
-      return {line.substr(0, at)};
-    }
-    if (line.find("only 'skip'ped commits left") != std::string::npos) {
-      candidates = true;
-      continue;
-    }
-    if (candidates && line.size() >= 40 && line.find_first_not_of("0123456789abcdef") >= 40) {
-      found.push_back(line.substr(0, 40));
-    }
-  }
-  return found;
-}
-
 // The bisect's state from the command line: the repository, GOOD and BAD as commit ids, the
-// binary, and the folder <out>/<good>..<bad> with bisect.json for the steps.
+// binary, and the folder <out>/<good>..<bad> with settings.json for the steps.
 BisectState prepare_bisect(const BisectOptions& options) {
   for (const auto& [value, name] :
        {std::pair{&options.good, "GOOD"}, std::pair{&options.bad, "BAD"},
@@ -406,9 +233,8 @@ BisectState prepare_bisect(const BisectOptions& options) {
   state.folder =
       absolute(options.out + "/" + state.good.substr(0, 12) + ".." + state.bad.substr(0, 12));
   create_folder(state.folder);
-  write_file_atomically(state.folder + "/settings.json", json_text(to_json(state), 2) + "\n");
-  std::error_code ignored;
-  fs::remove(tried_log(state), ignored);  // an earlier bisect's order is not this one's
+  write_bisect_settings(state);
+  clear_tried(state.folder);  // an earlier bisect's order is not this one's
   return state;
 }
 
@@ -432,24 +258,13 @@ void write_step_script(const BisectState& state) {
     throw OutputError(fmt::format("bisect: cannot write '{}': {}", script, error.message()));
 }
 
-// Where the repository is now (its branch, else its commit), to go back to at the end.
-std::string starting_point(const std::string& repo) {
-  if (const auto branch = git(repo, {"symbolic-ref", "--quiet", "--short", "HEAD"});
-      branch && !branch->empty()) {
-    return *branch;
-  }
-  const auto head = git(repo, {"rev-parse", "HEAD"});
-  if (!head) throw BisectFailed("git rev-parse HEAD failed in " + repo);
-  return *head;
-}
-
 // Checks out `commit`, measures it (or reads its cached outcome) and logs it in tried.jsonl.
-Outcome measure(const BisectState& state, const std::string& commit, bool against_good) {
+BisectOutcome measure(const BisectState& state, const std::string& commit, bool against_good) {
   if (!git(state.repo, {"checkout", "--quiet", "--detach", commit})) {
     throw ConfigError(fmt::format("bisect: git checkout {} failed in {}", commit, state.repo));
   }
-  Outcome o = measure_head(state, against_good);
-  log_try(state, o);
+  BisectOutcome o = measure_head(state, against_good);
+  append_tried(state.folder, o);
   std::printf("mlregress bisect: %s %s\n", commit.substr(0, 12).c_str(), line_for(o).c_str());
   std::fflush(stdout);
   return o;
@@ -457,8 +272,8 @@ Outcome measure(const BisectState& state, const std::string& commit, bool agains
 
 // GOOD first: its result, promoted into the bisect's folder, is the baseline every other commit
 // is judged against. Then BAD, which must be a regression against it.
-Outcome measure_the_ends(const BisectState& state) {
-  const Outcome good = measure(state, state.good, /*against_good=*/false);
+BisectOutcome measure_the_ends(const BisectState& state) {
+  const BisectOutcome good = measure(state, state.good, /*against_good=*/false);
   if (good.answer != kGood)
     throw BisectFailed(fmt::format("GOOD {} cannot be measured: {}", state.good, good.reason));
   const RunRecord good_run =
@@ -468,7 +283,7 @@ Outcome measure_the_ends(const BisectState& state) {
                          .force = true,
                          .now = good_run.run.info.started_at});
 
-  const Outcome bad = measure(state, state.bad, /*against_good=*/true);
+  const BisectOutcome bad = measure(state, state.bad, /*against_good=*/true);
   if (bad.answer != kBad) {
     throw BisectFailed(fmt::format("BAD {} is no regression against GOOD on {}: {}", state.bad,
                                    state.test, bad.reason));
@@ -499,42 +314,11 @@ std::vector<std::string> run_git_bisect(const BisectState& state, RepositoryRest
   return first_bad;
 }
 
-// Every commit this bisect measured, in the order it measured them (tried.jsonl): GOOD and BAD
-// by this process, the others by the steps.
-std::vector<Outcome> read_tried(const BisectState& state) {
-  std::vector<Outcome> tried;
-  std::ifstream in(tried_log(state));
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    try {
-      const nlohmann::json j = nlohmann::json::parse(line);
-      Outcome o = outcome_from_json(j);
-      o.built = j.at("built");
-      tried.push_back(std::move(o));
-    } catch (const std::exception& error) {
-      throw BisectFailed(
-          fmt::format("{}:{}: not a measured commit: {}", tried_log(state), number, error.what()));
-    }
-  }
-  return tried;
-}
-
-// Every commit of the range, oldest first: GOOD, then each commit up to BAD.
-std::vector<std::string> range_commits(const BisectState& state) {
-  std::vector<std::string> range = {state.good};
-  if (const auto list = git(state.repo, {"rev-list", "--reverse", state.good + ".." + state.bad})) {
-    std::istringstream in(*list);
-    for (std::string commit; std::getline(in, commit);) range.push_back(commit);
-  }
-  return range;
-}
-
 // The commits of the range with what was measured where it was.
-void print_range(const BisectState& state, const std::vector<Outcome>& tried,
+void print_range(const BisectState& state, const std::vector<BisectOutcome>& tried,
                  const std::vector<std::string>& range, const std::vector<std::string>& first_bad) {
-  std::map<std::string, const Outcome*> measured;
-  for (const Outcome& o : tried) measured[o.commit] = &o;
+  std::map<std::string, const BisectOutcome*> measured;
+  for (const BisectOutcome& o : tried) measured[o.commit] = &o;
   const auto good = measured.find(state.good);
   const std::string metric_title = !state.metric.empty() ? state.metric
                                    : good != measured.end() && !good->second->metric.empty()
@@ -547,13 +331,13 @@ void print_range(const BisectState& state, const std::vector<Outcome>& tried,
     const bool is_first_bad = first_bad.size() == 1 && first_bad[0] == commit;
     std::string answer = "-", value = "-", label = "not tested";
     if (it != measured.end()) {
-      const Outcome& o = *it->second;
-      answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+      const BisectOutcome& o = *it->second;
+      answer = bisect_answer_name(o.answer);
       if (o.value) value = format_value(*o.value);
       label = !o.verdict.empty() ? o.verdict : o.answer == kGood ? "baseline" : short_reason(o);
     }
     std::printf("%-12s  %-6s %-12s %-16s %s%s\n", commit.substr(0, 12).c_str(), answer.c_str(),
-                value.c_str(), label.c_str(), subject(state.repo, commit).c_str(),
+                value.c_str(), label.c_str(), commit_subject(state.repo, commit).c_str(),
                 is_first_bad ? "   <- first bad commit" : "");
   }
 }
@@ -569,20 +353,20 @@ std::string run_folder_of(const BisectState& state, const std::string& commit) {
 }
 
 // The record of what this bisect tried; the caller adds the culprit or why there is none.
-BisectRecord make_record(const BisectState& state, const std::vector<Outcome>& tried,
+BisectRecord make_record(const BisectState& state, const std::vector<BisectOutcome>& tried,
                          std::size_t commits) {
   BisectRecord r;
   r.test = state.test;
   r.metric = state.metric;
   r.repo = state.repo;
-  r.good = {state.good, subject(state.repo, state.good)};
-  r.bad = {state.bad, subject(state.repo, state.bad)};
+  r.good = {state.good, commit_subject(state.repo, state.good)};
+  r.bad = {state.bad, commit_subject(state.repo, state.bad)};
   r.commits = static_cast<int>(commits);
-  for (const Outcome& o : tried) {
+  for (const BisectOutcome& o : tried) {
     BisectTry t;
-    t.commit = {o.commit, subject(state.repo, o.commit)};
+    t.commit = {o.commit, commit_subject(state.repo, o.commit)};
     t.role = o.commit == state.good ? "good" : o.commit == state.bad ? "bad" : "step";
-    t.answer = o.answer == kGood ? "good" : o.answer == kBad ? "bad" : "skip";
+    t.answer = bisect_answer_name(o.answer);
     t.verdict = o.verdict;
     t.reason = o.reason;
     t.metric = o.metric;
@@ -606,12 +390,12 @@ void write_record(const BisectState& state, const BisectRecord& record) {
 void name_culprit(const BisectState& state, const std::vector<std::string>& first_bad,
                   BisectRecord& record) {
   if (first_bad.size() == 1) {
-    record.culprit = BisectCommit{first_bad[0], subject(state.repo, first_bad[0])};
+    record.culprit = BisectCommit{first_bad[0], commit_subject(state.repo, first_bad[0])};
     return;
   }
   std::string candidates;
   for (const std::string& c : first_bad) {
-    record.candidates.push_back({c, subject(state.repo, c)});
+    record.candidates.push_back({c, commit_subject(state.repo, c)});
     candidates += "\n  " + c + " " + record.candidates.back().subject;
   }
   record.error = fmt::format(
@@ -650,7 +434,7 @@ ExitCode bisect_command(const BisectOptions& options) {
   std::printf("mlregress bisect: %s in %s, GOOD %s, BAD %s (%s)\n", state.test.c_str(),
               state.repo.c_str(), state.good.substr(0, 12).c_str(), state.bad.substr(0, 12).c_str(),
               state.folder.c_str());
-  const std::vector<std::string> range = range_commits(state);
+  const std::vector<std::string> range = range_commits(state.repo, state.good, state.bad);
   std::vector<std::string> first_bad;
   try {
     measure_the_ends(state);
@@ -658,13 +442,13 @@ ExitCode bisect_command(const BisectOptions& options) {
   } catch (const BisectFailed& failure) {
     // The record says why, with the commits tried so far.
     restorer.restore();
-    BisectRecord record = make_record(state, read_tried(state), range.size());
+    BisectRecord record = make_record(state, read_tried(state.folder), range.size());
     record.error = failure.what();
     write_record(state, record);
     throw;
   }
   restorer.restore();
-  const std::vector<Outcome> tried = read_tried(state);
+  const std::vector<BisectOutcome> tried = read_tried(state.folder);
   print_range(state, tried, range, first_bad);
   BisectRecord record = make_record(state, tried, range.size());
   name_culprit(state, first_bad, record);

@@ -11,7 +11,8 @@
 //   NOT_COMPARABLE, NEW                                 -> 125 (skip: says nothing either way)
 //
 // Each commit's outcome is cached in <out>/<good>..<bad>/commits/<sha>/ (build.log, run.log,
-// the run folder, outcome.json), so a second bisect over the same range builds nothing twice.
+// the run folder, outcome.json: storage/bisect_steps.h), so a second bisect over the same range
+// builds nothing twice.
 // The repository is left where it was (git bisect reset), and the starting commit is built
 // again so that the build folder matches it (--no-rebuild leaves it). It prints the first bad
 // commit and the metric at every commit tested, and writes the bisect record
