@@ -30,6 +30,12 @@ struct Axis {
   }
 };
 
+// Where the plot area of an SVG lies, in pixels.
+struct Frame {
+  double left, right, top, bottom;
+  double middle() const { return (left + right) / 2; }
+};
+
 // Lower and upper ends that contain every finite value, widened a little so no point sits on
 // the frame, and never empty.
 Axis value_axis(std::vector<double> values, bool allow_log) {
@@ -138,8 +144,8 @@ std::vector<std::pair<double, std::string>> visible_ticks(const Axis& axis, doub
   return visible;
 }
 
-std::string axis_lines(const Axis& x, const Axis& y, double left, double right, double top,
-                       double bottom) {
+std::string axis_lines(const Axis& x, const Axis& y, const Frame& frame) {
+  const auto [left, right, top, bottom] = frame;
   std::string out = fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#ccc\"/>",
       px(left), px(top), px(right - left), px(bottom - top));
@@ -173,6 +179,179 @@ std::string cross(double x, double y, std::string_view colour, std::string_view 
       px(x), px(y), colour, escape_markup(title));
 }
 
+// `axis` drawn from pixel `from` (its lower end) to pixel `to`.
+Axis placed(Axis axis, double from, double to) {
+  axis.from = from;
+  axis.to = to;
+  return axis;
+}
+
+// The tick labels of a horizontal axis, on the line `label_y`.
+std::string tick_labels(const Axis& axis, double label_y) {
+  std::string out;
+  for (double t : ticks(axis)) {
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
+                       px(axis.pixel(t)), px(label_y), tick_label(t));
+  }
+  return out;
+}
+
+// The x (step) and y (value) axes of a line chart, each spanning every line.
+std::pair<Axis, Axis> line_chart_axes(const LineChart& chart, const Frame& frame) {
+  std::vector<double> xs, ys;
+  for (const PlotLine& line : chart.lines) {
+    xs.insert(xs.end(), line.x.begin(), line.x.end());
+    ys.insert(ys.end(), line.y.begin(), line.y.end());
+  }
+  Axis x = value_axis(xs, false);
+  if (!xs.empty()) {  // steps: no padding, the curve starts at the left edge
+    const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+    x.lo = *lo;
+    x.hi = *hi > *lo ? *hi : *lo + 1.0;
+  }
+  return {placed(x, frame.left, frame.right), placed(value_axis(ys, true), frame.bottom, frame.top)};
+}
+
+// The finite runs of one line: a polyline each, or a dot for a lone value. Candidates are drawn
+// thinner and fainter when there are many lines (one per seed).
+std::string line_runs_svg(const PlotLine& line, std::size_t line_count, const Axis& x,
+                          const Axis& y) {
+  const std::string style =
+      line.reference
+          ? fmt::format("stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"",
+                        kReferenceColour)
+          : fmt::format("stroke=\"{}\" stroke-width=\"{}\" stroke-opacity=\"{}\"", kCandidateColour,
+                        line_count > 4 ? 1.0 : 1.6, line_count > 4 ? 0.55 : 1.0);
+  std::string out;
+  for (const auto& run : polyline_runs(line, x, y)) {
+    if (run.size() == 1) {  // a lone finite value (the next step was already NaN)
+      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>", px(run[0].first),
+                         px(run[0].second), line.reference ? kReferenceColour : kCandidateColour);
+      continue;
+    }
+    out += "<polyline fill=\"none\" " + style + " points=\"";
+    for (const auto& [px_x, px_y] : run) out += px(px_x) + "," + px(px_y) + " ";
+    out += "\"/>";
+  }
+  return out;
+}
+
+// The first NaN/Inf of a line, crossed at the top edge; a candidate's is also said in words.
+std::string first_non_finite_svg(const PlotLine& line, const Axis& x, const Frame& frame) {
+  std::string out;
+  for (std::size_t i = 0; i < line.x.size() && i < line.y.size(); ++i) {
+    if (std::isfinite(line.y[i])) continue;
+    const double at = x.pixel(line.x[i]);
+    out += cross(at, frame.top + 4, kWorseColour,
+                 fmt::format("{} is {} at step {}", line.label, format_value(line.y[i]),
+                             format_value(line.x[i])));
+    if (!line.reference) {
+      out += fmt::format(
+          "<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"tick\" text-anchor=\"{}\">{} from "
+          "step {}</text>",
+          px(at + (at > frame.middle() ? -8 : 8)), px(frame.top + 8), kWorseColour,
+          at > frame.middle() ? "end" : "start", format_value(line.y[i]), format_value(line.x[i]));
+    }
+    break;  // the first one says it; a diverged run is not finite from there on
+  }
+  return out;
+}
+
+std::string plot_line_svg(const PlotLine& line, std::size_t line_count, const Axis& x,
+                          const Axis& y, const Frame& frame) {
+  std::string out = fmt::format("<g class=\"{}\" data-label=\"{}\"><title>{}</title>",
+                                line.reference ? "reference-line" : "candidate-line",
+                                escape_markup(line.label), escape_markup(line.label));
+  out += line_runs_svg(line, line_count, x, y);
+  out += first_non_finite_svg(line, x, frame);
+  return out + "</g>";
+}
+
+// A vertical marker at pixel `mx` with its label, on the side with more room.
+std::string divergence_marker_svg(double mx, std::string_view label, const Frame& frame) {
+  return fmt::format(
+      "<g class=\"divergence\"><line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"{3}\" "
+      "stroke-width=\"1.5\"/><text x=\"{4}\" y=\"{5}\" fill=\"{3}\" class=\"tick\" "
+      "text-anchor=\"{6}\">{7}</text></g>",
+      px(mx), px(frame.top), px(frame.bottom), kWorseColour,
+      px(mx + (mx > frame.middle() ? -4 : 4)), px(frame.top + 12),
+      mx > frame.middle() ? "end" : "start", escape_markup(label));
+}
+
+// Which line is the candidate and which the reference, top right.
+std::string legend_svg(double right) {
+  return fmt::format(
+      "<g class=\"legend\"><line x1=\"{0}\" x2=\"{1}\" y1=\"12\" y2=\"12\" stroke=\"{2}\" "
+      "stroke-width=\"2\"/><text x=\"{3}\" y=\"16\" class=\"tick\">candidate</text>"
+      "<line x1=\"{4}\" x2=\"{5}\" y1=\"12\" y2=\"12\" stroke=\"{6}\" stroke-width=\"1.5\" "
+      "stroke-dasharray=\"5 3\"/><text x=\"{7}\" y=\"16\" class=\"tick\">reference</text></g>",
+      px(right - 170), px(right - 150), kCandidateColour, px(right - 146), px(right - 80),
+      px(right - 60), kReferenceColour, px(right - 56));
+}
+
+// One row of per-seed values: a dot per seed (NaN/Inf crossed at the right edge) and a bar at
+// their mean.
+std::string sample_row_svg(const std::vector<double>& samples, const Axis& x, double row_y,
+                           std::string_view label, std::string_view colour, std::string_view css) {
+  std::string out =
+      fmt::format("<g class=\"{}\"><text x=\"8\" y=\"{}\" class=\"tick\">{} (n={})</text>", css,
+                  px(row_y + 4), label, samples.size());
+  double sum = 0.0;
+  std::size_t finite = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const double jitter = (static_cast<double>(i % 5) - 2.0) * 3.0;  // fixed: same file twice
+    if (!std::isfinite(samples[i])) {
+      out += cross(x.to - 4, row_y + jitter, kWorseColour,
+                   fmt::format("seed value {}", format_value(samples[i])));
+      continue;
+    }
+    sum += samples[i];
+    ++finite;
+    out += fmt::format(
+        "<circle class=\"sample\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.6\">"
+        "<title>{}</title></circle>",
+        px(x.pixel(samples[i])), px(row_y + jitter), colour, format_value(samples[i]));
+  }
+  if (finite > 0) {
+    const double mean_x = x.pixel(sum / static_cast<double>(finite));
+    out += fmt::format(
+        "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"2\">"
+        "<title>mean {3}</title></line>",
+        px(mean_x), px(row_y - 11), px(row_y + 11), format_value(sum / static_cast<double>(finite)));
+  }
+  return out + "</g>";
+}
+
+// The difference with its CI on the line `diff_y`, against 0 and the margin on the worse side
+// (that side shaded).
+std::string difference_svg(const SeedStrip& strip, double left, double right, double diff_y) {
+  const double worse_sign = strip.direction == Direction::HigherIsBetter ? -1.0 : 1.0;
+  const double limit = worse_sign * strip.margin;
+  const Axis d =
+      placed(value_axis({*strip.ci_low, *strip.ci_high, 0.0, limit, -limit}, false), left, right);
+  const double zero = d.pixel(0.0), edge = d.pixel(limit);
+  const double shade_from = worse_sign > 0 ? edge : left, shade_to = worse_sign > 0 ? right : edge;
+  std::string out = fmt::format(
+      "<g class=\"difference\"><text x=\"8\" y=\"{0}\" class=\"tick\">difference, 95% CI</text>"
+      "<rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"22\" fill=\"{4}\" fill-opacity=\"0.12\">"
+      "<title>worse than the margin ({5})</title></rect>"
+      "<line x1=\"{6}\" x2=\"{6}\" y1=\"{2}\" y2=\"{7}\" stroke=\"#999\"/>"
+      "<line x1=\"{8}\" x2=\"{8}\" y1=\"{2}\" y2=\"{7}\" stroke=\"{4}\" stroke-dasharray=\"4 "
+      "2\"/>",
+      px(diff_y + 4), px(shade_from), px(diff_y - 11), px(std::max(0.0, shade_to - shade_from)),
+      kWorseColour, format_value(limit), px(zero), px(diff_y + 11), px(edge));
+  const std::string_view colour = verdict_colour(strip.verdict);
+  out += fmt::format(
+      "<line class=\"ci\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\" "
+      "stroke-width=\"4\"><title>95% CI [{4}, {5}]</title></line>"
+      "<circle cx=\"{6}\" cy=\"{2}\" r=\"5\" fill=\"{3}\"><title>difference {7}</title></circle>",
+      px(d.pixel(*strip.ci_low)), px(d.pixel(*strip.ci_high)), px(diff_y), colour,
+      format_value(*strip.ci_low), format_value(*strip.ci_high), px(d.pixel(*strip.difference)),
+      format_value(*strip.difference));
+  out += tick_labels(d, diff_y + 26);
+  return out + "</g>";
+}
+
 }  // namespace
 
 std::string_view verdict_colour(Verdict verdict) {
@@ -196,95 +375,25 @@ std::string_view verdict_colour(Verdict verdict) {
 
 std::string line_chart_svg(const LineChart& chart) {
   constexpr int kWidth = 640, kHeight = 250;
-  constexpr double left = 62, right = kWidth - 14, top = 26, bottom = kHeight - 34;
-  std::vector<double> xs, ys;
-  for (const PlotLine& line : chart.lines) {
-    xs.insert(xs.end(), line.x.begin(), line.x.end());
-    ys.insert(ys.end(), line.y.begin(), line.y.end());
-  }
-  Axis x = value_axis(xs, false);
-  if (!xs.empty()) {  // steps: no padding, the curve starts at the left edge
-    const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
-    x.lo = *lo;
-    x.hi = *hi > *lo ? *hi : *lo + 1.0;
-  }
-  Axis y = value_axis(ys, true);
-  x.from = left;
-  x.to = right;
-  y.from = bottom;
-  y.to = top;
-
+  constexpr Frame frame{62, kWidth - 14, 26, kHeight - 34};
+  const auto [x, y] = line_chart_axes(chart, frame);
   std::string out = svg_open(chart.data_kind, chart.title, kWidth, kHeight,
                              chart.title + (y.log ? " (log scale)" : ""));
-  out += fmt::format("<text x=\"{}\" y=\"16\" class=\"plot-title\">{}{}</text>", px(left),
+  out += fmt::format("<text x=\"{}\" y=\"16\" class=\"plot-title\">{}{}</text>", px(frame.left),
                      escape_markup(chart.title), y.log ? " (log scale)" : "");
-  out += axis_lines(x, y, left, right, top, bottom);
+  out += axis_lines(x, y, frame);
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
-                     px((left + right) / 2), kHeight - 4, escape_markup(chart.x_label));
+                     px(frame.middle()), kHeight - 4, escape_markup(chart.x_label));
   // References first, so the candidate is drawn over them.
-  bool has_reference = false;
   for (int pass = 0; pass < 2; ++pass) {
     for (const PlotLine& line : chart.lines) {
-      if (line.reference != (pass == 0)) continue;
-      has_reference = has_reference || line.reference;
-      const std::string style =
-          line.reference
-              ? fmt::format("stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"",
-                            kReferenceColour)
-              : fmt::format("stroke=\"{}\" stroke-width=\"{}\" stroke-opacity=\"{}\"",
-                            kCandidateColour, chart.lines.size() > 4 ? 1.0 : 1.6,
-                            chart.lines.size() > 4 ? 0.55 : 1.0);
-      out += fmt::format("<g class=\"{}\" data-label=\"{}\"><title>{}</title>",
-                         line.reference ? "reference-line" : "candidate-line",
-                         escape_markup(line.label), escape_markup(line.label));
-      for (const auto& run : polyline_runs(line, x, y)) {
-        if (run.size() == 1) {  // a lone finite value (the next step was already NaN)
-          out +=
-              fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>", px(run[0].first),
-                          px(run[0].second), line.reference ? kReferenceColour : kCandidateColour);
-          continue;
-        }
-        out += "<polyline fill=\"none\" " + style + " points=\"";
-        for (const auto& [px_x, px_y] : run) out += px(px_x) + "," + px(px_y) + " ";
-        out += "\"/>";
-      }
-      for (std::size_t i = 0; i < line.x.size() && i < line.y.size(); ++i) {
-        if (std::isfinite(line.y[i])) continue;
-        const double at = x.pixel(line.x[i]);
-        out += cross(at, top + 4, kWorseColour,
-                     fmt::format("{} is {} at step {}", line.label, format_value(line.y[i]),
-                                 format_value(line.x[i])));
-        if (!line.reference) {
-          out += fmt::format(
-              "<text x=\"{}\" y=\"{}\" fill=\"{}\" class=\"tick\" text-anchor=\"{}\">{} from "
-              "step {}</text>",
-              px(at + (at > (left + right) / 2 ? -8 : 8)), px(top + 8), kWorseColour,
-              at > (left + right) / 2 ? "end" : "start", format_value(line.y[i]),
-              format_value(line.x[i]));
-        }
-        break;  // the first one says it; a diverged run is not finite from there on
-      }
-      out += "</g>";
+      if (line.reference == (pass == 0)) out += plot_line_svg(line, chart.lines.size(), x, y, frame);
     }
   }
   if (chart.marker_x) {
-    const double mx = x.pixel(*chart.marker_x);
-    out += fmt::format(
-        "<g class=\"divergence\"><line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"{3}\" "
-        "stroke-width=\"1.5\"/><text x=\"{4}\" y=\"{5}\" fill=\"{3}\" class=\"tick\" "
-        "text-anchor=\"{6}\">{7}</text></g>",
-        px(mx), px(top), px(bottom), kWorseColour, px(mx + (mx > (left + right) / 2 ? -4 : 4)),
-        px(top + 12), mx > (left + right) / 2 ? "end" : "start", escape_markup(chart.marker_label));
+    out += divergence_marker_svg(x.pixel(*chart.marker_x), chart.marker_label, frame);
   }
-  if (has_reference) {
-    out += fmt::format(
-        "<g class=\"legend\"><line x1=\"{0}\" x2=\"{1}\" y1=\"12\" y2=\"12\" stroke=\"{2}\" "
-        "stroke-width=\"2\"/><text x=\"{3}\" y=\"16\" class=\"tick\">candidate</text>"
-        "<line x1=\"{4}\" x2=\"{5}\" y1=\"12\" y2=\"12\" stroke=\"{6}\" stroke-width=\"1.5\" "
-        "stroke-dasharray=\"5 3\"/><text x=\"{7}\" y=\"16\" class=\"tick\">reference</text></g>",
-        px(right - 170), px(right - 150), kCandidateColour, px(right - 146), px(right - 80),
-        px(right - 60), kReferenceColour, px(right - 56));
-  }
+  if (std::ranges::any_of(chart.lines, &PlotLine::reference)) out += legend_svg(frame.right);
   return out + "</svg>";
 }
 
@@ -294,9 +403,7 @@ std::string seed_strip_svg(const SeedStrip& strip) {
   const bool has_difference = strip.difference && strip.ci_low && strip.ci_high;
   std::vector<double> values = strip.baseline;
   values.insert(values.end(), strip.candidate.begin(), strip.candidate.end());
-  Axis x = value_axis(values, false);
-  x.from = left;
-  x.to = right;
+  const Axis x = placed(value_axis(values, false), left, right);
   const std::string title =
       fmt::format("{}: per-seed values, baseline (n={}) and candidate (n={})", strip.metric,
                   strip.baseline.size(), strip.candidate.size());
@@ -306,76 +413,13 @@ std::string seed_strip_svg(const SeedStrip& strip) {
   const double axis_y = 84;
   out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#ccc\"/>",
                      px(left), px(right), px(axis_y));
-  for (double t : ticks(x)) {
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
-                       px(x.pixel(t)), px(axis_y + 13), tick_label(t));
-  }
-  auto row = [&](const std::vector<double>& samples, double row_y, std::string_view label,
-                 std::string_view colour, std::string_view css) {
-    out += fmt::format("<g class=\"{}\"><text x=\"8\" y=\"{}\" class=\"tick\">{} (n={})</text>",
-                       css, px(row_y + 4), label, samples.size());
-    double sum = 0.0;
-    std::size_t finite = 0;
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      const double jitter = (static_cast<double>(i % 5) - 2.0) * 3.0;  // fixed: same file twice
-      if (!std::isfinite(samples[i])) {
-        out += cross(right - 4, row_y + jitter, kWorseColour,
-                     fmt::format("seed value {}", format_value(samples[i])));
-        continue;
-      }
-      sum += samples[i];
-      ++finite;
-      out += fmt::format(
-          "<circle class=\"sample\" cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.6\">"
-          "<title>{}</title></circle>",
-          px(x.pixel(samples[i])), px(row_y + jitter), colour, format_value(samples[i]));
-    }
-    if (finite > 0) {
-      const double mean_x = x.pixel(sum / static_cast<double>(finite));
-      out += fmt::format(
-          "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"2\">"
-          "<title>mean {3}</title></line>",
-          px(mean_x), px(row_y - 11), px(row_y + 11),
-          format_value(sum / static_cast<double>(finite)));
-    }
-    out += "</g>";
-  };
-  row(strip.baseline, 34, "baseline", kReferenceColour, "baseline-samples");
-  row(strip.candidate, 62, "candidate", kCandidateColour, "candidate-samples");
+  out += tick_labels(x, axis_y + 13);
+  out += sample_row_svg(strip.baseline, x, 34, "baseline", kReferenceColour, "baseline-samples");
+  out += sample_row_svg(strip.candidate, x, 62, "candidate", kCandidateColour, "candidate-samples");
 
-  // The difference with its CI, against 0 and the margin on the worse side.
   const double diff_y = 136;
   if (has_difference) {
-    const double worse_sign = strip.direction == Direction::HigherIsBetter ? -1.0 : 1.0;
-    const double limit = worse_sign * strip.margin;
-    Axis d = value_axis({*strip.ci_low, *strip.ci_high, 0.0, limit, -limit}, false);
-    d.from = left;
-    d.to = right;
-    const double zero = d.pixel(0.0), edge = d.pixel(limit);
-    const double shade_from = worse_sign > 0 ? edge : left,
-                 shade_to = worse_sign > 0 ? right : edge;
-    out += fmt::format(
-        "<g class=\"difference\"><text x=\"8\" y=\"{0}\" class=\"tick\">difference, 95% CI</text>"
-        "<rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"22\" fill=\"{4}\" fill-opacity=\"0.12\">"
-        "<title>worse than the margin ({5})</title></rect>"
-        "<line x1=\"{6}\" x2=\"{6}\" y1=\"{2}\" y2=\"{7}\" stroke=\"#999\"/>"
-        "<line x1=\"{8}\" x2=\"{8}\" y1=\"{2}\" y2=\"{7}\" stroke=\"{4}\" stroke-dasharray=\"4 "
-        "2\"/>",
-        px(diff_y + 4), px(shade_from), px(diff_y - 11), px(std::max(0.0, shade_to - shade_from)),
-        kWorseColour, format_value(limit), px(zero), px(diff_y + 11), px(edge));
-    const std::string_view colour = verdict_colour(strip.verdict);
-    out += fmt::format(
-        "<line class=\"ci\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\" "
-        "stroke-width=\"4\"><title>95% CI [{4}, {5}]</title></line>"
-        "<circle cx=\"{6}\" cy=\"{2}\" r=\"5\" fill=\"{3}\"><title>difference {7}</title></circle>",
-        px(d.pixel(*strip.ci_low)), px(d.pixel(*strip.ci_high)), px(diff_y), colour,
-        format_value(*strip.ci_low), format_value(*strip.ci_high), px(d.pixel(*strip.difference)),
-        format_value(*strip.difference));
-    for (double t : ticks(d)) {
-      out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"tick\">{}</text>",
-                         px(d.pixel(t)), px(diff_y + 26), tick_label(t));
-    }
-    out += "</g>";
+    out += difference_svg(strip, left, right, diff_y);
   } else {
     out += fmt::format(
         "<text x=\"8\" y=\"{}\" class=\"tick\">no difference to show: the baseline has no "
@@ -391,9 +435,7 @@ std::string band_svg(double baseline, double allowed, double observed, Direction
   constexpr double left = 6, right = kWidth - 6, mid = kHeight / 2.0;
   std::vector<double> values = {baseline - allowed, baseline + allowed, baseline};
   if (std::isfinite(observed)) values.push_back(observed);
-  Axis x = value_axis(values, false);
-  x.from = left;
-  x.to = right;
+  const Axis x = placed(value_axis(values, false), left, right);
   std::string out = svg_open("band", "", kWidth, kHeight,
                              fmt::format("baseline {} ± {}, candidate {}", format_value(baseline),
                                          format_value(allowed), format_value(observed)));
@@ -431,9 +473,7 @@ std::string ratio_strip_svg(const std::string& metric, const std::vector<double>
   constexpr double left = 16, right = kWidth - 16, row_y = 40;
   std::vector<double> values = ratios;
   values.insert(values.end(), {1.0, 1.0 + margin, 1.0 / (1.0 + margin), ci_low, ci_high});
-  Axis x = value_axis(values, false);
-  x.from = left;
-  x.to = right;
+  const Axis x = placed(value_axis(values, false), left, right);
   std::string out = svg_open(
       "ab", metric, kWidth, kHeight,
       fmt::format(
