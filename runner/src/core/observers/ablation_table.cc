@@ -63,80 +63,107 @@ std::string values_text(const BySeed& values) {
   return fmt::format("{:.4g}", fmt::join(in_seed_order, ", "));
 }
 
-}  // namespace
+// The ledger's passed runs grouped: test -> variant order, and (variant, metric) -> values by
+// seed; metrics in first-seen order.
+struct GroupedLedger {
+  std::vector<std::string> tests;
+  std::map<std::string, std::vector<std::string>> variants, metrics;
+  std::map<std::string, std::map<std::pair<std::string, std::string>, BySeed>> values;
+};
 
-std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
-                                   const std::string& only_test) {
+GroupedLedger group_ledger(std::vector<SeedLedgerLine> lines, const std::string& only_test) {
   // The ledger is in finishing order, which depends on --jobs; the table follows the declared one.
   std::stable_sort(lines.begin(), lines.end(),
                    [](const SeedLedgerLine& a, const SeedLedgerLine& b) {
                      return a.run.variant_index < b.run.variant_index;
                    });
-  // test -> variant order, and (variant, metric) -> values by seed; metrics in first-seen order.
-  std::vector<std::string> tests;
-  std::map<std::string, std::vector<std::string>> variants, metrics;
-  std::map<std::string, std::map<std::pair<std::string, std::string>, BySeed>> values;
+  GroupedLedger ledger;
   for (const SeedLedgerLine& line : lines) {
     if (!only_test.empty() && line.test != only_test) continue;
-    if (std::find(tests.begin(), tests.end(), line.test) == tests.end()) tests.push_back(line.test);
-    auto& vs = variants[line.test];
+    if (std::find(ledger.tests.begin(), ledger.tests.end(), line.test) == ledger.tests.end())
+      ledger.tests.push_back(line.test);
+    auto& vs = ledger.variants[line.test];
     if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end())
       vs.push_back(line.run.variant);
     if (line.run.status != TestStatus::kPassed) continue;
     for (const MetricRecord& metric : line.run.metrics) {
-      auto& ms = metrics[line.test];
+      auto& ms = ledger.metrics[line.test];
       if (std::find(ms.begin(), ms.end(), metric.name) == ms.end()) ms.push_back(metric.name);
-      values[line.test][{line.run.variant, metric.name}][line.run.seed] = metric.value;
+      ledger.values[line.test][{line.run.variant, metric.name}][line.run.seed] = metric.value;
     }
   }
+  return ledger;
+}
 
+// One metric's block: per variant mean ± sd and the per-seed values. Each variant after the
+// first is compared with the first, into `comparisons`.
+std::string metric_block(GroupedLedger& ledger, const std::string& test,
+                         const std::string& metric, std::vector<Comparison>& comparisons) {
+  const std::vector<std::string>& vs = ledger.variants[test];
+  std::string body =
+      fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
+  for (const std::string& v : vs) {
+    const BySeed& by_seed = ledger.values[test][{v, metric}];
+    std::vector<double> samples;
+    for (const auto& [seed, value] : by_seed) samples.push_back(value);
+    const stats::SampleSummary s = stats::summarize_samples(samples);
+    body += fmt::format("  {:<16} {:<22} {}\n", v,
+                        fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
+                        values_text(by_seed));
+    if (v != vs.front()) {
+      Comparison c = compare_paired(by_seed, ledger.values[test][{vs.front(), metric}]);
+      c.variant = v;
+      c.metric = metric;
+      comparisons.push_back(std::move(c));
+    }
+  }
+  return body;
+}
+
+// Each comparison with the first variant, its p-value Holm-adjusted across the comparisons that
+// have one.
+std::string comparison_rows(const std::string& first_variant,
+                            const std::vector<Comparison>& comparisons) {
+  std::vector<double> p_values;
+  for (const Comparison& c : comparisons) {
+    if (c.problem.empty()) p_values.push_back(c.p);
+  }
+  const std::vector<double> adjusted = stats::holm_adjust(p_values);
+  std::string out = fmt::format(
+      "  vs {} (paired t on per-seed differences, two-sided, Holm across {} comparisons)\n",
+      first_variant, p_values.size());
+  std::size_t next = 0;
+  for (const Comparison& c : comparisons) {
+    if (!c.problem.empty()) {
+      out += fmt::format("  {:<16} {:<12} {}\n", c.variant, c.metric, c.problem);
+      continue;
+    }
+    out += fmt::format(
+        "  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm "
+        "{:.2g})\n",
+        c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
+        adjusted[next++]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
+                                   const std::string& only_test) {
+  GroupedLedger ledger = group_ledger(std::move(lines), only_test);
   std::string out;
-  for (const std::string& test : tests) {
-    const std::vector<std::string>& vs = variants[test];
+  for (const std::string& test : ledger.tests) {
+    const std::vector<std::string>& vs = ledger.variants[test];
     if (vs.size() < 2) continue;
     std::vector<Comparison> comparisons;
     std::string body;
-    for (const std::string& metric : metrics[test]) {
-      body +=
-          fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
-      for (const std::string& v : vs) {
-        const BySeed& by_seed = values[test][{v, metric}];
-        std::vector<double> samples;
-        for (const auto& [seed, value] : by_seed) samples.push_back(value);
-        const stats::SampleSummary s = stats::summarize_samples(samples);
-        body += fmt::format("  {:<16} {:<22} {}\n", v,
-                            fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
-                            values_text(by_seed));
-        if (v != vs.front()) {
-          Comparison c = compare_paired(by_seed, values[test][{vs.front(), metric}]);
-          c.variant = v;
-          c.metric = metric;
-          comparisons.push_back(std::move(c));
-        }
-      }
+    for (const std::string& metric : ledger.metrics[test]) {
+      body += metric_block(ledger, test, metric, comparisons);
     }
-    std::vector<double> p_values;
-    for (const Comparison& c : comparisons) {
-      if (c.problem.empty()) p_values.push_back(c.p);
-    }
-    const std::vector<double> adjusted = stats::holm_adjust(p_values);
     out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n{}", test,
                        vs.size(), body);
-    out += fmt::format(
-        "  vs {} (paired t on per-seed differences, two-sided, Holm across {} comparisons)\n",
-        vs.front(), p_values.size());
-    std::size_t next = 0;
-    for (const Comparison& c : comparisons) {
-      if (!c.problem.empty()) {
-        out += fmt::format("  {:<16} {:<12} {}\n", c.variant, c.metric, c.problem);
-        continue;
-      }
-      out += fmt::format(
-          "  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm "
-          "{:.2g})\n",
-          c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
-          adjusted[next++]);
-    }
+    out += comparison_rows(vs.front(), comparisons);
   }
   return out;
 }
