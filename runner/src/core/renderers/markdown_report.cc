@@ -101,6 +101,49 @@ void append_rows(std::string& out, const std::vector<Row>& rows, std::size_t bud
   }
 }
 
+std::string failure_row(const TestResult& t) {
+  std::string why = t.crash_message;
+  if (why.empty() && !t.failures.empty()) why = t.failures.front().message;
+  return fmt::format("| `{}` | {} | {} |\n", cell(t.full_name), test_status_name(t.status),
+                     cell(why));
+}
+
+std::string seeded_row(const TestResult& t, const MetricComparison& c) {
+  const DistributionAnalysis& d = *c.distribution;
+  return fmt::format("| `{}` | {} | {} (n={}) | {} (n={}) | {} [{}, {}] | {} | {} |\n",
+                     cell(t.full_name), cell(c.metric), format_value(d.baseline_mean),
+                     d.n_baseline, format_value(d.candidate_mean), d.n_candidate,
+                     format_value(d.difference), format_value(d.ci_lower),
+                     format_value(d.ci_upper), format_value(d.margin), verdict_mark(c.verdict));
+}
+
+std::string flips_row(const TestResult& t, const MetricComparison& c) {
+  const FlipsAnalysis& f = *c.flips;
+  return fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
+                     cell(t.full_name), cell(c.metric), f.baseline_accuracy, f.candidate_accuracy,
+                     f.correct_to_wrong, f.wrong_to_correct,
+                     cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
+                     mcnemar_p(c), verdict_mark(c.verdict));
+}
+
+// Why a metric is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
+// the environment), an INCONCLUSIVE what the gate could not rule out.
+// A cost counter names the operators its change comes from; the cause follows, with the
+// rule that fired and its alternatives, cut apart from the note and the operators: the
+// alternatives must not be the part a long note cuts off.
+std::string why_not_pass(const MetricComparison& c) {
+  std::string note = c.note;
+  if (c.operators) {
+    note += (note.empty() ? "" : "; ") +
+            fmt::format("operators: {}", describe_operator_diff(*c.operators));
+  }
+  std::string why = note.empty() ? "" : cell(note);
+  if (c.cause) {
+    why += (why.empty() ? "" : "; ") + cell("cause: " + format_cause(*c.cause), 700);
+  }
+  return why;
+}
+
 // The tables' rows: failed tests, metrics that need attention (not PASS), seeded metrics,
 // predictions' flips, and the metrics within tolerance.
 struct MarkdownRows {
@@ -112,34 +155,12 @@ MarkdownRows markdown_rows(const RunReport& r) {
   auto& [failures, attention, seeded, flips, rest] = rows;
   for (const TestSection& s : r.sections) {
     const TestResult& t = s.test;
-    if (is_test_failure(t.status)) {
-      std::string why = t.crash_message;
-      if (why.empty() && !t.failures.empty()) why = t.failures.front().message;
-      failures.push_back({0, fmt::format("| `{}` | {} | {} |\n", cell(t.full_name),
-                                         test_status_name(t.status), cell(why))});
-    }
+    if (is_test_failure(t.status)) failures.push_back({0, failure_row(t)});
     for (const MetricComparison& c : t.comparisons) {
       if (c.distribution && c.distribution->problem.empty()) {
-        const DistributionAnalysis& d = *c.distribution;
-        seeded.push_back(
-            {verdict_rank(c.verdict),
-             fmt::format("| `{}` | {} | {} (n={}) | {} (n={}) | {} [{}, {}] | {} | {} |\n",
-                         cell(t.full_name), cell(c.metric), format_value(d.baseline_mean),
-                         d.n_baseline, format_value(d.candidate_mean), d.n_candidate,
-                         format_value(d.difference), format_value(d.ci_lower),
-                         format_value(d.ci_upper), format_value(d.margin),
-                         verdict_mark(c.verdict))});
+        seeded.push_back({verdict_rank(c.verdict), seeded_row(t, c)});
       }
-      if (c.flips) {
-        const FlipsAnalysis& f = *c.flips;
-        flips.push_back(
-            {verdict_rank(c.verdict),
-             fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
-                         cell(t.full_name), cell(c.metric), f.baseline_accuracy,
-                         f.candidate_accuracy, f.correct_to_wrong, f.wrong_to_correct,
-                         cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
-                         mcnemar_p(c), verdict_mark(c.verdict))});
-      }
+      if (c.flips) flips.push_back({verdict_rank(c.verdict), flips_row(t, c)});
       const std::string row =
           fmt::format("| `{}` | {} | {} | {} | {} | {} |", cell(t.full_name), cell(c.metric),
                       number(c.baseline), format_value(c.observed),
@@ -147,20 +168,7 @@ MarkdownRows markdown_rows(const RunReport& r) {
       if (c.verdict == Verdict::kPass) {
         rest.push_back({verdict_rank(c.verdict), row + "\n"});
       } else {
-        // Why it is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
-        // the environment), an INCONCLUSIVE what the gate could not rule out.
-        // A cost counter names the operators its change comes from; the cause follows, with the
-        // rule that fired and its alternatives, cut apart from the note and the operators: the
-        // alternatives must not be the part a long note cuts off.
-        std::string note = c.note;
-        if (c.operators) {
-          note += (note.empty() ? "" : "; ") +
-                  fmt::format("operators: {}", describe_operator_diff(*c.operators));
-        }
-        std::string why = note.empty() ? "" : cell(note);
-        if (c.cause) {
-          why += (why.empty() ? "" : "; ") + cell("cause: " + format_cause(*c.cause), 700);
-        }
+        const std::string why = why_not_pass(c);
         attention.push_back(
             {verdict_rank(c.verdict), fmt::format("{} {} |\n", row, why.empty() ? "—" : why)});
       }
@@ -169,11 +177,8 @@ MarkdownRows markdown_rows(const RunReport& r) {
   return rows;
 }
 
-}  // namespace
-
-std::string markdown_cell(std::string_view text) { return cell(text); }
-
-std::string render_markdown_report(const RunReport& r, std::size_t limit) {
+// The headline, what ran against what, and why some of it was not gated.
+std::string markdown_header(const RunReport& r) {
   const std::string_view mark = r.headline == "PASSED"       ? "✅"
                                 : r.headline == "INCOMPLETE" ? "⚠️"
                                                              : "❌";
@@ -183,7 +188,11 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
                   cell(r.info.binary), cell(r.info.run_id), cell(r.commit.substr(0, 12)),
                   r.dirty ? " (dirty)" : "", cell(r.info.environment_profile), cell(r.reference));
   if (!r.not_gated_summary.empty()) out += "**" + cell(r.not_gated_summary) + "**\n\n";
-  const std::string footer = fmt::format(
+  return out;
+}
+
+std::string markdown_footer(const RunReport& r) {
+  return fmt::format(
       "\n<sub>Method: single values against a band |Δ| ≤ atol + rtol·\\|baseline\\| on the worse "
       "side (exact values must be equal); seeded metrics by a one-sided Welch or paired t test, "
       "Holm-adjusted across the run, REGRESSION only when significant and worse than the margin "
@@ -192,45 +201,18 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
       "α on its own; gated curves step by step against the reference curve. Full report: "
       "`report.html` in the run folder ({}).</sub>\n",
       cell(r.path));
-  const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
+}
 
-  MarkdownRows rows = markdown_rows(r);
-  auto& [failures, attention, seeded, flips, rest] = rows;
-  auto by_rank = [](const Row& a, const Row& b) { return a.rank < b.rank; };
-  std::stable_sort(attention.begin(), attention.end(), by_rank);
-  std::stable_sort(seeded.begin(), seeded.end(), by_rank);
+// A table's head and as many of its rows as fit in `budget`.
+void append_table(std::string& out, std::string_view head, const std::vector<Row>& rows,
+                  std::size_t budget, std::string_view what) {
+  out += head;
+  append_rows(out, rows, budget, what);
+  out += "\n";
+}
 
-  if (!failures.empty()) {
-    out += "### Failed tests\n\n| test | status | message |\n|---|---|---|\n";
-    append_rows(out, failures, budget, "failed tests");
-    out += "\n";
-  }
-  if (!attention.empty()) {
-    out +=
-        "| test | metric | BASE | HEAD | Δ | verdict | why |\n|---|---|---:|---:|---:|---|---|\n";
-    append_rows(out, attention, budget, "rows");
-    out += "\n";
-  } else if (r.compared) {
-    out += "Every compared metric is within its baseline's tolerance.\n\n";
-  } else {
-    out += "Nothing was compared with a baseline (run with `--baselines DIR`).\n\n";
-  }
-  if (!seeded.empty()) {
-    out +=
-        "### Seeded metrics\n\n| test | metric | BASE mean | HEAD mean | difference [95% CI] | "
-        "margin | verdict |\n|---|---|---:|---:|---:|---:|---|\n";
-    append_rows(out, seeded, budget, "seeded metrics");
-    out += "\n";
-  }
-  if (!flips.empty()) {
-    out +=
-        "### Per-example flips\n\n| test | predictions | accuracy | correct→wrong | "
-        "wrong→correct | by true class | McNemar p(worse) | verdict |\n"
-        "|---|---|---:|---:|---:|---|---:|---|\n";
-    std::stable_sort(flips.begin(), flips.end(), by_rank);
-    append_rows(out, flips, budget, "predictions");
-    out += "\n";
-  }
+// The metrics within tolerance, folded away, and only while there is room left.
+void append_passing_rows(std::string& out, const std::vector<Row>& rest, std::size_t budget) {
   if (!rest.empty() && out.size() < budget) {
     out += fmt::format("<details><summary>{} metrics within tolerance</summary>\n\n", rest.size());
     out += "| test | metric | BASE | HEAD | Δ | verdict |\n|---|---|---:|---:|---:|---|\n";
@@ -240,6 +222,51 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
     out += fmt::format("\n*{} metrics within tolerance cut to keep this summary under {} KB.*\n",
                        rest.size(), kMarkdownLimit / 1000);
   }
+}
+
+}  // namespace
+
+std::string markdown_cell(std::string_view text) { return cell(text); }
+
+std::string render_markdown_report(const RunReport& r, std::size_t limit) {
+  std::string out = markdown_header(r);
+  const std::string footer = markdown_footer(r);
+  const std::size_t budget = limit > footer.size() + 200 ? limit - footer.size() - 200 : 0;
+
+  MarkdownRows rows = markdown_rows(r);
+  auto& [failures, attention, seeded, flips, rest] = rows;
+  auto by_rank = [](const Row& a, const Row& b) { return a.rank < b.rank; };
+  std::stable_sort(attention.begin(), attention.end(), by_rank);
+  std::stable_sort(seeded.begin(), seeded.end(), by_rank);
+  std::stable_sort(flips.begin(), flips.end(), by_rank);
+
+  if (!failures.empty()) {
+    append_table(out, "### Failed tests\n\n| test | status | message |\n|---|---|---|\n", failures,
+                 budget, "failed tests");
+  }
+  if (!attention.empty()) {
+    append_table(
+        out, "| test | metric | BASE | HEAD | Δ | verdict | why |\n|---|---|---:|---:|---:|---|---|\n",
+        attention, budget, "rows");
+  } else if (r.compared) {
+    out += "Every compared metric is within its baseline's tolerance.\n\n";
+  } else {
+    out += "Nothing was compared with a baseline (run with `--baselines DIR`).\n\n";
+  }
+  if (!seeded.empty()) {
+    append_table(out,
+                 "### Seeded metrics\n\n| test | metric | BASE mean | HEAD mean | difference [95% "
+                 "CI] | margin | verdict |\n|---|---|---:|---:|---:|---:|---|\n",
+                 seeded, budget, "seeded metrics");
+  }
+  if (!flips.empty()) {
+    append_table(out,
+                 "### Per-example flips\n\n| test | predictions | accuracy | correct→wrong | "
+                 "wrong→correct | by true class | McNemar p(worse) | verdict |\n"
+                 "|---|---|---:|---:|---:|---|---:|---|\n",
+                 flips, budget, "predictions");
+  }
+  append_passing_rows(out, rest, budget);
   return out + footer;
 }
 
