@@ -72,73 +72,84 @@ std::optional<MetricComparison> gated_comparison(const TestResult& test, const s
   return std::nullopt;
 }
 
+CurvePlot& plot_named(std::vector<CurvePlot>& plots, const std::string& name) {
+  for (CurvePlot& plot : plots) {
+    if (plot.name == name) return plot;
+  }
+  plots.push_back(CurvePlot{name, {}, std::nullopt, std::nullopt, ""});
+  return plots.back();
+}
+
+// A curve file that cannot be read is said on its plot rather than stopping the report.
+void add_line(CurvePlot& plot, const std::string& folder, const RecordedCurve& curve,
+              std::string label, bool reference) {
+  try {
+    plot.lines.push_back(load_line(folder, curve, std::move(label), reference));
+  } catch (const RunFolderError& error) {
+    plot.problem += (plot.problem.empty() ? "" : "; ") + std::string(error.what());
+  }
+}
+
+void add_run_curves(std::vector<CurvePlot>& plots, const TestResult& owner,
+                    const std::string& owner_folder, bool is_reference) {
+  for (const RecordedCurve& curve : owner.curves) {
+    const auto names = curve_group(curve.curve.name);
+    const std::string& group = names.first;
+    const std::string& label = names.second;
+    if (is_reference && std::none_of(plots.begin(), plots.end(),
+                                     [&](const CurvePlot& p) { return p.name == group; }))
+      continue;  // a curve the candidate no longer records has nothing to be drawn under
+    add_line(plot_named(plots, group), owner_folder, curve,
+             is_reference ? "reference " + label : label, is_reference);
+  }
+}
+
+// The reference curves of the test's gated curves that the baseline keeps in `folder`.
+void add_baseline_reference_curves(std::vector<CurvePlot>& plots, const TestResult& test,
+                                   const std::string& folder) {
+  for (const RecordedCurve& curve : test.curves) {
+    if (!curve.curve.policy) continue;
+    std::error_code error;
+    if (!std::filesystem::exists(folder + "/" + curve.csv_file, error)) continue;
+    add_line(plot_named(plots, curve.curve.name), folder, curve, "baseline reference", true);
+  }
+}
+
+// Where one candidate line leaves its one reference line's band, for the marker.
+void mark_divergence(CurvePlot& plot) {
+  const PlotLine* candidate = nullptr;
+  const PlotLine* base = nullptr;
+  std::size_t candidates = 0, references = 0;
+  for (const PlotLine& line : plot.lines) {
+    (line.reference ? references : candidates) += 1;
+    (line.reference ? base : candidate) = &line;
+  }
+  if (candidates == 1 && references == 1) {
+    checks::CurveComparisonOptions options;
+    options.direction = Direction::MustEqual;
+    options.consecutive_steps = kCurveReportSteps;
+    plot.divergence = checks::compare_curve(
+        candidate->y, base->y, Band{.rtol = kCurveReportRtol, .atol = kCurveReportAtol}, options);
+  }
+}
+
 // `baseline_references`: the folder of the baseline's reference files (empty: none), whose
 // curves/ hold the reference curves of gated curves; drawn when no reference run is.
 std::vector<CurvePlot> curve_plots(const TestResult& test, const std::string& folder,
                                    const TestResult* reference, const std::string& reference_folder,
                                    const std::string& baseline_references) {
   std::vector<CurvePlot> plots;
-  auto plot_named = [&plots](const std::string& name) -> CurvePlot& {
-    for (CurvePlot& plot : plots) {
-      if (plot.name == name) return plot;
-    }
-    plots.push_back(CurvePlot{name, {}, std::nullopt, std::nullopt, ""});
-    return plots.back();
-  };
-  auto add = [&](const TestResult& owner, const std::string& owner_folder, bool is_reference) {
-    for (const RecordedCurve& curve : owner.curves) {
-      const auto names = curve_group(curve.curve.name);
-      const std::string& group = names.first;
-      const std::string& label = names.second;
-      if (is_reference && std::none_of(plots.begin(), plots.end(),
-                                       [&](const CurvePlot& p) { return p.name == group; }))
-        continue;  // a curve the candidate no longer records has nothing to be drawn under
-      CurvePlot& plot = plot_named(group);
-      try {
-        plot.lines.push_back(load_line(owner_folder, curve,
-                                       is_reference ? "reference " + label : label, is_reference));
-      } catch (const RunFolderError& error) {
-        plot.problem += (plot.problem.empty() ? "" : "; ") + std::string(error.what());
-      }
-    }
-  };
-  add(test, folder, false);
+  add_run_curves(plots, test, folder, false);
   if (reference != nullptr) {
-    add(*reference, reference_folder, true);
+    add_run_curves(plots, *reference, reference_folder, true);
   } else if (!baseline_references.empty()) {
-    for (const RecordedCurve& curve : test.curves) {
-      if (!curve.curve.policy) continue;
-      std::error_code error;
-      if (!std::filesystem::exists(baseline_references + "/" + curve.csv_file, error)) continue;
-      CurvePlot& plot = plot_named(curve.curve.name);
-      try {
-        plot.lines.push_back(load_line(baseline_references, curve, "baseline reference", true));
-      } catch (const RunFolderError& error) {
-        plot.problem += (plot.problem.empty() ? "" : "; ") + std::string(error.what());
-      }
-    }
+    add_baseline_reference_curves(plots, test, baseline_references);
   }
   for (const RecordedCurve& curve : test.curves) {
     if (curve.curve.policy)
-      plot_named(curve.curve.name).gate = gated_comparison(test, curve.curve.name);
+      plot_named(plots, curve.curve.name).gate = gated_comparison(test, curve.curve.name);
   }
-
-  for (CurvePlot& plot : plots) {
-    const PlotLine* candidate = nullptr;
-    const PlotLine* base = nullptr;
-    std::size_t candidates = 0, references = 0;
-    for (const PlotLine& line : plot.lines) {
-      (line.reference ? references : candidates) += 1;
-      (line.reference ? base : candidate) = &line;
-    }
-    if (candidates == 1 && references == 1) {
-      checks::CurveComparisonOptions options;
-      options.direction = Direction::MustEqual;
-      options.consecutive_steps = kCurveReportSteps;
-      plot.divergence = checks::compare_curve(
-          candidate->y, base->y, Band{.rtol = kCurveReportRtol, .atol = kCurveReportAtol}, options);
-    }
-  }
+  for (CurvePlot& plot : plots) mark_divergence(plot);
   return plots;
 }
 
@@ -288,6 +299,56 @@ std::string headline_of(const ReportCounts& counts, const RunResult& run) {
   return "PASSED";
 }
 
+// The run's seed ledger, if it has one; damaged lines and an unreadable file become notes.
+SeedLedger load_seed_ledger(const std::string& run_folder, std::vector<std::string>& notes) {
+  SeedLedger seed_ledger;
+  const std::string seeds_path = run_folder + "/seeds.jsonl";
+  if (std::filesystem::exists(seeds_path)) {
+    try {
+      seed_ledger = read_seed_ledger(seeds_path);
+      notes.insert(notes.end(), seed_ledger.damaged.begin(), seed_ledger.damaged.end());
+    } catch (const RunFolderError& error) {
+      notes.emplace_back(error.what());
+    }
+  }
+  return seed_ledger;
+}
+
+// The family the gate's looks settle at, counted as the gate counts it for this run.
+int gate_family(const RunRecord& record, const ReportReference& reference) {
+  int family = 1;
+  if (reference.baselines != nullptr && reference.gate_power) {
+    std::map<std::string, std::string> tests;
+    for (const TestResult& test : record.run.tests) tests[test.name] = test.config_hash;
+    family = planned_hypotheses(*reference.baselines, tests);
+  }
+  return family;
+}
+
+TestSection test_section(const TestResult& test, const RunRecord& record,
+                         const ReportReference& reference, int family,
+                         const SeedLedger& seed_ledger) {
+  TestSection section;
+  section.test = test;
+  section.rank = rank_of(test);
+  section.curves =
+      curve_plots(test, record.path, find_test(reference.run, test.name),
+                  reference.run != nullptr ? reference.run->path : "",
+                  reference.baselines != nullptr ? reference.baselines->references_folder() : "");
+  section.regression_text = format_regression_report(record.run.info.run_id, test);
+  add_stored_samples(section, test, reference, family);
+  if (test.seeded) section.ablation_text = render_ablation_tables(seed_ledger.lines, test.name);
+  return section;
+}
+
+std::string reference_label_of(const ReportReference& reference, const RunInfo& info) {
+  return reference.run != nullptr ? "reference run"
+         : reference.baselines != nullptr && !info.baseline_history.empty()
+             ? fmt::format("rolling baseline ({} runs)", info.baseline_runs.size())
+         : reference.baselines != nullptr ? "baseline (as promoted)"
+                                          : "reference";
+}
+
 }  // namespace
 
 RunReport build_run_report(const RunRecord& record, const ReportReference& reference) {
@@ -300,54 +361,19 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   report.commit = git.commit;
   report.dirty = git.dirty;
 
-  SeedLedger seed_ledger;
-  const std::string seeds_path = record.path + "/seeds.jsonl";
-  if (std::filesystem::exists(seeds_path)) {
-    try {
-      seed_ledger = read_seed_ledger(seeds_path);
-      report.notes.insert(report.notes.end(), seed_ledger.damaged.begin(),
-                          seed_ledger.damaged.end());
-    } catch (const RunFolderError& error) {
-      report.notes.emplace_back(error.what());
-    }
-  }
-
-  // The family the gate's looks settle at, counted as the gate counts it for this run.
-  int family = 1;
-  if (reference.baselines != nullptr && reference.gate_power) {
-    std::map<std::string, std::string> tests;
-    for (const TestResult& test : record.run.tests) tests[test.name] = test.config_hash;
-    family = planned_hypotheses(*reference.baselines, tests);
-  }
+  const SeedLedger seed_ledger = load_seed_ledger(record.path, report.notes);
+  const int family = gate_family(record, reference);
   ReportCounts& counts = report.counts;
   for (const TestResult& test : record.run.tests) {
     count_test(counts, test);
-
-    TestSection section;
-    section.test = test;
-    section.rank = rank_of(test);
-    section.curves =
-        curve_plots(test, record.path, find_test(reference.run, test.name),
-                    reference.run != nullptr ? reference.run->path : "",
-                    reference.baselines != nullptr ? reference.baselines->references_folder() : "");
-    section.regression_text = format_regression_report(record.run.info.run_id, test);
-    add_stored_samples(section, test, reference, family);
-    if (test.seeded) section.ablation_text = render_ablation_tables(seed_ledger.lines, test.name);
-    report.sections.push_back(std::move(section));
+    report.sections.push_back(test_section(test, record, reference, family, seed_ledger));
   }
   report.compared = !counts.metrics.empty();
   std::stable_sort(report.sections.begin(), report.sections.end(),
                    [](const TestSection& a, const TestSection& b) { return a.rank < b.rank; });
 
   report.headline = headline_of(counts, record.run);
-
-  const RunInfo& info = record.run.info;
-  report.reference_label =
-      reference.run != nullptr ? "reference run"
-      : reference.baselines != nullptr && !info.baseline_history.empty()
-          ? fmt::format("rolling baseline ({} runs)", info.baseline_runs.size())
-      : reference.baselines != nullptr ? "baseline (as promoted)"
-                                       : "reference";
+  report.reference_label = reference_label_of(reference, record.run.info);
   report.environment = environment_rows(record, reference, report.sections);
   report.not_gated_summary = not_gated_summary(record.run);
   return report;
