@@ -239,6 +239,19 @@ void ConsoleReporter::print_ablation_tables(const RunResult& run) {
 }
 
 void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
+  print_seeded_verdicts(run);
+  print_prediction_verdicts(run);
+  print_late_causes(run);
+}
+
+// The cause of a value, indented under its verdict line (nothing when it has none).
+void ConsoleReporter::print_cause(const MetricComparison& c) {
+  if (c.cause) {
+    std::fprintf(out_, "                 cause: %s\n", xml_safe(format_cause(*c.cause)).c_str());
+  }
+}
+
+void ConsoleReporter::print_seeded_verdicts(const RunResult& run) {
   // Seeded metrics get their verdicts only now (Holm across the run), so they are listed here.
   bool gate_header = false;
   for (const TestResult& test : run.tests) {
@@ -262,12 +275,12 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
       for (const SequentialLook& look : c.looks) {
         std::fprintf(out_, "                   %s\n", xml_safe(format_look(look)).c_str());
       }
-      if (c.cause) {
-        std::fprintf(out_, "                 cause: %s\n",
-                     xml_safe(format_cause(*c.cause)).c_str());
-      }
+      print_cause(c);
     }
   }
+}
+
+void ConsoleReporter::print_prediction_verdicts(const RunResult& run) {
   // Predictions compared example by example: McNemar's tests joined the same Holm families.
   for (const TestResult& test : run.tests) {
     for (const MetricComparison& c : test.comparisons) {
@@ -281,12 +294,12 @@ void ConsoleReporter::print_gate_verdicts(const RunResult& run) {
       for (std::size_t at = 0; (at = summary.find('\n', at)) != std::string::npos; at += 18)
         summary.replace(at, 1, "\n                 ");
       std::fprintf(out_, "                 %s\n", xml_safe(summary).c_str());
-      if (c.cause) {
-        std::fprintf(out_, "                 cause: %s\n",
-                     xml_safe(format_cause(*c.cause)).c_str());
-      }
+      print_cause(c);
     }
   }
+}
+
+void ConsoleReporter::print_late_causes(const RunResult& run) {
   // The causes of the other values of tests whose checks were decided only now (a sibling's
   // verdict is evidence for them; their reports said the cause would follow).
   for (const TestResult& test : run.tests) {

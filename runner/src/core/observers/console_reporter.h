@@ -36,6 +36,10 @@ class ConsoleReporter final : public RunObserver {
   void print_promotion_hint(const RunResult& run);
   void print_ablation_tables(const RunResult& run);
   void print_gate_verdicts(const RunResult& run);
+  void print_seeded_verdicts(const RunResult& run);
+  void print_prediction_verdicts(const RunResult& run);
+  void print_late_causes(const RunResult& run);
+  void print_cause(const MetricComparison& c);
   void print_not_gated(const RunResult& run);
   void print_summary(const RunResult& run);
 
