@@ -130,67 +130,46 @@ bool judge_none(TestResult& test, const std::string& other_data) {
   return regressed;
 }
 
-}  // namespace
+const BaselineMetric* baseline_entry(const BaselineTest* baseline, const std::string& metric) {
+  if (baseline == nullptr) return nullptr;
+  const auto it = baseline->metrics.find(metric);
+  return it != baseline->metrics.end() ? &it->second : nullptr;
+}
 
-void BaselineGate::compare_test(TestResult& test) const {
-  const BaselineTest* baseline = find_baseline(test);
-  const std::string other_data = changed_fingerprints(test, baseline, /*order=*/false);
-  const std::string& references = baselines_.references_folder();
-  bool regressed = false;
-  for (const MetricRecord& metric : test.metrics) {
-    const BaselineMetric* entry = nullptr;
-    if (baseline != nullptr) {
-      const auto it = baseline->metrics.find(metric.name);
-      if (it != baseline->metrics.end()) entry = &it->second;
-    }
-    const bool rate = test.seeded && std::holds_alternative<FailureRate>(metric.policy);
-    const std::optional<CovariateSamples> covariate = covariate_of(metric, test, baseline);
-    const int outcomes = static_cast<int>(metric.samples.size());
-    MetricComparison c =
-        rate ? compare_failure_rate(metric, entry, test.seed_block > 0 ? test.seed_block : outcomes,
-                                    test.seed_block > 0 ? test.seed_cap : outcomes, alpha_,
-                                    test.attempts ? "attempts" : "seeds")
-        : !test.seeded || test.attempts
-            ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
-        : test.seed_block > 0
-            ? compare_sequential_distribution(
-                  metric, entry,
-                  SequentialPlan{.block = test.seed_block,
-                                 .cap = test.seed_cap,
-                                 .next_block = test.seed_next_block,
-                                 .anytime = test.seed_anytime,
-                                 .pass_spending = test.seed_pass_spending,
-                                 .family = family_},
-                  alpha_, covariate ? &*covariate : nullptr)
-            : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
-    c.operators = compare_operators(metric, c, entry, profile_);
-    if (entry != nullptr && c.verdict == Verdict::kUngated) {
-      c.note += fmt::format(
-          " ({})",
-          other_profiles_note(*entry, baselines_.find(test.name)->file.environments, profile_));
-    }
-    if (!rate && first_attempt_failed(test) && !is_not_gated(c.verdict) &&
-        c.verdict != Verdict::kNew) {
-      // A flaky-aware test's values come from its first attempt; a failed attempt's values say
-      // nothing about the code, and a quarantined test must not fail the run through them.
-      c.verdict = Verdict::kInconclusive;
-      c.operators.reset();
-      c.note = fmt::format(
-          "not judged: the first attempt (seed {}) failed, and the test's values "
-          "are that attempt's",
-          test.seed);
-    }
-    if (rate && rates_at_merge_ && c.rate) {
-      c.rate.reset();
-      c.verdict = Verdict::kInconclusive;
-      c.note = fmt::format("decided at merge, over every shard's outcomes ({} here)", outcomes);
-    }
-    if (rate && test.quarantined && c.verdict == Verdict::kRegression) {
-      c.note = "quarantined, but its failure rate rose significantly: " + c.note;
-    }
-    regressed = regressed || fails_the_test(c);
-    test.comparisons.push_back(std::move(c));
+// A seeded test's failure-rate metric is judged on its seeds' (or attempts') pass/fail outcomes.
+bool judges_failure_rate(const TestResult& test, const MetricRecord& metric) {
+  return test.seeded && std::holds_alternative<FailureRate>(metric.policy);
+}
+
+// What a flaky-aware test's first attempt, or a shard's share of the outcomes, leaves of a
+// comparison: `rate` whether it judged a failure rate, over `outcomes`.
+void qualify_by_attempts(const TestResult& test, bool rate, int outcomes, bool rates_at_merge,
+                         MetricComparison& c) {
+  if (!rate && first_attempt_failed(test) && !is_not_gated(c.verdict) &&
+      c.verdict != Verdict::kNew) {
+    // A flaky-aware test's values come from its first attempt; a failed attempt's values say
+    // nothing about the code, and a quarantined test must not fail the run through them.
+    c.verdict = Verdict::kInconclusive;
+    c.operators.reset();
+    c.note = fmt::format(
+        "not judged: the first attempt (seed {}) failed, and the test's values "
+        "are that attempt's",
+        test.seed);
   }
+  if (rate && rates_at_merge && c.rate) {
+    c.rate.reset();
+    c.verdict = Verdict::kInconclusive;
+    c.note = fmt::format("decided at merge, over every shard's outcomes ({} here)", outcomes);
+  }
+  if (rate && test.quarantined && c.verdict == Verdict::kRegression) {
+    c.note = "quarantined, but its failure rate rose significantly: " + c.note;
+  }
+}
+
+// The recorded predictions and gated curves against their reference files in `references`;
+// whether one fails the test.
+bool compare_predictions_and_curves(TestResult& test, const std::string& references) {
+  bool regressed = false;
   for (const RecordedPredictions& predictions : test.predictions) {
     const std::string reference =
         references.empty() ? std::string()
@@ -206,19 +185,77 @@ void BaselineGate::compare_test(TestResult& test) const {
     regressed = regressed || fails_the_test(c);
     test.comparisons.push_back(std::move(c));
   }
+  return regressed;
+}
+
+// Judged as usual; every note says the order changed, as the first place to look.
+void note_order_changed(TestResult& test, const std::string& other_order) {
+  for (MetricComparison& c : test.comparisons) {
+    if (c.verdict == Verdict::kNew) continue;
+    c.note = c.note.empty() ? other_order : c.note + "; " + other_order;
+  }
+  test.environment_note += " · " + other_order;
+}
+
+}  // namespace
+
+MetricComparison BaselineGate::analyse_metric(const TestResult& test, const MetricRecord& metric,
+                                              const BaselineMetric* entry,
+                                              const BaselineTest* baseline) const {
+  const bool rate = judges_failure_rate(test, metric);
+  const std::optional<CovariateSamples> covariate = covariate_of(metric, test, baseline);
+  const int outcomes = static_cast<int>(metric.samples.size());
+  return rate
+             ? compare_failure_rate(metric, entry, test.seed_block > 0 ? test.seed_block : outcomes,
+                                    test.seed_block > 0 ? test.seed_cap : outcomes, alpha_,
+                                    test.attempts ? "attempts" : "seeds")
+         : !test.seeded || test.attempts
+             ? compare_metric(metric.name, metric.value, metric.direction, entry, profile_)
+         : test.seed_block > 0
+             ? compare_sequential_distribution(
+                   metric, entry,
+                   SequentialPlan{.block = test.seed_block,
+                                  .cap = test.seed_cap,
+                                  .next_block = test.seed_next_block,
+                                  .anytime = test.seed_anytime,
+                                  .pass_spending = test.seed_pass_spending,
+                                  .family = family_},
+                   alpha_, covariate ? &*covariate : nullptr)
+             : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
+}
+
+MetricComparison BaselineGate::compare_recorded_metric(const TestResult& test,
+                                                       const MetricRecord& metric,
+                                                       const BaselineTest* baseline) const {
+  const BaselineMetric* entry = baseline_entry(baseline, metric.name);
+  MetricComparison c = analyse_metric(test, metric, entry, baseline);
+  c.operators = compare_operators(metric, c, entry, profile_);
+  if (entry != nullptr && c.verdict == Verdict::kUngated) {
+    c.note += fmt::format(
+        " ({})",
+        other_profiles_note(*entry, baselines_.find(test.name)->file.environments, profile_));
+  }
+  qualify_by_attempts(test, judges_failure_rate(test, metric),
+                      static_cast<int>(metric.samples.size()), rates_at_merge_, c);
+  return c;
+}
+
+void BaselineGate::compare_test(TestResult& test) const {
+  const BaselineTest* baseline = find_baseline(test);
+  const std::string other_data = changed_fingerprints(test, baseline, /*order=*/false);
+  bool regressed = false;
+  for (const MetricRecord& metric : test.metrics) {
+    MetricComparison c = compare_recorded_metric(test, metric, baseline);
+    regressed = regressed || fails_the_test(c);
+    test.comparisons.push_back(std::move(c));
+  }
+  regressed = compare_predictions_and_curves(test, baselines_.references_folder()) || regressed;
   if (!other_data.empty()) {
     regressed = judge_none(test, other_data);
     test.environment_note += " · " + other_data;
   }
   const std::string other_order = changed_fingerprints(test, baseline, /*order=*/true);
-  if (!other_order.empty()) {
-    // Judged as usual; every note says the order changed, as the first place to look.
-    for (MetricComparison& c : test.comparisons) {
-      if (c.verdict == Verdict::kNew) continue;
-      c.note = c.note.empty() ? other_order : c.note + "; " + other_order;
-    }
-    test.environment_note += " · " + other_order;
-  }
+  if (!other_order.empty()) note_order_changed(test, other_order);
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
   explain(test);
 }

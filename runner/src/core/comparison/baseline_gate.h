@@ -52,6 +52,14 @@ class BaselineGate {
 
  private:
   const BaselineTest* find_baseline(TestResult& test) const;
+  /// One metric of a finished test against its baseline entry, as the test's policy and seeding
+  /// say, with what its environment and attempts add to the verdict and note.
+  MetricComparison compare_recorded_metric(const TestResult& test, const MetricRecord& metric,
+                                           const BaselineTest* baseline) const;
+  /// The analysis the metric's policy and the test's seeding call for: a failure rate, a single
+  /// value, or the seeds' values as a distribution (looked at block by block when sequential).
+  MetricComparison analyse_metric(const TestResult& test, const MetricRecord& metric,
+                                  const BaselineMetric* entry, const BaselineTest* baseline) const;
   /// Names the cause of each of the test's verdicts that is not a PASS (once they are final).
   void explain(TestResult& test) const;
 

@@ -349,9 +349,10 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
   return e;
 }
 
-Cause classify_cause(const MetricComparison& c, const TestResult& test,
-                     const CauseEvidence& evidence) {
-  Rules rules;
+namespace {
+
+// The data the values were measured on, or the order it was served in, changed.
+void fire_data_rules(Rules& rules, const CauseEvidence& evidence) {
   if (!evidence.datasets.empty()) {
     rules.fire(CauseClass::kData, true, fingerprint_rule(evidence.datasets, "dataset"));
   }
@@ -362,6 +363,10 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
                     : evidence.records_datasets ? "; the dataset hash is the same"
                                                 : "; the test records no dataset hash"));
   }
+}
+
+// What the compared value itself says: its kind moved, its curve diverged, its flips concentrate.
+void fire_value_rules(Rules& rules, const MetricComparison& c) {
   if (moved(c)) {
     if (const auto kind = metric_kind(c.metric)) {
       rules.fire(
@@ -377,6 +382,9 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
                  *flips + ": the labels or examples of that class may have changed");
     }
   }
+}
+
+void fire_numerics_rules(Rules& rules, const MetricComparison& c, const CauseEvidence& evidence) {
   if (!std::isfinite(c.observed)) {
     rules.fire(CauseClass::kNumerics, true,
                fmt::format("'{}' is {}", c.metric, format_value(c.observed)));
@@ -385,21 +393,29 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
                fmt::format("the test recorded values that are not finite: {}",
                            fmt::join(evidence.non_finite, "; ")));
   }
-  if (const auto it = evidence.environment_bound.find(c.metric);
-      it != evidence.environment_bound.end()) {
-    if (!it->second.kernels.empty()) {
-      rules.fire(CauseClass::kNumerics, true,
-                 fmt::format("the baseline holds '{}' for profiles whose kernel fields differ from "
-                             "this run's ({})",
-                             c.metric, it->second.kernels));
-    }
-    if (!it->second.machine.empty()) {
-      rules.fire(CauseClass::kEnvironment, true,
-                 fmt::format("the baseline holds '{}' for profiles whose machine differs from this "
-                             "run's ({})",
-                             c.metric, it->second.machine));
-    }
+}
+
+// The baseline holds the value only for other environment profiles.
+void fire_environment_rules(Rules& rules, const MetricComparison& c,
+                            const CauseEvidence& evidence) {
+  const auto it = evidence.environment_bound.find(c.metric);
+  if (it == evidence.environment_bound.end()) return;
+  if (!it->second.kernels.empty()) {
+    rules.fire(CauseClass::kNumerics, true,
+               fmt::format("the baseline holds '{}' for profiles whose kernel fields differ from "
+                           "this run's ({})",
+                           c.metric, it->second.kernels));
   }
+  if (!it->second.machine.empty()) {
+    rules.fire(CauseClass::kEnvironment, true,
+               fmt::format("the baseline holds '{}' for profiles whose machine differs from this "
+                           "run's ({})",
+                           c.metric, it->second.machine));
+  }
+}
+
+// The test's other values that moved too, as support for the cause each points at.
+void note_moved_siblings(Rules& rules, const MetricComparison& c, const TestResult& test) {
   for (const MetricComparison& other : test.comparisons) {
     if (&other == &c || other.metric == c.metric || !moved(other)) continue;
     if (const auto kind = metric_kind(other.metric)) {
@@ -412,6 +428,18 @@ Cause classify_cause(const MetricComparison& c, const TestResult& test,
     }
     if (const auto flips = concentrated_flips(other)) rules.sibling(CauseClass::kData, *flips);
   }
+}
+
+}  // namespace
+
+Cause classify_cause(const MetricComparison& c, const TestResult& test,
+                     const CauseEvidence& evidence) {
+  Rules rules;
+  fire_data_rules(rules, evidence);
+  fire_value_rules(rules, c);
+  fire_numerics_rules(rules, c, evidence);
+  fire_environment_rules(rules, c, evidence);
+  note_moved_siblings(rules, c, test);
   Cause cause = std::move(rules).decide();
   if (cause.rule.empty()) cause.rule = nothing_fired(c, evidence);
   offer_machine_change(cause, c, evidence);

@@ -62,6 +62,61 @@ Verdict verdict_within(Direction direction, double delta, double allowed) {
   return Verdict::kPass;
 }
 
+// A baseline holding a failure rate or per-seed samples has nothing one value compares with:
+// NOT_COMPARABLE, and true.
+bool holds_another_kind(const BaselineMetric& baseline, MetricComparison& c) {
+  if (baseline.failure_count) {
+    c.kind = MetricKind::kRate;
+    c.verdict = Verdict::kNotComparable;
+    c.note =
+        "the baseline holds a failure rate (failures and trials) and this run one value; "
+        "promote to adopt";
+    return true;
+  }
+  if (std::holds_alternative<Margin>(baseline.policy)) {
+    c.kind = MetricKind::kDistribution;
+    c.verdict = Verdict::kNotComparable;
+    c.note = "the baseline holds per-seed samples and this run one value; promote to adopt";
+    return true;
+  }
+  return false;
+}
+
+// `observed` against the baseline's value `base` (the one for `profile_id` where it keys values by
+// profile), within the tolerance its policy allows.
+void judge_value(double observed, double base, const BaselineMetric& baseline,
+                 const std::string& profile_id, MetricComparison& c) {
+  if (!std::isfinite(observed)) {
+    c.verdict = Verdict::kRegression;
+    c.tolerance = "finite";
+    c.note = fmt::format("observed {}", format_value(observed));
+    return;
+  }
+  if (!std::isfinite(base)) {
+    c.verdict = Verdict::kInconclusive;
+    c.note = "the baseline value is not finite; promote a healthy run";
+    return;
+  }
+  c.delta = observed - base;
+  if (base != 0.0) c.relative_change = *c.delta / std::fabs(base);
+
+  if (!apply_tolerance(c, baseline, profile_id, base)) return;
+  c.verdict = verdict_within(baseline.direction, *c.delta, *c.allowed);
+}
+
+Verdict verdict_of(stats::RateDecision decision) {
+  switch (decision) {
+    case stats::RateDecision::kRegression:
+      return Verdict::kRegression;
+    case stats::RateDecision::kPass:
+      return Verdict::kPass;
+    case stats::RateDecision::kInconclusive:
+    case stats::RateDecision::kContinue:
+      return Verdict::kInconclusive;
+  }
+  return Verdict::kInconclusive;
+}
+
 }  // namespace
 
 MetricComparison compare_metric(const std::string& name, double observed,
@@ -76,20 +131,7 @@ MetricComparison compare_metric(const std::string& name, double observed,
     return c;
   }
 
-  if (baseline->failure_count) {
-    c.kind = MetricKind::kRate;
-    c.verdict = Verdict::kNotComparable;
-    c.note =
-        "the baseline holds a failure rate (failures and trials) and this run one value; "
-        "promote to adopt";
-    return c;
-  }
-  if (std::holds_alternative<Margin>(baseline->policy)) {
-    c.kind = MetricKind::kDistribution;
-    c.verdict = Verdict::kNotComparable;
-    c.note = "the baseline holds per-seed samples and this run one value; promote to adopt";
-    return c;
-  }
+  if (holds_another_kind(*baseline, c)) return c;
   if (std::holds_alternative<Timing>(baseline->policy)) c.kind = MetricKind::kPerformance;
   std::optional<double> base = baseline->value;
   const std::string profile_id = stored_profile_id(*baseline, profile);
@@ -108,22 +150,7 @@ MetricComparison compare_metric(const std::string& name, double observed,
     c.direction_change = DirectionChange{observed_direction, baseline->direction};
   }
 
-  if (!std::isfinite(observed)) {
-    c.verdict = Verdict::kRegression;
-    c.tolerance = "finite";
-    c.note = fmt::format("observed {}", format_value(observed));
-    return c;
-  }
-  if (!std::isfinite(*base)) {
-    c.verdict = Verdict::kInconclusive;
-    c.note = "the baseline value is not finite; promote a healthy run";
-    return c;
-  }
-  c.delta = observed - *base;
-  if (*base != 0.0) c.relative_change = *c.delta / std::fabs(*base);
-
-  if (!apply_tolerance(c, *baseline, profile_id, *base)) return c;
-  c.verdict = verdict_within(baseline->direction, *c.delta, *c.allowed);
+  judge_value(observed, *base, *baseline, profile_id, c);
   return c;
 }
 
@@ -185,18 +212,7 @@ MetricComparison compare_failure_rate(const MetricRecord& metric, const Baseline
     c.note = describe_failure_rate(*c.rate, unit);
     return c;
   }
-  switch (c.rate->decision) {
-    case stats::RateDecision::kRegression:
-      c.verdict = Verdict::kRegression;
-      break;
-    case stats::RateDecision::kPass:
-      c.verdict = Verdict::kPass;
-      break;
-    case stats::RateDecision::kInconclusive:
-    case stats::RateDecision::kContinue:
-      c.verdict = Verdict::kInconclusive;
-      break;
-  }
+  c.verdict = verdict_of(c.rate->decision);
   c.note = describe_failure_rate(*c.rate, unit);
   if (c.rate->problem.empty()) {
     c.tolerance = fmt::format("failure rate, a rise to {:.1f}% caught with {:.0f}% power",

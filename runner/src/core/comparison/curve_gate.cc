@@ -43,6 +43,77 @@ double worse_excess(double candidate, double reference, double allowed, Directio
   return 0.0;
 }
 
+std::string curve_tolerance(const CurvePolicy& policy) {
+  return fmt::format(
+      "curve ±{} rel ±{} abs, {} step{}{}", format_value(policy.rtol), format_value(policy.atol),
+      policy.consecutive, policy.consecutive == 1 ? "" : "s",
+      policy.smoothing > 1 ? fmt::format(", moving average of {}", policy.smoothing) : "");
+}
+
+// Where the candidate's (smoothed) values stood against the reference's band, over the reference
+// steps the candidate also has. Indices are into the reference.
+struct BandScan {
+  std::size_t compared = 0;
+  std::optional<std::size_t> first_out;  // start of the first run of `consecutive` steps outside
+  double largest = -std::numeric_limits<double>::infinity();  // largest worse-side excess
+  std::size_t largest_at = 0;
+};
+
+BandScan scan_band(const std::vector<double>& expected, const std::vector<std::int64_t>& steps,
+                   const std::map<std::int64_t, double>& by_step, const CurvePolicy& policy) {
+  BandScan scan;
+  std::size_t outside_in_a_row = 0;
+  std::optional<std::size_t> run_start;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto it = by_step.find(steps[i]);
+    if (it == by_step.end()) continue;
+    ++scan.compared;
+    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
+    const double excess = std::isfinite(it->second)
+                              ? worse_excess(it->second, expected[i], allowed, policy.direction)
+                              : std::numeric_limits<double>::infinity();
+    if (excess > scan.largest) {
+      scan.largest = excess;
+      scan.largest_at = i;
+    }
+    if (excess > 0.0) {
+      if (outside_in_a_row++ == 0) run_start = i;
+      if (outside_in_a_row >= policy.consecutive && !scan.first_out) scan.first_out = run_start;
+    } else {
+      outside_in_a_row = 0;
+    }
+  }
+  return scan;
+}
+
+// The verdict and note of a scan that compared at least one step.
+void judge_scan(const BandScan& scan, const std::vector<double>& expected,
+                const std::vector<std::int64_t>& steps,
+                const std::map<std::int64_t, double>& by_step, const CurvePolicy& policy,
+                MetricComparison& c) {
+  const auto at = [&](std::size_t i) {
+    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
+    return fmt::format("step {}: {} vs reference {} ± {}", steps[i],
+                       format_value(by_step.at(steps[i])), format_value(expected[i]),
+                       format_value(allowed));
+  };
+  const std::string excursion = scan.largest > 0.0
+                                    ? fmt::format("largest excursion {} beyond the band at {}",
+                                                  format_value(scan.largest), at(scan.largest_at))
+                                    : "never outside the band";
+  c.curve = CurveExcursion{scan.compared,
+                           scan.first_out ? std::optional(steps[*scan.first_out]) : std::nullopt,
+                           scan.largest, steps[scan.largest_at]};
+  if (scan.first_out) {
+    c.verdict = Verdict::kRegression;
+    c.note =
+        fmt::format("left the band on the worse side at {}; {}", at(*scan.first_out), excursion);
+  } else {
+    c.verdict = Verdict::kPass;
+    c.note = fmt::format("within the band at {} reference steps ({})", scan.compared, excursion);
+  }
+}
+
 }  // namespace
 
 MetricComparison compare_curve_metric(const RecordedCurve& recorded,
@@ -51,10 +122,7 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
   MetricComparison c;
   c.metric = recorded.curve.name;
   c.kind = MetricKind::kCurve;
-  c.tolerance = fmt::format(
-      "curve ±{} rel ±{} abs, {} step{}{}", format_value(policy.rtol), format_value(policy.atol),
-      policy.consecutive, policy.consecutive == 1 ? "" : "s",
-      policy.smoothing > 1 ? fmt::format(", moving average of {}", policy.smoothing) : "");
+  c.tolerance = curve_tolerance(policy);
   const std::vector<double> candidate = smoothed(recorded.curve.values, policy.smoothing);
   if (!candidate.empty()) c.observed = candidate.back();
   const std::optional<CurveRecord> stored =
@@ -68,55 +136,13 @@ MetricComparison compare_curve_metric(const RecordedCurve& recorded,
   for (std::size_t i = 0; i < candidate.size(); ++i)
     by_step[recorded.curve.steps[i]] = candidate[i];
 
-  std::size_t compared = 0, outside_in_a_row = 0;
-  std::optional<std::size_t> first_out;  // index into the reference
-  std::optional<std::size_t> run_start;
-  double largest = -std::numeric_limits<double>::infinity();
-  std::size_t largest_at = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const auto it = by_step.find(reference.steps[i]);
-    if (it == by_step.end()) continue;
-    ++compared;
-    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
-    const double excess = std::isfinite(it->second)
-                              ? worse_excess(it->second, expected[i], allowed, policy.direction)
-                              : std::numeric_limits<double>::infinity();
-    if (excess > largest) {
-      largest = excess;
-      largest_at = i;
-    }
-    if (excess > 0.0) {
-      if (outside_in_a_row++ == 0) run_start = i;
-      if (outside_in_a_row >= policy.consecutive && !first_out) first_out = run_start;
-    } else {
-      outside_in_a_row = 0;
-    }
-  }
-  if (compared == 0) {
+  const BandScan scan = scan_band(expected, reference.steps, by_step, policy);
+  if (scan.compared == 0) {
     c.verdict = Verdict::kNotComparable;
     c.note = fmt::format("the curve has none of the reference's {} steps", expected.size());
     return c;
   }
-  const auto at = [&](std::size_t i) {
-    const double allowed = band_half_width(policy.rtol, policy.atol, expected[i]);
-    return fmt::format("step {}: {} vs reference {} ± {}", reference.steps[i],
-                       format_value(by_step.at(reference.steps[i])), format_value(expected[i]),
-                       format_value(allowed));
-  };
-  const std::string excursion = largest > 0.0
-                                    ? fmt::format("largest excursion {} beyond the band at {}",
-                                                  format_value(largest), at(largest_at))
-                                    : "never outside the band";
-  c.curve = CurveExcursion{compared,
-                           first_out ? std::optional(reference.steps[*first_out]) : std::nullopt,
-                           largest, reference.steps[largest_at]};
-  if (first_out) {
-    c.verdict = Verdict::kRegression;
-    c.note = fmt::format("left the band on the worse side at {}; {}", at(*first_out), excursion);
-  } else {
-    c.verdict = Verdict::kPass;
-    c.note = fmt::format("within the band at {} reference steps ({})", compared, excursion);
-  }
+  judge_scan(scan, expected, reference.steps, by_step, policy, c);
   return c;
 }
 

@@ -447,6 +447,79 @@ DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricR
   return a;
 }
 
+CurveExcursion curve_excursion_from(const nlohmann::json& e) {
+  CurveExcursion excursion;
+  excursion.compared_steps = field<std::size_t>(e, "compared_steps");
+  if (!e.at("first_exit_step").is_null())
+    excursion.first_exit_step = field<std::int64_t>(e, "first_exit_step");
+  excursion.largest_excess = number_field(e, "largest_excess");
+  excursion.largest_excess_step = field<std::int64_t>(e, "largest_excess_step");
+  return excursion;
+}
+
+ClassFlips class_flips_from(const nlohmann::json& k) {
+  ClassFlips cf;
+  cf.target = field<std::int64_t>(k, "class");
+  cf.correct_to_wrong = field<std::size_t>(k, "correct_to_wrong");
+  cf.wrong_to_correct = field<std::size_t>(k, "wrong_to_correct");
+  cf.net_lost = static_cast<std::int64_t>(cf.correct_to_wrong) -
+                static_cast<std::int64_t>(cf.wrong_to_correct);
+  return cf;
+}
+
+FlipsAnalysis flips_from(const nlohmann::json& f) {
+  FlipsAnalysis flips;
+  flips.compared = field<std::size_t>(f, "compared");
+  flips.correct_to_wrong = field<std::size_t>(f, "correct_to_wrong");
+  flips.wrong_to_correct = field<std::size_t>(f, "wrong_to_correct");
+  flips.baseline_accuracy = number_field(f, "baseline_accuracy");
+  flips.candidate_accuracy = number_field(f, "candidate_accuracy");
+  flips.p_worse = number_field(f, "p_worse");
+  flips.p_better = number_field(f, "p_better");
+  for (const nlohmann::json& k : f.at("by_class")) flips.by_class.push_back(class_flips_from(k));
+  flips.summary = field<std::string>(f, "summary");
+  return flips;
+}
+
+// A flips or distribution analysis with Holm-adjusted p-values records the gate's decision.
+void read_gate_decision(const nlohmann::json& analysis, MetricComparison& c) {
+  if (analysis.contains("p_worse_holm")) {
+    c.decision = GateDecision{c.verdict, number_field(analysis, "p_worse_holm"),
+                              number_field(analysis, "p_better_holm"), c.note};
+  }
+}
+
+// The analyses a comparison carries when its gate ran one (each written only then).
+void read_comparison_analyses(const nlohmann::json& json, const MetricRecord& metric,
+                              MetricComparison& c) {
+  if (json.contains("looks")) c.looks = array_field<SequentialLook>(json, "looks");
+  if (json.contains("operators")) {
+    with_field_context("operators",
+                       [&] { c.operators = operator_diff_from_json(json.at("operators")); });
+  }
+  if (json.contains("failure_rate")) {
+    with_field_context("failure_rate",
+                       [&] { c.rate = failure_rate_from(json.at("failure_rate")); });
+  }
+  if (json.contains("excursion")) {
+    with_field_context("excursion", [&] { c.curve = curve_excursion_from(json.at("excursion")); });
+  }
+  if (json.contains("flips")) {
+    with_field_context("flips", [&] {
+      const nlohmann::json& f = json.at("flips");
+      c.flips = flips_from(f);
+      read_gate_decision(f, c);
+    });
+  }
+  if (json.contains("distribution")) {
+    with_field_context("distribution", [&] {
+      const nlohmann::json& d = json.at("distribution");
+      c.distribution = distribution_from(d, metric);
+      read_gate_decision(d, c);
+    });
+  }
+}
+
 MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord& metric) {
   MetricComparison c;
   c.metric = metric.name;
@@ -466,65 +539,7 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
   }
-  if (json.contains("looks")) c.looks = array_field<SequentialLook>(json, "looks");
-  if (json.contains("operators")) {
-    with_field_context("operators",
-                       [&] { c.operators = operator_diff_from_json(json.at("operators")); });
-  }
-  if (json.contains("failure_rate")) {
-    with_field_context("failure_rate",
-                       [&] { c.rate = failure_rate_from(json.at("failure_rate")); });
-  }
-  if (json.contains("excursion")) {
-    with_field_context("excursion", [&] {
-      const nlohmann::json& e = json.at("excursion");
-      CurveExcursion excursion;
-      excursion.compared_steps = field<std::size_t>(e, "compared_steps");
-      if (!e.at("first_exit_step").is_null())
-        excursion.first_exit_step = field<std::int64_t>(e, "first_exit_step");
-      excursion.largest_excess = number_field(e, "largest_excess");
-      excursion.largest_excess_step = field<std::int64_t>(e, "largest_excess_step");
-      c.curve = excursion;
-    });
-  }
-  if (json.contains("flips")) {
-    with_field_context("flips", [&] {
-      const nlohmann::json& f = json.at("flips");
-      FlipsAnalysis flips;
-      flips.compared = field<std::size_t>(f, "compared");
-      flips.correct_to_wrong = field<std::size_t>(f, "correct_to_wrong");
-      flips.wrong_to_correct = field<std::size_t>(f, "wrong_to_correct");
-      flips.baseline_accuracy = number_field(f, "baseline_accuracy");
-      flips.candidate_accuracy = number_field(f, "candidate_accuracy");
-      flips.p_worse = number_field(f, "p_worse");
-      flips.p_better = number_field(f, "p_better");
-      for (const nlohmann::json& k : f.at("by_class")) {
-        ClassFlips cf;
-        cf.target = field<std::int64_t>(k, "class");
-        cf.correct_to_wrong = field<std::size_t>(k, "correct_to_wrong");
-        cf.wrong_to_correct = field<std::size_t>(k, "wrong_to_correct");
-        cf.net_lost = static_cast<std::int64_t>(cf.correct_to_wrong) -
-                      static_cast<std::int64_t>(cf.wrong_to_correct);
-        flips.by_class.push_back(cf);
-      }
-      flips.summary = field<std::string>(f, "summary");
-      c.flips = std::move(flips);
-      if (f.contains("p_worse_holm")) {
-        c.decision = GateDecision{c.verdict, number_field(f, "p_worse_holm"),
-                                  number_field(f, "p_better_holm"), c.note};
-      }
-    });
-  }
-  if (json.contains("distribution")) {
-    with_field_context("distribution", [&] {
-      const nlohmann::json& d = json.at("distribution");
-      c.distribution = distribution_from(d, metric);
-      if (d.contains("p_worse_holm")) {
-        c.decision = GateDecision{c.verdict, number_field(d, "p_worse_holm"),
-                                  number_field(d, "p_better_holm"), c.note};
-      }
-    });
-  }
+  read_comparison_analyses(json, metric, c);
   return c;
 }
 
@@ -573,6 +588,71 @@ void from_json(const nlohmann::json& json, RecordedCurve& curve) {
   }
 }
 
+namespace {
+
+// The predictions a test recorded; a compared one also adds its comparison, on the accuracy.
+void read_predictions(const nlohmann::json& predictions, TestResult& test) {
+  for (const nlohmann::json& entry : predictions) {
+    RecordedPredictions p;
+    p.name = field<std::string>(entry, "name");
+    p.csv_file = field<std::string>(entry, "file");
+    p.examples = field<std::size_t>(entry, "examples");
+    p.accuracy = number_field(entry, "accuracy");
+    if (entry.contains("verdict")) {
+      MetricRecord as_metric;
+      as_metric.name = p.name;
+      as_metric.value = p.accuracy;  // what the comparison observed
+      as_metric.direction = Direction::HigherIsBetter;
+      test.comparisons.push_back(comparison_from(entry, as_metric));
+    }
+    test.predictions.push_back(std::move(p));
+  }
+}
+
+// The comparisons of the gated curves (a curve entry with a verdict).
+void read_curve_comparisons(const nlohmann::json& curves, TestResult& test) {
+  for (const nlohmann::json& entry : curves) {
+    if (!entry.contains("verdict")) continue;
+    MetricRecord as_metric;
+    as_metric.name = field<std::string>(entry, "name");
+    // (Written since curves are gated; 0 for a folder written before.)
+    as_metric.value = optional_number_field(entry, "value").value_or(0.0);
+    as_metric.direction = curve_policy_from_json(entry.at("policy")).direction;
+    test.comparisons.push_back(comparison_from(entry, as_metric));
+  }
+}
+
+void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
+  test.seed_runs = array_field<SeedRun>(json, "seed_runs");
+  test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
+  test.seed_block = field_or<int>(json, "seed_block", 0);
+  test.seed_cap = field_or<int>(json, "seed_cap", 0);
+  // Written since pass_early(); the runs before spent the PASS error O'Brien–Fleming-type.
+  if (json.contains("seed_pass_spending")) {
+    test.seed_pass_spending = enum_field<stats::SpendingFunction>(json, "seed_pass_spending",
+                                                                  stats::parse_spending_function);
+  }
+  test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
+  test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
+  if (json.contains("attempts")) {
+    with_field_context("attempts", [&] {
+      const nlohmann::json& a = json.at("attempts");
+      test.attempts = FailureRate{number_field(a, "detect")};
+      test.quarantined = field_or<bool>(a, "quarantined", false);
+    });
+  }
+}
+
+void read_baseline_fields(const nlohmann::json& b, TestResult& test) {
+  test.baseline_file = field<std::string>(b, "file");
+  test.baseline_version = field<int>(b, "version");
+  test.baseline_commit = field<std::string>(b, "git_commit");
+  test.baseline_promoted_at = field<std::string>(b, "promoted_at");
+  test.environment_note = field<std::string>(b, "environment");
+}
+
+}  // namespace
+
 void from_json(const nlohmann::json& json, TestResult& test) {
   test.name = field<std::string>(json, "name");
   test.full_name = field<std::string>(json, "full_name");
@@ -592,23 +672,7 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   }
   test.curves = array_field<RecordedCurve>(json, "curves");
   if (json.contains("predictions")) {
-    with_field_context("predictions", [&] {
-      for (const nlohmann::json& entry : json.at("predictions")) {
-        RecordedPredictions p;
-        p.name = field<std::string>(entry, "name");
-        p.csv_file = field<std::string>(entry, "file");
-        p.examples = field<std::size_t>(entry, "examples");
-        p.accuracy = number_field(entry, "accuracy");
-        if (entry.contains("verdict")) {
-          MetricRecord as_metric;
-          as_metric.name = p.name;
-          as_metric.value = p.accuracy;  // what the comparison observed
-          as_metric.direction = Direction::HigherIsBetter;
-          test.comparisons.push_back(comparison_from(entry, as_metric));
-        }
-        test.predictions.push_back(std::move(p));
-      }
-    });
+    with_field_context("predictions", [&] { read_predictions(json.at("predictions"), test); });
   }
   if (json.contains("datasets")) {
     with_field_context("datasets", [&] {
@@ -619,49 +683,13 @@ void from_json(const nlohmann::json& json, TestResult& test) {
       }
     });
   }
-  if (json.contains("curves")) {
-    for (const nlohmann::json& entry : json.at("curves")) {
-      if (!entry.contains("verdict")) continue;
-      MetricRecord as_metric;
-      as_metric.name = field<std::string>(entry, "name");
-      // (Written since curves are gated; 0 for a folder written before.)
-      as_metric.value = optional_number_field(entry, "value").value_or(0.0);
-      as_metric.direction = curve_policy_from_json(entry.at("policy")).direction;
-      test.comparisons.push_back(comparison_from(entry, as_metric));
-    }
-  }
+  if (json.contains("curves")) read_curve_comparisons(json.at("curves"), test);
   test.seeded = json.contains("seed_runs");
-  if (test.seeded) {
-    test.seed_runs = array_field<SeedRun>(json, "seed_runs");
-    test.seed_runs_planned = field<std::size_t>(json, "seed_runs_planned");
-    test.seed_block = field_or<int>(json, "seed_block", 0);
-    test.seed_cap = field_or<int>(json, "seed_cap", 0);
-    // Written since pass_early(); the runs before spent the PASS error O'Brien–Fleming-type.
-    if (json.contains("seed_pass_spending")) {
-      test.seed_pass_spending = enum_field<stats::SpendingFunction>(json, "seed_pass_spending",
-                                                                    stats::parse_spending_function);
-    }
-    test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
-    test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
-    if (json.contains("attempts")) {
-      with_field_context("attempts", [&] {
-        const nlohmann::json& a = json.at("attempts");
-        test.attempts = FailureRate{number_field(a, "detect")};
-        test.quarantined = field_or<bool>(a, "quarantined", false);
-      });
-    }
-  }
+  if (test.seeded) read_seeded_fields(json, test);
   test.skip_message = field_or<std::string>(json, "skip_message", "");
   test.crash_message = field_or<std::string>(json, "crash_message", "");
   if (json.contains("baseline")) {
-    with_field_context("baseline", [&] {
-      const nlohmann::json& b = json.at("baseline");
-      test.baseline_file = field<std::string>(b, "file");
-      test.baseline_version = field<int>(b, "version");
-      test.baseline_commit = field<std::string>(b, "git_commit");
-      test.baseline_promoted_at = field<std::string>(b, "promoted_at");
-      test.environment_note = field<std::string>(b, "environment");
-    });
+    with_field_context("baseline", [&] { read_baseline_fields(json.at("baseline"), test); });
   }
   test.finished = true;
 }
