@@ -49,33 +49,39 @@ namespace {
 
 bool finite_non_negative(double x) { return std::isfinite(x) && x >= 0.0; }
 
+// Why a FailureRate cannot gate `name`, or "" when it can.
+std::string failure_rate_problem(std::string_view name, double value, Direction direction,
+                                 const FailureRate& rate, bool seeded) {
+  if (!seeded) {
+    return fmt::format(
+        "metric '{}': FailureRate gates one outcome per seed of an ML_SEED_TEST (an "
+        "ML_FLAKY_TEST's attempts are gated as its failure_rate already)",
+        name);
+  }
+  if (!(rate.detect > 0.0 && rate.detect < 1.0)) {
+    return fmt::format("metric '{}': FailureRate's detect must be a rate between 0 and 1, not {}",
+                       name, rate.detect);
+  }
+  if (direction == Direction::MustEqual) {
+    return fmt::format(
+        "metric '{}': a failure rate needs LowerIsBetter (1 is the failure) or HigherIsBetter "
+        "(0 is)",
+        name);
+  }
+  if (value != 0.0 && value != 1.0) {
+    return fmt::format("metric '{}': a FailureRate outcome is 0 or 1 (true or false), not {}", name,
+                       value);
+  }
+  return "";
+}
+
 // Why `policy` cannot gate `name`, or "" when it can. A NaN, negative or infinite tolerance would
 // silently widen or disable the gate (and a promoted infinite one could not be read back).
 std::string policy_problem(std::string_view name, double value, Direction direction,
                            const TolerancePolicy& policy, bool seeded) {
   const bool margin = std::holds_alternative<Margin>(policy);
   if (const FailureRate* rate = std::get_if<FailureRate>(&policy)) {
-    if (!seeded) {
-      return fmt::format(
-          "metric '{}': FailureRate gates one outcome per seed of an ML_SEED_TEST (an "
-          "ML_FLAKY_TEST's attempts are gated as its failure_rate already)",
-          name);
-    }
-    if (!(rate->detect > 0.0 && rate->detect < 1.0)) {
-      return fmt::format("metric '{}': FailureRate's detect must be a rate between 0 and 1, not {}",
-                         name, rate->detect);
-    }
-    if (direction == Direction::MustEqual) {
-      return fmt::format(
-          "metric '{}': a failure rate needs LowerIsBetter (1 is the failure) or HigherIsBetter "
-          "(0 is)",
-          name);
-    }
-    if (value != 0.0 && value != 1.0) {
-      return fmt::format("metric '{}': a FailureRate outcome is 0 or 1 (true or false), not {}",
-                         name, value);
-    }
-    return "";
+    return failure_rate_problem(name, value, direction, *rate, seeded);
   }
   if (seeded && !margin && !std::holds_alternative<std::monostate>(policy)) {
     return fmt::format(

@@ -14,6 +14,41 @@
 
 namespace mlregress::internal {
 
+namespace {
+
+// A seed whose training diverged has not passed, whatever its assertions said.
+void fail_diverged_metrics(SeedRun& run) {
+  for (const MetricRecord& m : run.metrics) {
+    if (!std::isfinite(m.value)) {
+      run.failures.push_back(
+          {"", 0, fmt::format("metric '{}' is {}: the run diverged", m.name, m.value), false});
+    }
+  }
+}
+
+// A covariate names another metric of the same test; one the seed did not record (a typo, a
+// renamed metric) would leave the metric unadjusted against every run without saying why.
+void fail_missing_covariates(SeedRun& run) {
+  std::vector<std::string> recorded;
+  for (const MetricRecord& m : run.metrics) recorded.push_back(m.name);
+  for (const MetricRecord& m : run.metrics) {
+    const Margin* margin = std::get_if<Margin>(&m.policy);
+    if (margin == nullptr || margin->covariate.empty() ||
+        std::find(recorded.begin(), recorded.end(), margin->covariate) != recorded.end()) {
+      continue;
+    }
+    run.failures.push_back(
+        {"", 0,
+         fmt::format("metric '{}' names the covariate '{}', which this seed did not record; "
+                     "Margin{{.covariate}} names another metric of the same test (recorded: "
+                     "'{}')",
+                     m.name, margin->covariate, fmt::join(recorded, "', '")),
+         false});
+  }
+}
+
+}  // namespace
+
 SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& events,
                              const std::string& death, double duration_s,
                              std::vector<CurveRecord>& curves) {
@@ -56,33 +91,8 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
                },
                event);
   }
-  // A seed whose training diverged has not passed, whatever its assertions said.
-  for (const MetricRecord& m : run.metrics) {
-    if (!std::isfinite(m.value)) {
-      run.failures.push_back(
-          {"", 0, fmt::format("metric '{}' is {}: the run diverged", m.name, m.value), false});
-    }
-  }
-  // A covariate names another metric of the same test; one the seed did not record (a typo, a
-  // renamed metric) would leave the metric unadjusted against every run without saying why.
-  if (ended && run.status == TestStatus::kPassed) {
-    std::vector<std::string> recorded;
-    for (const MetricRecord& m : run.metrics) recorded.push_back(m.name);
-    for (const MetricRecord& m : run.metrics) {
-      const Margin* margin = std::get_if<Margin>(&m.policy);
-      if (margin == nullptr || margin->covariate.empty() ||
-          std::find(recorded.begin(), recorded.end(), margin->covariate) != recorded.end()) {
-        continue;
-      }
-      run.failures.push_back(
-          {"", 0,
-           fmt::format("metric '{}' names the covariate '{}', which this seed did not record; "
-                       "Margin{{.covariate}} names another metric of the same test (recorded: "
-                       "'{}')",
-                       m.name, margin->covariate, fmt::join(recorded, "', '")),
-           false});
-    }
-  }
+  fail_diverged_metrics(run);
+  if (ended && run.status == TestStatus::kPassed) fail_missing_covariates(run);
   if (!ended) {
     // A flaky-aware test's attempt killed for its timeout is a timeout (JUnit type "timeout").
     run.status = job.test->attempts && death.starts_with("timed out") ? TestStatus::kTimedOut
@@ -137,6 +147,50 @@ TestStatus summarize_attempts(TestResult& test) {
   return TestStatus::kPassed;
 }
 
+// Samples come from the seeds that passed, in plan order. A seed that failed or died is an
+// error of the test, reported as its failures; the others' values are still kept and shown. A NaN
+// or Inf is kept whichever seed recorded it, so that the metric's verdict is REGRESSION.
+void gather_seed_samples(TestResult& test) {
+  for (const SeedRun& run : test.seed_runs) {
+    for (const MetricRecord& m : run.metrics) {
+      if (run.status != TestStatus::kPassed && std::isfinite(m.value)) continue;
+      const std::string name = variant_metric_name(m.name, run.variant);
+      auto it = std::find_if(test.metrics.begin(), test.metrics.end(),
+                             [&](const MetricRecord& a) { return a.name == name; });
+      if (it == test.metrics.end()) {
+        MetricRecord aggregate;
+        aggregate.name = name;
+        aggregate.direction = m.direction;
+        aggregate.policy = m.policy;
+        test.metrics.push_back(std::move(aggregate));
+        it = std::prev(test.metrics.end());
+      }
+      it->samples.push_back(m.value);
+      it->sample_seeds.push_back(run.seed);
+    }
+  }
+}
+
+// The data a seeded test was measured on: each fingerprint as its first seed in plan order
+// recorded it, whatever order the seeds finished in. A baseline promoted from other data makes
+// the test NOT_COMPARABLE, as for a plain test. Seed runs read back from results.json (merge)
+// carry none: the test keeps the fingerprints it was given.
+void keep_first_fingerprints(TestResult& test) {
+  const bool seeds_recorded_data =
+      std::any_of(test.seed_runs.begin(), test.seed_runs.end(),
+                  [](const SeedRun& run) { return !run.datasets.empty(); });
+  if (seeds_recorded_data) test.datasets.clear();
+  for (const SeedRun& run : test.seed_runs) {
+    for (const RecordedDataset& d : run.datasets) {
+      const bool known =
+          std::any_of(test.datasets.begin(), test.datasets.end(), [&](const RecordedDataset& kept) {
+            return kept.name == d.name && kept.order == d.order;
+          });
+      if (!known) test.datasets.push_back(d);
+    }
+  }
+}
+
 }  // namespace
 
 std::string attempt_label(const TestResult& test, const SeedRun& run) {
@@ -157,45 +211,9 @@ TestStatus summarize_seed_runs(TestResult& test) {
       test.failures.push_back({"", 0, seed_label(run) + ": " + run.crash_message, true});
     }
   }
-  // Samples come from the seeds that passed, in plan order. A seed that failed or died is an
-  // error of the test, reported above; the others' values are still kept and shown. A NaN or
-  // Inf is kept whichever seed recorded it, so that the metric's verdict is REGRESSION.
-  for (const SeedRun& run : test.seed_runs) {
-    for (const MetricRecord& m : run.metrics) {
-      if (run.status != TestStatus::kPassed && std::isfinite(m.value)) continue;
-      const std::string name = variant_metric_name(m.name, run.variant);
-      auto it = std::find_if(test.metrics.begin(), test.metrics.end(),
-                             [&](const MetricRecord& a) { return a.name == name; });
-      if (it == test.metrics.end()) {
-        MetricRecord aggregate;
-        aggregate.name = name;
-        aggregate.direction = m.direction;
-        aggregate.policy = m.policy;
-        test.metrics.push_back(std::move(aggregate));
-        it = std::prev(test.metrics.end());
-      }
-      it->samples.push_back(m.value);
-      it->sample_seeds.push_back(run.seed);
-    }
-  }
+  gather_seed_samples(test);
   for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
-  // The data a seeded test was measured on: each fingerprint as its first seed in plan order
-  // recorded it, whatever order the seeds finished in. A baseline promoted from other data makes
-  // the test NOT_COMPARABLE, as for a plain test. Seed runs read back from results.json (merge)
-  // carry none: the test keeps the fingerprints it was given.
-  const bool seeds_recorded_data =
-      std::any_of(test.seed_runs.begin(), test.seed_runs.end(),
-                  [](const SeedRun& run) { return !run.datasets.empty(); });
-  if (seeds_recorded_data) test.datasets.clear();
-  for (const SeedRun& run : test.seed_runs) {
-    for (const RecordedDataset& d : run.datasets) {
-      const bool known =
-          std::any_of(test.datasets.begin(), test.datasets.end(), [&](const RecordedDataset& kept) {
-            return kept.name == d.name && kept.order == d.order;
-          });
-      if (!known) test.datasets.push_back(d);
-    }
-  }
+  keep_first_fingerprints(test);
 
   if (crashed > 0) {
     test.crash_message =

@@ -50,58 +50,75 @@ double time_left_for_running_test(const RunPlan& plan, const RunCollector& colle
   return test_timeout_s(plan.settings, tier) - collector.running_for_s();
 }
 
+// Feeds the complete event lines in `pending` to the collector, noting the tests that started.
+void take_plain_events(std::string& pending, RunCollector& collector,
+                       std::set<std::string>& started) {
+  take_complete_lines(pending, [&](const std::string& line) {
+    DecodedEvent decoded = decode_event_line(line);
+    if (!decoded.event) {
+      collector.add_runner_error("from the test process: " + decoded.error);
+      return;
+    }
+    if (const auto* start = std::get_if<TestStarted>(&*decoded.event)) started.insert(start->test);
+    collector.handle(*decoded.event);
+  });
+}
+
+// What one child process of plain tests did.
+struct PlainChild {
+  int status = 0;                 ///< its wait status
+  std::set<std::string> started;  ///< the tests it started
+  std::string timed_out;          ///< why its running test was killed for its timeout, or empty
+};
+
+// Runs `remaining` in one child process until it ends, or its running test runs out of time.
+// The events are read until the child has ended, not until end of file: a process a test left
+// running may hold the pipe open, and is killed with the child's process group instead.
+PlainChild run_plain_child(const RunPlan& plan, const RunnerHooks& hooks, RunCollector& collector,
+                           const std::vector<std::string>& remaining) {
+  PlainChild ran;
+  const ForkedChild child = fork_worker(plan, hooks, remaining, nullptr);
+  std::string pending;
+  for (;;) {
+    if (const int signal = stop_signal(); signal != 0) {
+      finish_child(child.pid);
+      ::close(child.output_fd);
+      throw RunInterrupted(signal);
+    }
+    const double left_s = time_left_for_running_test(plan, collector);
+    if (left_s <= 0.0) {
+      ran.timed_out = fmt::format("timed out: killed with its processes after {:g} s (--timeout)",
+                                  collector.running_for_s());
+      break;
+    }
+    pollfd ready{child.output_fd, POLLIN, 0};
+    const int wait_ms = static_cast<int>(std::clamp(left_s * 1000.0 + 1.0, 0.0, 100.0));
+    if (::poll(&ready, 1, wait_ms) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+    const bool open = read_available(child.output_fd, pending);
+    take_plain_events(pending, collector, ran.started);
+    if (!open) {
+      wait_until_ended(child.pid);  // end of file: the process is ending
+      break;
+    }
+    if (child_has_ended(child.pid)) break;
+  }
+  ran.status = finish_child(child.pid);
+  read_available(child.output_fd, pending);  // what it wrote just before it ended
+  take_plain_events(pending, collector, ran.started);
+  ::close(child.output_fd);
+  return ran;
+}
+
 // Runs plain tests (not seeded) in one child process after another, as GoogleTest would in one
-// process, starting a fresh one after a crash or a timeout. The events are read until the child
-// has ended, not until end of file: a process a test left running may hold the pipe open, and
-// is killed with the child's process group instead.
+// process, starting a fresh one after a crash or a timeout.
 void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector& collector,
                      std::vector<std::string> remaining) {
   while (!remaining.empty()) {
-    const ForkedChild child = fork_worker(plan, hooks, remaining, nullptr);
-    std::set<std::string> started;
-    std::string pending;
-    const auto take = [&] {
-      take_complete_lines(pending, [&](const std::string& line) {
-        DecodedEvent decoded = decode_event_line(line);
-        if (!decoded.event) {
-          collector.add_runner_error("from the test process: " + decoded.error);
-          return;
-        }
-        if (const auto* start = std::get_if<TestStarted>(&*decoded.event))
-          started.insert(start->test);
-        collector.handle(*decoded.event);
-      });
-    };
-    std::string timed_out;
-    for (;;) {
-      if (const int signal = stop_signal(); signal != 0) {
-        finish_child(child.pid);
-        ::close(child.output_fd);
-        throw RunInterrupted(signal);
-      }
-      const double left_s = time_left_for_running_test(plan, collector);
-      if (left_s <= 0.0) {
-        timed_out = fmt::format("timed out: killed with its processes after {:g} s (--timeout)",
-                                collector.running_for_s());
-        break;
-      }
-      pollfd ready{child.output_fd, POLLIN, 0};
-      const int wait_ms = static_cast<int>(std::clamp(left_s * 1000.0 + 1.0, 0.0, 100.0));
-      if (::poll(&ready, 1, wait_ms) < 0 && errno != EINTR) {
-        throw std::system_error(errno, std::generic_category(), "poll");
-      }
-      const bool open = read_available(child.output_fd, pending);
-      take();
-      if (!open) {
-        wait_until_ended(child.pid);  // end of file: the process is ending
-        break;
-      }
-      if (child_has_ended(child.pid)) break;
-    }
-    const int status = finish_child(child.pid);
-    read_available(child.output_fd, pending);  // what it wrote just before it ended
-    take();
-    ::close(child.output_fd);
+    const PlainChild ran = run_plain_child(plan, hooks, collector, remaining);
+    const int status = ran.status;
+    const std::string& timed_out = ran.timed_out;
     const bool died_in_test = !collector.running_test().empty();
     if (!timed_out.empty()) {
       collector.time_out_running_test(timed_out);
@@ -113,7 +130,7 @@ void run_plain_tests(const RunPlan& plan, const RunnerHooks& hooks, RunCollector
 
     std::vector<std::string> not_started;
     for (const std::string& name : remaining) {
-      if (started.count(name) == 0) not_started.push_back(name);
+      if (ran.started.count(name) == 0) not_started.push_back(name);
     }
     // A process that ended normally ran everything GoogleTest selected (its sharding may have
     // left some out); one that ended abnormally without starting anything would loop forever.
@@ -170,6 +187,30 @@ std::vector<std::vector<SeedJob>> seed_job_blocks(const PlannedTest& planned, bo
   return blocks;
 }
 
+// Kills the running seeds' processes on a stop signal, and ends the run.
+[[noreturn]] void stop_seed_workers(const std::vector<SeedWorker>& running, int signal) {
+  for (const SeedWorker& worker : running) {
+    finish_child(worker.child.pid);
+    ::close(worker.child.output_fd);
+  }
+  throw RunInterrupted(signal);
+}
+
+// Waits until a running seed wrote something, or at most until the first one's timeout.
+void wait_for_seed_output(const std::vector<SeedWorker>& running, double timeout_s) {
+  std::vector<pollfd> fds;
+  fds.reserve(running.size());
+  for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
+  double wait_s = 0.1;  // also how soon a seed whose process ended is noticed
+  for (const SeedWorker& worker : running) {
+    wait_s = std::min(wait_s, timeout_s - seconds_since(worker.started));
+  }
+  const int timeout_ms = std::max(0, static_cast<int>(wait_s * 1000.0) + 1);
+  if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
+    throw std::system_error(errno, std::generic_category(), "poll");
+  }
+}
+
 // Runs the given (variant, seed) jobs of the current seeded test, each in its own
 // single-threaded process, up to plan.settings.jobs at once. A seed that outlives
 // plan.settings.seed_timeout_s is killed; like a crash, that is an error of that seed alone.
@@ -192,13 +233,7 @@ void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const 
   };
 
   while (next < jobs.size() || !running.empty()) {
-    if (const int signal = stop_signal(); signal != 0) {
-      for (const SeedWorker& worker : running) {
-        finish_child(worker.child.pid);
-        ::close(worker.child.output_fd);
-      }
-      throw RunInterrupted(signal);
-    }
+    if (const int signal = stop_signal(); signal != 0) stop_seed_workers(running, signal);
     while (running.size() < static_cast<std::size_t>(std::max(plan.settings.jobs, 1)) &&
            next < jobs.size()) {
       const SeedJob& job = jobs[next++];
@@ -206,17 +241,7 @@ void run_seed_jobs(const RunPlan& plan, const std::vector<SeedJob>& jobs, const 
           {job, fork_worker(plan, hooks, names, &job), std::chrono::steady_clock::now(), {}, {}});
     }
 
-    std::vector<pollfd> fds;
-    fds.reserve(running.size());
-    for (const SeedWorker& worker : running) fds.push_back({worker.child.output_fd, POLLIN, 0});
-    double wait_s = 0.1;  // also how soon a seed whose process ended is noticed
-    for (const SeedWorker& worker : running) {
-      wait_s = std::min(wait_s, timeout_s - seconds_since(worker.started));
-    }
-    const int timeout_ms = std::max(0, static_cast<int>(wait_s * 1000.0) + 1);
-    if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
-      throw std::system_error(errno, std::generic_category(), "poll");
-    }
+    wait_for_seed_output(running, timeout_s);
 
     // Walk backwards so that finishing (erasing) a worker keeps the other indices valid. A seed
     // ends when its process does (end of file may never come while a process it left running

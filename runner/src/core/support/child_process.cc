@@ -63,20 +63,12 @@ std::vector<std::string> changed_environment(const EnvironmentChanges& changes) 
 
 }  // namespace
 
-ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
-                            const std::string& error_path, double timeout_s,
-                            const EnvironmentChanges& changes) {
-  if (argv.empty()) throw std::invalid_argument("run_child_process: empty argv");
-  const int fd = open_for_writing(output_path);
-  int error_fd = fd;
-  if (!error_path.empty() && error_path != output_path) {
-    try {
-      error_fd = open_for_writing(error_path);
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-  }
+namespace {
+
+// Starts argv[0] (a path) with stdout on `fd`, stderr on `error_fd` and stdin on /dev/null, and
+// closes both descriptors here.
+pid_t spawn_child(const std::vector<std::string>& argv, int fd, int error_fd,
+                  const EnvironmentChanges& changes) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
@@ -96,7 +88,12 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
     throw std::runtime_error(
         fmt::format("cannot start {}: {}", argv[0], std::strerror(spawn_error)));
   }
-  ChildExit result;
+  return pid;
+}
+
+// Waits for the child to end, killing it after `timeout_s` (> 0) and noting that in `result`;
+// its wait status.
+int wait_for_child(pid_t pid, double timeout_s, ChildExit& result) {
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
@@ -125,6 +122,28 @@ ChildExit run_child_process(const std::vector<std::string>& argv, const std::str
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
+  return status;
+}
+
+}  // namespace
+
+ChildExit run_child_process(const std::vector<std::string>& argv, const std::string& output_path,
+                            const std::string& error_path, double timeout_s,
+                            const EnvironmentChanges& changes) {
+  if (argv.empty()) throw std::invalid_argument("run_child_process: empty argv");
+  const int fd = open_for_writing(output_path);
+  int error_fd = fd;
+  if (!error_path.empty() && error_path != output_path) {
+    try {
+      error_fd = open_for_writing(error_path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+  }
+  const pid_t pid = spawn_child(argv, fd, error_fd, changes);
+  ChildExit result;
+  const int status = wait_for_child(pid, timeout_s, result);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
