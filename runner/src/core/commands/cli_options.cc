@@ -79,6 +79,22 @@ void add_strict_env(CLI::App* command, bool& strict_env, std::string_view which)
                                 which));
 }
 
+// A command that judges metrics: the gate's level, then whether NOT_GATED fails what `which`
+// names. (`run` declares the two apart, among its other options.)
+void add_gate_options(CLI::App* command, double& alpha, bool& strict_env, std::string_view which,
+                      std::string_view when = "") {
+  add_alpha(command, alpha, when);
+  add_strict_env(command, strict_env, which);
+}
+
+// --set of the commands that run tests.
+void add_parameter_overrides(CLI::App* command, std::vector<std::string>& sets) {
+  command->add_option("--set", sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("");
+}
+
 void add_color(CLI::App* command, std::string& color) {
   command->add_option("--color", color, "Colour the console: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -149,22 +165,9 @@ void add_ab_options(CLI::App* command, RunOptions& run) {
       ->check(kFinite & CLI::Range(0.0, 10.0));
 }
 
-CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
-  CLI::App* command = app.add_subcommand("run", "Run the selected tests (the default command)");
-  add_selection(command, run.tiers, run.filter);
-  command->add_option("--set", run.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->default_str("");
-  command->add_option("--seed", run.seed, "Seed every test starts from")->check(kSeed);
-  command->add_option("--threads", run.threads, "Intra-op threads for every test")
-      ->check(CLI::Range(1, 1024));
-  add_runs_folder(command, run.out, "the run folders");
-  add_junit_copy(command, run.junit);
-  add_color(command, run.color);
-  command->add_flag("--ctest-measurements", run.ctest_measurements,
-                    "Print each metric as a <CTestMeasurement> line, which ctest -T Test keeps "
-                    "for CDash (mlregress_discover_tests sets it)");
+// run --baselines, --baseline-history and their relatives: what the run's metrics are judged
+// against.
+void add_run_comparison_options(CLI::App* command, RunOptions& run) {
   CLI::Option* baselines =
       command->add_option("--baselines", run.baselines,
                           "Compare every metric with the baselines in DIR/<binary>/*.toml");
@@ -181,9 +184,10 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
       ->check(CLI::Range(1, 100000))
       ->needs(history);
   add_strict_env(command, run.strict_env, "The run");
-  command->add_option("--repo", run.repo,
-                      "Git work tree whose commit and dirty flag the run records (default: the one "
-                      "holding the test sources, known from the build)");
+}
+
+// run --jobs and the timeouts: how the tests' processes run.
+void add_process_options(CLI::App* command, RunOptions& run) {
   command
       ->add_option("--jobs,-j", run.jobs,
                    "Seeded tests: seeds run in this many single-threaded worker processes at once "
@@ -203,6 +207,38 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
           "Seconds one seed of a seeded test may run before it is killed and reported as an "
           "error for that seed")
       ->check(kFinite & CLI::PositiveNumber);
+}
+
+// run --hypothesis and the other sections of the run's notes.md.
+void add_notes_options(CLI::App* command, RunOptions& run) {
+  command->add_option("--hypothesis", run.hypothesis,
+                      "notes.md: what this run is expected to show (also in the ledger)");
+  command->add_option("--change", run.change, "notes.md: the single intentional change");
+  command->add_option("--criteria", run.criteria, "notes.md: what counts as success");
+  command->add_option("--notes", run.notes_file,
+                      "notes.md sections from this file (## Hypothesis, ## Single intentional "
+                      "change, ## Success criteria; also ## Result, ## Interpretation, ## Next "
+                      "experiment); the flags above override them");
+}
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
+  CLI::App* command = app.add_subcommand("run", "Run the selected tests (the default command)");
+  add_selection(command, run.tiers, run.filter);
+  add_parameter_overrides(command, run.sets);
+  command->add_option("--seed", run.seed, "Seed every test starts from")->check(kSeed);
+  command->add_option("--threads", run.threads, "Intra-op threads for every test")
+      ->check(CLI::Range(1, 1024));
+  add_runs_folder(command, run.out, "the run folders");
+  add_junit_copy(command, run.junit);
+  add_color(command, run.color);
+  command->add_flag("--ctest-measurements", run.ctest_measurements,
+                    "Print each metric as a <CTestMeasurement> line, which ctest -T Test keeps "
+                    "for CDash (mlregress_discover_tests sets it)");
+  add_run_comparison_options(command, run);
+  command->add_option("--repo", run.repo,
+                      "Git work tree whose commit and dirty flag the run records (default: the one "
+                      "holding the test sources, known from the build)");
+  add_process_options(command, run);
   add_alpha(command, run.alpha);
   command->add_flag("--all-seeds", run.all_seeds,
                     "Sequential seeded tests (Seeds(B).up_to(CAP)) run all CAP seeds instead of "
@@ -214,14 +250,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
       "Tests (a filter, as --filter) whose single failures do not fail the run: each runs as "
       "attempts (blocks of 4, at most 200, or its ML_FLAKY_TEST plan) and only a failure rate "
       "significantly above its baseline's fails it; every failed attempt is in the JUnit file");
-  command->add_option("--hypothesis", run.hypothesis,
-                      "notes.md: what this run is expected to show (also in the ledger)");
-  command->add_option("--change", run.change, "notes.md: the single intentional change");
-  command->add_option("--criteria", run.criteria, "notes.md: what counts as success");
-  command->add_option("--notes", run.notes_file,
-                      "notes.md sections from this file (## Hypothesis, ## Single intentional "
-                      "change, ## Success criteria; also ## Result, ## Interpretation, ## Next "
-                      "experiment); the flags above override them");
+  add_notes_options(command, run);
   add_shard_options(command, run);
   add_ab_options(command, run);
   return command;
@@ -264,10 +293,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& calibrate) {
   command->add_option("--baselines", calibrate.baselines, "Baseline folder");
   add_runs_folder(command, calibrate.out,
                   "the calibration folder (calibration-<time>/, with the K run folders)");
-  command->add_option("--set", calibrate.sets, "Override a parameter: TEST.KEY=VALUE (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->default_str("");
+  add_parameter_overrides(command, calibrate.sets);
   command->add_option("--seed", calibrate.seed, "Seed of every repeat (the same in each)")
       ->check(kSeed);
   command
@@ -298,8 +324,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
       app.add_subcommand("compare", "Compare run B against run A (A is the baseline)");
   command->add_option("run_a", compare.run_a, "Baseline run folder")->required();
   command->add_option("run_b", compare.run_b, "Candidate run folder")->required();
-  add_alpha(command, compare.alpha);
-  add_strict_env(command, compare.strict_env, "The comparison");
+  add_gate_options(command, compare.alpha, compare.strict_env, "The comparison");
   command->add_flag("--allow-incomplete", compare.allow_incomplete,
                     "Compare a run that was killed or is still running (what it holds so far)");
   return command;
@@ -324,8 +349,8 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& report) {
   command->add_option("--out", report.out,
                       "Output file; - for stdout (default: report.html for html, stdout for the "
                       "others)");
-  add_alpha(command, report.alpha, " when judging");
-  add_strict_env(command, report.strict_env, "The report (after writing it)");
+  add_gate_options(command, report.alpha, report.strict_env, "The report (after writing it)",
+                   " when judging");
   command->add_option("--history", report.history,
                       "HTML: add a chart per metric across the runs under these folders, one "
                       "point per commit, change points marked (as history --format html)");
@@ -345,8 +370,8 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
                       "Judge against these baselines (default: those the shards named)");
   add_junit_copy(command, merge.junit);
   add_color(command, merge.color);
-  add_alpha(command, merge.alpha);
-  add_strict_env(command, merge.strict_env, "The merged run (also when a shard ran with it)");
+  add_gate_options(command, merge.alpha, merge.strict_env,
+                   "The merged run (also when a shard ran with it)");
   command->add_flag("--force", merge.force,
                     "Merge shards of different commits, plans or environment profiles");
   return command;
@@ -479,6 +504,30 @@ CLI::App* add_list_command(CLI::App& app, ListOptions& list) {
   return command;
 }
 
+// Every command on `app`, each with the Command its parse selects; `baselines` first, whose
+// two subcommands are the ones that run.
+std::vector<std::pair<CLI::App*, Command>> add_commands(CLI::App& app, CommandLine& cl) {
+  const auto [baselines_check, baselines_adopt] =
+      add_baselines_commands(app, cl.baselines_check, cl.baselines_adopt);
+  return {
+      {add_run_command(app, cl.run), Command::kRun},
+      {add_promote_command(app, cl.promote), Command::kPromote},
+      {add_calibrate_command(app, cl.calibrate), Command::kCalibrate},
+      {add_compare_command(app, cl.compare), Command::kCompare},
+      {add_report_command(app, cl.report), Command::kReport},
+      {add_merge_command(app, cl.merge), Command::kMerge},
+      {add_notes_command(app, cl.notes), Command::kNotes},
+      {add_ledger_command(app, cl.ledger), Command::kLedger},
+      {add_rerun_command(app, cl.rerun), Command::kRerun},
+      {add_history_command(app, cl.history), Command::kHistory},
+      {add_bisect_command(app, cl.bisect), Command::kBisect},
+      {add_ablation_command(app, cl.ablation), Command::kAblation},
+      {baselines_check, Command::kBaselinesCheck},
+      {baselines_adopt, Command::kBaselinesAdopt},
+      {add_list_command(app, cl.list), Command::kList},
+  };
+}
+
 ParsedCommandLine exit_with(ExitCode code) {
   ParsedCommandLine parsed;
   parsed.exit_now = true;
@@ -501,25 +550,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   // words beside it could drift from the code.
   app.option_defaults()->always_capture_default();
   app.footer(exit_code_footer());
-  const auto [baselines_check, baselines_adopt] =
-      add_baselines_commands(app, cl.baselines_check, cl.baselines_adopt);
-  const std::pair<CLI::App*, Command> commands[] = {
-      {add_run_command(app, cl.run), Command::kRun},
-      {add_promote_command(app, cl.promote), Command::kPromote},
-      {add_calibrate_command(app, cl.calibrate), Command::kCalibrate},
-      {add_compare_command(app, cl.compare), Command::kCompare},
-      {add_report_command(app, cl.report), Command::kReport},
-      {add_merge_command(app, cl.merge), Command::kMerge},
-      {add_notes_command(app, cl.notes), Command::kNotes},
-      {add_ledger_command(app, cl.ledger), Command::kLedger},
-      {add_rerun_command(app, cl.rerun), Command::kRerun},
-      {add_history_command(app, cl.history), Command::kHistory},
-      {add_bisect_command(app, cl.bisect), Command::kBisect},
-      {add_ablation_command(app, cl.ablation), Command::kAblation},
-      {baselines_check, Command::kBaselinesCheck},
-      {baselines_adopt, Command::kBaselinesAdopt},
-      {add_list_command(app, cl.list), Command::kList},
-  };
+  const std::vector<std::pair<CLI::App*, Command>> commands = add_commands(app, cl);
 
   // `run` is the default: insert it when the first argument is an option, not a command.
   std::vector<std::string> args(argv + 1, argv + argc);

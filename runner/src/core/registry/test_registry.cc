@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -40,18 +41,31 @@ namespace {
 // Each returns what is wrong with one part of a test's declaration, "" when nothing is; `where`
 // is the test's "file:line".
 
+// The name of a test's parameter or variant (`kind`): non-empty, without a character its kind
+// refuses (`bad_characters`; `rule` says which it allows), and not declared before (in `seen`,
+// which takes it).
+std::string declared_name_problem(std::string_view kind, const std::string& name,
+                                  bool bad_characters, std::string_view rule,
+                                  std::set<std::string>& seen, const RegisteredTest& test,
+                                  const std::string& where) {
+  if (name.empty() || bad_characters) {
+    return fmt::format("{}: {} name '{}' of test '{}' must be non-empty and {}", where, kind, name,
+                       test.name, rule);
+  }
+  if (!seen.insert(name).second) {
+    return fmt::format("{}: {} '{}' of test '{}' is declared twice", where, kind, name, test.name);
+  }
+  return "";
+}
+
 std::string parameter_problem(const RegisteredTest& test, const std::string& where) {
   std::set<std::string> seen;
   for (const ParamSpec& spec : test.params) {
-    if (spec.name.empty() || spec.name.find_first_of(".= \t\n") != std::string::npos) {
-      return fmt::format(
-          "{}: parameter name '{}' of test '{}' must be non-empty and contain no '.', '=' or "
-          "whitespace",
-          where, spec.name, test.name);
-    }
-    if (!seen.insert(spec.name).second) {
-      return fmt::format("{}: parameter '{}' of test '{}' is declared twice", where, spec.name,
-                         test.name);
+    if (std::string problem = declared_name_problem(
+            "parameter", spec.name, spec.name.find_first_of(".= \t\n") != std::string::npos,
+            "contain no '.', '=' or whitespace", seen, test, where);
+        !problem.empty()) {
+      return problem;
     }
   }
   return "";
@@ -129,18 +143,15 @@ std::string variant_override_problem(const RegisteredTest& test, const Variant& 
 std::string variant_problem(const RegisteredTest& test, const std::string& where) {
   std::set<std::string> variant_names;
   for (const Variant& variant : test.seeds.variant_list()) {
-    if (variant.name.empty() ||
+    const bool bad_characters =
         variant.name.find_first_not_of(
             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-            std::string::npos) {
-      return fmt::format(
-          "{}: variant name '{}' of test '{}' must be non-empty and use only letters, digits, '_' "
-          "and '-'",
-          where, variant.name, test.name);
-    }
-    if (!variant_names.insert(variant.name).second) {
-      return fmt::format("{}: variant '{}' of test '{}' is declared twice", where, variant.name,
-                         test.name);
+        std::string::npos;
+    if (std::string problem = declared_name_problem("variant", variant.name, bad_characters,
+                                                    "use only letters, digits, '_' and '-'",
+                                                    variant_names, test, where);
+        !problem.empty()) {
+      return problem;
     }
     if (std::string problem = variant_override_problem(test, variant, where); !problem.empty()) {
       return problem;
