@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/sequential_look_steps.h"
 #include "statistics/confidence_sequence.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
@@ -14,13 +15,6 @@ namespace mlregress::internal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// The first n values (and seeds) of a sample, in the order they ran.
-SeedSamples first(const SeedSamples& samples, int n) {
-  const auto count = static_cast<std::ptrdiff_t>(n);
-  return {std::vector<double>(samples.values.begin(), samples.values.begin() + count),
-          std::vector<std::uint64_t>(samples.seeds.begin(), samples.seeds.begin() + count)};
-}
 
 // What one look of the confidence sequence says: its set for candidate − baseline at the PASS
 // level, and the one-sided anytime p-values of a degradation and of an improvement.
@@ -63,6 +57,39 @@ constexpr const char* kUnadjustedNote =
     "anytime-valid looks (until_decided) compare the unadjusted values: an adjustment estimated "
     "from the candidate's seeds would void the confidence sequence's guarantee";
 
+// Look `seeds` of the plan, before its seeds are analysed: an anytime look spends no share of
+// alpha, and its interval has level 1 − pass_error.
+SequentialLook planned_anytime_look(const SequentialPlan& plan, int seeds, double decision_level) {
+  SequentialLook look;
+  look.anytime = true;
+  look.seeds = seeds;
+  look.information = static_cast<double>(seeds) / plan.cap;
+  look.worse_weight = 0.0;
+  look.pass_level = 1.0 - plan.pass_error;
+  look.pass_spending = plan.pass_spending;
+  look.decision_level = decision_level;
+  look.family = std::max(1, plan.family);
+  return look;
+}
+
+// What the looks so far leave to the next: the running intersection of the confidence sequence
+// and the running minima of the anytime p-values.
+struct RunningSequence {
+  stats::ConfidenceInterval interval;
+  double p_worse = 1.0, p_better = 1.0;
+
+  // Adds a look's sequence and writes the running interval and p-values into the look.
+  void add(const SequenceLook& s, SequentialLook& look) {
+    interval = stats::intersect(interval, s.interval);
+    p_worse = std::min(p_worse, s.p_worse);
+    p_better = std::min(p_better, s.p_better);
+    look.interval_lower = interval.lower;
+    look.interval_upper = interval.upper;
+    look.p_worse_sequential = p_worse;
+    look.p_better_sequential = p_better;
+  }
+};
+
 }  // namespace
 
 std::vector<SequentialLook> look_anytime(const std::string& metric, Direction direction,
@@ -70,12 +97,11 @@ std::vector<SequentialLook> look_anytime(const std::string& metric, Direction di
                                          const SeedSamples& baseline, const SequentialPlan& plan,
                                          double alpha, const CovariateSamples* covariate) {
   const std::vector<int> looks = sequential_looks(plan);
-  const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
+  const int available = seeds_that_ran(candidate);
   // As look_sequentially: paired when the baseline holds every seed the plan may run, the
   // candidate's among them; otherwise the whole baseline is one fixed arm.
-  const SeedSamples ran = first(candidate, available);
-  const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
-                      samples_of_seeds(baseline, ran.seeds).has_value();
+  const SeedSamples ran = first_seeds(candidate, available);
+  const bool paired = looks_are_paired(ran, baseline, plan.cap);
   const double decision_level = alpha / std::max(1, plan.family);
   // Level 1 − pass_error (97.5% for 2.5%): Ville's inequality bounds the chance that the
   // sequence ever misses the true difference, on either side, by a, so a PASS at a true
@@ -84,38 +110,17 @@ std::vector<SequentialLook> look_anytime(const std::string& metric, Direction di
   const double a = plan.pass_error;
   const CovariateSamples* paired_covariate = paired ? covariate : nullptr;
 
-  std::vector<SequentialLook> taken;
-  const bool diverged =
-      std::any_of(ran.values.begin(), ran.values.end(), [](double v) { return !std::isfinite(v); });
-  if (diverged || available < looks.front()) {
-    SequentialLook look;
-    look.anytime = true;
-    look.seeds = available;
-    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline, covariate);
-    if (diverged) {
-      look.outcome = LookOutcome::kRegression;
-      look.p_worse_sequential = 0.0;
-    } else {
-      look.analysis.problem = fmt::format("{} seeds ran, fewer than the plan's first look ({})",
-                                          available, looks.front());
-    }
-    taken.push_back(look);
-    return taken;
+  const SeedComparison comparison{metric, direction, margin, candidate, baseline, covariate};
+  if (std::optional<SequentialLook> single =
+          look_before_first_block(comparison, ran, looks.front(), /*anytime=*/true)) {
+    return {*single};
   }
 
-  stats::ConfidenceInterval running{-kInf, kInf, 1.0 - a};
-  double p_worse = 1.0, p_better = 1.0;
+  std::vector<SequentialLook> taken;
+  RunningSequence running{{-kInf, kInf, 1.0 - a}};
   for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
-    SequentialLook look;
-    look.anytime = true;
-    look.seeds = looks[k];
-    look.information = static_cast<double>(looks[k]) / plan.cap;
-    look.worse_weight = 0.0;
-    look.pass_level = 1.0 - a;
-    look.pass_spending = plan.pass_spending;
-    look.decision_level = decision_level;
-    look.family = std::max(1, plan.family);
-    const SeedSamples c = first(candidate, look.seeds);
+    SequentialLook look = planned_anytime_look(plan, looks[k], decision_level);
+    const SeedSamples c = first_seeds(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
         paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
     const SeedSamples& b = same_seeds ? *same_seeds : baseline;
@@ -125,30 +130,14 @@ std::vector<SequentialLook> look_anytime(const std::string& metric, Direction di
       use.name = covariate->name;
       use.note = kUnadjustedNote;
     }
-    const DistributionAnalysis& an = look.analysis;
-    if (!an.problem.empty()) {
+    if (!look.analysis.problem.empty()) {
       taken.push_back(look);
       break;
     }
     const SequenceLook s =
         paired ? paired_sequence(direction, c, b, a) : independent_sequence(direction, c, b, a);
-    running = stats::intersect(running, s.interval);
-    p_worse = std::min(p_worse, s.p_worse);
-    p_better = std::min(p_better, s.p_better);
-    look.interval_lower = running.lower;
-    look.interval_upper = running.upper;
-    look.p_worse_sequential = p_worse;
-    look.p_better_sequential = p_better;
-    const double worse = degradation_of(direction, an.difference);
-    const double worst_case =
-        direction == Direction::HigherIsBetter ? -look.interval_lower : look.interval_upper;
-    if (p_worse < decision_level && worse > margin) {
-      look.outcome = LookOutcome::kRegression;
-    } else if (p_better < decision_level && -worse > margin) {
-      look.outcome = LookOutcome::kImproved;
-    } else if (worst_case <= margin) {
-      look.outcome = LookOutcome::kPass;
-    }
+    running.add(s, look);
+    look.outcome = settle_look(look, direction, margin);
     taken.push_back(look);
     if (look.outcome != LookOutcome::kContinue) break;
   }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/anytime_seeds.h"
+#include "analysis/sequential_look_steps.h"
 #include "statistics/block_combination.h"
 #include "statistics/t_distribution.h"
 #include "statistics/t_sequential_boundaries.h"
@@ -31,9 +32,6 @@ SeedSamples seeds_between(const SeedSamples& samples, int begin, int end) {
   return {std::vector<double>(samples.values.begin() + from, samples.values.begin() + to),
           std::vector<std::uint64_t>(samples.seeds.begin() + from, samples.seeds.begin() + to)};
 }
-
-// The first n values (and seeds) of a sample.
-SeedSamples first(const SeedSamples& samples, int n) { return seeds_between(samples, 0, n); }
 
 // ", settled below 0.0005 = alpha / 20 hypotheses" when the run's family has more than one.
 std::string family_clause(const SequentialLook& look) {
@@ -63,6 +61,122 @@ std::pair<double, double> block_p_values(const std::string& metric, Direction di
   return {a.p_worse, a.p_better};
 }
 
+// What the plan fixes before the first look: where it looks, whether the looks are paired, and
+// the error each look may spend.
+struct LookSchedule {
+  std::vector<int> looks;
+  bool paired = false;
+  std::vector<double> t;            // the information fraction of each look
+  std::vector<double> worse_spent;  // the union bound's increments of alpha
+  std::vector<double> pass_spent;   // the one-sided error each look's PASS may spend
+  double decision_level = 0.0;      // alpha / family
+  bool exact_regression = false;
+  std::vector<double> exact_thresholds;  // with exact_regression: each look's nominal level
+};
+
+LookSchedule schedule_looks(const SeedSamples& candidate, const SeedSamples& baseline,
+                            const SequentialPlan& plan, double alpha) {
+  LookSchedule s;
+  s.looks = sequential_looks(plan);
+  // The information then grows with the seeds (paired), or is measured against the whole
+  // baseline as an independent arm.
+  s.paired = looks_are_paired(first_seeds(candidate, seeds_that_ran(candidate)), baseline, plan.cap);
+  s.t = stats::information_fractions(s.looks,
+                                     s.paired ? 0 : static_cast<int>(baseline.values.size()));
+  s.worse_spent = stats::spent_increments(s.t, alpha, plan.regression_spending);
+  // Exact boundaries only where they can be exact for the t tests: paired looks, whose t
+  // statistics' joint law depends on the seed counts alone. Against a fixed baseline arm (fresh
+  // seeds) it also depends on the unknown variances, so there the union bound holds the level.
+  s.pass_spent = plan.exact_pass_boundaries && s.paired
+                     ? stats::t_nominal_p_thresholds(s.looks, plan.pass_error, plan.pass_spending)
+                     : stats::spent_increments(s.t, plan.pass_error, plan.pass_spending);
+
+  // Bonferroni's level for the run's family: what Holm's correction will certainly reject.
+  s.decision_level = alpha / std::max(1, plan.family);
+  s.exact_regression = plan.exact_regression_boundaries && s.paired;
+  s.exact_thresholds =
+      s.exact_regression
+          ? stats::nominal_p_thresholds(s.t, s.decision_level, plan.regression_spending)
+          : std::vector<double>{};
+  return s;
+}
+
+// What the looks so far leave to the next: the sequential p-values (before capping at 1) and,
+// with exact REGRESSION boundaries, the blocks' statistics combined so far.
+struct RunningEvidence {
+  double p_worse_sequential = std::numeric_limits<double>::infinity();
+  double p_better_sequential = std::numeric_limits<double>::infinity();
+  std::vector<double> block_z_worse, block_z_better, z_worse, z_better;
+  std::vector<int> block_sizes;
+};
+
+// Look k as the plan lays it out, before its seeds are analysed.
+SequentialLook planned_look(const LookSchedule& schedule, const SequentialPlan& plan,
+                            double alpha, std::size_t k) {
+  SequentialLook look;
+  look.seeds = schedule.looks[k];
+  look.information = schedule.t[k];
+  look.decision_level = schedule.decision_level;
+  look.family = std::max(1, plan.family);
+  // The share of the decision level this look tests at: exact boundaries allow more than the
+  // union bound's increment, because they count only the paths that have not crossed yet.
+  look.worse_weight = schedule.exact_regression
+                          ? schedule.exact_thresholds[k] / schedule.decision_level
+                          : schedule.worse_spent[k] / alpha;
+  const double pass_tail = schedule.pass_spent[k];  // the one-sided error this look's PASS may spend
+  look.pass_level = 1.0 - 2.0 * pass_tail;
+  look.pass_spending = plan.pass_spending;
+  return look;
+}
+
+// Exact REGRESSION boundaries: block k's own t tests join the combined statistics, whose crossing
+// p-values are the sequential ones.
+void combine_blocks(SequentialLook& look, const SeedComparison& comparison,
+                    const LookSchedule& schedule, const SequentialPlan& plan, double alpha,
+                    std::size_t k, RunningEvidence& e) {
+  const std::vector<int>& looks = schedule.looks;
+  const auto [p_worse_block, p_better_block] =
+      block_p_values(comparison.metric, comparison.direction, comparison.margin,
+                     comparison.candidate, comparison.baseline, looks, k);
+  e.block_z_worse.push_back(stats::block_z(p_worse_block));
+  e.block_z_better.push_back(stats::block_z(p_better_block));
+  e.block_sizes.push_back(looks[k] - (k == 0 ? 0 : looks[k - 1]));
+  e.z_worse.push_back(stats::combined_z(e.block_z_worse, e.block_sizes));
+  e.z_better.push_back(stats::combined_z(e.block_z_better, e.block_sizes));
+  e.p_worse_sequential =
+      stats::crossing_p_value(e.z_worse, schedule.t, alpha, plan.family, plan.regression_spending);
+  e.p_better_sequential =
+      stats::crossing_p_value(e.z_better, schedule.t, alpha, plan.family, plan.regression_spending);
+  look.exact_regression = true;
+  look.z_worse = e.z_worse.back();
+  look.z_better = e.z_better.back();
+  look.regression_boundary = stats::block_z(schedule.exact_thresholds[k]);
+}
+
+// The union bound: the sequential p-value is the least p_j / w_j of the looks so far. Only for
+// a look whose share is above 0: one that underflowed to 0 can reject nothing (0 / 0 must not
+// become NaN).
+void spend_by_union_bound(const SequentialLook& look, RunningEvidence& e) {
+  const DistributionAnalysis& a = look.analysis;
+  e.p_worse_sequential = std::min(e.p_worse_sequential, a.p_worse / look.worse_weight);
+  e.p_better_sequential = std::min(e.p_better_sequential, a.p_better / look.worse_weight);
+}
+
+// The look's interval at its pass level, around the analysis's difference.
+void set_pass_interval(SequentialLook& look, double pass_tail) {
+  const DistributionAnalysis& a = look.analysis;
+  if (a.standard_error > 0.0) {
+    // Nothing left to spend: an unbounded interval, which cannot PASS.
+    const double half = pass_tail > 0.0
+                            ? stats::t_upper_quantile(pass_tail, a.df) * a.standard_error
+                            : std::numeric_limits<double>::infinity();
+    look.interval_lower = a.difference - half;
+    look.interval_upper = a.difference + half;
+  } else {
+    look.interval_lower = look.interval_upper = a.difference;
+  }
+}
+
 }  // namespace
 
 std::vector<int> sequential_looks(const SequentialPlan& plan) {
@@ -86,122 +200,37 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
                                               const CovariateSamples* covariate) {
   if (plan.anytime)
     return look_anytime(metric, direction, margin, candidate, baseline, plan, alpha, covariate);
-  const std::vector<int> looks = sequential_looks(plan);
-  const int available = static_cast<int>(std::min(candidate.values.size(), candidate.seeds.size()));
-  // Paired looks when the baseline holds as many seeds as the plan may run, the candidate's among
-  // them (the runner runs the baseline's seeds); the information then grows with the seeds.
-  // Otherwise each look compares with the whole baseline as an independent arm.
-  const bool paired = baseline.seeds.size() >= static_cast<std::size_t>(plan.cap) &&
-                      samples_of_seeds(baseline, first(candidate, available).seeds).has_value();
-  const std::vector<double> t =
-      stats::information_fractions(looks, paired ? 0 : static_cast<int>(baseline.values.size()));
-  const std::vector<double> worse_spent =
-      stats::spent_increments(t, alpha, plan.regression_spending);
-  // Exact boundaries only where they can be exact for the t tests: paired looks, whose t
-  // statistics' joint law depends on the seed counts alone. Against a fixed baseline arm (fresh
-  // seeds) it also depends on the unknown variances, so there the union bound holds the level.
-  const std::vector<double> pass_spent =
-      plan.exact_pass_boundaries && paired
-          ? stats::t_nominal_p_thresholds(looks, plan.pass_error, plan.pass_spending)
-          : stats::spent_increments(t, plan.pass_error, plan.pass_spending);
-
-  // Bonferroni's level for the run's family: what Holm's correction will certainly reject.
-  const double decision_level = alpha / std::max(1, plan.family);
-  const bool exact_regression = plan.exact_regression_boundaries && paired;
-  const std::vector<double> exact_thresholds =
-      exact_regression ? stats::nominal_p_thresholds(t, decision_level, plan.regression_spending)
-                       : std::vector<double>{};
-  std::vector<double> block_z_worse, block_z_better, z_worse, z_better;
-  std::vector<int> block_sizes;
+  const LookSchedule schedule = schedule_looks(candidate, baseline, plan, alpha);
+  const SeedComparison comparison{metric, direction, margin, candidate, baseline, covariate};
+  const SeedSamples ran = first_seeds(candidate, seeds_that_ran(candidate));
+  if (std::optional<SequentialLook> single =
+          look_before_first_block(comparison, ran, schedule.looks.front(), /*anytime=*/false)) {
+    return {*single};
+  }
 
   std::vector<SequentialLook> taken;
-  // A seed that diverged decides the metric at once, as in the single-look gate, wherever it
-  // is among the seeds that ran; fewer seeds than one block cannot be looked at.
-  const SeedSamples ran = first(candidate, available);
-  const bool diverged =
-      std::any_of(ran.values.begin(), ran.values.end(), [](double v) { return !std::isfinite(v); });
-  if (diverged || available < looks.front()) {
-    SequentialLook look;
-    look.seeds = available;
-    look.analysis = analyse_distribution(metric, direction, margin, ran, baseline, covariate);
-    if (diverged) {
-      look.outcome = LookOutcome::kRegression;
-      look.p_worse_sequential = 0.0;
-    } else {
-      look.analysis.problem = fmt::format("{} seeds ran, fewer than the plan's first look ({})",
-                                          available, looks.front());
-    }
-    taken.push_back(look);
-    return taken;
-  }
-  double p_worse_sequential = std::numeric_limits<double>::infinity();
-  double p_better_sequential = std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
-    SequentialLook look;
-    look.seeds = looks[k];
-    look.information = t[k];
-    look.decision_level = decision_level;
-    look.family = std::max(1, plan.family);
-    // The share of the decision level this look tests at: exact boundaries allow more than the
-    // union bound's increment, because they count only the paths that have not crossed yet.
-    look.worse_weight =
-        exact_regression ? exact_thresholds[k] / decision_level : worse_spent[k] / alpha;
-    const double pass_tail = pass_spent[k];  // the one-sided error this look's PASS may spend
-    look.pass_level = 1.0 - 2.0 * pass_tail;
-    look.pass_spending = plan.pass_spending;
-    const SeedSamples c = first(candidate, look.seeds);
+  RunningEvidence evidence;
+  const int available = static_cast<int>(ran.values.size());
+  for (std::size_t k = 0; k < schedule.looks.size() && schedule.looks[k] <= available; ++k) {
+    SequentialLook look = planned_look(schedule, plan, alpha, k);
+    const SeedSamples c = first_seeds(candidate, look.seeds);
     const std::optional<SeedSamples> same_seeds =
-        paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
+        schedule.paired ? samples_of_seeds(baseline, c.seeds) : std::nullopt;
     look.analysis = analyse_distribution(metric, direction, margin, c,
                                          same_seeds.value_or(baseline), covariate);
-    const DistributionAnalysis& a = look.analysis;
-    if (!a.problem.empty()) {
+    if (!look.analysis.problem.empty()) {
       taken.push_back(look);
       break;
     }
-    if (exact_regression) {
-      const auto [p_worse_block, p_better_block] =
-          block_p_values(metric, direction, margin, candidate, baseline, looks, k);
-      block_z_worse.push_back(stats::block_z(p_worse_block));
-      block_z_better.push_back(stats::block_z(p_better_block));
-      block_sizes.push_back(looks[k] - (k == 0 ? 0 : looks[k - 1]));
-      z_worse.push_back(stats::combined_z(block_z_worse, block_sizes));
-      z_better.push_back(stats::combined_z(block_z_better, block_sizes));
-      p_worse_sequential =
-          stats::crossing_p_value(z_worse, t, alpha, plan.family, plan.regression_spending);
-      p_better_sequential =
-          stats::crossing_p_value(z_better, t, alpha, plan.family, plan.regression_spending);
-      look.exact_regression = true;
-      look.z_worse = z_worse.back();
-      look.z_better = z_better.back();
-      look.regression_boundary = stats::block_z(exact_thresholds[k]);
+    if (schedule.exact_regression) {
+      combine_blocks(look, comparison, schedule, plan, alpha, k, evidence);
     } else if (look.worse_weight > 0.0) {
-      // A look whose share underflowed to 0 can reject nothing (0 / 0 must not become NaN).
-      p_worse_sequential = std::min(p_worse_sequential, a.p_worse / look.worse_weight);
-      p_better_sequential = std::min(p_better_sequential, a.p_better / look.worse_weight);
+      spend_by_union_bound(look, evidence);
     }
-    look.p_worse_sequential = std::min(1.0, p_worse_sequential);
-    look.p_better_sequential = std::min(1.0, p_better_sequential);
-    if (a.standard_error > 0.0) {
-      // Nothing left to spend: an unbounded interval, which cannot PASS.
-      const double half = pass_tail > 0.0
-                              ? stats::t_upper_quantile(pass_tail, a.df) * a.standard_error
-                              : std::numeric_limits<double>::infinity();
-      look.interval_lower = a.difference - half;
-      look.interval_upper = a.difference + half;
-    } else {
-      look.interval_lower = look.interval_upper = a.difference;
-    }
-    const double worse = degradation_of(direction, a.difference);
-    const double worst_case =
-        direction == Direction::HigherIsBetter ? -look.interval_lower : look.interval_upper;
-    if (look.p_worse_sequential < decision_level && worse > margin) {
-      look.outcome = LookOutcome::kRegression;
-    } else if (look.p_better_sequential < decision_level && -worse > margin) {
-      look.outcome = LookOutcome::kImproved;
-    } else if (worst_case <= margin) {
-      look.outcome = LookOutcome::kPass;
-    }
+    look.p_worse_sequential = std::min(1.0, evidence.p_worse_sequential);
+    look.p_better_sequential = std::min(1.0, evidence.p_better_sequential);
+    set_pass_interval(look, schedule.pass_spent[k]);
+    look.outcome = settle_look(look, direction, margin);
     taken.push_back(look);
     if (look.outcome != LookOutcome::kContinue) break;
   }
