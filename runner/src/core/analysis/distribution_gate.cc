@@ -157,6 +157,40 @@ GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
   return d;
 }
 
+// One family for "worse", one for "better": every testable check is a hypothesis in each,
+// and a check identical to an earlier one is the same hypothesis, counted once. The other
+// checks' p-values follow the analyses' members.
+struct HolmFamilies {
+  std::vector<std::size_t> members;  // the analyses that stand for their hypothesis
+  std::vector<std::size_t> same_as;  // per analysis: the member it repeats, or kNotDuplicate
+  std::vector<double> p_worse, p_better;
+};
+
+HolmFamilies holm_families(std::span<const DistributionAnalysis> analyses,
+                           std::span<const OtherCheck> others) {
+  std::vector<std::size_t> members;
+  std::vector<std::size_t> same_as(analyses.size(), kNotDuplicate);
+  std::vector<double> p_worse, p_better;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    if (!testable(analyses[i])) continue;
+    const auto earlier = std::find_if(members.begin(), members.end(), [&](std::size_t m) {
+      return same_hypothesis(analyses[m], analyses[i]);
+    });
+    if (earlier != members.end()) {
+      same_as[i] = *earlier;
+      continue;
+    }
+    members.push_back(i);
+    p_worse.push_back(analyses[i].p_worse);
+    p_better.push_back(analyses[i].p_better);
+  }
+  for (const OtherCheck& other : others) {
+    p_worse.push_back(other.p_worse);
+    p_better.push_back(other.p_better);
+  }
+  return {std::move(members), std::move(same_as), std::move(p_worse), std::move(p_better)};
+}
+
 }  // namespace
 
 std::optional<SeedSamples> samples_of_seeds(const SeedSamples& baseline,
@@ -243,12 +277,10 @@ std::optional<stats::ControlVariateAdjustment> covariate_adjustment(const SeedSa
   }
 }
 
-}  // namespace
-
-DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
-                                          double margin, const SeedSamples& candidate,
-                                          const SeedSamples& baseline,
-                                          const CovariateSamples* covariate) {
+// What the gate reports of both samples before it tests them.
+DistributionAnalysis describe_samples(const std::string& metric, Direction direction,
+                                      double margin, const SeedSamples& candidate,
+                                      const SeedSamples& baseline) {
   DistributionAnalysis a;
   a.metric = metric;
   a.direction = direction;
@@ -267,39 +299,55 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
                                        [](double v) { return !std::isfinite(v); });
   a.difference = c.mean - b.mean;
   a.ci_lower = a.ci_upper = kNaN;
+  return a;
+}
 
-  a.problem = samples_problem(direction, margin, candidate, baseline);
-  if (!a.problem.empty()) return a;
-
-  a.design = same_seed_set(candidate, baseline) ? GateDesign::kPaired : GateDesign::kIndependent;
-  std::vector<double> x = candidate.values;
-  std::vector<double> y = a.design == GateDesign::kPaired
-                              ? baseline_in_candidate_order(candidate, baseline)
-                              : baseline.values;
+// The values the t tests compare (x the candidate's, y the baseline's), paired by seed or
+// adjusted by a covariate, and the test that fits them.
+struct TestedValues {
+  GateDesign design = GateDesign::kIndependent;
+  std::vector<double> x, y;
   // Welch's test on covariate-adjusted values has one degree of freedom fewer: the slope was
   // estimated from them.
   double df_spent_on_slope = 0.0;
-  if (covariate != nullptr) {
-    CovariateUse& use = a.covariate.emplace();
-    use.name = covariate->name;
-    if (a.design == GateDesign::kPaired) {
-      use.note = "not needed: paired on the same seeds, the covariate cancels";
-    } else if (auto adjusted = covariate_adjustment(candidate, baseline, *covariate, use)) {
-      x = std::move(adjusted->first_adjusted);
-      y = std::move(adjusted->second_adjusted);
-      df_spent_on_slope = 1.0;
-    }
-  }
-  const auto test = [&](stats::Alternative alternative) {
-    if (a.design == GateDesign::kPaired) {
+
+  stats::TTestResult test(stats::Alternative alternative) const {
+    if (design == GateDesign::kPaired) {
       return stats::paired_t_test(x, y, alternative, kConfidenceLevel);
     }
     const stats::TTestResult welch = stats::welch_t_test(x, y, alternative, kConfidenceLevel);
     if (df_spent_on_slope == 0.0) return welch;
     return stats::t_test_from_estimate(welch.estimate, welch.standard_error,
                                        welch.df - df_spent_on_slope, alternative, kConfidenceLevel);
-  };
-  const stats::TTestResult two_sided = test(stats::Alternative::kTwoSided);
+  }
+};
+
+// The arms in a.design, adjusted by the covariate where it applies (a.covariate says whether).
+TestedValues values_to_test(DistributionAnalysis& a, const SeedSamples& candidate,
+                            const SeedSamples& baseline, const CovariateSamples* covariate) {
+  TestedValues tested;
+  tested.design = a.design;
+  tested.x = candidate.values;
+  tested.y = a.design == GateDesign::kPaired ? baseline_in_candidate_order(candidate, baseline)
+                                             : baseline.values;
+  if (covariate != nullptr) {
+    CovariateUse& use = a.covariate.emplace();
+    use.name = covariate->name;
+    if (a.design == GateDesign::kPaired) {
+      use.note = "not needed: paired on the same seeds, the covariate cancels";
+    } else if (auto adjusted = covariate_adjustment(candidate, baseline, *covariate, use)) {
+      tested.x = std::move(adjusted->first_adjusted);
+      tested.y = std::move(adjusted->second_adjusted);
+      tested.df_spent_on_slope = 1.0;
+    }
+  }
+  return tested;
+}
+
+// The difference, its interval and the one-sided p-values of the t tests.
+void set_t_test_results(DistributionAnalysis& a, const TestedValues& tested,
+                        Direction direction) {
+  const stats::TTestResult two_sided = tested.test(stats::Alternative::kTwoSided);
   a.difference = two_sided.estimate;
   a.standard_error = two_sided.standard_error;
   a.df = two_sided.df;
@@ -315,9 +363,24 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   } else {
     a.ci_lower = two_sided.confidence_interval.lower;
     a.ci_upper = two_sided.confidence_interval.upper;
-    a.p_worse = test(worse_alternative(direction)).p_value;
-    a.p_better = test(better_alternative(direction)).p_value;
+    a.p_worse = tested.test(worse_alternative(direction)).p_value;
+    a.p_better = tested.test(better_alternative(direction)).p_value;
   }
+}
+
+}  // namespace
+
+DistributionAnalysis analyse_distribution(const std::string& metric, Direction direction,
+                                          double margin, const SeedSamples& candidate,
+                                          const SeedSamples& baseline,
+                                          const CovariateSamples* covariate) {
+  DistributionAnalysis a = describe_samples(metric, direction, margin, candidate, baseline);
+  a.problem = samples_problem(direction, margin, candidate, baseline);
+  if (!a.problem.empty()) return a;
+
+  a.design = same_seed_set(candidate, baseline) ? GateDesign::kPaired : GateDesign::kIndependent;
+  const TestedValues tested = values_to_test(a, candidate, baseline, covariate);
+  set_t_test_results(a, tested, direction);
   // A NaN here (variances so small that the Welch–Satterthwaite df underflows) must not
   // reach Holm or read as a pass.
   if (!testable(a) || std::isnan(a.ci_lower) || std::isnan(a.ci_upper)) {
@@ -345,28 +408,11 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
   if (!(alpha > 0.0 && alpha < 1.0)) {
     throw std::invalid_argument(fmt::format("the gate's alpha must lie in (0, 1), not {}", alpha));
   }
-  // One family for "worse", one for "better": every testable check is a hypothesis in each,
-  // and a check identical to an earlier one is the same hypothesis, counted once.
-  std::vector<std::size_t> members;
-  std::vector<std::size_t> same_as(analyses.size(), kNotDuplicate);
-  std::vector<double> p_worse, p_better;
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    if (!testable(analyses[i])) continue;
-    const auto earlier = std::find_if(members.begin(), members.end(), [&](std::size_t m) {
-      return same_hypothesis(analyses[m], analyses[i]);
-    });
-    if (earlier != members.end()) {
-      same_as[i] = *earlier;
-      continue;
-    }
-    members.push_back(i);
-    p_worse.push_back(analyses[i].p_worse);
-    p_better.push_back(analyses[i].p_better);
-  }
-  for (const OtherCheck& other : others) {
-    p_worse.push_back(other.p_worse);
-    p_better.push_back(other.p_better);
-  }
+  const HolmFamilies families = holm_families(analyses, others);
+  const std::vector<std::size_t>& members = families.members;
+  const std::vector<std::size_t>& same_as = families.same_as;
+  const std::vector<double>& p_worse = families.p_worse;
+  const std::vector<double>& p_better = families.p_better;
   const std::vector<double> worse_adjusted = stats::holm_adjust(p_worse);
   const std::vector<double> better_adjusted = stats::holm_adjust(p_better);
   others_adjusted.clear();

@@ -4,8 +4,63 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace mlregress::internal {
+
+namespace {
+
+// The failures among the outcomes read so far, in the order they ran.
+struct FailureCount {
+  const std::vector<double>& outcomes;
+  int failures = 0;
+  std::size_t seen = 0;
+
+  void up_to(std::size_t n) {
+    for (; seen < n && seen < outcomes.size(); ++seen) failures += outcomes[seen] != 0.0;
+  }
+};
+
+// A test that cannot be designed: every outcome counted, no look taken, INCONCLUSIVE.
+void refuse(FailureRateAnalysis& a, const std::vector<double>& outcomes, std::string problem) {
+  FailureCount count{outcomes};
+  count.up_to(outcomes.size());
+  a.failures = count.failures;
+  a.trials = static_cast<int>(outcomes.size());
+  a.problem = std::move(problem);
+  a.decision = stats::RateDecision::kInconclusive;
+}
+
+// The designed test's looks at the outcomes, up to the first that decides.
+void look_at_outcomes(FailureRateAnalysis& a, const std::vector<double>& outcomes,
+                      const std::vector<int>& looks) {
+  FailureCount count{outcomes};
+  const stats::FailureRateDesign design = stats::design_failure_rate_test(
+      a.reference_rate, a.detect_rate, a.alpha, kFailureRatePower, looks);
+  a.size = design.size;
+  a.power = design.power;
+  // A PASS says "a rise to p1 is ruled out": only as sure as the design that claims it.
+  a.pass_allowed =
+      stats::operating_characteristics(design, a.detect_rate).p_pass <= 1.0 - kFailureRatePower;
+  for (std::size_t k = 0; k < looks.size(); ++k) {
+    if (static_cast<std::size_t>(looks[k]) > outcomes.size()) break;
+    count.up_to(static_cast<std::size_t>(looks[k]));
+    stats::RateDecision decision = stats::decide_at_look(design, k, count.failures);
+    if (decision == stats::RateDecision::kPass && !a.pass_allowed) {
+      decision = k + 1 == looks.size() ? stats::RateDecision::kInconclusive
+                                       : stats::RateDecision::kContinue;
+    }
+    a.looks.push_back({looks[k], count.failures, decision});
+    if (decision != stats::RateDecision::kContinue) break;
+  }
+  if (!a.looks.empty()) a.decision = a.looks.back().decision;
+  if (a.decision == stats::RateDecision::kContinue) count.up_to(outcomes.size());
+  a.failures = count.failures;
+  a.trials = static_cast<int>(count.seen);
+}
+
+}  // namespace
 
 FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, int baseline_failures,
                                          int baseline_trials, double detect, int block, int cap,
@@ -24,52 +79,18 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
   a.detect_rate = rate_to_detect(a.reference_rate, detect);
   const std::vector<int> looks = stats::failure_rate_looks(block, cap);
 
-  int failures = 0;
-  std::size_t seen = 0;
-  const auto count_up_to = [&](std::size_t n) {
-    for (; seen < n && seen < outcomes.size(); ++seen) failures += outcomes[seen] != 0.0;
-  };
   if (!(alpha < 0.5)) {
-    count_up_to(outcomes.size());
-    a.failures = failures;
-    a.trials = static_cast<int>(outcomes.size());
-    a.problem = fmt::format(
-        "alpha {:g} leaves no room for a one-sided test of a rate (it needs "
-        "alpha < 0.5)",
-        alpha);
-    a.decision = stats::RateDecision::kInconclusive;
+    refuse(a, outcomes,
+           fmt::format("alpha {:g} leaves no room for a one-sided test of a rate (it needs "
+                       "alpha < 0.5)",
+                       alpha));
   } else if (a.detect_rate >= 1.0) {
-    count_up_to(outcomes.size());
-    a.failures = failures;
-    a.trials = static_cast<int>(outcomes.size());
-    a.problem = fmt::format(
-        "the baseline's failure rate ({} of {}) is too high for a rise to be detected; fix the "
-        "test, then promote",
-        baseline_failures, baseline_trials);
-    a.decision = stats::RateDecision::kInconclusive;
+    refuse(a, outcomes,
+           fmt::format("the baseline's failure rate ({} of {}) is too high for a rise to be "
+                       "detected; fix the test, then promote",
+                       baseline_failures, baseline_trials));
   } else {
-    const stats::FailureRateDesign design = stats::design_failure_rate_test(
-        a.reference_rate, a.detect_rate, alpha, kFailureRatePower, looks);
-    a.size = design.size;
-    a.power = design.power;
-    // A PASS says "a rise to p1 is ruled out": only as sure as the design that claims it.
-    a.pass_allowed =
-        stats::operating_characteristics(design, a.detect_rate).p_pass <= 1.0 - kFailureRatePower;
-    for (std::size_t k = 0; k < looks.size(); ++k) {
-      if (static_cast<std::size_t>(looks[k]) > outcomes.size()) break;
-      count_up_to(static_cast<std::size_t>(looks[k]));
-      stats::RateDecision decision = stats::decide_at_look(design, k, failures);
-      if (decision == stats::RateDecision::kPass && !a.pass_allowed) {
-        decision = k + 1 == looks.size() ? stats::RateDecision::kInconclusive
-                                         : stats::RateDecision::kContinue;
-      }
-      a.looks.push_back({looks[k], failures, decision});
-      if (decision != stats::RateDecision::kContinue) break;
-    }
-    if (!a.looks.empty()) a.decision = a.looks.back().decision;
-    if (a.decision == stats::RateDecision::kContinue) count_up_to(outcomes.size());
-    a.failures = failures;
-    a.trials = static_cast<int>(seen);
+    look_at_outcomes(a, outcomes, looks);
   }
   if (a.trials > 0) a.interval = stats::clopper_pearson(a.failures, a.trials, 0.95);
   return a;

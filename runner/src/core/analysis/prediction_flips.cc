@@ -103,6 +103,75 @@ void rank_changes(
                    });
 }
 
+// What the walk over the baseline's examples gathers besides the flips it adds to the result.
+struct PairedTally {
+  std::vector<std::int64_t> only_baseline, changed_targets;
+  std::size_t baseline_correct = 0, candidate_correct = 0;
+  std::map<std::int64_t, ClassFlips> by_class;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> confusion_delta;
+};
+
+// Baseline positions in id order, so every list below comes out sorted by id whatever order
+// either file is in.
+std::vector<std::size_t> positions_in_id_order(const Predictions& baseline) {
+  std::vector<std::size_t> order(baseline.ids.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return baseline.ids[a] < baseline.ids[b]; });
+  return order;
+}
+
+// One example both sets hold with the same target (baseline position i, candidate position j):
+// its correctness before and after, the confusion cells it moves, and its flip if it flipped.
+void compare_example(const Predictions& baseline, std::size_t i, const Predictions& candidate,
+                     std::size_t j, PredictionComparison& result, PairedTally& tally) {
+  const std::int64_t id = baseline.ids[i];
+  const std::int64_t target = baseline.target[i];
+  const std::int64_t before = baseline.predicted[i], after = candidate.predicted[j];
+  const bool was_correct = before == target, is_correct = after == target;
+  tally.baseline_correct += was_correct;
+  tally.candidate_correct += is_correct;
+  if (before != after) {
+    --tally.confusion_delta[{target, before}];
+    ++tally.confusion_delta[{target, after}];
+  }
+  if (was_correct == is_correct) return;
+  const PredictionFlip flip{id, target, before, after};
+  ClassFlips& of_class = tally.by_class[target];
+  of_class.target = target;
+  if (was_correct) {
+    result.correct_to_wrong.push_back(flip);
+    ++of_class.correct_to_wrong;
+  } else {
+    result.wrong_to_correct.push_back(flip);
+    ++of_class.wrong_to_correct;
+  }
+}
+
+// Pairs the baseline's examples with the candidate's by id and compares those with one target.
+PairedTally pair_examples(const Predictions& baseline, const Predictions& candidate,
+                          const std::unordered_map<std::int64_t, std::size_t>& candidate_index,
+                          PredictionComparison& result) {
+  PairedTally tally;
+  for (const std::size_t i : positions_in_id_order(baseline)) {
+    const std::int64_t id = baseline.ids[i];
+    const auto found = candidate_index.find(id);
+    if (found == candidate_index.end()) {
+      tally.only_baseline.push_back(id);
+      continue;
+    }
+    ++result.paired;
+    const std::size_t j = found->second;
+    if (candidate.target[j] != baseline.target[i]) {
+      tally.changed_targets.push_back(id);
+      continue;
+    }
+    ++result.compared;
+    compare_example(baseline, i, candidate, j, result, tally);
+  }
+  return tally;
+}
+
 }  // namespace
 
 PredictionComparison compare_predictions(const Predictions& baseline, const Predictions& candidate,
@@ -111,73 +180,29 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
   const auto candidate_index = index_by_id(candidate, "candidate");
 
   PredictionComparison result;
-  std::vector<std::int64_t> only_baseline, only_candidate, changed_targets;
-  // Baseline positions in id order, so every list below comes out sorted by id whatever order
-  // either file is in.
-  std::vector<std::size_t> order(baseline.ids.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return baseline.ids[a] < baseline.ids[b]; });
-
-  std::size_t baseline_correct = 0, candidate_correct = 0;
-  std::map<std::int64_t, ClassFlips> by_class;
-  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> confusion_delta;
-  for (const std::size_t i : order) {
-    const std::int64_t id = baseline.ids[i];
-    const auto found = candidate_index.find(id);
-    if (found == candidate_index.end()) {
-      only_baseline.push_back(id);
-      continue;
-    }
-    ++result.paired;
-    const std::size_t j = found->second;
-    const std::int64_t target = baseline.target[i];
-    if (candidate.target[j] != target) {
-      changed_targets.push_back(id);
-      continue;
-    }
-    ++result.compared;
-    const std::int64_t before = baseline.predicted[i], after = candidate.predicted[j];
-    const bool was_correct = before == target, is_correct = after == target;
-    baseline_correct += was_correct;
-    candidate_correct += is_correct;
-    if (before != after) {
-      --confusion_delta[{target, before}];
-      ++confusion_delta[{target, after}];
-    }
-    if (was_correct == is_correct) continue;
-    const PredictionFlip flip{id, target, before, after};
-    ClassFlips& of_class = by_class[target];
-    of_class.target = target;
-    if (was_correct) {
-      result.correct_to_wrong.push_back(flip);
-      ++of_class.correct_to_wrong;
-    } else {
-      result.wrong_to_correct.push_back(flip);
-      ++of_class.wrong_to_correct;
-    }
-  }
+  PairedTally tally = pair_examples(baseline, candidate, candidate_index, result);
+  std::vector<std::int64_t> only_candidate;
   for (const std::int64_t id : candidate.ids) {
     if (!baseline_index.contains(id)) only_candidate.push_back(id);
   }
 
-  result.only_in_baseline = only_baseline.size();
+  result.only_in_baseline = tally.only_baseline.size();
   result.only_in_candidate = only_candidate.size();
-  result.targets_changed = changed_targets.size();
-  result.only_in_baseline_ids = first_ids(std::move(only_baseline), list_limit);
+  result.targets_changed = tally.changed_targets.size();
+  result.only_in_baseline_ids = first_ids(std::move(tally.only_baseline), list_limit);
   result.only_in_candidate_ids = first_ids(std::move(only_candidate), list_limit);
-  result.targets_changed_ids = first_ids(std::move(changed_targets), list_limit);
+  result.targets_changed_ids = first_ids(std::move(tally.changed_targets), list_limit);
 
   result.not_comparable_reason = not_comparable_reason(result);
 
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto compared = static_cast<double>(result.compared);
   result.baseline_accuracy =
-      result.compared == 0 ? nan : static_cast<double>(baseline_correct) / compared;
+      result.compared == 0 ? nan : static_cast<double>(tally.baseline_correct) / compared;
   result.candidate_accuracy =
-      result.compared == 0 ? nan : static_cast<double>(candidate_correct) / compared;
+      result.compared == 0 ? nan : static_cast<double>(tally.candidate_correct) / compared;
 
-  rank_changes(result, by_class, confusion_delta);
+  rank_changes(result, tally.by_class, tally.confusion_delta);
   result.mcnemar = stats::mcnemar_exact(static_cast<std::int64_t>(result.correct_to_wrong.size()),
                                         static_cast<std::int64_t>(result.wrong_to_correct.size()));
   return result;
