@@ -86,6 +86,19 @@ LlrSteps llr_steps(double p0, double p1) {
   return {std::log(p1 / p0), std::log1p(-p1) - std::log1p(-p0)};
 }
 
+// Whether design a is better than b. Order: reaching the goal first; then the fewest trials (or,
+// short of the goal, the most power).
+bool better_design(const FailureRateDesign& a, const FailureRateDesign& b) {
+  const bool a_reaches = a.power >= a.power_goal, b_reaches = b.power >= b.power_goal;
+  if (a_reaches != b_reaches) return a_reaches;
+  if (!a_reaches && a.power != b.power) return a.power > b.power;
+  const int a_median = std::max(a.median_trials_p0, a.median_trials_p1);
+  const int b_median = std::max(b.median_trials_p0, b.median_trials_p1);
+  if (a_median != b_median) return a_median < b_median;
+  return a.expected_trials_p0 + a.expected_trials_p1 <
+         b.expected_trials_p0 + b.expected_trials_p1;
+}
+
 FailureRateDesign unevaluated(double p0, double p1, double alpha, double power_goal,
                               const std::vector<int>& looks) {
   FailureRateDesign design;
@@ -291,18 +304,6 @@ FailureRateDesign design_failure_rate_test(double p0, double p1, double alpha, d
   FailureRateDesign candidate = unevaluated(p0, p1, alpha, power_goal, looks);
   FailureRateDesign best;
   bool have_best = false;
-  // Order: reaching the goal first; then the fewest trials (or, short of the goal, the most
-  // power).
-  const auto better = [](const FailureRateDesign& a, const FailureRateDesign& b) {
-    const bool a_reaches = a.power >= a.power_goal, b_reaches = b.power >= b.power_goal;
-    if (a_reaches != b_reaches) return a_reaches;
-    if (!a_reaches && a.power != b.power) return a.power > b.power;
-    const int a_median = std::max(a.median_trials_p0, a.median_trials_p1);
-    const int b_median = std::max(b.median_trials_p0, b.median_trials_p1);
-    if (a_median != b_median) return a_median < b_median;
-    return a.expected_trials_p0 + a.expected_trials_p1 <
-           b.expected_trials_p0 + b.expected_trials_p1;
-  };
 
   const std::vector<double> uppers = upper_threshold_candidates(looks, steps, alpha);
   const auto size_at_most_alpha = [&](std::size_t i, double lower) {
@@ -336,7 +337,7 @@ FailureRateDesign design_failure_rate_test(double p0, double p1, double alpha, d
     }
     set_boundaries(candidate, steps, uppers[calibrated], lower);
     evaluate(candidate);
-    if (!have_best || better(candidate, best)) {
+    if (!have_best || better_design(candidate, best)) {
       best = candidate;
       have_best = true;
     }

@@ -67,6 +67,78 @@ WilcoxonResult wilcoxon_signed_rank(std::span<const double> x, std::span<const d
   return wilcoxon_signed_rank(d, alternative);
 }
 
+namespace {
+
+// The rank sums of the nonzero differences d: mid-ranks of |d|, summed by sign. Returns the sum
+// over tie groups of t (t^2 - 1), for the variance correction, and records whether there are
+// ties.
+double set_rank_sums(const std::vector<double>& d, WilcoxonResult& result) {
+  const std::size_t n = d.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return std::fabs(d[a]) < std::fabs(d[b]); });
+  std::vector<double> rank(n);
+  double tie_term = 0.0;  // sum over tie groups of t (t^2 - 1)
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && std::fabs(d[order[j]]) == std::fabs(d[order[i]])) ++j;
+    const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+    for (std::size_t k = i; k < j; ++k) rank[order[k]] = mid_rank;
+    const double t = static_cast<double>(j - i);
+    if (j - i > 1) {
+      result.has_ties = true;
+      tie_term += t * (t * t - 1.0);
+    }
+    i = j;
+  }
+  for (std::size_t i = 0; i < n; ++i) (d[i] > 0 ? result.r_plus : result.r_minus) += rank[i];
+  return tie_term;
+}
+
+// The exact p-value of r_plus among n untied ranks.
+void set_exact_p_value(std::size_t n, Alternative alternative, WilcoxonResult& result) {
+  result.method = WilcoxonMethod::kExact;
+  const auto counts = wilcoxon_rank_sum_counts(n);
+  const auto r = static_cast<long long>(std::llround(result.r_plus));
+  const long long top = static_cast<long long>(counts.size()) - 1;
+  const double total = two_to(n);
+  const double p_less = static_cast<double>(count_between(counts, 0, r)) / total;
+  const double p_greater = static_cast<double>(count_between(counts, r, top)) / total;
+  switch (alternative) {
+    case Alternative::kLess:
+      result.p_value = p_less;
+      break;
+    case Alternative::kGreater:
+      result.p_value = p_greater;
+      break;
+    case Alternative::kTwoSided:
+      result.p_value = std::min(1.0, 2.0 * std::min(p_less, p_greater));
+  }
+}
+
+// The normal approximation, its variance corrected for ties.
+void set_normal_p_value(std::size_t n, double tie_term, Alternative alternative,
+                        WilcoxonResult& result) {
+  const double nn = static_cast<double>(n);
+  result.method = WilcoxonMethod::kNormalApproximation;
+  const double mean_r = nn * (nn + 1.0) / 4.0;
+  const double variance = (nn * (nn + 1.0) * (2.0 * nn + 1.0) - 0.5 * tie_term) / 24.0;
+  result.z = (result.r_plus - mean_r) / std::sqrt(variance);
+  switch (alternative) {
+    case Alternative::kLess:
+      result.p_value = normal_cdf(result.z);
+      break;
+    case Alternative::kGreater:
+      result.p_value = normal_sf(result.z);
+      break;
+    case Alternative::kTwoSided:
+      result.p_value = std::min(1.0, 2.0 * normal_sf(std::fabs(result.z)));
+  }
+}
+
+}  // namespace
+
 WilcoxonResult wilcoxon_signed_rank(std::span<const double> differences, Alternative alternative) {
   require_finite_sample(differences, 1, "differences");
   WilcoxonResult result;
@@ -88,62 +160,11 @@ WilcoxonResult wilcoxon_signed_rank(std::span<const double> differences, Alterna
     return result;
   }
 
-  // Mid-ranks of |d|; tie groups recorded for the variance correction.
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return std::fabs(d[a]) < std::fabs(d[b]); });
-  std::vector<double> rank(n);
-  double tie_term = 0.0;  // sum over tie groups of t (t^2 - 1)
-  for (std::size_t i = 0; i < n;) {
-    std::size_t j = i + 1;
-    while (j < n && std::fabs(d[order[j]]) == std::fabs(d[order[i]])) ++j;
-    const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
-    for (std::size_t k = i; k < j; ++k) rank[order[k]] = mid_rank;
-    const double t = static_cast<double>(j - i);
-    if (j - i > 1) {
-      result.has_ties = true;
-      tie_term += t * (t * t - 1.0);
-    }
-    i = j;
-  }
-  for (std::size_t i = 0; i < n; ++i) (d[i] > 0 ? result.r_plus : result.r_minus) += rank[i];
-
-  const double nn = static_cast<double>(n);
+  const double tie_term = set_rank_sums(d, result);
   if (!result.has_ties && n <= kWilcoxonExactMaxN) {
-    result.method = WilcoxonMethod::kExact;
-    const auto counts = wilcoxon_rank_sum_counts(n);
-    const auto r = static_cast<long long>(std::llround(result.r_plus));
-    const long long top = static_cast<long long>(counts.size()) - 1;
-    const double total = two_to(n);
-    const double p_less = static_cast<double>(count_between(counts, 0, r)) / total;
-    const double p_greater = static_cast<double>(count_between(counts, r, top)) / total;
-    switch (alternative) {
-      case Alternative::kLess:
-        result.p_value = p_less;
-        break;
-      case Alternative::kGreater:
-        result.p_value = p_greater;
-        break;
-      case Alternative::kTwoSided:
-        result.p_value = std::min(1.0, 2.0 * std::min(p_less, p_greater));
-    }
-    return result;
-  }
-
-  result.method = WilcoxonMethod::kNormalApproximation;
-  const double mean_r = nn * (nn + 1.0) / 4.0;
-  const double variance = (nn * (nn + 1.0) * (2.0 * nn + 1.0) - 0.5 * tie_term) / 24.0;
-  result.z = (result.r_plus - mean_r) / std::sqrt(variance);
-  switch (alternative) {
-    case Alternative::kLess:
-      result.p_value = normal_cdf(result.z);
-      break;
-    case Alternative::kGreater:
-      result.p_value = normal_sf(result.z);
-      break;
-    case Alternative::kTwoSided:
-      result.p_value = std::min(1.0, 2.0 * normal_sf(std::fabs(result.z)));
+    set_exact_p_value(n, alternative, result);
+  } else {
+    set_normal_p_value(n, tie_term, alternative, result);
   }
   return result;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <utility>
 
 #include "statistics/holm.h"
 #include "statistics/median_interval.h"
@@ -57,44 +58,50 @@ bool same_hypothesis(const std::vector<double>& a, const std::vector<double>& b)
 
 }  // namespace
 
-std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
-                                       const AbSettings& settings) {
-  std::vector<AbMetricResult> results;
-  std::vector<std::vector<double>> log_ratios(series.size());
-  for (std::size_t m = 0; m < series.size(); ++m) {
-    AbMetricResult r;
-    r.series = series[m];
-    if (const auto reason = unusable(r.series)) {
-      r.verdict = Verdict::kInconclusive;
-      r.note = *reason;
-      results.push_back(std::move(r));
-      continue;
-    }
-    const bool rate = r.series.direction == Direction::HigherIsBetter;
-    for (std::size_t i = 0; i < r.series.candidate.size(); ++i) {
-      const double cost = rate ? r.series.other[i] / r.series.candidate[i]
-                               : r.series.candidate[i] / r.series.other[i];
-      r.cost_ratios.push_back(cost);
-      log_ratios[m].push_back(std::log(cost));
-    }
-    // The interval is computed on the logs and mapped back, which is the same thing for order
-    // statistics (exp is monotone) but keeps an even count's median a geometric mean.
-    const stats::MedianInterval ci = stats::median_interval(log_ratios[m]);
-    r.median_cost_ratio = std::exp(ci.median);
-    r.ci_low = std::exp(ci.low);
-    r.ci_high = std::exp(ci.high);
-    r.ci_coverage = ci.coverage;
-    const auto slower = stats::wilcoxon_signed_rank(log_ratios[m], stats::Alternative::kGreater);
-    const auto faster = stats::wilcoxon_signed_rank(log_ratios[m], stats::Alternative::kLess);
-    r.p_slower = slower.p_value;
-    r.p_faster = faster.p_value;
-    r.wilcoxon_method = method_name(slower.method);
-    results.push_back(std::move(r));
-  }
+namespace {
 
-  // Holm over distinct hypotheses: the first metric of each group of identical ratio series
-  // stands for the group.
-  std::vector<std::size_t> group_of(series.size(), 0);
+// One metric's cost ratios, their median interval and the Wilcoxon p-values of "slower" and
+// "faster"; its log-ratios go to `log_ratios`. An unusable series is INCONCLUSIVE with the reason.
+AbMetricResult analyse_series(const AbSeries& series, std::vector<double>& log_ratios) {
+  AbMetricResult r;
+  r.series = series;
+  if (const auto reason = unusable(r.series)) {
+    r.verdict = Verdict::kInconclusive;
+    r.note = *reason;
+    return r;
+  }
+  const bool rate = r.series.direction == Direction::HigherIsBetter;
+  for (std::size_t i = 0; i < r.series.candidate.size(); ++i) {
+    const double cost = rate ? r.series.other[i] / r.series.candidate[i]
+                             : r.series.candidate[i] / r.series.other[i];
+    r.cost_ratios.push_back(cost);
+    log_ratios.push_back(std::log(cost));
+  }
+  // The interval is computed on the logs and mapped back, which is the same thing for order
+  // statistics (exp is monotone) but keeps an even count's median a geometric mean.
+  const stats::MedianInterval ci = stats::median_interval(log_ratios);
+  r.median_cost_ratio = std::exp(ci.median);
+  r.ci_low = std::exp(ci.low);
+  r.ci_high = std::exp(ci.high);
+  r.ci_coverage = ci.coverage;
+  const auto slower = stats::wilcoxon_signed_rank(log_ratios, stats::Alternative::kGreater);
+  const auto faster = stats::wilcoxon_signed_rank(log_ratios, stats::Alternative::kLess);
+  r.p_slower = slower.p_value;
+  r.p_faster = faster.p_value;
+  r.wilcoxon_method = method_name(slower.method);
+  return r;
+}
+
+// Holm over distinct hypotheses: the first metric of each group of identical ratio series
+// stands for the group.
+struct HypothesisGroups {
+  std::vector<std::size_t> group_of;         // per metric
+  std::vector<std::size_t> representatives;  // per group: the metric that stands for it
+};
+
+HypothesisGroups hypothesis_groups(const std::vector<AbMetricResult>& results,
+                                   const std::vector<std::vector<double>>& log_ratios) {
+  std::vector<std::size_t> group_of(log_ratios.size(), 0);
   std::vector<std::size_t> representatives;
   for (std::size_t m = 0; m < results.size(); ++m) {
     if (!results[m].note.empty()) continue;
@@ -108,8 +115,40 @@ std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
     }
     group_of[m] = *group;
   }
+  return {std::move(group_of), std::move(representatives)};
+}
+
+// The verdict of a metric whose Holm-adjusted p-values are set.
+void decide_metric(AbMetricResult& r, const AbSettings& settings) {
+  const double slow_limit = 1.0 + settings.margin;
+  if (r.p_slower_holm < settings.alpha && r.median_cost_ratio > slow_limit) {
+    r.verdict = Verdict::kRegression;
+  } else if (r.p_faster_holm < settings.alpha && r.median_cost_ratio < 1.0 / slow_limit) {
+    r.verdict = Verdict::kImproved;
+  } else if (r.median_cost_ratio > slow_limit) {
+    r.verdict = Verdict::kInconclusive;
+    r.note = fmt::format(
+        "median {:+.1f}% slower, but p = {:.3g} (Holm) is not below {}: "
+        "more rounds would tell",
+        100.0 * (r.median_cost_ratio - 1.0), r.p_slower_holm, settings.alpha);
+  } else {
+    r.verdict = Verdict::kPass;
+  }
+}
+
+}  // namespace
+
+std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
+                                       const AbSettings& settings) {
+  std::vector<AbMetricResult> results;
+  std::vector<std::vector<double>> log_ratios(series.size());
+  for (std::size_t m = 0; m < series.size(); ++m) {
+    results.push_back(analyse_series(series[m], log_ratios[m]));
+  }
+
+  const HypothesisGroups groups = hypothesis_groups(results, log_ratios);
   std::vector<double> p_slower, p_faster;
-  for (const std::size_t m : representatives) {
+  for (const std::size_t m : groups.representatives) {
     p_slower.push_back(results[m].p_slower);
     p_faster.push_back(results[m].p_faster);
   }
@@ -119,22 +158,9 @@ std::vector<AbMetricResult> analyse_ab(const std::vector<AbSeries>& series,
   for (std::size_t m = 0; m < results.size(); ++m) {
     AbMetricResult& r = results[m];
     if (!r.note.empty()) continue;
-    r.p_slower_holm = slower_holm[group_of[m]];
-    r.p_faster_holm = faster_holm[group_of[m]];
-    const double slow_limit = 1.0 + settings.margin;
-    if (r.p_slower_holm < settings.alpha && r.median_cost_ratio > slow_limit) {
-      r.verdict = Verdict::kRegression;
-    } else if (r.p_faster_holm < settings.alpha && r.median_cost_ratio < 1.0 / slow_limit) {
-      r.verdict = Verdict::kImproved;
-    } else if (r.median_cost_ratio > slow_limit) {
-      r.verdict = Verdict::kInconclusive;
-      r.note = fmt::format(
-          "median {:+.1f}% slower, but p = {:.3g} (Holm) is not below {}: "
-          "more rounds would tell",
-          100.0 * (r.median_cost_ratio - 1.0), r.p_slower_holm, settings.alpha);
-    } else {
-      r.verdict = Verdict::kPass;
-    }
+    r.p_slower_holm = slower_holm[groups.group_of[m]];
+    r.p_faster_holm = faster_holm[groups.group_of[m]];
+    decide_metric(r, settings);
   }
   return results;
 }

@@ -67,51 +67,44 @@ double aggregate(const std::vector<benchmark::BenchmarkReporter::Run>& aggregate
       fmt::format("throughput '{}': Google Benchmark reported no '{}' aggregate", name, statistic));
 }
 
-}  // namespace
+// Registers the step as Benchmark's one benchmark, with the counters the result reads. What the
+// step throws lands in step_error, and later repetitions then skip at once.
+benchmark::internal::Benchmark* register_step(const std::function<void()>& step,
+                                              const ThroughputOptions& options,
+                                              std::string& step_error) {
+  return benchmark::RegisterBenchmark(kBenchmarkName, [&step, &options,
+                                                       &step_error](benchmark::State& state) {
+    if (!step_error.empty()) {
+      state.SkipWithError(step_error.c_str());
+      return;
+    }
+    for (auto _ : state) {
+      // An exception must not unwind through Benchmark's runner: report it as Benchmark's
+      // own error and stop this repetition.
+      try {
+        step();
+        if (options.synchronize) options.synchronize();
+      } catch (const std::exception& error) {
+        step_error = error.what();
+      } catch (...) {
+        step_error = "an exception not derived from std::exception";
+      }
+      if (!step_error.empty()) {
+        state.SkipWithError(step_error.c_str());
+        break;
+      }
+    }
+    state.counters[kStepsCounter] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.SetItemsProcessed(static_cast<std::int64_t>(
+        std::llround(static_cast<double>(state.iterations()) * options.items_per_step)));
+  });
+}
 
-ThroughputResult measure_throughput(std::string_view name, const std::function<void()>& step,
-                                    const ThroughputOptions& options) {
-  check_options(name, options);
-  ClearRegistryOnExit clear_registry;
-  std::string step_error;  // what the step threw; later repetitions then skip at once
-
-  benchmark::internal::Benchmark* registered =
-      benchmark::RegisterBenchmark(kBenchmarkName, [&](benchmark::State& state) {
-        if (!step_error.empty()) {
-          state.SkipWithError(step_error.c_str());
-          return;
-        }
-        for (auto _ : state) {
-          // An exception must not unwind through Benchmark's runner: report it as Benchmark's
-          // own error and stop this repetition.
-          try {
-            step();
-            if (options.synchronize) options.synchronize();
-          } catch (const std::exception& error) {
-            step_error = error.what();
-          } catch (...) {
-            step_error = "an exception not derived from std::exception";
-          }
-          if (!step_error.empty()) {
-            state.SkipWithError(step_error.c_str());
-            break;
-          }
-        }
-        state.counters[kStepsCounter] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                           benchmark::Counter::kIsRate);
-        state.SetItemsProcessed(static_cast<std::int64_t>(
-            std::llround(static_cast<double>(state.iterations()) * options.items_per_step)));
-      });
-  // Wall-clock time: a training step's intra-op threads and waits are part of its cost.
-  registered->UseRealTime()->Repetitions(options.repetitions)->MinTime(options.min_time_s);
-  if (options.warmup_s > 0.0) registered->MinWarmUpTime(options.warmup_s);
-
-  CapturingReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter, std::string("^") + kBenchmarkName + "/");
-
-  if (!step_error.empty()) {
-    throw ThroughputError(fmt::format("throughput '{}': the step threw: {}", name, step_error));
-  }
+// The result from what Benchmark reported: each repetition's rate, the aggregates, the median's
+// interval.
+ThroughputResult collect_result(std::string_view name, const ThroughputOptions& options,
+                                const CapturingReporter& reporter) {
   ThroughputResult result;
   result.name = std::string(name);
   result.options = options;
@@ -138,6 +131,28 @@ ThroughputResult measure_throughput(std::string_view name, const std::function<v
   result.ci_high_steps_per_s = ci.high;
   result.ci_coverage = ci.coverage;
   return result;
+}
+
+}  // namespace
+
+ThroughputResult measure_throughput(std::string_view name, const std::function<void()>& step,
+                                    const ThroughputOptions& options) {
+  check_options(name, options);
+  ClearRegistryOnExit clear_registry;
+  std::string step_error;  // what the step threw; later repetitions then skip at once
+
+  benchmark::internal::Benchmark* registered = register_step(step, options, step_error);
+  // Wall-clock time: a training step's intra-op threads and waits are part of its cost.
+  registered->UseRealTime()->Repetitions(options.repetitions)->MinTime(options.min_time_s);
+  if (options.warmup_s > 0.0) registered->MinWarmUpTime(options.warmup_s);
+
+  CapturingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter, std::string("^") + kBenchmarkName + "/");
+
+  if (!step_error.empty()) {
+    throw ThroughputError(fmt::format("throughput '{}': the step threw: {}", name, step_error));
+  }
+  return collect_result(name, options, reporter);
 }
 
 std::string ThroughputResult::describe() const {
