@@ -278,9 +278,8 @@ std::optional<stats::ControlVariateAdjustment> covariate_adjustment(const SeedSa
 }
 
 // What the gate reports of both samples before it tests them.
-DistributionAnalysis describe_samples(const std::string& metric, Direction direction,
-                                      double margin, const SeedSamples& candidate,
-                                      const SeedSamples& baseline) {
+DistributionAnalysis describe_samples(const std::string& metric, Direction direction, double margin,
+                                      const SeedSamples& candidate, const SeedSamples& baseline) {
   DistributionAnalysis a;
   a.metric = metric;
   a.direction = direction;
@@ -345,8 +344,7 @@ TestedValues values_to_test(DistributionAnalysis& a, const SeedSamples& candidat
 }
 
 // The difference, its interval and the one-sided p-values of the t tests.
-void set_t_test_results(DistributionAnalysis& a, const TestedValues& tested,
-                        Direction direction) {
+void set_t_test_results(DistributionAnalysis& a, const TestedValues& tested, Direction direction) {
   const stats::TTestResult two_sided = tested.test(stats::Alternative::kTwoSided);
   a.difference = two_sided.estimate;
   a.standard_error = two_sided.standard_error;

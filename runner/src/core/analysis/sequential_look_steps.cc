@@ -38,8 +38,8 @@ std::optional<SequentialLook> look_before_first_block(const SeedComparison& comp
     look.outcome = LookOutcome::kRegression;
     look.p_worse_sequential = 0.0;
   } else {
-    look.analysis.problem = fmt::format("{} seeds ran, fewer than the plan's first look ({})",
-                                        available, first_look);
+    look.analysis.problem =
+        fmt::format("{} seeds ran, fewer than the plan's first look ({})", available, first_look);
   }
   return look;
 }

@@ -80,7 +80,8 @@ LookSchedule schedule_looks(const SeedSamples& candidate, const SeedSamples& bas
   s.looks = sequential_looks(plan);
   // The information then grows with the seeds (paired), or is measured against the whole
   // baseline as an independent arm.
-  s.paired = looks_are_paired(first_seeds(candidate, seeds_that_ran(candidate)), baseline, plan.cap);
+  s.paired =
+      looks_are_paired(first_seeds(candidate, seeds_that_ran(candidate)), baseline, plan.cap);
   s.t = stats::information_fractions(s.looks,
                                      s.paired ? 0 : static_cast<int>(baseline.values.size()));
   s.worse_spent = stats::spent_increments(s.t, alpha, plan.regression_spending);
@@ -94,10 +95,9 @@ LookSchedule schedule_looks(const SeedSamples& candidate, const SeedSamples& bas
   // Bonferroni's level for the run's family: what Holm's correction will certainly reject.
   s.decision_level = alpha / std::max(1, plan.family);
   s.exact_regression = plan.exact_regression_boundaries && s.paired;
-  s.exact_thresholds =
-      s.exact_regression
-          ? stats::nominal_p_thresholds(s.t, s.decision_level, plan.regression_spending)
-          : std::vector<double>{};
+  s.exact_thresholds = s.exact_regression ? stats::nominal_p_thresholds(s.t, s.decision_level,
+                                                                        plan.regression_spending)
+                                          : std::vector<double>{};
   return s;
 }
 
@@ -111,8 +111,8 @@ struct RunningEvidence {
 };
 
 // Look k as the plan lays it out, before its seeds are analysed.
-SequentialLook planned_look(const LookSchedule& schedule, const SequentialPlan& plan,
-                            double alpha, std::size_t k) {
+SequentialLook planned_look(const LookSchedule& schedule, const SequentialPlan& plan, double alpha,
+                            std::size_t k) {
   SequentialLook look;
   look.seeds = schedule.looks[k];
   look.information = schedule.t[k];
@@ -123,7 +123,8 @@ SequentialLook planned_look(const LookSchedule& schedule, const SequentialPlan& 
   look.worse_weight = schedule.exact_regression
                           ? schedule.exact_thresholds[k] / schedule.decision_level
                           : schedule.worse_spent[k] / alpha;
-  const double pass_tail = schedule.pass_spent[k];  // the one-sided error this look's PASS may spend
+  const double pass_tail =
+      schedule.pass_spent[k];  // the one-sided error this look's PASS may spend
   look.pass_level = 1.0 - 2.0 * pass_tail;
   look.pass_spending = plan.pass_spending;
   return look;

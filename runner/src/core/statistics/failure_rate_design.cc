@@ -95,8 +95,7 @@ bool better_design(const FailureRateDesign& a, const FailureRateDesign& b) {
   const int a_median = std::max(a.median_trials_p0, a.median_trials_p1);
   const int b_median = std::max(b.median_trials_p0, b.median_trials_p1);
   if (a_median != b_median) return a_median < b_median;
-  return a.expected_trials_p0 + a.expected_trials_p1 <
-         b.expected_trials_p0 + b.expected_trials_p1;
+  return a.expected_trials_p0 + a.expected_trials_p1 < b.expected_trials_p0 + b.expected_trials_p1;
 }
 
 FailureRateDesign unevaluated(double p0, double p1, double alpha, double power_goal,

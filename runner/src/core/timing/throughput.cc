@@ -72,33 +72,33 @@ double aggregate(const std::vector<benchmark::BenchmarkReporter::Run>& aggregate
 benchmark::internal::Benchmark* register_step(const std::function<void()>& step,
                                               const ThroughputOptions& options,
                                               std::string& step_error) {
-  return benchmark::RegisterBenchmark(kBenchmarkName, [&step, &options,
-                                                       &step_error](benchmark::State& state) {
-    if (!step_error.empty()) {
-      state.SkipWithError(step_error.c_str());
-      return;
-    }
-    for (auto _ : state) {
-      // An exception must not unwind through Benchmark's runner: report it as Benchmark's
-      // own error and stop this repetition.
-      try {
-        step();
-        if (options.synchronize) options.synchronize();
-      } catch (const std::exception& error) {
-        step_error = error.what();
-      } catch (...) {
-        step_error = "an exception not derived from std::exception";
-      }
-      if (!step_error.empty()) {
-        state.SkipWithError(step_error.c_str());
-        break;
-      }
-    }
-    state.counters[kStepsCounter] =
-        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-    state.SetItemsProcessed(static_cast<std::int64_t>(
-        std::llround(static_cast<double>(state.iterations()) * options.items_per_step)));
-  });
+  return benchmark::RegisterBenchmark(
+      kBenchmarkName, [&step, &options, &step_error](benchmark::State& state) {
+        if (!step_error.empty()) {
+          state.SkipWithError(step_error.c_str());
+          return;
+        }
+        for (auto _ : state) {
+          // An exception must not unwind through Benchmark's runner: report it as Benchmark's
+          // own error and stop this repetition.
+          try {
+            step();
+            if (options.synchronize) options.synchronize();
+          } catch (const std::exception& error) {
+            step_error = error.what();
+          } catch (...) {
+            step_error = "an exception not derived from std::exception";
+          }
+          if (!step_error.empty()) {
+            state.SkipWithError(step_error.c_str());
+            break;
+          }
+        }
+        state.counters[kStepsCounter] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                           benchmark::Counter::kIsRate);
+        state.SetItemsProcessed(static_cast<std::int64_t>(
+            std::llround(static_cast<double>(state.iterations()) * options.items_per_step)));
+      });
 }
 
 // The result from what Benchmark reported: each repetition's rate, the aggregates, the median's
