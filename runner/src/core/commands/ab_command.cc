@@ -229,8 +229,8 @@ ExitCode ab_command(const RunOptions& options, const RunnerHooks& hooks, const s
                                          &options, rounds_folder});
   const AbOutcome outcome = judge_rounds(rounds, settings);
 
-  const LedgerEntry entry = ab_ledger_entry(folder, options, binary, start, steady_start, git,
-                                            outcome.code);
+  const LedgerEntry entry =
+      ab_ledger_entry(folder, options, binary, start, steady_start, git, outcome.code);
   write_ab_record(folder, entry,
                   ab_document(entry, options, candidate, settings, selection, rounds, outcome),
                   binary);

@@ -286,8 +286,7 @@ void keep_first_seed_datasets(SeededMerge& merged, const TestResult& part) {
   }
 }
 
-void add_metric_headers(MetricsByName& metrics, const TestResult& part,
-                        const PlannedEntry& entry) {
+void add_metric_headers(MetricsByName& metrics, const TestResult& part, const PlannedEntry& entry) {
   std::map<std::size_t, std::size_t> position;  // within each variant
   for (const MetricRecord& m : part.metrics) {
     const std::size_t v = variant_index_of(m.name, entry);

@@ -97,8 +97,8 @@ GroupedLedger group_ledger(std::vector<SeedLedgerLine> lines, const std::string&
 
 // One metric's block: per variant mean ± sd and the per-seed values. Each variant after the
 // first is compared with the first, into `comparisons`.
-std::string metric_block(GroupedLedger& ledger, const std::string& test,
-                         const std::string& metric, std::vector<Comparison>& comparisons) {
+std::string metric_block(GroupedLedger& ledger, const std::string& test, const std::string& metric,
+                         std::vector<Comparison>& comparisons) {
   const std::vector<std::string>& vs = ledger.variants[test];
   std::string body =
       fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
@@ -107,9 +107,9 @@ std::string metric_block(GroupedLedger& ledger, const std::string& test,
     std::vector<double> samples;
     for (const auto& [seed, value] : by_seed) samples.push_back(value);
     const stats::SampleSummary s = stats::summarize_samples(samples);
-    body += fmt::format("  {:<16} {:<22} {}\n", v,
-                        fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n),
-                        values_text(by_seed));
+    body +=
+        fmt::format("  {:<16} {:<22} {}\n", v,
+                    fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n), values_text(by_seed));
     if (v != vs.front()) {
       Comparison c = compare_paired(by_seed, ledger.values[test][{vs.front(), metric}]);
       c.variant = v;
@@ -141,8 +141,7 @@ std::string comparison_rows(const std::string& first_variant,
     out += fmt::format(
         "  {:<16} {:<12} diff {:+.4f} [95% CI {:+.4f}, {:+.4f}] · {} pairs · p={:.2g} (Holm "
         "{:.2g})\n",
-        c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p,
-        adjusted[next++]);
+        c.variant, c.metric, c.difference, c.ci_lower, c.ci_upper, c.pairs, c.p, adjusted[next++]);
   }
   return out;
 }

@@ -111,10 +111,10 @@ std::string failure_row(const TestResult& t) {
 std::string seeded_row(const TestResult& t, const MetricComparison& c) {
   const DistributionAnalysis& d = *c.distribution;
   return fmt::format("| `{}` | {} | {} (n={}) | {} (n={}) | {} [{}, {}] | {} | {} |\n",
-                     cell(t.full_name), cell(c.metric), format_value(d.baseline_mean),
-                     d.n_baseline, format_value(d.candidate_mean), d.n_candidate,
-                     format_value(d.difference), format_value(d.ci_lower),
-                     format_value(d.ci_upper), format_value(d.margin), verdict_mark(c.verdict));
+                     cell(t.full_name), cell(c.metric), format_value(d.baseline_mean), d.n_baseline,
+                     format_value(d.candidate_mean), d.n_candidate, format_value(d.difference),
+                     format_value(d.ci_lower), format_value(d.ci_upper), format_value(d.margin),
+                     verdict_mark(c.verdict));
 }
 
 std::string flips_row(const TestResult& t, const MetricComparison& c) {
@@ -122,8 +122,8 @@ std::string flips_row(const TestResult& t, const MetricComparison& c) {
   return fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
                      cell(t.full_name), cell(c.metric), f.baseline_accuracy, f.candidate_accuracy,
                      f.correct_to_wrong, f.wrong_to_correct,
-                     cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
-                     mcnemar_p(c), verdict_mark(c.verdict));
+                     cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)), mcnemar_p(c),
+                     verdict_mark(c.verdict));
 }
 
 // Why a metric is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
@@ -246,7 +246,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
   }
   if (!attention.empty()) {
     append_table(
-        out, "| test | metric | BASE | HEAD | Δ | verdict | why |\n|---|---|---:|---:|---:|---|---|\n",
+        out,
+        "| test | metric | BASE | HEAD | Δ | verdict | why |\n|---|---|---:|---:|---:|---|---|\n",
         attention, budget, "rows");
   } else if (r.compared) {
     out += "Every compared metric is within its baseline's tolerance.\n\n";

@@ -209,7 +209,8 @@ std::pair<Axis, Axis> line_chart_axes(const LineChart& chart, const Frame& frame
     x.lo = *lo;
     x.hi = *hi > *lo ? *hi : *lo + 1.0;
   }
-  return {placed(x, frame.left, frame.right), placed(value_axis(ys, true), frame.bottom, frame.top)};
+  return {placed(x, frame.left, frame.right),
+          placed(value_axis(ys, true), frame.bottom, frame.top)};
 }
 
 // The finite runs of one line: a polyline each, or a dot for a lone value. Candidates are drawn
@@ -317,7 +318,8 @@ std::string sample_row_svg(const std::vector<double>& samples, const Axis& x, do
     out += fmt::format(
         "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#222\" stroke-width=\"2\">"
         "<title>mean {3}</title></line>",
-        px(mean_x), px(row_y - 11), px(row_y + 11), format_value(sum / static_cast<double>(finite)));
+        px(mean_x), px(row_y - 11), px(row_y + 11),
+        format_value(sum / static_cast<double>(finite)));
   }
   return out + "</g>";
 }
@@ -387,7 +389,8 @@ std::string line_chart_svg(const LineChart& chart) {
   // References first, so the candidate is drawn over them.
   for (int pass = 0; pass < 2; ++pass) {
     for (const PlotLine& line : chart.lines) {
-      if (line.reference == (pass == 0)) out += plot_line_svg(line, chart.lines.size(), x, y, frame);
+      if (line.reference == (pass == 0))
+        out += plot_line_svg(line, chart.lines.size(), x, y, frame);
     }
   }
   if (chart.marker_x) {

@@ -55,9 +55,7 @@ std::string tried_log(const std::string& folder) { return folder + "/tried.jsonl
 }  // namespace
 
 std::string_view bisect_answer_name(BisectAnswer answer) {
-  return answer == BisectAnswer::kGood  ? "good"
-         : answer == BisectAnswer::kBad ? "bad"
-                                        : "skip";
+  return answer == BisectAnswer::kGood ? "good" : answer == BisectAnswer::kBad ? "bad" : "skip";
 }
 
 void write_bisect_settings(const BisectState& state) {
