@@ -9,7 +9,8 @@
 // the time of the commit's first run. Partial shard folders and incomplete runs are left out.
 // Each series' per-commit means are searched for change points (statistics/change_points.h:
 // E-Divisive means with a t test, --max-p 0.001, --min-magnitude 0), each classified against the
-// metric's direction as a regression or an improvement. --format html writes one page
+// metric's direction as a regression or an improvement. --format text and json print
+// renderers/history_report.h's renderings; --format html writes one page
 // (renderers/history_page.h) to --out (default history.html, - for stdout), its links to the runs
 // relative to that file; --out with another format is a usage error.
 #pragma once

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "renderers/change_point_text.h"
 #include "renderers/svg_plot.h"
 #include "statistics/moments.h"
-#include "support/number_format.h"
 #include "support/text_sanitize.h"
 
 namespace mlregress::internal {
@@ -26,15 +26,11 @@ std::string history_figure(const Series& series, const stats::ChangePointOptions
   const std::vector<FoundChange> found = changes(series, points, options);
   if (!found.empty()) {
     chart.marker_x = static_cast<double>(found.front().point.index);
-    chart.marker_label =
-        fmt::format("{} at {}", found.front().kind, found.front().commit.substr(0, 7));
+    chart.marker_label = change_point_place(found.front(), found.front().commit.substr(0, 7));
   }
   std::string caption;
   for (const FoundChange& c : found) {
-    caption += escape_markup(fmt::format("{} at {}: {} -> {} ({:+.1f}%, p={:.2g}); ", c.kind,
-                                         c.commit.substr(0, 12), format_value(c.point.mean_before),
-                                         format_value(c.point.mean_after),
-                                         100.0 * c.point.relative_change, c.point.p_value));
+    caption += escape_markup(change_point_sentence(c, {.commit = c.commit.substr(0, 12)}) + "; ");
   }
   return fmt::format("<figure class=\"history\">{}<figcaption>{}</figcaption></figure>",
                      line_chart_svg(chart), caption.empty() ? "no change point" : caption);

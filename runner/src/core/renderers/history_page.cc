@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "renderers/change_point_text.h"
 #include "renderers/html_report.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
@@ -130,10 +131,36 @@ struct SeriesChanges {
   std::vector<FoundChange> found;
 };
 
-std::string change_text(const FoundChange& c) {
-  return fmt::format("{} → {} ({:+.1f}%, p={:.2g})", format_value(c.point.mean_before),
-                     format_value(c.point.mean_after), 100.0 * c.point.relative_change,
-                     c.point.p_value);
+// The page's arrow between a change point's means.
+constexpr std::string_view kArrow = "→";
+
+// A series' change points drawn (a vertical <line> each) and named (a label each, its commit
+// linked to its row of runs, and to the first run's report).
+struct ChangeMarks {
+  std::string lines, labels;
+  bool regressed = false;
+};
+
+ChangeMarks change_marks(const std::vector<FoundChange>& found, const Columns& columns,
+                         const std::filesystem::path& page_folder) {
+  ChangeMarks marks;
+  for (const FoundChange& c : found) {
+    const std::size_t x = columns.index.at(c.commit);
+    const Point& column = *columns.order[x];
+    const std::string_view kind = change_kind_name(c.kind);
+    marks.regressed = marks.regressed || c.kind == ChangeKind::kRegression;
+    marks.lines +=
+        fmt::format("<line class=\"cp-{}\" x1=\"{}\" x2=\"{}\" y1=\"-3\" y2=\"103\"/>", kind, x, x);
+    const std::string report = first_run_link(column, page_folder);
+    // The commit is a link to its row of runs; the rest of the sentence is words and numbers.
+    const std::string commit =
+        fmt::format("<a href=\"#c{}\">{}</a>", x + 1, escape_markup(commit_label(column, x)));
+    marks.labels +=
+        fmt::format("<p class=\"cp cp-{0}\" data-kind=\"{0}\" data-column=\"{1}\">{2}{3}</p>", kind,
+                    x + 1, change_point_sentence(c, {.commit = commit, .arrow = kArrow}),
+                    report.empty() ? "" : fmt::format(" <a href=\"{}\">report</a>", report));
+  }
+  return marks;
 }
 
 std::string series_figure(const Series& series, std::size_t figure, const Columns& columns,
@@ -160,21 +187,7 @@ std::string series_figure(const Series& series, std::size_t figure, const Column
     }
   }
   changed = {&series, figure, changes(series, points, options)};
-  bool regressed = false;
-  std::string lines, labels;
-  for (const FoundChange& c : changed.found) {
-    const std::size_t x = columns.index.at(c.commit);
-    const Point& column = *columns.order[x];
-    regressed = regressed || c.kind == "regression";
-    lines += fmt::format("<line class=\"cp-{}\" x1=\"{}\" x2=\"{}\" y1=\"-3\" y2=\"103\"/>", c.kind,
-                         x, x);
-    const std::string report = first_run_link(column, page_folder);
-    labels += fmt::format(
-        "<p class=\"cp cp-{0}\" data-kind=\"{0}\" data-column=\"{1}\">{0} at <a href=\"#c{1}\">{2}"
-        "</a>: {3}{4}</p>",
-        c.kind, x + 1, escape_markup(commit_label(column, x)), escape_markup(change_text(c)),
-        report.empty() ? "" : fmt::format(" <a href=\"{}\">report</a>", report));
-  }
+  const ChangeMarks marks = change_marks(changed.found, columns, page_folder);
   const std::string name =
       escape_markup(fmt::format("{} {} ({})", series.test, series.metric, series.profile));
   const std::string range =
@@ -190,10 +203,11 @@ std::string series_figure(const Series& series, std::size_t figure, const Column
       "<svg class=\"spark\" data-plot=\"history\" viewBox=\"0 -3 {} {}\" "
       "preserveAspectRatio=\"none\" role=\"img\"><title>{}: {} commits</title><path d=\"{}\"/>{}"
       "</svg><p class=\"range\">{}</p>{}</figure>",
-      changed.found.empty() ? "" : (regressed ? " changed regressed" : " changed"), figure,
+      changed.found.empty() ? "" : (marks.regressed ? " changed regressed" : " changed"), figure,
       changed.found.size(), name, escape_markup(series.test), escape_markup(series.metric),
       escape_markup(series.profile), std::max<std::size_t>(columns.order.size(), 2) - 1,
-      kHeight + 6, name, points.size(), series_path(xs, means, low, high), lines, range, labels);
+      kHeight + 6, name, points.size(), series_path(xs, means, low, high), marks.lines, range,
+      marks.labels);
 }
 
 // Every change point of the page in one table, regressions first: what a reader looks for.
@@ -212,7 +226,8 @@ std::string change_table(const std::vector<SeriesChanges>& all, const Columns& c
            "</section>";
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    return (a.change->kind == "regression") > (b.change->kind == "regression");
+    return (a.change->kind == ChangeKind::kRegression) >
+           (b.change->kind == ChangeKind::kRegression);
   });
   std::string out =
       "<section id=\"changes\"><h2>Change points</h2><table><tr><th>kind</th><th>series</th>"
@@ -224,9 +239,10 @@ std::string change_table(const std::vector<SeriesChanges>& all, const Columns& c
     out += fmt::format(
         "<tr class=\"cp-{0}\"><td>{0}</td><td><a href=\"#s{1}\">{2}</a></td><td><a "
         "href=\"#c{3}\">{4}</a></td><td class=\"num\">{5}</td><td>{6}</td></tr>",
-        row.change->kind, row.series->figure,
+        change_kind_name(row.change->kind), row.series->figure,
         escape_markup(fmt::format("{} {} ({})", s.test, s.metric, s.profile)), x + 1,
-        escape_markup(commit_label(*columns.order[x], x)), escape_markup(change_text(*row.change)),
+        escape_markup(commit_label(*columns.order[x], x)),
+        escape_markup(change_point_shift(row.change->point, kArrow)),
         report.empty() ? "" : fmt::format("<a href=\"{}\">report</a>", report));
   }
   return out + "</table></section>";
@@ -283,7 +299,7 @@ std::string render_history_page(const MetricHistory& history,
   std::size_t found = 0, regressions = 0;
   for (const SeriesChanges& s : changed) {
     found += s.found.size();
-    for (const FoundChange& c : s.found) regressions += c.kind == "regression";
+    for (const FoundChange& c : s.found) regressions += c.kind == ChangeKind::kRegression;
   }
   std::string page = html_page_start("mlregress history", kHistoryStyle);
   page += fmt::format(

@@ -10,9 +10,14 @@
 #include "storage/run_folder_search.h"
 #include "storage/run_record.h"
 #include "support/child_process.h"
+#include "support/enum_names.h"
 
 namespace mlregress::internal {
 namespace {
+
+constexpr auto kChangeKindNames = enum_names<ChangeKind>({{ChangeKind::kRegression, "regression"},
+                                                          {ChangeKind::kImprovement, "improvement"},
+                                                          {ChangeKind::kChange, "change"}});
 
 std::optional<long long> commit_time(const std::string& commit, const std::string& repository) {
   if (commit == "unknown") return std::nullopt;
@@ -83,6 +88,8 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths,
   return history;
 }
 
+std::string_view change_kind_name(ChangeKind kind) { return kChangeKindNames.name(kind); }
+
 std::vector<const Point*> ordered(const Series& series) {
   std::vector<const Point*> points;
   for (const auto& [commit, point] : series.points) points.push_back(&point);
@@ -103,10 +110,10 @@ std::vector<FoundChange> changes(const Series& series, const std::vector<const P
   std::vector<FoundChange> found;
   for (const stats::ChangePoint& c : stats::detect_change_points(means, options)) {
     const bool up = c.mean_after > c.mean_before;
-    const std::string kind = series.direction == Direction::MustEqual ? "change"
-                             : (up == (series.direction == Direction::LowerIsBetter))
-                                 ? "regression"
-                                 : "improvement";
+    const ChangeKind kind = series.direction == Direction::MustEqual ? ChangeKind::kChange
+                            : (up == (series.direction == Direction::LowerIsBetter))
+                                ? ChangeKind::kRegression
+                                : ChangeKind::kImprovement;
     found.push_back({c, points[c.index]->commit, kind});
   }
   return found;

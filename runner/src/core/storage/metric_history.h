@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -58,12 +59,18 @@ MetricHistory read_metric_history(const std::vector<std::string>& paths, const s
 /// The series' points in commit order.
 std::vector<const Point*> ordered(const Series& series);
 
-// A change point of a series of per-commit means, classified against the metric's direction
-// ("regression" when the later mean is worse).
+// A change point classified against the metric's direction: a regression when the later mean
+// is worse, an improvement when it is better, a change for a must-equal metric.
+enum class ChangeKind { kRegression, kImprovement, kChange };
+
+/// "regression", "improvement" or "change": in history's text and JSON and the pages' classes.
+std::string_view change_kind_name(ChangeKind kind);
+
+// A change point of a series of per-commit means, and the commit it starts at.
 struct FoundChange {
   stats::ChangePoint point;
   std::string commit;
-  std::string kind;  ///< "regression", "improvement" or "change" (must-equal metrics)
+  ChangeKind kind = ChangeKind::kChange;
 };
 
 std::vector<FoundChange> changes(const Series& series, const std::vector<const Point*>& points,
