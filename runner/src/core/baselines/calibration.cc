@@ -44,6 +44,34 @@ bool stored_portable(const MetricRecord& metric, const std::vector<double>& valu
                      [&](double v) { return stored_scope(*exact, v) == Scope::Portable; });
 }
 
+// What calibrate does with a metric the test wants exact whose values differ between the runs
+// (`across_kernels`: runs on different kernel paths, not repeats on one).
+void decide_varying_exact(MetricCalibration& c, const MetricRecord& first, bool across_kernels) {
+  const int k_repeats = c.calibration.repeats;
+  if (across_kernels) {
+    // A numerics value is stored per profile, and each kernel path is a profile of its own: it
+    // may differ between them. A portable one (a whole number) is gated on every machine.
+    if (stored_portable(first, c.values)) {
+      c.outcome = CalibrationOutcome::kNotRepeatable;
+      c.note = fmt::format(
+          "recorded Exact and stored portable (gated on every machine), yet it differs between "
+          "the {} kernel paths: record it with Exact{{.scope = Scope::Numerics}}",
+          k_repeats);
+    } else {
+      c.outcome = CalibrationOutcome::kNotCalibrated;
+      c.note =
+          "Exact per numerics profile: each kernel path is a profile of its own, so it may "
+          "differ between them; not calibrated";
+    }
+    return;
+  }
+  c.outcome = CalibrationOutcome::kNotRepeatable;
+  c.note = fmt::format(
+      "recorded Exact, yet it varies across the {} repeats: Exact cannot hold on this machine; "
+      "record it with a Band and calibrate again",
+      k_repeats);
+}
+
 // Decides what calibrate does with a metric whose calibration over the runs is filled in
 // (`identical`: the same bits in every run).
 void decide_outcome(MetricCalibration& c, const MetricRecord& first, const CalibrationRule& rule,
@@ -61,29 +89,8 @@ void decide_outcome(MetricCalibration& c, const MetricRecord& first, const Calib
                           k_repeats, k_repeats, runs);
     return;
   }
-  if (wants_exact(first) && across_kernels) {
-    // A numerics value is stored per profile, and each kernel path is a profile of its own: it
-    // may differ between them. A portable one (a whole number) is gated on every machine.
-    if (stored_portable(first, c.values)) {
-      c.outcome = CalibrationOutcome::kNotRepeatable;
-      c.note = fmt::format(
-          "recorded Exact and stored portable (gated on every machine), yet it differs between "
-          "the {} kernel paths: record it with Exact{{.scope = Scope::Numerics}}",
-          k_repeats);
-    } else {
-      c.outcome = CalibrationOutcome::kNotCalibrated;
-      c.note =
-          "Exact per numerics profile: each kernel path is a profile of its own, so it may "
-          "differ between them; not calibrated";
-    }
-    return;
-  }
   if (wants_exact(first)) {
-    c.outcome = CalibrationOutcome::kNotRepeatable;
-    c.note = fmt::format(
-        "recorded Exact, yet it varies across the {} repeats: Exact cannot hold on this machine; "
-        "record it with a Band and calibrate again",
-        k_repeats);
+    decide_varying_exact(c, first, across_kernels);
     return;
   }
   if (across_kernels && cal.max_deviation > std::fabs(cal.mean)) {

@@ -32,54 +32,54 @@
 
 namespace mlregress::internal {
 
-void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
-                         bool needs_every_seed) {
-  const RunResult& run = record.run;
-  std::vector<std::string> reasons;
-  if (run.info.finished_at.empty()) {
-    reasons.push_back("the run is incomplete (it was killed or is still running)");
+namespace {
+
+// Why `test` cannot be promoted, each reason added to `reasons`.
+void add_test_reasons(const TestResult& test, bool needs_every_seed,
+                      std::vector<std::string>& reasons) {
+  if (is_test_failure(test.status)) {
+    reasons.push_back(fmt::format("test {} {}", test.name, test_status_name(test.status)));
   }
-  for (const TestResult& test : run.tests) {
-    if (is_test_failure(test.status)) {
-      reasons.push_back(fmt::format("test {} {}", test.name, test_status_name(test.status)));
-    }
-    // A baseline of a sequential test must hold every seed a later run may reach, so that each
-    // of its blocks is compared with the same seeds (paired).
-    if (needs_every_seed && test.seed_block > 0 && test.attempts) {
-      // A rate promoted from a run that stopped at its first decision would hold few trials,
-      // and the stop biases them: the baseline takes every attempt.
-      const std::size_t attempts = seeds_that_ran(test).size();
-      if (attempts < static_cast<std::size_t>(test.seed_cap)) {
-        reasons.push_back(fmt::format(
-            "flaky-aware test {} ran {} of its {} attempts (the gate had decided); promote a run "
-            "made with --all-seeds, or without a baseline, so the baseline's rate holds all {}",
-            test.name, attempts, test.seed_cap, test.seed_cap));
-      }
-    }
-    // A rate so high that no rise of it can be detected would leave the test ungated for good.
-    for (const MetricRecord& metric : test.metrics) {
-      const FailureRate* rate = std::get_if<FailureRate>(&metric.policy);
-      if (rate == nullptr || metric.samples.empty()) continue;
-      const FailureCount count = count_failures(metric.samples, metric.direction);
-      if (rate_to_detect(baseline_reference_rate(count.failures, count.trials), rate->detect) >=
-          1.0) {
-        reasons.push_back(fmt::format(
-            "{}.{}: {} of {} failed, too high a rate for a rise of it to be detected; fix the "
-            "test first",
-            test.name, metric.name, count.failures, count.trials));
-      }
-    }
-    if (needs_every_seed && test.seed_block > 0 && !test.attempts) {
-      const std::size_t seeds = seeds_that_ran(test).size();
-      if (seeds < static_cast<std::size_t>(test.seed_cap)) {
-        reasons.push_back(fmt::format(
-            "sequential test {} ran {} of its {} seeds (the gate had decided, or the run was "
-            "restricted to some seeds); promote a run made with --all-seeds, so the baseline "
-            "holds all {} seeds",
-            test.name, seeds, test.seed_cap, test.seed_cap));
-      }
+  // A baseline of a sequential test must hold every seed a later run may reach, so that each
+  // of its blocks is compared with the same seeds (paired).
+  if (needs_every_seed && test.seed_block > 0 && test.attempts) {
+    // A rate promoted from a run that stopped at its first decision would hold few trials,
+    // and the stop biases them: the baseline takes every attempt.
+    const std::size_t attempts = seeds_that_ran(test).size();
+    if (attempts < static_cast<std::size_t>(test.seed_cap)) {
+      reasons.push_back(fmt::format(
+          "flaky-aware test {} ran {} of its {} attempts (the gate had decided); promote a run "
+          "made with --all-seeds, or without a baseline, so the baseline's rate holds all {}",
+          test.name, attempts, test.seed_cap, test.seed_cap));
     }
   }
+  // A rate so high that no rise of it can be detected would leave the test ungated for good.
+  for (const MetricRecord& metric : test.metrics) {
+    const FailureRate* rate = std::get_if<FailureRate>(&metric.policy);
+    if (rate == nullptr || metric.samples.empty()) continue;
+    const FailureCount count = count_failures(metric.samples, metric.direction);
+    if (rate_to_detect(baseline_reference_rate(count.failures, count.trials), rate->detect) >=
+        1.0) {
+      reasons.push_back(fmt::format(
+          "{}.{}: {} of {} failed, too high a rate for a rise of it to be detected; fix the "
+          "test first",
+          test.name, metric.name, count.failures, count.trials));
+    }
+  }
+  if (needs_every_seed && test.seed_block > 0 && !test.attempts) {
+    const std::size_t seeds = seeds_that_ran(test).size();
+    if (seeds < static_cast<std::size_t>(test.seed_cap)) {
+      reasons.push_back(fmt::format(
+          "sequential test {} ran {} of its {} seeds (the gate had decided, or the run was "
+          "restricted to some seeds); promote a run made with --all-seeds, so the baseline "
+          "holds all {} seeds",
+          test.name, seeds, test.seed_cap, test.seed_cap));
+    }
+  }
+}
+
+// A run from a git tree with uncommitted changes (untracked test sources named).
+void add_dirty_tree_reason(const RunResult& run, std::vector<std::string>& reasons) {
   if (const GitInfo git = recorded_git(run.info.environment); git.dirty) {
     if (git.untracked_count == 0) {
       reasons.push_back("it was built from a git tree with uncommitted changes");
@@ -91,6 +91,19 @@ void refuse_unpromotable(const RunRecord& record, bool force, std::string_view c
           fmt::join(git.untracked, ", "), git.untracked_count > git.untracked.size() ? ", …" : ""));
     }
   }
+}
+
+}  // namespace
+
+void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
+                         bool needs_every_seed) {
+  const RunResult& run = record.run;
+  std::vector<std::string> reasons;
+  if (run.info.finished_at.empty()) {
+    reasons.push_back("the run is incomplete (it was killed or is still running)");
+  }
+  for (const TestResult& test : run.tests) add_test_reasons(test, needs_every_seed, reasons);
+  add_dirty_tree_reason(run, reasons);
   if (reasons.empty() || force) return;
   std::string message = fmt::format("{} refuses run {}:", command, run.info.run_id);
   for (const std::string& reason : reasons) message += "\n  - " + reason;

@@ -40,13 +40,9 @@ bool same_sample(double a, double b) { return a == b || (std::isnan(a) && std::i
 
 const Margin* margin_of(const TolerancePolicy& policy) { return std::get_if<Margin>(&policy); }
 
-}  // namespace
-
-SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& baseline,
-                                 const MetricRecord& metric, PoolBlock block,
-                                 const EnvironmentProfile& run) {
-  SeedAddition result;
-  std::vector<std::string>& refusals = result.refusals;
+// A metric whose baseline or run value is not per seed: nothing to pool.
+void add_unseeded_refusals(const std::string& name, const BaselineMetric& baseline,
+                           const MetricRecord& metric, std::vector<std::string>& refusals) {
   const Margin* stored_margin = margin_of(baseline.policy);
   const Margin* run_margin = margin_of(metric.policy);
   if (stored_margin == nullptr || baseline.samples.empty()) {
@@ -61,7 +57,15 @@ SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& 
         "(ML_SEED_TEST, Margin) grow their baseline",
         name));
   }
-  if (!refusals.empty()) return result;
+}
+
+// Samples pool only under the same direction, margin and covariate, and on the same numerics.
+// Both margins are set (add_unseeded_refusals found none missing).
+void add_mismatch_refusals(const std::string& name, const BaselineMetric& baseline,
+                           const MetricRecord& metric, const EnvironmentProfile& run,
+                           std::vector<std::string>& refusals) {
+  const Margin* stored_margin = margin_of(baseline.policy);
+  const Margin* run_margin = margin_of(metric.policy);
   if (baseline.direction != metric.direction) {
     refusals.push_back(
         fmt::format("{}: the baseline is {}, the run {}; promote without "
@@ -94,6 +98,13 @@ SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& 
       break;
     }
   }
+}
+
+// The run's samples into result.merged: a new seed is added, a seed already stored with the same
+// value is a repeat, one with another value is refused.
+void merge_samples(const std::string& name, const BaselineMetric& baseline,
+                   const MetricRecord& metric, SeedAddition& result) {
+  std::vector<std::string>& refusals = result.refusals;
   std::map<std::uint64_t, double> stored_by_seed;
   for (std::size_t i = 0; i < baseline.seeds.size(); ++i)
     stored_by_seed.emplace(baseline.seeds[i], baseline.samples[i]);
@@ -117,6 +128,19 @@ SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& 
                       name, seed, stored->second, value));
     }
   }
+}
+
+}  // namespace
+
+SeedAddition add_seeds_to_metric(const std::string& name, const BaselineMetric& baseline,
+                                 const MetricRecord& metric, PoolBlock block,
+                                 const EnvironmentProfile& run) {
+  SeedAddition result;
+  std::vector<std::string>& refusals = result.refusals;
+  add_unseeded_refusals(name, baseline, metric, refusals);
+  if (!refusals.empty()) return result;
+  add_mismatch_refusals(name, baseline, metric, run, refusals);
+  merge_samples(name, baseline, metric, result);
   if (!refusals.empty()) return result;
   if (!result.added.empty()) {
     block.seeds = result.added;
@@ -213,6 +237,53 @@ std::vector<std::string> why_seeds_cannot_join(const TestResult& test, const Bas
   return stored_metrics_the_run_lacks(*stored, test, path);
 }
 
+// One metric of a test whose seeds can join its baseline (`stored`, in `loaded`): its new seeds
+// into `target` of `planned`, or why they cannot into `refusals`.
+void plan_seeded_metric(PlannedFile& planned, BaselineTest& target, const TestResult& test,
+                        const MetricRecord& metric, const BaselineTest& stored,
+                        const LoadedBaselineFile& loaded, const RunRecord& record,
+                        const PromotionRequest& request, std::vector<std::string>& refusals) {
+  const std::string& path = loaded.path;
+  const std::string name = test.name + "." + metric.name;
+  if (!seeded(metric)) {
+    planned.skipped_values.push_back(
+        fmt::format("{}: left as it is (not a per-seed metric)", name));
+    return;
+  }
+  const auto old = stored.metrics.find(metric.name);
+  if (old == stored.metrics.end()) {
+    refusals.push_back(
+        fmt::format("{}: {}: no baseline yet; promote the run without "
+                    "--add-seeds first (its seeds become the first block)",
+                    path, name));
+    return;
+  }
+  BaselineMetric baseline = old->second;
+  baseline.pool = pool_of(baseline, loaded.file);
+  const SeedAddition addition =
+      add_seeds_to_metric(name, baseline, metric,
+                          pool_block(record, {}, request.reason, request.now), record.profile);
+  for (const std::string& refusal : addition.refusals)
+    refusals.push_back(fmt::format("{}: {}", path, refusal));
+  if (!addition.refusals.empty()) return;
+  if (!addition.repeated.empty()) {
+    planned.skipped_values.push_back(
+        fmt::format("{}: seeds {} already in the baseline with the same values: skipped", name,
+                    seed_ranges_text(addition.repeated)));
+  }
+  if (addition.added.empty()) return;
+  target.metrics[metric.name] = addition.merged;
+  ++planned.changed_metrics;
+  const PoolBlock& block = addition.merged.pool.back();
+  // A block made of an older file's provenance names a machine the file already describes.
+  planned.after.environments[block.environment] = samples_environment(record.profile);
+  planned.detectable_effects.push_back(
+      fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks", name,
+                  seed_ranges_text(addition.added), addition.merged.seeds.size(),
+                  addition.merged.pool.size()));
+  planned.seeded_metrics.emplace_back(test.name, metric.name);
+}
+
 }  // namespace
 
 std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const BaselineSet& existing,
@@ -236,46 +307,9 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
     const std::string& path = loaded->path;
     PlannedFile& planned = planned_file(files, path, loaded->file);
     BaselineTest& target = planned.after.tests.at(test.name);
-    for (const MetricRecord& metric : test.metrics) {
-      const std::string name = test.name + "." + metric.name;
-      if (!seeded(metric)) {
-        planned.skipped_values.push_back(
-            fmt::format("{}: left as it is (not a per-seed metric)", name));
-        continue;
-      }
-      const auto old = stored->metrics.find(metric.name);
-      if (old == stored->metrics.end()) {
-        refusals.push_back(
-            fmt::format("{}: {}: no baseline yet; promote the run without "
-                        "--add-seeds first (its seeds become the first block)",
-                        path, name));
-        continue;
-      }
-      BaselineMetric baseline = old->second;
-      baseline.pool = pool_of(baseline, loaded->file);
-      const SeedAddition addition =
-          add_seeds_to_metric(name, baseline, metric,
-                              pool_block(record, {}, request.reason, request.now), record.profile);
-      for (const std::string& refusal : addition.refusals)
-        refusals.push_back(fmt::format("{}: {}", path, refusal));
-      if (!addition.refusals.empty()) continue;
-      if (!addition.repeated.empty()) {
-        planned.skipped_values.push_back(
-            fmt::format("{}: seeds {} already in the baseline with the same values: skipped", name,
-                        seed_ranges_text(addition.repeated)));
-      }
-      if (addition.added.empty()) continue;
-      target.metrics[metric.name] = addition.merged;
-      ++planned.changed_metrics;
-      const PoolBlock& block = addition.merged.pool.back();
-      // A block made of an older file's provenance names a machine the file already describes.
-      planned.after.environments[block.environment] = samples_environment(record.profile);
-      planned.detectable_effects.push_back(
-          fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks", name,
-                      seed_ranges_text(addition.added), addition.merged.seeds.size(),
-                      addition.merged.pool.size()));
-      planned.seeded_metrics.emplace_back(test.name, metric.name);
-    }
+    for (const MetricRecord& metric : test.metrics)
+      plan_seeded_metric(planned, target, test, metric, *stored, *loaded, record, request,
+                         refusals);
   }
   if (!refusals.empty()) {
     std::string message =
