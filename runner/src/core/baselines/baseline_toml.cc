@@ -37,6 +37,10 @@ class Reader {
   // Rejects keys outside `allowed`: a typo must not silently drop a tolerance.
   void only_keys(const toml::table& t, std::string_view what,
                  std::initializer_list<std::string_view> allowed) const {
+    only_keys(t, what, std::vector<std::string_view>(allowed));
+  }
+  void only_keys(const toml::table& t, std::string_view what,
+                 const std::vector<std::string_view>& allowed) const {
     for (const auto& [key, node] : t) {
       bool known = false;
       for (std::string_view a : allowed) known = known || key.str() == a;
@@ -143,77 +147,9 @@ HistoryEntry read_history(const Reader& r, const toml::node& node, const std::st
   return h;
 }
 
-// A seeded metric keeps every per-seed sample; the summary is written for people and checked on
-// reading, so a hand edit of one side without the other is caught.
-void read_samples(const Reader& r, const toml::table& t, const std::string& what,
-                  BaselineMetric& m) {
-  const toml::node& seeds_node = r.required(t, "seeds", what);
-  const toml::node& samples_node = r.required(t, "samples", what);
-  const toml::array* seeds = seeds_node.as_array();
-  const toml::array* samples = samples_node.as_array();
-  if (seeds == nullptr) r.fail(seeds_node, what + ".seeds must be an array of integers");
-  if (samples == nullptr) r.fail(samples_node, what + ".samples must be an array of numbers");
-  std::set<std::int64_t> seen;
-  for (const toml::node& seed : *seeds) {
-    const auto* i = seed.as_integer();
-    if (i == nullptr || i->get() < 0) r.fail(seed, what + ".seeds must hold integers >= 0");
-    if (!seen.insert(i->get()).second)
-      r.fail(seed, fmt::format("{}.seeds lists seed {} twice", what, i->get()));
-    m.seeds.push_back(static_cast<std::uint64_t>(i->get()));
-  }
-  for (const toml::node& sample : *samples)
-    m.samples.push_back(r.number(sample, what + ".samples[]"));
-  if (m.samples.empty()) r.fail(samples_node, what + ".samples is empty");
-  if (m.samples.size() != m.seeds.size()) {
-    r.fail(samples_node,
-           fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
-  }
-  if (const toml::node* summary_node = t.get("summary")) {
-    const toml::table& summary = r.table(*summary_node, what + ".summary");
-    r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
-    const stats::SampleSummary expected = stats::summarize_samples(m.samples);
-    const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
-    const double mean =
-        r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
-    const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
-    const auto close = [](double a, double b) {
-      return (std::isnan(a) && std::isnan(b)) ||
-             std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
-    };
-    if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) ||
-        !close(sd, expected.sd)) {
-      r.fail(*summary_node,
-             fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
-                         "(n={}, mean={}, sd={}); promote again instead of editing by hand",
-                         what, n, mean, sd, expected.n, expected.mean, expected.sd));
-    }
-  }
-}
-
-// An exact value's scope, and the storage it implies: a portable value is one 'value', gated on
-// every machine; numerics and machine values are per environment profile ('values').
-void read_scope(const Reader& r, const toml::node& node, const toml::table& t,
-                const std::string& what, BaselineMetric& m) {
-  const std::string text = r.string(node, what + ".scope");
-  const std::optional<Scope> scope = parse_scope(text);
-  if (!scope || *scope == Scope::Auto) {
-    r.fail(node, fmt::format("unknown scope '{}' (expected portable, numerics or machine)", text));
-  }
-  m.policy = Exact{*scope};
-  if (*scope == Scope::Portable && t.get("values") != nullptr) {
-    r.fail(*t.get("values"), what + ": a portable value is one 'value', not per environment");
-  }
-  if (*scope != Scope::Portable && t.get("value") != nullptr) {
-    r.fail(*t.get("value"),
-           fmt::format("{}: a {} value is stored per environment ('values'), not as 'value'", what,
-                       text));
-  }
-}
-
-// A calibrated band's provenance (`calibrate`): the band must be the one its numbers give, so a
-// hand edit of either side is caught, as a seeded metric's summary is.
+// A calibrated band's provenance (`calibrate`); check_calibrated_band checks the band against it.
 Calibration read_calibration(const Reader& r, const toml::node& node, const std::string& what,
-                             const Band& band, const BaselineFile& file) {
+                             const BaselineFile& file) {
   const std::string table_what = what + ".calibration";
   const toml::table& t = r.table(node, table_what);
   r.only_keys(t, table_what,
@@ -238,14 +174,6 @@ Calibration read_calibration(const Reader& r, const toml::node& node, const std:
     r.fail(environment, fmt::format("{}.environment names '{}', which [environments] does not "
                                     "define",
                                     table_what, c.environment));
-  }
-  const double expected = calibrated_half_width(c);
-  if (band.rtol != 0.0 || std::fabs(band.atol - expected) > 1e-9 * std::max(expected, 1e-300)) {
-    r.fail(node, fmt::format("{}: the band (rtol = {}, atol = {}) is not the one its calibration "
-                             "gives (rtol = 0, atol = max(k × sd, max_deviation) = {}); run "
-                             "calibrate again instead of editing by hand, or remove the "
-                             "calibration table to set the band by hand",
-                             what, band.rtol, band.atol, expected));
   }
   return c;
 }
@@ -278,8 +206,8 @@ PoolBlock read_pool_block(const Reader& r, const toml::node& node, const std::st
   return block;
 }
 
-// The blocks of a seeded metric must account for its seeds exactly: each seed in one block, and
-// no block naming a seed the samples lack (a hand edit of the samples alone is caught).
+// A seeded metric's blocks, each seed in one block (check_pool_seeds checks them against the
+// samples).
 void read_pool(const Reader& r, const toml::node& node, const std::string& what,
                const BaselineFile& file, BaselineMetric& m) {
   const std::string pool_what = what + ".pool";
@@ -294,91 +222,9 @@ void read_pool(const Reader& r, const toml::node& node, const std::string& what,
     }
     m.pool.push_back(std::move(block));
   }
-  const std::set<std::uint64_t> sampled(m.seeds.begin(), m.seeds.end());
-  if (in_blocks != sampled) {
-    r.fail(node, fmt::format("{}: the blocks hold seeds {}, the samples seeds {}; promote again "
-                             "instead of editing by hand",
-                             pool_what, seed_ranges_text({in_blocks.begin(), in_blocks.end()}),
-                             seed_ranges_text(m.seeds)));
-  }
 }
 
-// A metric's breakdown by operator: 'breakdown_unit' and one table of operator counts per
-// environment profile, [<metric>.breakdown.<profile>] "aten::addmm" = 12.
-void read_breakdowns(const Reader& r, const toml::table& t, const std::string& what,
-                     const BaselineFile& file, BaselineMetric& m) {
-  const toml::node& unit_node = r.required(t, "breakdown_unit", what);
-  const std::string unit_text = r.string(unit_node, what + ".breakdown_unit");
-  const std::optional<BreakdownUnit> unit = parse_breakdown_unit(unit_text);
-  if (!unit) {
-    r.fail(unit_node, fmt::format("unknown breakdown_unit '{}' (expected calls, allocations or "
-                                  "bytes)",
-                                  unit_text));
-  }
-  const toml::node& node = r.required(t, "breakdown", what);
-  const std::string table_what = what + ".breakdown";
-  const toml::table& profiles = r.table(node, table_what);
-  if (profiles.empty()) r.fail(node, table_what + " holds no environment");
-  for (const auto& [env, operators_node] : profiles) {
-    const std::string id(env.str());
-    const std::string env_what = table_what + "." + id;
-    if (file.environments.count(id) == 0) {
-      r.fail(operators_node,
-             fmt::format("{} names environment '{}', which [environments] does not define",
-                         table_what, id));
-    }
-    Breakdown breakdown;
-    breakdown.unit = *unit;
-    for (const auto& [name, count] : r.table(operators_node, env_what)) {
-      if (name.str().empty()) r.fail(count, env_what + " has an operator without a name");
-      const auto* i = count.as_integer();
-      if (i == nullptr || i->get() < 0) {
-        r.fail(count, fmt::format("{}.\"{}\" must be an integer >= 0", env_what, name.str()));
-      }
-      breakdown.by_operator[std::string(name.str())] = i->get();
-    }
-    m.breakdowns[id] = std::move(breakdown);
-  }
-}
-
-// The metric's policy ("default" without one) and its own keys, into m.policy and
-// m.calibration; returns the policy's name.
-std::string read_policy(const Reader& r, const std::string& what, const toml::table& t,
-                        const BaselineFile& file, BaselineMetric& m) {
-  const toml::node* policy_node = t.get("policy");
-  const std::string policy = policy_node ? r.string(*policy_node, what + ".policy") : "default";
-  if (policy == "band") {
-    Band band;
-    if (const auto* n = t.get("rtol")) band.rtol = r.tolerance(*n, what + ".rtol");
-    if (const auto* n = t.get("atol")) band.atol = r.tolerance(*n, what + ".atol");
-    m.policy = band;
-    if (const auto* n = t.get("calibration"))
-      m.calibration = read_calibration(r, *n, what, band, file);
-  } else if (policy == "margin") {
-    Margin margin{r.tolerance(r.required(t, "margin", what), what + ".margin")};
-    if (const auto* n = t.get("covariate")) {
-      margin.covariate = r.string(*n, what + ".covariate");
-      if (margin.covariate.empty()) r.fail(*n, what + ".covariate names no metric");
-    }
-    m.policy = margin;
-  } else if (policy == "failure_rate") {
-    const toml::node& detect = r.required(t, "detect", what);
-    const double rate = r.number(detect, what + ".detect");
-    if (!(rate > 0.0 && rate < 1.0))
-      r.fail(detect, fmt::format("{}.detect must be a rate between 0 and 1, not {}", what, rate));
-    m.policy = FailureRate{rate};
-  } else if (policy == "exact" || policy == "default" || policy == "timing") {
-    if (policy == "exact") m.policy = Exact{};
-    if (policy == "timing") m.policy = Timing{};
-  } else {
-    r.fail(*policy_node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing, "
-                                     "failure_rate or default)",
-                                     policy));
-  }
-  return policy;
-}
-
-// A failure rate's trials, failures and (checked, not kept) interval.
+// A failure rate's trials and failures, read together: the failures are bounded by the trials.
 void read_failure_count(const Reader& r, const std::string& what, const toml::table& t,
                         BaselineMetric& m) {
   const toml::node& trials = r.required(t, "trials", what);
@@ -387,118 +233,6 @@ void read_failure_count(const Reader& r, const std::string& what, const toml::ta
   count.failures = r.integer(r.required(t, "failures", what), what + ".failures", 0, count.trials);
   m.failure_count = count;
   m.value = failure_count_value(count, m.direction);
-  // The interval is written for the reader of the file; the gate recomputes what it needs.
-  if (const auto* n = t.get("interval")) {
-    const toml::array* interval = n->as_array();
-    if (interval == nullptr || interval->size() != 2)
-      r.fail(*n, what + ".interval must be [lower, upper]");
-    for (const toml::node& bound : *interval) r.number(bound, what + ".interval[]");
-  }
-}
-
-// A timing's cv per environment: one for each of its values.
-void read_timing_cv(const Reader& r, const std::string& what, const toml::table& t,
-                    BaselineMetric& m) {
-  const toml::node& cv_node = r.required(t, "cv", what);
-  for (const auto& [env, v] : r.table(cv_node, what + ".cv")) {
-    if (m.by_environment.count(std::string(env.str())) == 0) {
-      r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", what,
-                            env.str(), what));
-    }
-    m.cv_by_environment[std::string(env.str())] =
-        r.tolerance(v, what + ".cv." + std::string(env.str()));
-  }
-  if (m.cv_by_environment.size() != m.by_environment.size()) {
-    r.fail(cv_node, what + ".cv needs one entry per environment in " + what + ".values");
-  }
-}
-
-BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
-                           const BaselineFile& file) {
-  r.only_keys(t, what,
-              {"direction", "policy",         "scope",     "rtol",   "atol",     "calibration",
-               "margin",    "covariate",      "value",     "values", "cv",       "seeds",
-               "samples",   "summary",        "pool",      "detect", "failures", "trials",
-               "interval",  "breakdown_unit", "breakdown", "history"});
-  BaselineMetric m;
-  const toml::node& direction_node = r.required(t, "direction", what);
-  const std::string direction = r.string(direction_node, what + ".direction");
-  const std::optional<Direction> parsed = parse_direction(direction);
-  if (!parsed) {
-    r.fail(direction_node, fmt::format("unknown direction '{}' (expected lower_is_better, "
-                                       "higher_is_better or must_equal)",
-                                       direction));
-  }
-  m.direction = *parsed;
-
-  const std::string policy = read_policy(r, what, t, file, m);
-  // A key of another policy is a mistake, not something to ignore silently.
-  const auto only_for = [&](std::initializer_list<const char*> keys, std::string_view owner) {
-    for (const char* k : keys) {
-      if (const auto* n = t.get(k); n != nullptr && policy != owner) {
-        r.fail(*n, fmt::format("'{}' only applies to policy \"{}\"", k, owner));
-      }
-    }
-  };
-  only_for({"rtol", "atol", "calibration"}, "band");
-  only_for({"margin", "covariate", "seeds", "samples", "summary", "pool"}, "margin");
-  only_for({"cv"}, "timing");
-  only_for({"scope"}, "exact");
-  only_for({"detect", "failures", "trials", "interval"}, "failure_rate");
-
-  if (const auto* n = t.get("value")) m.value = r.number(*n, what + ".value");
-  if (const auto* n = t.get("values")) {
-    const toml::table& values = r.table(*n, what + ".values");
-    for (const auto& [env, v] : values) {
-      if (file.environments.count(std::string(env.str())) == 0) {
-        r.fail(v, fmt::format("{}.values names environment '{}', which [environments] does not "
-                              "define",
-                              what, env.str()));
-      }
-      m.by_environment[std::string(env.str())] =
-          r.number(v, what + ".values." + std::string(env.str()));
-    }
-  }
-  if (const auto* n = t.get("scope")) read_scope(r, *n, t, what, m);
-  if (policy == "margin") {
-    for (const char* k : {"value", "values"}) {
-      if (const auto* n = t.get(k))
-        r.fail(*n, fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
-    }
-    read_samples(r, t, what, m);
-    if (const auto* n = t.get("pool")) read_pool(r, *n, what, file, m);
-  } else if (policy == "failure_rate") {
-    for (const char* k : {"value", "values"}) {
-      if (const auto* n = t.get(k))
-        r.fail(*n, fmt::format("'{}' does not apply to policy \"failure_rate\" (it stores "
-                               "failures and trials)",
-                               k));
-    }
-    read_failure_count(r, what, t, m);
-  } else if (!m.value && m.by_environment.empty()) {
-    r.fail(t, what + " has neither 'value' nor 'values'");
-  }
-  if (policy == "timing") {
-    if (m.value)
-      r.fail(*t.get("value"),
-             what + ": a timing is stored per environment ('values'), not as 'value'");
-    read_timing_cv(r, what, t, m);
-  }
-  if (t.get("breakdown_unit") != nullptr || t.get("breakdown") != nullptr) {
-    if (policy == "margin" || policy == "failure_rate") {
-      r.fail(t, fmt::format("{}: a breakdown by operator applies to a single value, not to policy "
-                            "\"{}\"",
-                            what, policy));
-    }
-    read_breakdowns(r, t, what, file, m);
-  }
-  if (const auto* n = t.get("history")) {
-    const toml::array* history = n->as_array();
-    if (history == nullptr) r.fail(*n, what + ".history must be an array of tables");
-    for (const toml::node& entry : *history)
-      m.history.push_back(read_history(r, entry, what + ".history"));
-  }
-  return m;
 }
 
 // ---------------------------------------------------------------- writing
@@ -566,6 +300,597 @@ std::string inline_table(const std::map<std::string, double>& values) {
     first = false;
   }
   return out + " }";
+}
+
+// ---------------------------------------------------------------- a metric's keys
+
+// What reading a metric's table works with: where it is, the file (its [environments]), the
+// metric read so far, and what earlier keys tell later ones.
+struct MetricReading {
+  const Reader& r;
+  const std::string& what;  // "[tests.T.metrics.M]"
+  const toml::table& t;
+  const BaselineFile& file;
+  BaselineMetric m = {};
+  std::string policy = "default";               // the 'policy' key, read before the others
+  std::optional<BreakdownUnit> breakdown_unit = {};  // every breakdown's (check_breakdowns)
+};
+
+using ReadKey = void (*)(MetricReading& in, const toml::node& node);
+using WriteKey = void (*)(std::ostringstream& out, const std::string& path,
+                          const BaselineMetric& m);
+
+// One key of a metric's table, the one place that says how it is read and written. The reader
+// walks kMetricKeys in order, then checks the keys that depend on each other (the check_* steps
+// of read_metric); the writer walks it in order, sub-tables last.
+struct MetricKey {
+  std::string_view name;
+  std::string_view policy = {};  // the only policy the key applies to; empty: every policy
+  bool required = false;
+  ReadKey read = nullptr;  // nullptr: read with the key that bounds it, by a check_* step
+  bool sub_table = false;  // [path.<name>...]: written after the metric's own keys
+  WriteKey write = nullptr;
+};
+
+std::string_view policy_key_name(const TolerancePolicy& policy) {
+  if (std::holds_alternative<Band>(policy)) return "band";
+  if (std::holds_alternative<Exact>(policy)) return "exact";
+  if (std::holds_alternative<Margin>(policy)) return "margin";
+  if (std::holds_alternative<Timing>(policy)) return "timing";
+  if (std::holds_alternative<FailureRate>(policy)) return "failure_rate";
+  return "default";
+}
+
+void read_direction(MetricReading& in, const toml::node& node) {
+  const std::string direction = in.r.string(node, in.what + ".direction");
+  const std::optional<Direction> parsed = parse_direction(direction);
+  if (!parsed) {
+    in.r.fail(node, fmt::format("unknown direction '{}' (expected lower_is_better, "
+                                "higher_is_better or must_equal)",
+                                direction));
+  }
+  in.m.direction = *parsed;
+}
+
+// The metric's policy ("default" without one); its own keys follow it in kMetricKeys.
+void read_policy(MetricReading& in, const toml::node& node) {
+  in.policy = in.r.string(node, in.what + ".policy");
+  if (in.policy == "band") {
+    in.m.policy = Band{};
+  } else if (in.policy == "margin") {
+    in.m.policy = Margin{};
+  } else if (in.policy == "failure_rate") {
+    in.m.policy = FailureRate{};
+  } else if (in.policy == "exact") {
+    in.m.policy = Exact{};
+  } else if (in.policy == "timing") {
+    in.m.policy = Timing{};
+  } else if (in.policy != "default") {
+    in.r.fail(node, fmt::format("unknown policy '{}' (expected band, exact, margin, timing, "
+                                "failure_rate or default)",
+                                in.policy));
+  }
+}
+
+void read_scope(MetricReading& in, const toml::node& node) {
+  const std::string text = in.r.string(node, in.what + ".scope");
+  const std::optional<Scope> scope = parse_scope(text);
+  if (!scope || *scope == Scope::Auto) {
+    in.r.fail(node, fmt::format("unknown scope '{}' (expected portable, numerics or machine)", text));
+  }
+  in.m.policy = Exact{*scope};
+}
+
+void read_covariate(MetricReading& in, const toml::node& node) {
+  Margin& margin = std::get<Margin>(in.m.policy);
+  margin.covariate = in.r.string(node, in.what + ".covariate");
+  if (margin.covariate.empty()) in.r.fail(node, in.what + ".covariate names no metric");
+}
+
+void read_values(MetricReading& in, const toml::node& node) {
+  const toml::table& values = in.r.table(node, in.what + ".values");
+  for (const auto& [env, v] : values) {
+    if (in.file.environments.count(std::string(env.str())) == 0) {
+      in.r.fail(v, fmt::format("{}.values names environment '{}', which [environments] does not "
+                               "define",
+                               in.what, env.str()));
+    }
+    in.m.by_environment[std::string(env.str())] =
+        in.r.number(v, in.what + ".values." + std::string(env.str()));
+  }
+}
+
+// A timing's cv per environment (check_timing_cv: one for each of its values).
+void read_cv(MetricReading& in, const toml::node& node) {
+  for (const auto& [env, v] : in.r.table(node, in.what + ".cv")) {
+    in.m.cv_by_environment[std::string(env.str())] =
+        in.r.tolerance(v, in.what + ".cv." + std::string(env.str()));
+  }
+}
+
+// A seeded metric keeps every per-seed sample (check_samples: one seed each).
+void read_seeds(MetricReading& in, const toml::node& node) {
+  const toml::array* seeds = node.as_array();
+  if (seeds == nullptr) in.r.fail(node, in.what + ".seeds must be an array of integers");
+  std::set<std::int64_t> seen;
+  for (const toml::node& seed : *seeds) {
+    const auto* i = seed.as_integer();
+    if (i == nullptr || i->get() < 0) in.r.fail(seed, in.what + ".seeds must hold integers >= 0");
+    if (!seen.insert(i->get()).second)
+      in.r.fail(seed, fmt::format("{}.seeds lists seed {} twice", in.what, i->get()));
+    in.m.seeds.push_back(static_cast<std::uint64_t>(i->get()));
+  }
+}
+
+void read_samples(MetricReading& in, const toml::node& node) {
+  const toml::array* samples = node.as_array();
+  if (samples == nullptr) in.r.fail(node, in.what + ".samples must be an array of numbers");
+  for (const toml::node& sample : *samples)
+    in.m.samples.push_back(in.r.number(sample, in.what + ".samples[]"));
+  if (in.m.samples.empty()) in.r.fail(node, in.what + ".samples is empty");
+}
+
+void read_detect(MetricReading& in, const toml::node& node) {
+  const double rate = in.r.number(node, in.what + ".detect");
+  if (!(rate > 0.0 && rate < 1.0))
+    in.r.fail(node, fmt::format("{}.detect must be a rate between 0 and 1, not {}", in.what, rate));
+  std::get<FailureRate>(in.m.policy).detect = rate;
+}
+
+// The interval is written for the reader of the file; the gate recomputes what it needs.
+void read_interval(MetricReading& in, const toml::node& node) {
+  const toml::array* interval = node.as_array();
+  if (interval == nullptr || interval->size() != 2)
+    in.r.fail(node, in.what + ".interval must be [lower, upper]");
+  for (const toml::node& bound : *interval) in.r.number(bound, in.what + ".interval[]");
+}
+
+void read_breakdown_unit(MetricReading& in, const toml::node& node) {
+  const std::string unit_text = in.r.string(node, in.what + ".breakdown_unit");
+  in.breakdown_unit = parse_breakdown_unit(unit_text);
+  if (!in.breakdown_unit) {
+    in.r.fail(node, fmt::format("unknown breakdown_unit '{}' (expected calls, allocations or "
+                                "bytes)",
+                                unit_text));
+  }
+}
+
+// A metric's breakdown by operator: one table of operator counts per environment profile,
+// [<metric>.breakdown.<profile>] "aten::addmm" = 12 (check_breakdowns gives them their unit).
+void read_breakdown(MetricReading& in, const toml::node& node) {
+  const std::string table_what = in.what + ".breakdown";
+  const toml::table& profiles = in.r.table(node, table_what);
+  if (profiles.empty()) in.r.fail(node, table_what + " holds no environment");
+  for (const auto& [env, operators_node] : profiles) {
+    const std::string id(env.str());
+    const std::string env_what = table_what + "." + id;
+    if (in.file.environments.count(id) == 0) {
+      in.r.fail(operators_node,
+                fmt::format("{} names environment '{}', which [environments] does not define",
+                            table_what, id));
+    }
+    Breakdown breakdown;
+    for (const auto& [name, count] : in.r.table(operators_node, env_what)) {
+      if (name.str().empty()) in.r.fail(count, env_what + " has an operator without a name");
+      const auto* i = count.as_integer();
+      if (i == nullptr || i->get() < 0) {
+        in.r.fail(count, fmt::format("{}.\"{}\" must be an integer >= 0", env_what, name.str()));
+      }
+      breakdown.by_operator[std::string(name.str())] = i->get();
+    }
+    in.m.breakdowns[id] = std::move(breakdown);
+  }
+}
+
+void read_history_key(MetricReading& in, const toml::node& node) {
+  const toml::array* history = node.as_array();
+  if (history == nullptr) in.r.fail(node, in.what + ".history must be an array of tables");
+  for (const toml::node& entry : *history)
+    in.m.history.push_back(read_history(in.r, entry, in.what + ".history"));
+}
+
+void write_calibration(std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+  if (!std::holds_alternative<Band>(m.policy) || !m.calibration) return;
+  const Calibration& c = *m.calibration;
+  out << "calibration = { repeats = " << c.repeats << ", mean = " << number(c.mean)
+      << ", sd = " << number(c.sd) << ", max_deviation = " << number(c.max_deviation)
+      << ", k = " << number(c.k) << ", rule = " << toml_string(c.rule)
+      << ", environment = " << toml_string(c.environment) << " }\n";
+}
+
+void write_interval(std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+  if (!m.failure_count) return;
+  const FailureCount& count = *m.failure_count;
+  const stats::RateInterval interval = stats::clopper_pearson(count.failures, count.trials, 0.95);
+  out << "interval = [" << number(interval.lower) << ", " << number(interval.upper)
+      << "]  # 95% Clopper-Pearson\n";
+}
+
+void write_breakdown(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  for (const auto& [id, breakdown] : m.breakdowns) {
+    out << "\n[" << path << ".breakdown." << key(id) << "]\n";
+    for (const auto& [name, count] : breakdown.by_operator)
+      out << key(name) << " = " << count << "\n";
+  }
+}
+
+void write_pool(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  for (const PoolBlock& block : m.pool) {
+    out << "\n[[" << path << ".pool]]\n"
+        << "source_run = " << toml_string(block.source_run) << "\n"
+        << "seeds = " << toml_string(seed_ranges_text(block.seeds)) << "\n"
+        << "added_at = " << toml_string(block.added_at) << "\n"
+        << "git_commit = " << toml_string(block.git_commit) << "\n"
+        << "reason = " << toml_string(block.reason) << "\n"
+        << "environment = " << toml_string(block.environment) << "\n";
+  }
+}
+
+void write_history(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  for (const HistoryEntry& h : m.history) {
+    out << "\n[[" << path << ".history]]\n"
+        << "version = " << h.version << "\n"
+        << "replaced_at = " << toml_string(h.replaced_at) << "\n"
+        << "reason = " << toml_string(h.reason) << "\n"
+        << "source_run = " << toml_string(h.source_run) << "\n";
+    if (!h.environment.empty()) out << "environment = " << toml_string(h.environment) << "\n";
+    if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
+    out << "new_value = " << number(h.new_value) << "\n";
+  }
+}
+
+// The keys of a metric's table, in the order the reader lists them when it meets an unknown one
+// and the writer writes them.
+const MetricKey kMetricKeys[] = {
+    {.name = "direction",
+     .required = true,
+     .read = read_direction,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           out << "direction = " << toml_string(direction_name(m.direction)) << "\n";
+         }},
+    {.name = "policy",
+     .read = read_policy,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           out << "policy = " << toml_string(policy_key_name(m.policy)) << "\n";
+         }},
+    {.name = "scope",
+     .policy = "exact",
+     .read = read_scope,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           const Exact* exact = std::get_if<Exact>(&m.policy);
+           if (exact != nullptr && exact->scope != Scope::Auto)
+             out << "scope = " << toml_string(scope_name(exact->scope)) << "\n";
+         }},
+    {.name = "rtol",
+     .policy = "band",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           std::get<Band>(in.m.policy).rtol = in.r.tolerance(node, in.what + ".rtol");
+         },
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (const Band* band = std::get_if<Band>(&m.policy))
+             out << "rtol = " << number(band->rtol) << "\n";
+         }},
+    {.name = "atol",
+     .policy = "band",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           std::get<Band>(in.m.policy).atol = in.r.tolerance(node, in.what + ".atol");
+         },
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (const Band* band = std::get_if<Band>(&m.policy))
+             out << "atol = " << number(band->atol) << "\n";
+         }},
+    {.name = "calibration",
+     .policy = "band",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           in.m.calibration = read_calibration(in.r, node, in.what, in.file);
+         },
+     .write = write_calibration},
+    {.name = "margin",
+     .policy = "margin",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           std::get<Margin>(in.m.policy).delta = in.r.tolerance(node, in.what + ".margin");
+         },
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (const Margin* margin = std::get_if<Margin>(&m.policy))
+             out << "margin = " << number(margin->delta) << "\n";
+         }},
+    {.name = "covariate",
+     .policy = "margin",
+     .read = read_covariate,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           const Margin* margin = std::get_if<Margin>(&m.policy);
+           if (margin != nullptr && !margin->covariate.empty())
+             out << "covariate = " << toml_string(margin->covariate) << "\n";
+         }},
+    {.name = "value",
+     .read = [](MetricReading& in,
+                const toml::node& node) { in.m.value = in.r.number(node, in.what + ".value"); },
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           // A rate's value is its count's: written once, as failures and trials.
+           if (m.value && !m.failure_count) out << "value = " << number(*m.value) << "\n";
+         }},
+    {.name = "values",
+     .read = read_values,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (!m.by_environment.empty())
+             out << "values = " << inline_table(m.by_environment) << "\n";
+         }},
+    {.name = "cv",
+     .policy = "timing",
+     .read = read_cv,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (!m.cv_by_environment.empty())
+             out << "cv = " << inline_table(m.cv_by_environment) << "\n";
+         }},
+    {.name = "seeds",
+     .policy = "margin",
+     .read = read_seeds,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.samples.empty()) return;
+           out << "seeds = [";
+           for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
+           out << "]\n";
+         }},
+    {.name = "samples",
+     .policy = "margin",
+     .read = read_samples,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.samples.empty()) return;
+           out << "samples = [";
+           for (std::size_t i = 0; i < m.samples.size(); ++i)
+             out << (i ? ", " : "") << number(m.samples[i]);
+           out << "]\n";
+         }},
+    // Written for people, and checked against the samples on reading (check_samples).
+    {.name = "summary",
+     .policy = "margin",
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.samples.empty()) return;
+           const stats::SampleSummary summary = stats::summarize_samples(m.samples);
+           out << "summary = { n = " << summary.n << ", mean = " << number(summary.mean)
+               << ", sd = " << number(summary.sd) << " }\n";
+         }},
+    {.name = "pool",
+     .policy = "margin",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           read_pool(in.r, node, in.what, in.file, in.m);
+         },
+     .sub_table = true,
+     .write = write_pool},
+    {.name = "detect",
+     .policy = "failure_rate",
+     .read = read_detect,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy))
+             out << "detect = " << number(rate->detect) << "\n";
+         }},
+    // failures and trials: read together by read_failure_count.
+    {.name = "failures",
+     .policy = "failure_rate",
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.failure_count) out << "failures = " << m.failure_count->failures << "\n";
+         }},
+    {.name = "trials",
+     .policy = "failure_rate",
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.failure_count) out << "trials = " << m.failure_count->trials << "\n";
+         }},
+    {.name = "interval", .policy = "failure_rate", .read = read_interval, .write = write_interval},
+    {.name = "breakdown_unit",
+     .read = read_breakdown_unit,
+     .write =
+         [](std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+           if (m.breakdowns.empty()) return;
+           out << "breakdown_unit = "
+               << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
+         }},
+    {.name = "breakdown", .read = read_breakdown, .sub_table = true, .write = write_breakdown},
+    {.name = "history", .read = read_history_key, .sub_table = true, .write = write_history},
+};
+
+std::vector<std::string_view> metric_key_names() {
+  std::vector<std::string_view> names;
+  for (const MetricKey& entry : kMetricKeys) names.push_back(entry.name);
+  return names;
+}
+
+// ---- the checks of keys that depend on each other, after every key is read
+
+// A calibrated band's provenance (`calibrate`): the band must be the one its numbers give, so a
+// hand edit of either side is caught, as a seeded metric's summary is.
+void check_calibrated_band(const MetricReading& in) {
+  const Band& band = std::get<Band>(in.m.policy);
+  const double expected = calibrated_half_width(*in.m.calibration);
+  if (band.rtol != 0.0 || std::fabs(band.atol - expected) > 1e-9 * std::max(expected, 1e-300)) {
+    in.r.fail(*in.t.get("calibration"),
+              fmt::format("{}: the band (rtol = {}, atol = {}) is not the one its calibration "
+                          "gives (rtol = 0, atol = max(k × sd, max_deviation) = {}); run "
+                          "calibrate again instead of editing by hand, or remove the "
+                          "calibration table to set the band by hand",
+                          in.what, band.rtol, band.atol, expected));
+  }
+}
+
+// The keys a policy cannot do without, and a calibration's agreement with its band.
+void check_policy_keys(const MetricReading& in) {
+  if (in.policy == "margin") in.r.required(in.t, "margin", in.what);
+  if (in.policy == "failure_rate") in.r.required(in.t, "detect", in.what);
+  if (in.m.calibration) check_calibrated_band(in);
+}
+
+// An exact value's scope, and the storage it implies: a portable value is one 'value', gated on
+// every machine; numerics and machine values are per environment profile ('values').
+void check_scope_storage(const MetricReading& in) {
+  const toml::node* node = in.t.get("scope");
+  if (node == nullptr) return;
+  const std::string text = in.r.string(*node, in.what + ".scope");
+  const Scope scope = std::get<Exact>(in.m.policy).scope;
+  if (scope == Scope::Portable && in.t.get("values") != nullptr) {
+    in.r.fail(*in.t.get("values"),
+              in.what + ": a portable value is one 'value', not per environment");
+  }
+  if (scope != Scope::Portable && in.t.get("value") != nullptr) {
+    in.r.fail(*in.t.get("value"),
+              fmt::format("{}: a {} value is stored per environment ('values'), not as 'value'",
+                          in.what, text));
+  }
+}
+
+// A seeded metric's samples, one per seed; the summary is written for people and checked on
+// reading, so a hand edit of one side without the other is caught.
+void check_samples(const MetricReading& in) {
+  const Reader& r = in.r;
+  const std::string& what = in.what;
+  const BaselineMetric& m = in.m;
+  r.required(in.t, "seeds", what);
+  const toml::node& samples_node = r.required(in.t, "samples", what);
+  if (m.samples.size() != m.seeds.size()) {
+    r.fail(samples_node,
+           fmt::format("{} has {} samples but {} seeds", what, m.samples.size(), m.seeds.size()));
+  }
+  const toml::node* summary_node = in.t.get("summary");
+  if (summary_node == nullptr) return;
+  const toml::table& summary = r.table(*summary_node, what + ".summary");
+  r.only_keys(summary, what + ".summary", {"n", "mean", "sd"});
+  const stats::SampleSummary expected = stats::summarize_samples(m.samples);
+  const int n = r.integer(r.required(summary, "n", what + ".summary"), what + ".summary.n");
+  const double mean =
+      r.number(r.required(summary, "mean", what + ".summary"), what + ".summary.mean");
+  const double sd = r.number(r.required(summary, "sd", what + ".summary"), what + ".summary.sd");
+  const auto close = [](double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) ||
+           std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+  };
+  if (static_cast<std::size_t>(n) != expected.n || !close(mean, expected.mean) ||
+      !close(sd, expected.sd)) {
+    r.fail(*summary_node,
+           fmt::format("{}.summary (n={}, mean={}, sd={}) does not match its samples "
+                       "(n={}, mean={}, sd={}); promote again instead of editing by hand",
+                       what, n, mean, sd, expected.n, expected.mean, expected.sd));
+  }
+}
+
+// The blocks of a seeded metric must account for its seeds exactly: each seed in one block
+// (read_pool), and no block naming a seed the samples lack (a hand edit of the samples alone is
+// caught).
+void check_pool_seeds(const MetricReading& in) {
+  const toml::node* node = in.t.get("pool");
+  if (node == nullptr) return;
+  std::set<std::uint64_t> in_blocks;
+  for (const PoolBlock& block : in.m.pool) in_blocks.insert(block.seeds.begin(), block.seeds.end());
+  const std::set<std::uint64_t> sampled(in.m.seeds.begin(), in.m.seeds.end());
+  if (in_blocks != sampled) {
+    in.r.fail(*node, fmt::format("{}: the blocks hold seeds {}, the samples seeds {}; promote "
+                                 "again instead of editing by hand",
+                                 in.what + ".pool",
+                                 seed_ranges_text({in_blocks.begin(), in_blocks.end()}),
+                                 seed_ranges_text(in.m.seeds)));
+  }
+}
+
+// Where the policy keeps the metric's value: per-seed samples (margin), failures and trials
+// (failure_rate), else 'value' or 'values'.
+void check_value_storage(MetricReading& in) {
+  if (in.policy == "margin") {
+    for (const char* k : {"value", "values"}) {
+      if (const auto* n = in.t.get(k))
+        in.r.fail(*n,
+                  fmt::format("'{}' does not apply to policy \"margin\" (it stores samples)", k));
+    }
+    check_samples(in);
+    check_pool_seeds(in);
+  } else if (in.policy == "failure_rate") {
+    for (const char* k : {"value", "values"}) {
+      if (const auto* n = in.t.get(k))
+        in.r.fail(*n, fmt::format("'{}' does not apply to policy \"failure_rate\" (it stores "
+                                  "failures and trials)",
+                                  k));
+    }
+    read_failure_count(in.r, in.what, in.t, in.m);
+  } else if (!in.m.value && in.m.by_environment.empty()) {
+    in.r.fail(in.t, in.what + " has neither 'value' nor 'values'");
+  }
+}
+
+// A timing is stored per environment, with a cv for each of its values.
+void check_timing_cv(const MetricReading& in) {
+  if (in.policy != "timing") return;
+  if (in.m.value)
+    in.r.fail(*in.t.get("value"),
+              in.what + ": a timing is stored per environment ('values'), not as 'value'");
+  const toml::node& cv_node = in.r.required(in.t, "cv", in.what);
+  for (const auto& [env, v] : *cv_node.as_table()) {
+    if (in.m.by_environment.count(std::string(env.str())) == 0) {
+      in.r.fail(v, fmt::format("{}.cv names environment '{}', which {}.values does not", in.what,
+                               env.str(), in.what));
+    }
+  }
+  if (in.m.cv_by_environment.size() != in.m.by_environment.size()) {
+    in.r.fail(cv_node, in.what + ".cv needs one entry per environment in " + in.what + ".values");
+  }
+}
+
+// A breakdown needs its unit, which holds for every profile's counts, and a single value.
+void check_breakdowns(MetricReading& in) {
+  if (in.t.get("breakdown_unit") == nullptr && in.t.get("breakdown") == nullptr) return;
+  if (in.policy == "margin" || in.policy == "failure_rate") {
+    in.r.fail(in.t, fmt::format("{}: a breakdown by operator applies to a single value, not to "
+                                "policy \"{}\"",
+                                in.what, in.policy));
+  }
+  in.r.required(in.t, "breakdown_unit", in.what);
+  in.r.required(in.t, "breakdown", in.what);
+  for (auto& [id, breakdown] : in.m.breakdowns) breakdown.unit = *in.breakdown_unit;
+}
+
+BaselineMetric read_metric(const Reader& r, const std::string& what, const toml::table& t,
+                           const BaselineFile& file) {
+  r.only_keys(t, what, metric_key_names());
+  MetricReading in{.r = r, .what = what, .t = t, .file = file};
+  for (const MetricKey& entry : kMetricKeys) {
+    const toml::node* node = entry.required ? &r.required(t, entry.name, what) : t.get(entry.name);
+    if (node == nullptr) continue;
+    // A key of another policy is a mistake, not something to ignore silently.
+    if (!entry.policy.empty() && entry.policy != in.policy)
+      r.fail(*node, fmt::format("'{}' only applies to policy \"{}\"", entry.name, entry.policy));
+    if (entry.read != nullptr) entry.read(in, *node);
+  }
+  check_policy_keys(in);
+  check_scope_storage(in);
+  check_value_storage(in);
+  check_timing_cv(in);
+  check_breakdowns(in);
+  return std::move(in.m);
+}
+
+// One metric's table at `path` ("tests.T.metrics.M"): its own keys, then its sub-tables (a key
+// written after a sub-table's header would belong to the sub-table).
+void render_metric(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  for (const MetricKey& entry : kMetricKeys)
+    if (!entry.sub_table) entry.write(out, path, m);
+  for (const MetricKey& entry : kMetricKeys)
+    if (entry.sub_table) entry.write(out, path, m);
 }
 
 }  // namespace
@@ -647,89 +972,6 @@ void render_environment(std::ostringstream& out, const std::string& id,
   out << "machine = " << toml_string(e.machine) << "\n"
       << "threads = " << e.threads << "\n";
   if (!e.gpu.empty()) out << "gpu = " << toml_string(e.gpu) << "\n";
-}
-
-// A metric's policy and its keys.
-void render_policy(std::ostringstream& out, const BaselineMetric& m) {
-  if (const Band* band = std::get_if<Band>(&m.policy)) {
-    out << "policy = \"band\"\nrtol = " << number(band->rtol) << "\natol = " << number(band->atol)
-        << "\n";
-    if (const std::optional<Calibration>& c = m.calibration) {
-      out << "calibration = { repeats = " << c->repeats << ", mean = " << number(c->mean)
-          << ", sd = " << number(c->sd) << ", max_deviation = " << number(c->max_deviation)
-          << ", k = " << number(c->k) << ", rule = " << toml_string(c->rule)
-          << ", environment = " << toml_string(c->environment) << " }\n";
-    }
-  } else if (const Exact* exact = std::get_if<Exact>(&m.policy)) {
-    out << "policy = \"exact\"\n";
-    if (exact->scope != Scope::Auto) {
-      out << "scope = " << toml_string(scope_name(exact->scope)) << "\n";
-    }
-  } else if (const Margin* margin = std::get_if<Margin>(&m.policy)) {
-    out << "policy = \"margin\"\nmargin = " << number(margin->delta) << "\n";
-    if (!margin->covariate.empty()) out << "covariate = " << toml_string(margin->covariate) << "\n";
-  } else if (std::holds_alternative<Timing>(m.policy)) {
-    out << "policy = \"timing\"\n";
-  } else if (const FailureRate* rate = std::get_if<FailureRate>(&m.policy)) {
-    out << "policy = \"failure_rate\"\ndetect = " << number(rate->detect) << "\n";
-  } else {
-    out << "policy = \"default\"\n";
-  }
-}
-
-// One metric's table at `path` ("tests.T.metrics.M") and its breakdown, pool and history
-// tables.
-void render_metric(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
-  out << "direction = " << toml_string(direction_name(m.direction)) << "\n";
-  render_policy(out, m);
-  if (m.failure_count) {
-    const FailureCount& count = *m.failure_count;
-    const stats::RateInterval interval = stats::clopper_pearson(count.failures, count.trials, 0.95);
-    out << "failures = " << count.failures << "\ntrials = " << count.trials << "\ninterval = ["
-        << number(interval.lower) << ", " << number(interval.upper) << "]  # 95% Clopper-Pearson\n";
-  }
-  // A rate's value is its count's: written once, as failures and trials.
-  if (m.value && !m.failure_count) out << "value = " << number(*m.value) << "\n";
-  if (!m.by_environment.empty()) out << "values = " << inline_table(m.by_environment) << "\n";
-  if (!m.cv_by_environment.empty()) out << "cv = " << inline_table(m.cv_by_environment) << "\n";
-  if (!m.samples.empty()) {
-    const stats::SampleSummary summary = stats::summarize_samples(m.samples);
-    out << "seeds = [";
-    for (std::size_t i = 0; i < m.seeds.size(); ++i) out << (i ? ", " : "") << m.seeds[i];
-    out << "]\nsamples = [";
-    for (std::size_t i = 0; i < m.samples.size(); ++i)
-      out << (i ? ", " : "") << number(m.samples[i]);
-    out << "]\nsummary = { n = " << summary.n << ", mean = " << number(summary.mean)
-        << ", sd = " << number(summary.sd) << " }\n";
-  }
-  if (!m.breakdowns.empty()) {
-    out << "breakdown_unit = "
-        << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
-  }
-  for (const auto& [id, breakdown] : m.breakdowns) {
-    out << "\n[" << path << ".breakdown." << key(id) << "]\n";
-    for (const auto& [name, count] : breakdown.by_operator)
-      out << key(name) << " = " << count << "\n";
-  }
-  for (const PoolBlock& block : m.pool) {
-    out << "\n[[" << path << ".pool]]\n"
-        << "source_run = " << toml_string(block.source_run) << "\n"
-        << "seeds = " << toml_string(seed_ranges_text(block.seeds)) << "\n"
-        << "added_at = " << toml_string(block.added_at) << "\n"
-        << "git_commit = " << toml_string(block.git_commit) << "\n"
-        << "reason = " << toml_string(block.reason) << "\n"
-        << "environment = " << toml_string(block.environment) << "\n";
-  }
-  for (const HistoryEntry& h : m.history) {
-    out << "\n[[" << path << ".history]]\n"
-        << "version = " << h.version << "\n"
-        << "replaced_at = " << toml_string(h.replaced_at) << "\n"
-        << "reason = " << toml_string(h.reason) << "\n"
-        << "source_run = " << toml_string(h.source_run) << "\n";
-    if (!h.environment.empty()) out << "environment = " << toml_string(h.environment) << "\n";
-    if (h.old_value) out << "old_value = " << number(*h.old_value) << "\n";
-    out << "new_value = " << number(h.new_value) << "\n";
-  }
 }
 
 }  // namespace
