@@ -9,17 +9,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::kRelativeTolerance;
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::numbers;
-using test_vectors::relative_error;
-using test_vectors::vectors;
 
 TEST(EffectSize, MatchesScipy) {
   MaxError g_error("hedges_g");

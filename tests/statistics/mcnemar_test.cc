@@ -15,15 +15,10 @@
 #include <string>
 #include <utility>
 
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::relative_error;
-using test_vectors::vectors;
 
 // SciPy 1.10's own binomial tails are off from the exact values by up to 4.2e-13 relative at
 // n = 10^5 (generate_vectors.py measures it), so agreement with SciPy can be asked to 1e-12 only.

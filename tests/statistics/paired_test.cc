@@ -8,17 +8,10 @@
 #include <vector>
 
 #include "statistics/welch.h"
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::kRelativeTolerance;
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::numbers;
-using test_vectors::relative_error;
-using test_vectors::vectors;
 
 TEST(PairedT, MatchesScipy) {
   MaxError t_error("paired.t");

@@ -9,15 +9,10 @@
 #include <stdexcept>
 
 #include "statistics/t_distribution.h"
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::relative_error;
-using test_vectors::vectors;
 
 // SciPy 1.10's nct wraps Boost.Math as well (observed agreement ~1e-15); the generator checks
 // every value against numerical integration to 1e-7, so these vectors are not Boost checking

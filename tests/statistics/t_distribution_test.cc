@@ -7,15 +7,10 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::kRelativeTolerance;
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::vectors;
 
 TEST(TDistribution, TailsMatchScipy) {
   MaxError sf_error("t.sf");

@@ -10,17 +10,10 @@
 #include <vector>
 
 #include "statistics/moments.h"
-#include "vectors.h"
+#include "vector_names.h"
 
 namespace mlregress::internal::stats {
 namespace {
-
-using test_vectors::kRelativeTolerance;
-using test_vectors::MaxError;
-using test_vectors::number;
-using test_vectors::numbers;
-using test_vectors::relative_error;
-using test_vectors::vectors;
 
 const nlohmann::json& welch_case(const std::string& name) {
   for (const auto& c : vectors().at("welch")) {
