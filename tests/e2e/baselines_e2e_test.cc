@@ -32,7 +32,6 @@ namespace fs = std::filesystem;
 
 class BaselinesE2eTest : public FixtureRunnerTest {
  protected:
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   std::string file() const { return baselines() + "/mlregress_fixture_suite/fixture_suite.toml"; }
   ProcessResult promote(const std::string& run_folder, const std::string& extra = "") {
     return fixture("promote " + run_folder + " --baselines " + baselines() + " --reason e2e " +

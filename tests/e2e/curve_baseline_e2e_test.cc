@@ -20,8 +20,7 @@ using ::testing::HasSubstr;
 class CurveBaselineE2eTest : public FixtureRunnerTest {
  protected:
   ProcessResult curve_fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       MLREGRESS_CURVE_FIXTURE_BINARY + " " + args);
+    return run_fixture_in(temp_.path(), MLREGRESS_CURVE_FIXTURE_BINARY, args);
   }
   ProcessResult run_against_baselines(const std::string& args) {
     return curve_fixture("run --color never --out " + runs() + " --baselines baselines " + args);

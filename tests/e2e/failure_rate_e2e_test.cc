@@ -12,26 +12,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "e2e_fixture.h"
 #include "fixture_runner.h"
-#include "process.h"
-#include "tests/support/files.h"
-#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
-using nlohmann::json;
-using test_support::read_file;
-using test_support::TempDir;
-using ::testing::HasSubstr;
-
-class FailureRateE2eTest : public ::testing::Test {
+class FailureRateE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult fixture(const std::string& args, const std::string& environment = "") {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       environment + " " + std::string(MLREGRESS_FLAKY_FIXTURE_BINARY) + " " +
-                       args);
-  }
+  FailureRateE2eTest() : FixtureBinaryTest(MLREGRESS_FLAKY_FIXTURE_BINARY) {}
   ProcessResult run(const std::string& args, const std::string& environment = "",
                     const std::string& out = "runs") {
     return fixture("run --color never --jobs 2 --out " + temp_.path() + "/" + out + " --junit " +
@@ -39,43 +28,23 @@ class FailureRateE2eTest : public ::testing::Test {
                    environment);
   }
   std::string junit() const { return temp_.path() + "/junit.xml"; }
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   std::string latest(const std::string& out = "runs") const {
     return std::filesystem::canonical(temp_.path() + "/" + out + "/latest").string();
   }
   json test_result(const std::string& name, const std::string& folder = "") const {
-    const json document =
-        json::parse(read_file((folder.empty() ? latest() : folder) + "/results.json"));
-    for (const json& test : document.at("tests")) {
-      if (test.at("name") == name) return test;
-    }
-    throw std::runtime_error("no test " + name);
+    return test_named(
+        json::parse(read_file((folder.empty() ? latest() : folder) + "/results.json")), name);
   }
   json metric(const std::string& test, const std::string& name,
               const std::string& folder = "") const {
-    const json result = test_result(test, folder);  // kept: the loop reads into it
-    for (const json& m : result.at("metrics")) {
-      if (m.at("name") == name) return m;
-    }
-    throw std::runtime_error("no metric " + name);
+    return metric_named(test_result(test, folder), name);
   }
   static int failed_attempts(const json& test) {
     int failed = 0;
     for (const json& run : test.at("seed_runs")) failed += run.at("status") != "passed";
     return failed;
   }
-  static std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-      ++n;
-    return n;
-  }
-  ::testing::AssertionResult junit_validates() const {
-    const ProcessResult lint =
-        run_command("xmllint --noout --schema " + std::string(MLREGRESS_JUNIT_XSD) + " " + junit());
-    if (lint.exit_code == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "xmllint rejects " << junit() << ":\n" << lint.err;
-  }
+  ::testing::AssertionResult junit_validates() const { return e2e::junit_validates(junit()); }
   // A baseline of every attempt at the planted 2%: a run without one takes all of them.
   void promote_baseline(const std::string& filter, const std::string& extra = "") {
     const ProcessResult first = run("--filter " + filter + " " + extra);
@@ -86,7 +55,6 @@ class FailureRateE2eTest : public ::testing::Test {
     promote_output_ = promoted.out;
   }
 
-  TempDir temp_;
   std::string promote_output_;
 };
 

@@ -23,8 +23,7 @@ using ::testing::HasSubstr;
 class PredictionsE2eTest : public FixtureRunnerTest {
  protected:
   ProcessResult predictions(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       MLREGRESS_PREDICTIONS_FIXTURE_BINARY + " " + args);
+    return run_fixture_in(temp_.path(), MLREGRESS_PREDICTIONS_FIXTURE_BINARY, args);
   }
   ProcessResult run_against_baselines(const std::string& args) {
     return predictions("run --color never --out " + runs() + " --baselines baselines " + args);

@@ -20,12 +20,6 @@ using test_support::read_file;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 // Anything a browser would fetch: a script, a stylesheet or image by URL, a frame, a font.
 ::testing::AssertionResult loads_nothing(const std::string& html) {
   static const std::regex load(

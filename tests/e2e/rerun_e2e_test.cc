@@ -83,13 +83,10 @@ TEST_F(RerunE2eTest, BadTestOrSeedIsAUsageError) {
   EXPECT_EQ(fixture("rerun " + temp_.path() + "/missing --test Passes").exit_code, kRunFolderError);
 }
 
-class SeededRerunE2eTest : public ::testing::Test {
+class SeededRerunE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult seeds(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
-  }
-  test_support::TempDir temp_;
+  SeededRerunE2eTest() : FixtureBinaryTest(MLREGRESS_SEED_FIXTURE_BINARY) {}
+  ProcessResult seeds(const std::string& args) { return fixture(args); }
 };
 
 TEST_F(SeededRerunE2eTest, OneSeedOfASeededTestReproducesExactly) {
@@ -121,12 +118,10 @@ TEST_F(RerunE2eTest, AValueBeyondItsBandOnTheWorseSideIsARegression) {
   EXPECT_THAT(result.out, HasSubstr("differs: 1 value(s) beyond the recorded band"));
 }
 
-class CurveRerunE2eTest : public ::testing::Test {
+class CurveRerunE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult curves(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_CURVE_FIXTURE_BINARY) + " " + args);
-  }
+  CurveRerunE2eTest() : FixtureBinaryTest(MLREGRESS_CURVE_FIXTURE_BINARY) {}
+  ProcessResult curves(const std::string& args) { return fixture(args); }
   ProcessResult rerun() {
     return curves("rerun " + temp_.path() + "/runs/latest --test LossCurve --out " + temp_.path() +
                   "/again");
@@ -146,7 +141,6 @@ class CurveRerunE2eTest : public ::testing::Test {
     }
     std::ofstream(path) << out.str();
   }
-  test_support::TempDir temp_;
 };
 
 // A curve recorded with a CurvePolicy is a gated value: rerun checks it with the curve gate

@@ -19,8 +19,7 @@ class RollingBaselineE2eTest : public FixtureRunnerTest {
  protected:
   std::string history() const { return temp_.path() + "/history"; }
   ProcessResult binary(const char* path, const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + path +
-                       " " + args);
+    return run_fixture_in(temp_.path(), path, args);
   }
   // A run of `path` into the history folder (in a folder of its own below it, as CI artifacts
   // of several jobs unpacked into one folder).
@@ -39,13 +38,7 @@ class RollingBaselineE2eTest : public FixtureRunnerTest {
     return json::parse(test_support::read_file(temp_.path() + "/" + out + "/latest/results.json"));
   }
   static json metric(const json& results, const std::string& test, const std::string& name) {
-    for (const json& t : results.at("tests")) {
-      if (t.at("name") != test) continue;
-      for (const json& m : t.at("metrics")) {
-        if (m.at("name") == name) return m;
-      }
-    }
-    throw std::runtime_error("no metric " + test + "." + name);
+    return metric_named(test_named(results, test), name);
   }
 };
 

@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 class RunRecordE2eTest : public FixtureRunnerTest {
  protected:
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   std::string latest_folder() const { return runs() + "/" + fs::read_symlink(latest()).string(); }
   void edit_json(const std::string& path, const std::function<void(json&)>& change) {
     json document = json::parse(read_file(path));

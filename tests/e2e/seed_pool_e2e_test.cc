@@ -8,25 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "e2e_fixture.h"
 #include "fixture_runner.h"
-#include "process.h"
-#include "tests/support/files.h"
-#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
-using nlohmann::json;
-using test_support::read_file;
-using test_support::TempDir;
-using ::testing::HasSubstr;
-
-class SeedPoolE2eTest : public ::testing::Test {
+class SeedPoolE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
-  }
+  SeedPoolE2eTest() : FixtureBinaryTest(MLREGRESS_SEED_FIXTURE_BINARY) {}
   ProcessResult run(const std::string& args) {
     return fixture("run --color never --filter NoisyAccuracy --out " + temp_.path() + "/runs " +
                    args);
@@ -35,28 +25,13 @@ class SeedPoolE2eTest : public ::testing::Test {
     return fixture("promote " + temp_.path() + "/runs/latest --baselines " + baselines() +
                    " --reason nightly " + args);
   }
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   std::string toml() const {
     return read_file(baselines() + "/mlregress_seed_fixture/seed_fixture.toml");
   }
   json accuracy_distribution() const {
     const json results = json::parse(read_file(temp_.path() + "/runs/latest/results.json"));
-    for (const json& test : results.at("tests")) {
-      if (test.at("name") != "NoisyAccuracy") continue;
-      for (const json& metric : test.at("metrics")) {
-        if (metric.at("name") == "accuracy") return metric.at("distribution");
-      }
-    }
-    throw std::runtime_error("no NoisyAccuracy.accuracy in results.json");
+    return metric_named(test_named(results, "NoisyAccuracy"), "accuracy").at("distribution");
   }
-  static int count(const std::string& text, const std::string& what) {
-    int n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-      ++n;
-    return n;
-  }
-
-  TempDir temp_;
 };
 
 TEST_F(SeedPoolE2eTest, NightlySeedsJoinThePoolAndTheGateUsesAllOfThem) {

@@ -12,25 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "e2e_fixture.h"
 #include "fixture_runner.h"
-#include "process.h"
-#include "tests/support/files.h"
-#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
-using nlohmann::json;
-using test_support::read_file;
-using test_support::TempDir;
-using ::testing::HasSubstr;
-
-class SeededE2eTest : public ::testing::Test {
+class SeededE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
-  }
+  SeededE2eTest() : FixtureBinaryTest(MLREGRESS_SEED_FIXTURE_BINARY) {}
   ProcessResult run(const std::string& args) {
     return fixture("run --color never --out " + temp_.path() + "/runs " + args);
   }
@@ -41,19 +31,8 @@ class SeededE2eTest : public ::testing::Test {
     return fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
   }
   std::string latest() const { return temp_.path() + "/runs/latest"; }
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   json test_named(const std::string& name) const {
-    const json results = json::parse(read_file(latest() + "/results.json"));
-    for (const json& test : results.at("tests")) {
-      if (test.at("name") == name) return test;
-    }
-    throw std::runtime_error("no test " + name + " in results.json");
-  }
-  json metric_named(const json& test, const std::string& name) const {
-    for (const json& metric : test.at("metrics")) {
-      if (metric.at("name") == name) return metric;
-    }
-    throw std::runtime_error("no metric " + name);
+    return e2e::test_named(json::parse(read_file(latest() + "/results.json")), name);
   }
   std::string verdict(const std::string& test, const std::string& metric) const {
     return metric_named(test_named(test), metric).at("verdict").get<std::string>();
@@ -64,8 +43,6 @@ class SeededE2eTest : public ::testing::Test {
     const ProcessResult promoted = promote();
     ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
   }
-
-  TempDir temp_;
 };
 
 TEST_F(SeededE2eTest, EverySeedRunsOnceAndSamplesDoNotDependOnJobs) {

@@ -13,27 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "e2e_fixture.h"
 #include "fixture_runner.h"
-#include "process.h"
-#include "tests/support/files.h"
-#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
-using nlohmann::json;
-using test_support::read_file;
-using test_support::TempDir;
-using ::testing::HasSubstr;
-
 inline constexpr int kMergeRefused = 9;
 
-class SequentialSeedsE2eTest : public ::testing::Test {
+class SequentialSeedsE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult fixture(const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       std::string(MLREGRESS_SEQUENTIAL_FIXTURE_BINARY) + " " + args);
-  }
+  SequentialSeedsE2eTest() : FixtureBinaryTest(MLREGRESS_SEQUENTIAL_FIXTURE_BINARY) {}
   ProcessResult run(const std::string& args, const std::string& out = "runs") {
     return fixture("run --color never --out " + temp_.path() + "/" + out + " --junit " +
                    temp_.path() + "/junit.xml " + args);
@@ -44,7 +34,6 @@ class SequentialSeedsE2eTest : public ::testing::Test {
   std::string latest(const std::string& out = "runs") const {
     return std::filesystem::canonical(temp_.path() + "/" + out + "/latest").string();
   }
-  std::string baselines() const { return temp_.path() + "/baselines"; }
   // A baseline of all 12 seeds: a run without one takes every seed.
   void promote_baseline() {
     const ProcessResult first = run("");
@@ -71,8 +60,6 @@ class SequentialSeedsE2eTest : public ::testing::Test {
     for (const json& look : metric.at("looks")) out.push_back(look.at("outcome"));
     return out;
   }
-
-  TempDir temp_;
 };
 
 TEST_F(SequentialSeedsE2eTest, AnUnchangedPairedRunStopsAfterTheFirstBlock) {
@@ -201,8 +188,7 @@ TEST_F(SequentialSeedsE2eTest, ShardsRunEverySeedAndMergeDecidesAtTheSameLook) {
 TEST_F(SequentialSeedsE2eTest, PassingEarlyFlowsFromTheDeclarationToTheVerdict) {
   const std::string early = MLREGRESS_PASS_EARLY_FIXTURE_BINARY;
   const auto early_fixture = [&](const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + early +
-                       " " + args);
+    return run_fixture_in(temp_.path(), early, args);
   };
   EXPECT_THAT(early_fixture("list").out, HasSubstr("[4 seeds at a time, up to 12, PASS early]"));
   promote_baseline();
@@ -240,8 +226,7 @@ TEST_F(SequentialSeedsE2eTest, PassingEarlyFlowsFromTheDeclarationToTheVerdict) 
 TEST_F(SequentialSeedsE2eTest, LaterBlocksFlowFromTheDeclarationToTheLooks) {
   const std::string later = MLREGRESS_LATER_BLOCKS_FIXTURE_BINARY;
   const auto later_fixture = [&](const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + later +
-                       " " + args);
+    return run_fixture_in(temp_.path(), later, args);
   };
   EXPECT_THAT(later_fixture("list").out, HasSubstr("[4 seeds, then 2 at a time, up to 12]"));
   std::filesystem::create_directories(baselines());
@@ -287,8 +272,7 @@ TEST_F(SequentialSeedsE2eTest, LaterBlocksFlowFromTheDeclarationToTheLooks) {
 TEST_F(SequentialSeedsE2eTest, AnAnytimeStudyFlowsFromTheDeclarationToTheVerdict) {
   const std::string anytime = MLREGRESS_ANYTIME_FIXTURE_BINARY;
   const auto anytime_fixture = [&](const std::string& args) {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " + anytime +
-                       " " + args);
+    return run_fixture_in(temp_.path(), anytime, args);
   };
   EXPECT_THAT(anytime_fixture("list").out,
               HasSubstr("[8 seeds at a time, up to 40, anytime-valid]"));

@@ -12,27 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "e2e_fixture.h"
 #include "fixture_runner.h"
-#include "process.h"
-#include "tests/support/files.h"
-#include "tests/support/temp_dir.h"
 
 namespace mlregress::e2e {
 namespace {
 
-using nlohmann::json;
-using test_support::read_file;
-using ::testing::HasSubstr;
-
 inline constexpr int kMergeRefused = 9;
 constexpr std::size_t kUnits = 8 + 6 * 2;  // NoisyAccuracy's seeds, WidthAblation's 2 variants × 6
 
-class ShardE2eTest : public ::testing::Test {
+class ShardE2eTest : public FixtureBinaryTest {
  protected:
-  ProcessResult fixture(const std::string& args, const std::string& environment = "") {
-    return run_command("cd " + temp_.path() + " && MLREGRESS_REPO=" + temp_.path() + " " +
-                       environment + " " + std::string(MLREGRESS_SEED_FIXTURE_BINARY) + " " + args);
-  }
+  ShardE2eTest() : FixtureBinaryTest(MLREGRESS_SEED_FIXTURE_BINARY) {}
   std::string folder(const std::string& name) const { return temp_.path() + "/" + name; }
   // Runs into OUT (a runs folder) and returns the run folder it made.
   std::string run_into(const std::string& out, const std::string& args,
@@ -83,8 +74,6 @@ class ShardE2eTest : public ::testing::Test {
     }
     return units;
   }
-
-  test_support::TempDir temp_;
 };
 
 TEST_F(ShardE2eTest, MergedShardsGiveTheRunOneMachineGives) {
