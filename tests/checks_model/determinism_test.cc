@@ -7,11 +7,6 @@
 namespace mlregress::checks {
 namespace {
 
-using test_models::explains;
-using test_models::make_mlp;
-using test_models::make_tiny_batch;
-using test_models::train_step;
-
 // Bitwise repeatability is promised with one intra-op thread; restore the caller's count.
 class Determinism : public ::testing::Test {
  protected:

@@ -10,11 +10,6 @@
 namespace mlregress::checks {
 namespace {
 
-using test_models::explains;
-using test_models::make_mlp;
-using test_models::make_tiny_batch;
-using test_models::train_step;
-
 // A linear regression trained with plain SGD; lr 0.05 converges, lr x1000 diverges to inf/NaN.
 struct Regression {
   torch::nn::Linear model{test_models::kFeatures, 1};

@@ -9,11 +9,6 @@
 namespace mlregress::checks {
 namespace {
 
-using test_models::explains;
-using test_models::make_mlp;
-using test_models::make_tiny_batch;
-using test_models::train_step;
-
 bool lists(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }

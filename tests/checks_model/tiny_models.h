@@ -58,3 +58,13 @@ inline ::testing::AssertionResult explains(const ::testing::AssertionResult& res
 }
 
 }  // namespace mlregress::checks::test_models
+
+namespace mlregress::checks {
+
+// The helpers every model-check test calls unqualified.
+using test_models::explains;
+using test_models::make_mlp;
+using test_models::make_tiny_batch;
+using test_models::train_step;
+
+}  // namespace mlregress::checks

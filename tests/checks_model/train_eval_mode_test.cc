@@ -85,10 +85,16 @@ struct AlwaysDropoutImpl : torch::nn::Module {
 };
 TORCH_MODULE(AlwaysDropout);
 
-TEST(TrainEvalModes, SamplingInEvalModeIsCaught) {
+// The check on a planted module built and fed from seed 0.
+template <typename PlantedModule>
+TrainEvalResult check_planted_module() {
   torch::manual_seed(0);
-  AlwaysDropout model;
-  const TrainEvalResult result = check_train_eval_modes(model, torch::randn({8, kFeatures}));
+  PlantedModule model;
+  return check_train_eval_modes(model, torch::randn({8, kFeatures}));
+}
+
+TEST(TrainEvalModes, SamplingInEvalModeIsCaught) {
+  const TrainEvalResult result = check_planted_module<AlwaysDropout>();
   EXPECT_FALSE(result.passed);
   EXPECT_FALSE(result.eval_deterministic);
   EXPECT_GT(result.eval_max_abs_difference, 0.0);
@@ -108,9 +114,7 @@ struct ModeBranchImpl : torch::nn::Module {
 TORCH_MODULE(ModeBranch);
 
 TEST(TrainEvalModes, UnexplainedTrainEvalDifferenceIsCaught) {
-  torch::manual_seed(0);
-  ModeBranch model;
-  const TrainEvalResult result = check_train_eval_modes(model, torch::randn({8, kFeatures}));
+  const TrainEvalResult result = check_planted_module<ModeBranch>();
   EXPECT_FALSE(result.passed);
   EXPECT_TRUE(result.eval_deterministic);
   EXPECT_TRUE(explains(result, "no dropout or batch-norm layer to explain it"));
