@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "builders.h"
 #include "comparison/baseline_gate.h"
 
 namespace mlregress::internal {
@@ -80,12 +81,7 @@ BaselineFile promoted_elsewhere() {
 
 BaselineSet existing(const BaselineFile& file) { return BaselineSet::from_files({{kPath, file}}); }
 
-PromotionRequest request() {
-  PromotionRequest r;
-  r.reason = "new CI runner";
-  r.now = "2026-12-04T12:00:00Z";
-  return r;
-}
+PromotionRequest request() { return promotion_request("new CI runner", "2026-12-04T12:00:00Z"); }
 
 TEST(Adoption, FillsOnlyThisMachinesGapsAndRecordsWhoWhenWhy) {
   const BaselineFile before = promoted_elsewhere();

@@ -17,6 +17,7 @@
 #include <random>
 
 #include "analysis/sequential_seeds.h"
+#include "builders.h"
 #include "storage/results_json.h"
 #include "tests/support/clopper_pearson.h"
 
@@ -32,13 +33,6 @@ constexpr double kPassError = 0.025;
 constexpr int kCap = 200;
 const SequentialPlan kAnytime{.block = 8, .cap = kCap, .anytime = true};
 const SequentialPlan kPlanned{.block = 8, .cap = 40};
-
-SeedSamples samples(const std::vector<double>& values, std::uint64_t first_seed = 0) {
-  SeedSamples s;
-  s.values = values;
-  for (std::size_t i = 0; i < values.size(); ++i) s.seeds.push_back(first_seed + i);
-  return s;
-}
 
 // Accuracy per seed: 0.87 + each seed's effect (sd 1 margin) + the candidate's own noise (1.2
 // margins). Paired: the candidate runs the baseline's 200 seeds and shares their effects; fresh:

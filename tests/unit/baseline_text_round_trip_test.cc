@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "baseline_edits.h"
 #include "baselines/baseline_toml.h"
 #include "support/errors.h"
 #include "support/text_sanitize.h"
@@ -122,16 +123,7 @@ TEST(BaselineText, AnExactValuesScopeSurvivesAWriteAndAReadAndMustMatchItsStorag
   EXPECT_THAT(text, ::testing::HasSubstr("scope = \"portable\"\nvalue = 19.0\n"));
 
   const auto refused = [&](const std::string& from, const std::string& to) {
-    std::string edited = text;
-    const std::size_t at = edited.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    edited.replace(at, from.size(), to);
-    try {
-      parse_baseline(edited, "edited.toml");
-    } catch (const BaselineError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return error_of(replace(text, from, to), "edited.toml");
   };
   EXPECT_THAT(refused("scope = \"portable\"\nvalue = 19.0",
                       "scope = \"portable\"\nvalues = { cpu-aaaa = 19.0 }"),

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "baseline_edits.h"
+#include "builders.h"
 #include "baselines/baseline_toml.h"
 #include "statistics/tolerance_interval.h"
 #include "support/errors.h"
@@ -26,23 +28,13 @@ namespace {
 using ::testing::HasSubstr;
 
 RunRecord repeat_recording(int index, const std::vector<MetricRecord>& metrics) {
-  RunRecord record;
-  record.path = "runs/calibration/r" + std::to_string(index);
-  record.profile.id = "cpu-aaaa";
-  record.profile.numerics_id = "cpu-avx2-bbbb";
+  TestResult test =
+      finished_test("Training", "Fast.Training", "suites/fast/training_test.cc", metrics);
+  test.config_hash = "c0ffee";
+  RunRecord record = run_record("runs/calibration/r" + std::to_string(index),
+                                "r" + std::to_string(index), "cpu-aaaa", "cpu-avx2-bbbb", test);
   record.profile.cpu = "Some CPU";
   record.profile.threads = 4;
-  record.run.info.run_id = "r" + std::to_string(index);
-  record.run.info.binary = "suite";
-  record.run.info.finished_at = "2026-12-04T00:00:00Z";
-  TestResult test;
-  test.name = "Training";
-  test.full_name = "Fast.Training";
-  test.file = "suites/fast/training_test.cc";
-  test.config_hash = "c0ffee";
-  test.finished = true;
-  test.metrics = metrics;
-  record.run.tests.push_back(test);
   return record;
 }
 
@@ -200,10 +192,7 @@ TEST(Calibration, AcrossKernelPathsAnExactNumericsValueMayDifferButAPortableOneM
 }
 
 PromotionRequest request_now() {
-  PromotionRequest request;
-  request.now = "2026-12-04T00:00:00Z";
-  request.reason = "calibrate: 20 repeats";
-  return request;
+  return promotion_request("calibrate: 20 repeats", "2026-12-04T00:00:00Z");
 }
 
 TEST(Calibration, WritesTheBandAtTheMeanWithItsProvenanceAndNothingElse) {
@@ -296,16 +285,7 @@ TEST(Calibration, ACalibrationSurvivesAWriteAndARead) {
 TEST(Calibration, AHandEditedCalibrationIsRefused) {
   const std::string text = render_baseline(calibrated_file());
   const auto refused = [&](const std::string& from, const std::string& to) {
-    std::string edited = text;
-    const std::size_t at = edited.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    edited.replace(at, from.size(), to);
-    try {
-      parse_baseline(edited, "edited.toml");
-    } catch (const BaselineError& error) {
-      return std::string(error.what());
-    }
-    return std::string("(accepted)");
+    return error_of(replace(text, from, to), "edited.toml", "(accepted)");
   };
   EXPECT_THAT(refused("atol = ", "atol = 1"), HasSubstr("is not the one its calibration gives"));
   EXPECT_THAT(refused("rtol = 0.0", "rtol = 0.1"), HasSubstr("is not the one its calibration"));

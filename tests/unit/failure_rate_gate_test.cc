@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline_edits.h"
 #include "baselines/baseline_toml.h"
 #include "comparison/comparator.h"
 #include "execution/event_sink.h"
@@ -171,12 +172,7 @@ TEST(CompareFailureRate, HigherIsBetterOutcomesFailOnZero) {
 }
 
 BaselineFile file_with(const BaselineMetric& metric) {
-  BaselineFile file;
-  file.provenance.version = 1;
-  file.provenance.environment = "cpu-aaaa";
-  EnvironmentProfile env;
-  env.id = "cpu-aaaa";
-  file.environments[env.id] = env;
+  BaselineFile file = file_of_one_environment();
   file.tests["Flaky"].metrics["failure_rate"] = metric;
   return file;
 }
@@ -194,12 +190,7 @@ TEST(FailureRateBaseline, BadCountsAreRefusedWithTheirLine) {
   const auto refusal = [&](const std::string& from, const std::string& to) {
     std::string text = good;
     text.replace(text.find(from), from.size(), to);
-    try {
-      parse_baseline(text, "flaky.toml");
-    } catch (const BaselineError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return error_of(text, "flaky.toml");
   };
   EXPECT_THAT(refusal("failures = 2", "failures = 101"),
               HasSubstr("failures must be between 0 and 100"));

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "builders.h"
 #include "comma_locale.h"
 #include "comparison/comparator.h"
 #include "record/run_result.h"
@@ -25,22 +26,10 @@ namespace mlregress::internal {
 namespace {
 
 TestResult make_test(std::string name, Tier tier, TestStatus status, double duration_s) {
-  TestResult test;
-  test.name = name;
-  test.full_name = std::string(tier == Tier::Fast     ? "Fast."
-                               : tier == Tier::Medium ? "Medium."
-                                                      : "Full.") +
-                   name;
-  test.tier = tier;
+  TestResult test = ended_test(name, tier, status, duration_s, "0123456789abcdef");
   test.file = "suite_test.cc";
   test.line = 10;
-  test.config_hash = "0123456789abcdef";
-  test.seed = 42;
-  test.threads = 1;
   test.started_at = "2026-12-02T13:45:12.678Z";
-  test.status = status;
-  test.duration_s = duration_s;
-  test.finished = true;
   return test;
 }
 

@@ -13,6 +13,7 @@
 #include "analysis/operator_diff.h"
 #include "baselines/baseline_toml.h"
 #include "baselines/promotion.h"
+#include "builders.h"
 #include "comparison/comparator.h"
 #include "execution/event_sink.h"
 #include "execution/test_context.h"
@@ -238,31 +239,15 @@ TEST(BreakdownToml, AMistakeInABreakdownIsAnErrorNamingTheLine) {
 // ---------------------------------------------------------------- promotion
 
 RunRecord run_with(const MetricRecord& metric) {
-  RunRecord record;
-  record.path = "runs/r1";
-  record.profile.id = "cpu-machine";
-  record.profile.numerics_id = "cpu-avx2-aaaa";
+  RunRecord record =
+      run_record("runs/r1", "r1", "cpu-machine", "cpu-avx2-aaaa",
+                 finished_test("Cost", "Medium.Cost", "suites/medium/cost_test.cc", {metric}));
   record.profile.capability = "AVX2";
-  record.run.info.run_id = "r1";
-  record.run.info.binary = "suite";
-  record.run.info.finished_at = "2026-12-04T00:00:00Z";
-  TestResult test;
-  test.name = "Cost";
-  test.full_name = "Medium.Cost";
-  test.file = "suites/medium/cost_test.cc";
-  test.finished = true;
-  test.metrics = {metric};
-  record.run.tests.push_back(test);
   return record;
 }
 
 BaselineFile promote(const MetricRecord& metric, const BaselineSet& existing) {
-  PromotionRequest request;
-  request.force = true;
-  request.now = "2026-12-04T00:00:00Z";
-  const std::vector<PlannedFile> files = plan_promotion(run_with(metric), existing, request);
-  EXPECT_EQ(files.size(), 1u);
-  return files.at(0).after;
+  return promoted_alone(run_with(metric), existing);
 }
 
 TEST(BreakdownPromotion, PromoteStoresTheBreakdownUnderTheValuesProfileAndReadsItBack) {

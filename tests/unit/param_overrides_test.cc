@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "builders.h"
 #include "registry/param_value.h"
 
 namespace mlregress::internal {
@@ -18,23 +19,10 @@ namespace {
 class ParamOverridesTest : public ::testing::Test {
  protected:
   ParamOverridesTest() {
-    RegisteredTest cnn;
-    cnn.tier = Tier::Fast;
-    cnn.tier_token = "Fast";
-    cnn.name = "CnnOverfitsOneBatch";
-    cnn.file = "cnn_test.cc";
-    cnn.line = 12;
-    cnn.params = {{"lr", 1e-3}, {"steps", 500}, {"verbose", false}, {"optimizer", "adam"}};
-    registry_.add(std::move(cnn));
-
-    RegisteredTest sweep;
-    sweep.tier = Tier::Full;
-    sweep.tier_token = "Full";
-    sweep.name = "LrSweep";
-    sweep.file = "sweep_test.cc";
-    sweep.line = 40;
-    sweep.params = {{"lr", 0.1}};
-    registry_.add(std::move(sweep));
+    registry_.add(registered_test(
+        Tier::Fast, "Fast", "CnnOverfitsOneBatch", "cnn_test.cc", 12,
+        {{"lr", 1e-3}, {"steps", 500}, {"verbose", false}, {"optimizer", "adam"}}));
+    registry_.add(registered_test(Tier::Full, "Full", "LrSweep", "sweep_test.cc", 40, {{"lr", 0.1}}));
 
     RegisteredTest bare;
     bare.name = "NoParams";

@@ -9,38 +9,23 @@
 #include <map>
 
 #include "baselines/promotion.h"
+#include "builders.h"
 
 namespace mlregress::internal {
 namespace {
 
 RunRecord run_recording(const std::vector<MetricRecord>& metrics) {
-  RunRecord record;
-  record.path = "runs/r1";
-  record.profile.id = "cpu-aaaa";
-  record.profile.numerics_id = "cpu-avx2-bbbb";
+  RunRecord record =
+      run_record("runs/r1", "r1", "cpu-aaaa", "cpu-avx2-bbbb",
+                 finished_test("Clipping", "Fast.Clipping", "suites/fast/clipping_test.cc", metrics));
   record.profile.cpu = "Some CPU";
   record.profile.capability = "AVX2";
-  record.run.info.run_id = "r1";
-  record.run.info.binary = "suite";
-  record.run.info.finished_at = "2026-12-04T00:00:00Z";
-  TestResult test;
-  test.name = "Clipping";
-  test.full_name = "Fast.Clipping";
-  test.file = "suites/fast/clipping_test.cc";
-  test.finished = true;
-  test.metrics = metrics;
-  record.run.tests.push_back(test);
   return record;
 }
 
 BaselineFile promoted_file(const std::vector<MetricRecord>& metrics,
                            const BaselineSet& existing = BaselineSet::from_files({})) {
-  PromotionRequest request;
-  request.force = true;
-  request.now = "2026-12-04T00:00:00Z";
-  const std::vector<PlannedFile> files = plan_promotion(run_recording(metrics), existing, request);
-  EXPECT_EQ(files.size(), 1u);
-  return files.at(0).after;
+  return promoted_alone(run_recording(metrics), existing);
 }
 
 BaselineMetric promoted(const std::vector<MetricRecord>& metrics, const std::string& name) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <regex>
 
+#include "builders.h"
 #include "observers/regression_report.h"
 #include "renderers/html_report.h"
 #include "renderers/markdown_report.h"
@@ -201,24 +202,16 @@ TEST(ReportsTest, EveryFormatShowsTheCauseOfAVerdictThatIsNotAPass) {
 // PASSED. Planted: the summary left out of either page, or a strict run headed PASSED.
 TEST(RunReportTest, AMetricNotGatedIsSummarisedAtTheTopOfBothPages) {
   test_support::TempDir folder;
-  RunRecord record;
-  record.path = folder.path();
-  record.run.info.run_id = "r1";
-  record.run.info.run_folder = folder.path();
-  record.run.info.binary = "suite";
-  record.run.info.baselines = "baselines";
-  record.run.info.finished_at = "2026-12-04T00:00:00Z";
-  TestResult test;
-  test.name = "Clipping";
-  test.full_name = "Fast.Clipping";
-  test.finished = true;
+  TestResult test = finished_test("Clipping", "Fast.Clipping", "", {});
   MetricComparison c;
   c.metric = "final_loss";
   c.verdict = Verdict::kUngated;
   c.observed = 0.25;
   c.note = "no value for this machine's numerics profile cpu-avx2-1a2b3c4d";
   test.comparisons.push_back(c);
-  record.run.tests.push_back(test);
+  RunRecord record = run_record(folder.path(), "r1", "", "", test);
+  record.run.info.run_folder = folder.path();
+  record.run.info.baselines = "baselines";
 
   RunReport lenient = build_run_report(record, ReportReference{});
   EXPECT_EQ(lenient.headline, "PASSED");

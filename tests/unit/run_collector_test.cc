@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline_edits.h"
 #include "support/errors.h"
 
 namespace mlregress::internal {
@@ -312,12 +313,7 @@ TEST(RunCollector, AnObserverThatCannotWriteLosesNoResultAndNoOtherOutput) {
 
 // A baseline file holding "loss" = 0.1 (band ±10%) for Cnn, Mlp and Broken.
 BaselineSet loss_baselines() {
-  BaselineFile file;
-  file.provenance.version = 3;
-  file.provenance.environment = "cpu-aaaa";
-  EnvironmentProfile env;
-  env.id = "cpu-aaaa";
-  file.environments[env.id] = env;
+  BaselineFile file = file_of_one_environment(3);
   BaselineMetric loss;
   loss.direction = LowerIsBetter;
   loss.policy = Band{.rtol = 0.1};

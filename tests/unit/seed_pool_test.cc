@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "baseline_edits.h"
+#include "builders.h"
 #include "baselines/baseline_toml.h"
 #include "baselines/seed_ranges.h"
 
@@ -49,11 +51,7 @@ PoolBlock block(const std::string& run, std::vector<std::uint64_t> seeds) {
 }
 
 BaselineMetric pooled_metric() {
-  BaselineMetric m;
-  m.direction = Direction::HigherIsBetter;
-  m.policy = Margin{0.01};
-  m.seeds = {0, 1, 100, 101};
-  m.samples = {0.87, 0.88, 0.865, 0.871};
+  BaselineMetric m = four_seed_accuracy({0, 1, 100, 101});
   m.pool = {block("r1", {0, 1}), block("r2", {100, 101})};
   return m;
 }
@@ -68,22 +66,6 @@ BaselineFile file_with(const BaselineMetric& metric) {
   file.tests["Study"].config_hash = "0123456789abcdef";
   file.tests["Study"].metrics["accuracy"] = metric;
   return file;
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_baseline(text, "b.toml");
-  } catch (const BaselineError& error) {
-    return error.what();
-  }
-  return "";
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
 }
 
 TEST(SeedPoolToml, BlocksSurviveAWriteAndARead) {
@@ -221,20 +203,12 @@ TEST(SeedPoolMerge, AMetricWithoutBlocksIsTheFilesLastPromotion) {
 }
 
 RunRecord seeded_run(const std::string& config_hash, std::vector<MetricRecord> metrics) {
-  RunRecord record;
-  record.path = "runs/r3";
-  record.profile = run_profile();
-  record.run.info.run_id = "r3";
-  record.run.info.binary = "suite";
-  record.run.info.finished_at = "2026-12-05T00:00:00Z";
-  TestResult test;
-  test.name = "Study";
-  test.full_name = "Full.Study";
-  test.file = "suites/full/study_test.cc";
-  test.finished = true;
+  TestResult test =
+      finished_test("Study", "Full.Study", "suites/full/study_test.cc", std::move(metrics));
   test.config_hash = config_hash;
-  test.metrics = std::move(metrics);
-  record.run.tests.push_back(test);
+  RunRecord record = run_record("runs/r3", "r3", "", "", test);
+  record.profile = run_profile();
+  record.run.info.finished_at = "2026-12-05T00:00:00Z";
   return record;
 }
 
@@ -243,10 +217,8 @@ BaselineSet stored_set(const BaselineFile& file) {
 }
 
 PromotionRequest add_seeds_request() {
-  PromotionRequest request;
+  PromotionRequest request = promotion_request("nightly", "2026-12-05T00:00:00Z");
   request.add_seeds = true;
-  request.reason = "nightly";
-  request.now = "2026-12-05T00:00:00Z";
   return request;
 }
 

@@ -8,19 +8,15 @@
 
 #include <string>
 
+#include "builders.h"
 #include "registry/test_registry.h"
 
 namespace mlregress::internal {
 namespace {
 
 RegisteredTest seeded_test(std::vector<Variant> variants, Seeds seeds = Seeds(8)) {
-  RegisteredTest test;
-  test.tier = Tier::Full;
-  test.tier_token = "Full";
-  test.name = "Study";
-  test.file = "study_test.cc";
-  test.line = 7;
-  test.params = {{"width", 32}, {"lr", 1e-3}};
+  RegisteredTest test =
+      registered_test(Tier::Full, "Full", "Study", "study_test.cc", 7, {{"width", 32}, {"lr", 1e-3}});
   test.seeds = seeds.variants(std::move(variants));
   return test;
 }

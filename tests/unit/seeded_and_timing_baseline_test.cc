@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "baseline_edits.h"
 #include "baselines/baseline_toml.h"
 #include "comparison/comparator.h"
 
@@ -14,25 +15,13 @@ namespace mlregress::internal {
 namespace {
 
 BaselineFile file_with(const BaselineMetric& metric) {
-  BaselineFile file;
-  file.provenance.version = 1;
-  file.provenance.environment = "cpu-aaaa";
-  EnvironmentProfile env;
-  env.id = "cpu-aaaa";
-  file.environments[env.id] = env;
+  BaselineFile file = file_of_one_environment();
   file.tests["Study"].config_hash = "0123456789abcdef";
   file.tests["Study"].metrics["accuracy"] = metric;
   return file;
 }
 
-BaselineMetric seeded_metric() {
-  BaselineMetric m;
-  m.direction = Direction::HigherIsBetter;
-  m.policy = Margin{0.01};
-  m.samples = {0.87, 0.88, 0.865, 0.871};
-  m.seeds = {0, 1, 2, 3};
-  return m;
-}
+BaselineMetric seeded_metric() { return four_seed_accuracy({0, 1, 2, 3}); }
 
 BaselineMetric timing_metric(double steps_per_s, double cv) {
   BaselineMetric m;
@@ -41,22 +30,6 @@ BaselineMetric timing_metric(double steps_per_s, double cv) {
   m.by_environment["cpu-aaaa"] = steps_per_s;
   m.cv_by_environment["cpu-aaaa"] = cv;
   return m;
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_baseline(text, "b.toml");
-  } catch (const BaselineError& error) {
-    return error.what();
-  }
-  return "";
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
 }
 
 TEST(SeededBaselineTest, SamplesSeedsAndSummaryRoundTrip) {

@@ -15,6 +15,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "builders.h"
 #include "statistics/t_sequential_boundaries.h"
 #include "storage/results_json.h"
 #include "tests/support/clopper_pearson.h"
@@ -28,13 +29,6 @@ using ::testing::HasSubstr;
 constexpr double kAlpha = 0.01;
 constexpr double kMargin = 0.01;
 const SequentialPlan kPlan{.block = 8, .cap = 40};
-
-SeedSamples samples(const std::vector<double>& values, std::uint64_t first_seed = 0) {
-  SeedSamples s;
-  s.values = values;
-  for (std::size_t i = 0; i < values.size(); ++i) s.seeds.push_back(first_seed + i);
-  return s;
-}
 
 // 40 baseline seeds of unit noise and a candidate worse by exactly `degradation`: paired
 // candidates (the baseline's seeds) share part of each seed's noise, fresh ones (seeds 1000+) none.

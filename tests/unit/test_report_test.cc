@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "builders.h"
 #include "comma_locale.h"
 
 namespace mlregress::internal {
@@ -18,17 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TestResult sample_test() {
-  TestResult test;
-  test.name = "CnnOverfitsOneBatch";
-  test.full_name = "Fast.CnnOverfitsOneBatch";
-  test.tier = Tier::Fast;
-  test.config_hash = "a63dfab3b1f7275e";
-  test.seed = 42;
-  test.threads = 1;
-  test.status = TestStatus::kPassed;
-  test.duration_s = 1.5;
-  test.finished = true;
-  return test;
+  return ended_test("CnnOverfitsOneBatch", Tier::Fast, TestStatus::kPassed, 1.5, "a63dfab3b1f7275e");
 }
 
 TEST(FormatValue, SixSignificantDigits) {
