@@ -43,6 +43,12 @@ class SeededE2eTest : public FixtureBinaryTest {
     const ProcessResult promoted = promote();
     ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
   }
+  // Promotes the baseline, then runs fresh seeds 100.. of NoisyAccuracy shifted by `shift`.
+  ProcessResult run_shifted_against_baseline(const std::string& shift) {
+    promote_baseline();
+    return run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=" +
+                                shift);
+  }
 };
 
 TEST_F(SeededE2eTest, EverySeedRunsOnceAndSamplesDoNotDependOnJobs) {
@@ -190,9 +196,7 @@ TEST_F(SeededE2eTest, FreshSeedsOfTheSameCodeAreNotARegression) {
 }
 
 TEST_F(SeededE2eTest, APlantedDropBeyondTheMarginIsARegressionWithItsStatistics) {
-  promote_baseline();
-  const ProcessResult result =
-      run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=-0.05");
+  const ProcessResult result = run_shifted_against_baseline("-0.05");
   EXPECT_EQ(result.exit_code, kRegression) << result.out;
   EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "REGRESSION");
   EXPECT_EQ(verdict("NoisyAccuracy", "loss"), "REGRESSION");  // loss rises by the same shift
@@ -207,16 +211,13 @@ TEST_F(SeededE2eTest, APlantedDropBeyondTheMarginIsARegressionWithItsStatistics)
 }
 
 TEST_F(SeededE2eTest, ASmallDropWithinTheNoiseIsNeverAConfidentPassOrImproved) {
-  promote_baseline();
-  run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=-0.006");
+  run_shifted_against_baseline("-0.006");
   const std::string v = verdict("NoisyAccuracy", "accuracy");
   EXPECT_TRUE(v == "INCONCLUSIVE" || v == "REGRESSION") << v;
 }
 
 TEST_F(SeededE2eTest, APlantedGainBeyondTheMarginIsImprovedAndPasses) {
-  promote_baseline();
-  const ProcessResult result =
-      run_against_baseline("--filter NoisyAccuracy --seed 100 --set NoisyAccuracy.shift=0.05");
+  const ProcessResult result = run_shifted_against_baseline("0.05");
   EXPECT_EQ(result.exit_code, kPassed) << result.out;
   EXPECT_EQ(verdict("NoisyAccuracy", "accuracy"), "IMPROVED");
 }
