@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "baseline_edits.h"
-#include "builders.h"
 #include "baselines/baseline_toml.h"
+#include "builders.h"
 #include "statistics/tolerance_interval.h"
 #include "support/errors.h"
 

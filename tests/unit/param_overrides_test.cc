@@ -19,10 +19,11 @@ namespace {
 class ParamOverridesTest : public ::testing::Test {
  protected:
   ParamOverridesTest() {
-    registry_.add(registered_test(
-        Tier::Fast, "Fast", "CnnOverfitsOneBatch", "cnn_test.cc", 12,
-        {{"lr", 1e-3}, {"steps", 500}, {"verbose", false}, {"optimizer", "adam"}}));
-    registry_.add(registered_test(Tier::Full, "Full", "LrSweep", "sweep_test.cc", 40, {{"lr", 0.1}}));
+    registry_.add(
+        registered_test(Tier::Fast, "Fast", "CnnOverfitsOneBatch", "cnn_test.cc", 12,
+                        {{"lr", 1e-3}, {"steps", 500}, {"verbose", false}, {"optimizer", "adam"}}));
+    registry_.add(
+        registered_test(Tier::Full, "Full", "LrSweep", "sweep_test.cc", 40, {{"lr", 0.1}}));
 
     RegisteredTest bare;
     bare.name = "NoParams";

@@ -15,9 +15,9 @@ namespace mlregress::internal {
 namespace {
 
 RunRecord run_recording(const std::vector<MetricRecord>& metrics) {
-  RunRecord record =
-      run_record("runs/r1", "r1", "cpu-aaaa", "cpu-avx2-bbbb",
-                 finished_test("Clipping", "Fast.Clipping", "suites/fast/clipping_test.cc", metrics));
+  RunRecord record = run_record(
+      "runs/r1", "r1", "cpu-aaaa", "cpu-avx2-bbbb",
+      finished_test("Clipping", "Fast.Clipping", "suites/fast/clipping_test.cc", metrics));
   record.profile.cpu = "Some CPU";
   record.profile.capability = "AVX2";
   return record;

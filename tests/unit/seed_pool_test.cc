@@ -12,9 +12,9 @@
 #include <string>
 
 #include "baseline_edits.h"
-#include "builders.h"
 #include "baselines/baseline_toml.h"
 #include "baselines/seed_ranges.h"
+#include "builders.h"
 
 namespace mlregress::internal {
 namespace {

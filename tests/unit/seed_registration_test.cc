@@ -15,8 +15,8 @@ namespace mlregress::internal {
 namespace {
 
 RegisteredTest seeded_test(std::vector<Variant> variants, Seeds seeds = Seeds(8)) {
-  RegisteredTest test =
-      registered_test(Tier::Full, "Full", "Study", "study_test.cc", 7, {{"width", 32}, {"lr", 1e-3}});
+  RegisteredTest test = registered_test(Tier::Full, "Full", "Study", "study_test.cc", 7,
+                                        {{"width", 32}, {"lr", 1e-3}});
   test.seeds = seeds.variants(std::move(variants));
   return test;
 }

@@ -19,7 +19,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TestResult sample_test() {
-  return ended_test("CnnOverfitsOneBatch", Tier::Fast, TestStatus::kPassed, 1.5, "a63dfab3b1f7275e");
+  return ended_test("CnnOverfitsOneBatch", Tier::Fast, TestStatus::kPassed, 1.5,
+                    "a63dfab3b1f7275e");
 }
 
 TEST(FormatValue, SixSignificantDigits) {

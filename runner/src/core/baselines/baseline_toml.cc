@@ -312,7 +312,7 @@ struct MetricReading {
   const toml::table& t;
   const BaselineFile& file;
   BaselineMetric m = {};
-  std::string policy = "default";               // the 'policy' key, read before the others
+  std::string policy = "default";                    // the 'policy' key, read before the others
   std::optional<BreakdownUnit> breakdown_unit = {};  // every breakdown's (check_breakdowns)
 };
 
@@ -376,7 +376,8 @@ void read_scope(MetricReading& in, const toml::node& node) {
   const std::string text = in.r.string(node, in.what + ".scope");
   const std::optional<Scope> scope = parse_scope(text);
   if (!scope || *scope == Scope::Auto) {
-    in.r.fail(node, fmt::format("unknown scope '{}' (expected portable, numerics or machine)", text));
+    in.r.fail(node,
+              fmt::format("unknown scope '{}' (expected portable, numerics or machine)", text));
   }
   in.m.policy = Exact{*scope};
 }
@@ -669,10 +670,8 @@ const MetricKey kMetricKeys[] = {
          }},
     {.name = "pool",
      .policy = "margin",
-     .read =
-         [](MetricReading& in, const toml::node& node) {
-           read_pool(in.r, node, in.what, in.file, in.m);
-         },
+     .read = [](MetricReading& in,
+                const toml::node& node) { read_pool(in.r, node, in.what, in.file, in.m); },
      .sub_table = true,
      .write = write_pool},
     {.name = "detect",
@@ -801,11 +800,11 @@ void check_pool_seeds(const MetricReading& in) {
   for (const PoolBlock& block : in.m.pool) in_blocks.insert(block.seeds.begin(), block.seeds.end());
   const std::set<std::uint64_t> sampled(in.m.seeds.begin(), in.m.seeds.end());
   if (in_blocks != sampled) {
-    in.r.fail(*node, fmt::format("{}: the blocks hold seeds {}, the samples seeds {}; promote "
-                                 "again instead of editing by hand",
-                                 in.what + ".pool",
-                                 seed_ranges_text({in_blocks.begin(), in_blocks.end()}),
-                                 seed_ranges_text(in.m.seeds)));
+    in.r.fail(*node,
+              fmt::format("{}: the blocks hold seeds {}, the samples seeds {}; promote "
+                          "again instead of editing by hand",
+                          in.what + ".pool", seed_ranges_text({in_blocks.begin(), in_blocks.end()}),
+                          seed_ranges_text(in.m.seeds)));
   }
 }
 

@@ -260,9 +260,8 @@ void plan_seeded_metric(PlannedFile& planned, BaselineTest& target, const TestRe
   }
   BaselineMetric baseline = old->second;
   baseline.pool = pool_of(baseline, loaded.file);
-  const SeedAddition addition =
-      add_seeds_to_metric(name, baseline, metric,
-                          pool_block(record, {}, request.reason, request.now), record.profile);
+  const SeedAddition addition = add_seeds_to_metric(
+      name, baseline, metric, pool_block(record, {}, request.reason, request.now), record.profile);
   for (const std::string& refusal : addition.refusals)
     refusals.push_back(fmt::format("{}: {}", path, refusal));
   if (!addition.refusals.empty()) return;
@@ -277,10 +276,9 @@ void plan_seeded_metric(PlannedFile& planned, BaselineTest& target, const TestRe
   const PoolBlock& block = addition.merged.pool.back();
   // A block made of an older file's provenance names a machine the file already describes.
   planned.after.environments[block.environment] = samples_environment(record.profile);
-  planned.detectable_effects.push_back(
-      fmt::format("{}: seeds {} added; the baseline holds {} seeds in {} blocks", name,
-                  seed_ranges_text(addition.added), addition.merged.seeds.size(),
-                  addition.merged.pool.size()));
+  planned.detectable_effects.push_back(fmt::format(
+      "{}: seeds {} added; the baseline holds {} seeds in {} blocks", name,
+      seed_ranges_text(addition.added), addition.merged.seeds.size(), addition.merged.pool.size()));
   planned.seeded_metrics.emplace_back(test.name, metric.name);
 }
 
