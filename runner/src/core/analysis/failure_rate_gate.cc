@@ -69,13 +69,14 @@ FailureRateAnalysis analyse_failure_rate(const std::vector<double>& outcomes, in
     throw std::invalid_argument(fmt::format("a failure-rate baseline of {} failures in {} trials",
                                             baseline_failures, baseline_trials));
   }
-  FailureRateAnalysis a;
-  a.baseline_failures = baseline_failures;
-  a.baseline_trials = baseline_trials;
-  a.alpha = alpha;
-  a.block = block;
-  a.cap = cap;
-  a.reference_rate = baseline_reference_rate(baseline_failures, baseline_trials);
+  FailureRateAnalysis a{
+      .baseline_failures = baseline_failures,
+      .baseline_trials = baseline_trials,
+      .reference_rate = baseline_reference_rate(baseline_failures, baseline_trials),
+      .alpha = alpha,
+      .block = block,
+      .cap = cap,
+  };
   a.detect_rate = rate_to_detect(a.reference_rate, detect);
   const std::vector<int> looks = stats::failure_rate_looks(block, cap);
 

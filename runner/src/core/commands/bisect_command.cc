@@ -363,18 +363,20 @@ BisectRecord make_record(const BisectState& state, const std::vector<BisectOutco
   r.bad = {state.bad, commit_subject(state.repo, state.bad)};
   r.commits = static_cast<int>(commits);
   for (const BisectOutcome& o : tried) {
-    BisectTry t;
-    t.commit = {o.commit, commit_subject(state.repo, o.commit)};
-    t.role = o.commit == state.good ? "good" : o.commit == state.bad ? "bad" : "step";
-    t.answer = bisect_answer_name(o.answer);
-    t.verdict = o.verdict;
-    t.reason = o.reason;
-    t.metric = o.metric;
-    t.value = o.value;
-    t.baseline = o.baseline;
-    t.built = o.built;
-    t.run = run_folder_of(state, o.commit);
-    r.tried.push_back(std::move(t));
+    r.tried.push_back(BisectTry{
+        .commit = {o.commit, commit_subject(state.repo, o.commit)},
+        .role = o.commit == state.good  ? "good"
+                : o.commit == state.bad ? "bad"
+                                        : "step",
+        .answer = std::string(bisect_answer_name(o.answer)),
+        .verdict = o.verdict,
+        .reason = o.reason,
+        .metric = o.metric,
+        .value = o.value,
+        .baseline = o.baseline,
+        .built = o.built,
+        .run = run_folder_of(state, o.commit),
+    });
   }
   return r;
 }
