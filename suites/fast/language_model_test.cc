@@ -72,7 +72,9 @@ ML_TEST(Fast, LmInitialLossIsLnVocabulary) {
       model->forward(data).slice(1, 0, kLength - 1).reshape({-1, language().vocabulary()});
   const torch::Tensor targets = data.slice(1, 1, kLength).reshape({-1});
   const auto result = mlregress::checks::check_initial_loss(logits, targets);
-  record("initial_loss", result.loss, MustEqual, Band{.rtol = 0.01});
+  // Gated bit for bit where it was measured (kernels round differently on another CPU); the check
+  // below holds it near ln(vocabulary) on every machine.
+  record("initial_loss", result.loss, MustEqual, Exact{.scope = Scope::Numerics});
   EXPECT_TRUE(result);
 }
 
@@ -87,7 +89,7 @@ ML_TEST(Fast, LmOverfitsOneBatch, {"steps", 150}, {"lr", 1e-2}) {
                                        .batch_size = 8});
   const std::vector<double> losses = trainer.train(batch, steps);
   record_curve("loss", losses);
-  record("final_loss", losses.back(), LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3});
+  record("final_loss", losses.back(), MustEqual, Exact{.scope = Scope::Numerics});
   EXPECT_TRUE(mlregress::checks::overfits(losses));
 }
 
