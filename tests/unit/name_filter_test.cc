@@ -6,121 +6,133 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 
 namespace mlregress::internal {
 namespace {
 
+// One glob case: does `pattern` match the whole of `text`?
+struct GlobCase {
+  std::string pattern;
+  std::string text;
+  bool matches;
+};
+
+void expect_globs(std::initializer_list<GlobCase> cases) {
+  for (const GlobCase& c : cases) {
+    EXPECT_EQ(glob_match(c.pattern, c.text), c.matches)
+        << "pattern \"" << c.pattern << "\" text \"" << c.text << "\"";
+  }
+}
+
+// One test as the filter sees it: its own name, its full name (tier first), selected or not.
+struct NameCase {
+  std::string name;
+  std::string full_name;
+  bool selected;
+};
+
+void expect_selection(const NameFilter& filter, std::initializer_list<NameCase> cases) {
+  for (const NameCase& c : cases) {
+    EXPECT_EQ(filter.matches(c.name, c.full_name), c.selected) << c.full_name;
+  }
+}
+
 TEST(GlobMatch, StarMatchesAnyRunIncludingEmpty) {
-  EXPECT_TRUE(glob_match("*", ""));
-  EXPECT_TRUE(glob_match("*", "CnnOverfitsOneBatch"));
-  EXPECT_TRUE(glob_match("Cnn*", "Cnn"));
-  EXPECT_TRUE(glob_match("Cnn*", "CnnOverfits"));
-  EXPECT_TRUE(glob_match("*Batch", "CnnOverfitsOneBatch"));
-  EXPECT_TRUE(glob_match("a*c", "abbbbc"));
-  EXPECT_TRUE(glob_match("**", "x"));
+  expect_globs({{"*", "", true},
+                {"*", "CnnOverfitsOneBatch", true},
+                {"Cnn*", "Cnn", true},
+                {"Cnn*", "CnnOverfits", true},
+                {"*Batch", "CnnOverfitsOneBatch", true},
+                {"a*c", "abbbbc", true},
+                {"**", "x", true}});
 }
 
 TEST(GlobMatch, QuestionMarkMatchesExactlyOneCharacter) {
-  EXPECT_TRUE(glob_match("?", "a"));
-  EXPECT_FALSE(glob_match("?", ""));    // '?' is not '*': it needs a character...
-  EXPECT_FALSE(glob_match("?", "ab"));  // ...and only one
-  EXPECT_TRUE(glob_match("a?c", "abc"));
-  EXPECT_FALSE(glob_match("a?c", "ac"));
-  EXPECT_FALSE(glob_match("a?c", "abbc"));
-  EXPECT_TRUE(glob_match("Seed?", "Seed7"));
-  EXPECT_FALSE(glob_match("Seed?", "Seed12"));
+  expect_globs({{"?", "a", true},
+                {"?", "", false},    // '?' is not '*': it needs a character...
+                {"?", "ab", false},  // ...and only one
+                {"a?c", "abc", true},
+                {"a?c", "ac", false},
+                {"a?c", "abbc", false},
+                {"Seed?", "Seed7", true},
+                {"Seed?", "Seed12", false}});
 }
 
 TEST(GlobMatch, MatchesTheWholeTextNotAPrefixOrSuffix) {
-  EXPECT_TRUE(glob_match("Cnn", "Cnn"));
-  EXPECT_FALSE(glob_match("Cnn", "CnnOverfits"));
-  EXPECT_FALSE(glob_match("Overfits", "CnnOverfits"));
-  EXPECT_FALSE(glob_match("Cnn*x", "CnnOverfits"));
-  EXPECT_FALSE(glob_match("", "a"));
-  EXPECT_TRUE(glob_match("", ""));
-  EXPECT_FALSE(glob_match("abc", "abd"));
+  expect_globs({{"Cnn", "Cnn", true},
+                {"Cnn", "CnnOverfits", false},
+                {"Overfits", "CnnOverfits", false},
+                {"Cnn*x", "CnnOverfits", false},
+                {"", "a", false},
+                {"", "", true},
+                {"abc", "abd", false}});
 }
 
 TEST(GlobMatch, BacktracksOverEarlierStars) {
-  EXPECT_TRUE(glob_match("*a", "baaa"));
-  EXPECT_FALSE(glob_match("*a", "aaab"));
-  EXPECT_TRUE(glob_match("*ab*ab", "xabyabab"));
-  EXPECT_TRUE(glob_match("a*b?d", "axxbcbcd"));
-  EXPECT_FALSE(glob_match("a*a*a*a*b", std::string(64, 'a')));
-  EXPECT_TRUE(glob_match("a*a*a*a*b", std::string(64, 'a') + "b"));
+  expect_globs({{"*a", "baaa", true},
+                {"*a", "aaab", false},
+                {"*ab*ab", "xabyabab", true},
+                {"a*b?d", "axxbcbcd", true},
+                {"a*a*a*a*b", std::string(64, 'a'), false},
+                {"a*a*a*a*b", std::string(64, 'a') + "b", true}});
 }
 
 TEST(GlobMatch, DotIsAnOrdinaryCharacter) {
-  EXPECT_TRUE(glob_match("Fast.*", "Fast.Cnn"));
-  EXPECT_FALSE(glob_match("Fast.*", "FastXCnn"));
+  expect_globs({{"Fast.*", "Fast.Cnn", true}, {"Fast.*", "FastXCnn", false}});
 }
 
 TEST(NameFilter, EmptyFilterSelectsEverything) {
-  const NameFilter filter("");
-  EXPECT_TRUE(filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_TRUE(filter.matches("Sweep", "Full.Sweep"));
+  expect_selection(NameFilter(""), {{"Cnn", "Fast.Cnn", true}, {"Sweep", "Full.Sweep", true}});
 }
 
 TEST(NameFilter, PatternWithoutDotMatchesTheTestsOwnName) {
-  const NameFilter filter("Cnn*");
-  EXPECT_TRUE(filter.matches("CnnOverfitsOneBatch", "Fast.CnnOverfitsOneBatch"));
-  EXPECT_FALSE(filter.matches("MlpSweep", "Full.MlpSweep"));
+  expect_selection(NameFilter("Cnn*"), {{"CnnOverfitsOneBatch", "Fast.CnnOverfitsOneBatch", true},
+                                        {"MlpSweep", "Full.MlpSweep", false}});
 }
 
 TEST(NameFilter, PatternWithoutDotIsNotTriedOnTheFullName) {
   // Planted: against the full name "Fast.Cnn", "Fast*" would select the whole fast tier.
-  const NameFilter filter("Fast*");
-  EXPECT_FALSE(filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_TRUE(filter.matches("FastPath", "Medium.FastPath"));
+  expect_selection(NameFilter("Fast*"),
+                   {{"Cnn", "Fast.Cnn", false}, {"FastPath", "Medium.FastPath", true}});
 }
 
 TEST(NameFilter, PatternWithDotMatchesTheFullName) {
-  const NameFilter tier_filter("Fast.*");
-  EXPECT_TRUE(tier_filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_FALSE(tier_filter.matches("Cnn", "Medium.Cnn"));
+  expect_selection(NameFilter("Fast.*"), {{"Cnn", "Fast.Cnn", true}, {"Cnn", "Medium.Cnn", false}});
   // Planted: against the own name, "Fast.Cnn" would match nothing at all.
-  const NameFilter exact("Fast.Cnn");
-  EXPECT_TRUE(exact.matches("Cnn", "Fast.Cnn"));
-  EXPECT_FALSE(exact.matches("Cnn", "Full.Cnn"));
+  expect_selection(NameFilter("Fast.Cnn"), {{"Cnn", "Fast.Cnn", true}, {"Cnn", "Full.Cnn", false}});
 }
 
 TEST(NameFilter, ColonSeparatesAlternatives) {
-  const NameFilter filter("Cnn:Mlp?");
-  EXPECT_TRUE(filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_TRUE(filter.matches("Mlp2", "Full.Mlp2"));
-  EXPECT_FALSE(filter.matches("Mlp22", "Full.Mlp22"));
-  EXPECT_FALSE(filter.matches("Rnn", "Fast.Rnn"));
+  expect_selection(NameFilter("Cnn:Mlp?"), {{"Cnn", "Fast.Cnn", true},
+                                            {"Mlp2", "Full.Mlp2", true},
+                                            {"Mlp22", "Full.Mlp22", false},
+                                            {"Rnn", "Fast.Rnn", false}});
 }
 
 TEST(NameFilter, EmptyAlternativesAreIgnored) {
-  const NameFilter filter("::Cnn::");
-  EXPECT_TRUE(filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_FALSE(filter.matches("Mlp", "Fast.Mlp"));
+  expect_selection(NameFilter("::Cnn::"), {{"Cnn", "Fast.Cnn", true}, {"Mlp", "Fast.Mlp", false}});
 }
 
 TEST(NameFilter, NegativePatternsExclude) {
-  const NameFilter filter("*-*Sweep:Full.*");
-  EXPECT_TRUE(filter.matches("Cnn", "Fast.Cnn"));
-  EXPECT_FALSE(filter.matches("LrSweep", "Medium.LrSweep"));
-  EXPECT_FALSE(filter.matches("Seeds20", "Full.Seeds20"));
+  expect_selection(NameFilter("*-*Sweep:Full.*"), {{"Cnn", "Fast.Cnn", true},
+                                                   {"LrSweep", "Medium.LrSweep", false},
+                                                   {"Seeds20", "Full.Seeds20", false}});
 }
 
 TEST(NameFilter, OnlyNegativePatternsStartFromEverything) {
-  const NameFilter filter("-Cnn*");
-  EXPECT_FALSE(filter.matches("CnnOverfits", "Fast.CnnOverfits"));
-  EXPECT_TRUE(filter.matches("MlpSweep", "Full.MlpSweep"));
+  expect_selection(NameFilter("-Cnn*"), {{"CnnOverfits", "Fast.CnnOverfits", false},
+                                         {"MlpSweep", "Full.MlpSweep", true}});
 }
 
 TEST(NameFilter, NegativeWinsOverPositive) {
-  const NameFilter filter("Cnn*-CnnSlow");
-  EXPECT_TRUE(filter.matches("CnnFast", "Fast.CnnFast"));
-  EXPECT_FALSE(filter.matches("CnnSlow", "Full.CnnSlow"));
+  expect_selection(NameFilter("Cnn*-CnnSlow"),
+                   {{"CnnFast", "Fast.CnnFast", true}, {"CnnSlow", "Full.CnnSlow", false}});
 }
 
 TEST(NameFilter, LoneDashSelectsEverything) {
-  const NameFilter filter("-");
-  EXPECT_TRUE(filter.matches("Cnn", "Fast.Cnn"));
+  expect_selection(NameFilter("-"), {{"Cnn", "Fast.Cnn", true}});
 }
 
 }  // namespace
