@@ -88,6 +88,16 @@ TestResult judged(TestResult test, const BaselineSet& set, const EnvironmentProf
   return run.tests.front();
 }
 
+// One kernel-bound value `name`: promoted as `promoted_value` on `promoted`, measured as
+// `measured` on `now`.
+TestResult judged_exact(const std::string& name, double promoted_value, double measured,
+                        Direction direction, const EnvironmentProfile& promoted,
+                        const EnvironmentProfile& now) {
+  BaselineTest b;
+  b.metrics[name] = exact_for(promoted, promoted_value);
+  return judged(test_with({value(name, measured, direction)}), baselines(b, promoted), now);
+}
+
 const MetricComparison& comparison(const TestResult& t, const std::string& metric) {
   for (const MetricComparison& c : t.comparisons) {
     if (c.metric == metric) return c;
@@ -101,6 +111,32 @@ std::vector<CauseClass> alternatives(const Cause& cause) {
   return out;
 }
 
+// A test whose one comparison is a regressed predictions value `eval` with these flips:
+// `correct_to_wrong` in all, `by_class` per class.
+TestResult with_flips(std::size_t correct_to_wrong, std::vector<ClassFlips> by_class) {
+  MetricComparison predictions;
+  predictions.metric = "eval";
+  predictions.kind = MetricKind::kPredictions;
+  predictions.verdict = Verdict::kRegression;
+  FlipsAnalysis flips;
+  flips.correct_to_wrong = correct_to_wrong;
+  flips.by_class = std::move(by_class);
+  predictions.flips = flips;
+  TestResult t = test_with({});
+  t.comparisons = {predictions};
+  return t;
+}
+
+// The checks every explained verdict shares: the verdict, a cause of class `cls`, and a rule that
+// says `rule_part`. Fatal where there is no cause (callers wrap it in ASSERT_NO_FATAL_FAILURE).
+void expect_cause(const MetricComparison& c, Verdict verdict, CauseClass cls,
+                  const std::string& rule_part) {
+  EXPECT_EQ(c.verdict, verdict);
+  ASSERT_TRUE(c.cause);
+  EXPECT_EQ(c.cause->cause, cls) << format_cause(*c.cause);
+  EXPECT_THAT(c.cause->rule, HasSubstr(rule_part));
+}
+
 TEST(CauseClassifier, AChangedDatasetIsData) {
   BaselineTest b;
   b.metrics["accuracy"] = band(0.9);
@@ -109,10 +145,8 @@ TEST(CauseClassifier, AChangedDatasetIsData) {
   t.datasets.push_back({"eval", kHashB, 10, false});
   const TestResult r = judged(t, baselines(b), machine());
   const MetricComparison& c = comparison(r, "accuracy");
-  EXPECT_EQ(c.verdict, Verdict::kNotComparable);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kData);
-  EXPECT_THAT(c.cause->rule, HasSubstr("the dataset hash of 'eval' differs from the baseline's "
+  ASSERT_NO_FATAL_FAILURE(expect_cause(c, Verdict::kNotComparable, CauseClass::kData,
+                                       "the dataset hash of 'eval' differs from the baseline's "
                                        "(sha256:3f2a00000000… → sha256:91c000000000…)"));
   EXPECT_TRUE(c.cause->alternatives.empty());
 }
@@ -128,10 +162,8 @@ TEST(CauseClassifier, AChangedDataOrderWithTheSameDatasetIsDataOrder) {
   t.datasets.push_back({"train", kHashB, 10, true});
   const TestResult r = judged(t, baselines(b, now), now);
   const MetricComparison& c = comparison(r, "final_loss");
-  EXPECT_EQ(c.verdict, Verdict::kRegression);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kDataOrder);
-  EXPECT_THAT(c.cause->rule, HasSubstr("the data-order hash of 'train' differs"));
+  ASSERT_NO_FATAL_FAILURE(expect_cause(c, Verdict::kRegression, CauseClass::kDataOrder,
+                                       "the data-order hash of 'train' differs"));
   EXPECT_THAT(c.cause->rule, HasSubstr("the dataset hash is the same"));
   EXPECT_TRUE(c.cause->alternatives.empty());
 }
@@ -143,10 +175,8 @@ TEST(CauseClassifier, AMovedInputStatisticIsPreprocessing) {
   const TestResult r =
       judged(test_with({value("input.c0.mean", 0.4, MustEqual)}), baselines(b), machine());
   const MetricComparison& c = comparison(r, "input.c0.mean");
-  EXPECT_EQ(c.verdict, Verdict::kRegression);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kPreprocessing);
-  EXPECT_THAT(c.cause->rule, HasSubstr("'input.c0.mean' is an input statistic"));
+  ASSERT_NO_FATAL_FAILURE(expect_cause(c, Verdict::kRegression, CauseClass::kPreprocessing,
+                                       "'input.c0.mean' is an input statistic"));
   EXPECT_TRUE(c.cause->alternatives.empty());
 }
 
@@ -173,17 +203,9 @@ TEST(CauseClassifier, ACurveThatLeavesItsBandIsOptimisation) {
 // The class holding most of the lost examples is the one named, not the one first by net loss.
 // Planted: reading only the top of by_class (ordered by net loss) misses class 7 below.
 TEST(CauseClassifier, TheClassThatLostMostExamplesIsNamedWhateverItsNetLoss) {
-  MetricComparison predictions;
-  predictions.metric = "eval";
-  predictions.kind = MetricKind::kPredictions;
-  predictions.verdict = Verdict::kRegression;
-  FlipsAnalysis flips;
-  flips.correct_to_wrong = 9;
-  flips.by_class = {{.target = 2, .correct_to_wrong = 3, .wrong_to_correct = 0, .net_lost = 3},
-                    {.target = 7, .correct_to_wrong = 6, .wrong_to_correct = 5, .net_lost = 1}};
-  predictions.flips = flips;
-  TestResult t = test_with({});
-  t.comparisons = {predictions};
+  TestResult t =
+      with_flips(9, {{.target = 2, .correct_to_wrong = 3, .wrong_to_correct = 0, .net_lost = 3},
+                     {.target = 7, .correct_to_wrong = 6, .wrong_to_correct = 5, .net_lost = 1}});
   const Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
   EXPECT_EQ(cause.cause, CauseClass::kData) << format_cause(cause);
   EXPECT_THAT(cause.rule, HasSubstr("mostly in class 7 (6 of 9 correct → wrong)"));
@@ -196,40 +218,26 @@ TEST(CauseClassifier, ANonFiniteValueIsNumerics) {
       judged(test_with({value("loss", std::numeric_limits<double>::quiet_NaN(), LowerIsBetter)}),
              baselines(b), machine());
   const MetricComparison& c = comparison(r, "loss");
-  EXPECT_EQ(c.verdict, Verdict::kRegression);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kNumerics);
-  EXPECT_THAT(c.cause->rule, HasSubstr("'loss' is nan"));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_cause(c, Verdict::kRegression, CauseClass::kNumerics, "'loss' is nan"));
   EXPECT_TRUE(c.cause->alternatives.empty());
 }
 
 TEST(CauseClassifier, AnotherFrameworkForAKernelBoundValueIsNumerics) {
-  const EnvironmentProfile promoted = machine(1, "2.13.0");
-  const EnvironmentProfile now = machine(1, "1.13.1");
-  BaselineTest b;
-  b.metrics["final_loss"] = exact_for(promoted, 0.25);
   const TestResult r =
-      judged(test_with({value("final_loss", 0.25, MustEqual)}), baselines(b, promoted), now);
+      judged_exact("final_loss", 0.25, 0.25, MustEqual, machine(1, "2.13.0"), machine(1, "1.13.1"));
   const MetricComparison& c = comparison(r, "final_loss");
-  EXPECT_EQ(c.verdict, Verdict::kUngated);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kNumerics);
-  EXPECT_THAT(c.cause->rule, HasSubstr("framework '2.13.0' → '1.13.1'"));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_cause(c, Verdict::kUngated, CauseClass::kNumerics, "framework '2.13.0' → '1.13.1'"));
   EXPECT_TRUE(c.cause->alternatives.empty()) << format_cause(*c.cause);
 }
 
 TEST(CauseClassifier, AnotherThreadCountIsEnvironment) {
-  const EnvironmentProfile promoted = machine(1);
-  const EnvironmentProfile now = machine(2);
-  BaselineTest b;
-  b.metrics["ops_per_step"] = exact_for(promoted, 299);
   const TestResult r =
-      judged(test_with({value("ops_per_step", 299, LowerIsBetter)}), baselines(b, promoted), now);
+      judged_exact("ops_per_step", 299, 299, LowerIsBetter, machine(1), machine(2));
   const MetricComparison& c = comparison(r, "ops_per_step");
-  EXPECT_EQ(c.verdict, Verdict::kUngated);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kEnvironment);
-  EXPECT_THAT(c.cause->rule, HasSubstr("threads 1 → 2"));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_cause(c, Verdict::kUngated, CauseClass::kEnvironment, "threads 1 → 2"));
   // Threads do not choose the kernels: numerics is not claimed, nor is the unmoved counter.
   EXPECT_TRUE(c.cause->alternatives.empty()) << format_cause(*c.cause);
 }
@@ -244,10 +252,7 @@ TEST(CauseClassifier, MovedCountersAreCompileOperatorCountAndAllocation) {
       {"allocations_per_step", CauseClass::kAllocation},
       {"peak_bytes_per_step", CauseClass::kAllocation}};
   for (const auto& [name, expected] : counters) {
-    BaselineTest b;
-    b.metrics[name] = exact_for(now, 100);
-    const TestResult r =
-        judged(test_with({value(name, 101, LowerIsBetter)}), baselines(b, now), now);
+    const TestResult r = judged_exact(name, 100, 101, LowerIsBetter, now, now);
     const MetricComparison& c = comparison(r, name);
     EXPECT_EQ(c.verdict, Verdict::kRegression) << name;
     ASSERT_TRUE(c.cause) << name;
@@ -263,10 +268,8 @@ TEST(CauseClassifier, NoEvidenceIsUnknownAndSaysWhatWasLookedAt) {
   b.metrics["accuracy"] = band(0.9);
   const TestResult r = judged(test_with({value("accuracy", 0.5)}), baselines(b), machine());
   const MetricComparison& c = comparison(r, "accuracy");
-  EXPECT_EQ(c.verdict, Verdict::kRegression);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kUnknown);
-  EXPECT_THAT(c.cause->rule, HasSubstr("no rule fired"));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_cause(c, Verdict::kRegression, CauseClass::kUnknown, "no rule fired"));
   // Planted: a rule text that claims fingerprints were compared when the test records none.
   EXPECT_THAT(c.cause->rule, HasSubstr("the test records no dataset or data-order fingerprint"));
   EXPECT_THAT(c.cause->rule, Not(HasSubstr("match the baseline's")));
@@ -292,10 +295,8 @@ TEST(CauseClassifier, ABandValueThatMovedOnAnotherCpuOffersNumericsAndEnvironmen
   b.metrics["p_value"] = band(0.437);
   const TestResult r = judged(test_with({value("p_value", 0.148)}), baselines(b, promoted), now);
   const MetricComparison& c = comparison(r, "p_value");
-  EXPECT_EQ(c.verdict, Verdict::kRegression);
-  ASSERT_TRUE(c.cause);
-  EXPECT_EQ(c.cause->cause, CauseClass::kUnknown) << format_cause(*c.cause);
-  EXPECT_THAT(c.cause->rule, HasSubstr("no rule fired"));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_cause(c, Verdict::kRegression, CauseClass::kUnknown, "no rule fired"));
   EXPECT_THAT(alternatives(*c.cause), ElementsAre(CauseClass::kNumerics, CauseClass::kEnvironment));
   EXPECT_THAT(c.cause->alternatives[0].rule, HasSubstr("'p_value' is one value for every machine"));
   EXPECT_THAT(c.cause->alternatives[0].rule,
@@ -392,17 +393,9 @@ TEST(CauseClassifier, ASiblingThatMovedIsIndirectEvidence) {
 }
 
 TEST(CauseClassifier, FlipsCrowdedIntoOneClassPointToTheDataWithUnknown) {
-  MetricComparison predictions;
-  predictions.metric = "eval";
-  predictions.kind = MetricKind::kPredictions;
-  predictions.verdict = Verdict::kRegression;
-  FlipsAnalysis flips;
-  flips.correct_to_wrong = 40;
-  flips.by_class = {{.target = 0, .correct_to_wrong = 30, .wrong_to_correct = 1, .net_lost = 29},
-                    {.target = 3, .correct_to_wrong = 10, .wrong_to_correct = 2, .net_lost = 8}};
-  predictions.flips = flips;
-  TestResult t = test_with({});
-  t.comparisons = {predictions};
+  TestResult t =
+      with_flips(40, {{.target = 0, .correct_to_wrong = 30, .wrong_to_correct = 1, .net_lost = 29},
+                      {.target = 3, .correct_to_wrong = 10, .wrong_to_correct = 2, .net_lost = 8}});
   Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
   EXPECT_EQ(cause.cause, CauseClass::kData);
   EXPECT_THAT(cause.rule, HasSubstr("mostly in class 0 (30 of 40 correct → wrong)"));
