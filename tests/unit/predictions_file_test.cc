@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/errors.h"
 #include "tests/support/files.h"
@@ -62,28 +64,26 @@ TEST(PredictionsFile, RejectsMismatchedLengthsOnWrite) {
 TEST(PredictionsFile, DamagedFilesNameTheLine) {
   TempDir dir;
   const std::string path = dir / "predictions.csv";
-  EXPECT_EQ(error_reading(dir, "id,target,predicted\n1,2,3\n"),
-            path + ":1: expected the header 'id,predicted,target', got 'id,target,predicted'");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2,3\n4,5\n"),
-            path + ":3: expected 'id,predicted,target' (three integers), got '4,5'");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2,3,4\n"),
-            path + ":2: expected 'id,predicted,target' (three integers), got '1,2,3,4'");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2.0,3\n"),
-            path + ":2: expected 'id,predicted,target' (three integers), got '1,2.0,3'");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2,3\r\n"),
-            path + ":2: expected 'id,predicted,target' (three integers), got '1,2,3\r'");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n\n"),
-            path + ":2: expected 'id,predicted,target' (three integers), got ''");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,-2,3\n"),
-            path + ":2: expected class indices >= 0, got predicted -2 and target 3");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2,3\n5,0,0\n1,2,3\n"),
-            path + ":4: expected a new id, got id 1 again (first on line 2)");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n1,2,3\n4,5,1"),
-            path +
-                ":3: expected the line to end with a newline (the file is cut short), got "
-                "'4,5,1'");
-  EXPECT_EQ(error_reading(dir, ""), path + ": the predictions file is empty");
-  EXPECT_EQ(error_reading(dir, "id,predicted,target\n7,1,1\n"), "");
+  const std::string header = "id,predicted,target\n";
+  const std::string not_a_row = ": expected 'id,predicted,target' (three integers), got ";
+  // Each damaged text, and the error it gets after the file's path.
+  const std::vector<std::pair<std::string, std::string>> damaged = {
+      {"id,target,predicted\n1,2,3\n",
+       ":1: expected the header 'id,predicted,target', got 'id,target,predicted'"},
+      {header + "1,2,3\n4,5\n", ":3" + not_a_row + "'4,5'"},
+      {header + "1,2,3,4\n", ":2" + not_a_row + "'1,2,3,4'"},
+      {header + "1,2.0,3\n", ":2" + not_a_row + "'1,2.0,3'"},
+      {header + "1,2,3\r\n", ":2" + not_a_row + "'1,2,3\r'"},
+      {header + "\n", ":2" + not_a_row + "''"},
+      {header + "1,-2,3\n", ":2: expected class indices >= 0, got predicted -2 and target 3"},
+      {header + "1,2,3\n5,0,0\n1,2,3\n", ":4: expected a new id, got id 1 again (first on line 2)"},
+      {header + "1,2,3\n4,5,1",
+       ":3: expected the line to end with a newline (the file is cut short), got '4,5,1'"},
+      {"", ": the predictions file is empty"}};
+  for (const auto& [text, error] : damaged) {
+    EXPECT_EQ(error_reading(dir, text), path + error);
+  }
+  EXPECT_EQ(error_reading(dir, header + "7,1,1\n"), "");
 }
 
 TEST(PredictionsFile, MissingFile) {
