@@ -78,6 +78,32 @@ struct Outcome {
   int regressions = 0, passes = 0;
 };
 
+// The gate's analysis of `test_accuracy` (higher is better, margin 0.005), without a covariate...
+DistributionAnalysis accuracy_analysis(const SeedSamples& candidate, const SeedSamples& baseline) {
+  return analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, candidate,
+                              baseline);
+}
+
+// ...and with `covariate` (nullptr: none).
+DistributionAnalysis accuracy_analysis(const SeedSamples& candidate, const SeedSamples& baseline,
+                                       const CovariateSamples* covariate) {
+  return analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, candidate,
+                              baseline, covariate);
+}
+
+// One draw of 40 seeds an arm from World(seed), no shift, the change moving the covariate by
+// `moved`: the analysis without the covariate and with it.
+struct PlainAndAdjusted {
+  DistributionAnalysis plain, adjusted;
+};
+
+PlainAndAdjusted analyse_both(std::uint64_t seed, double moved) {
+  World world{std::mt19937_64(seed)};
+  SeedSamples candidate, baseline;
+  const CovariateSamples cov = world.arms(0.0, 40, 40, moved, &candidate, &baseline);
+  return {accuracy_analysis(candidate, baseline), accuracy_analysis(candidate, baseline, &cov)};
+}
+
 Outcome simulate(double shift, bool with_covariate, int runs, std::uint64_t seed) {
   World world{std::mt19937_64(seed)};
   Outcome out;
@@ -85,8 +111,7 @@ Outcome simulate(double shift, bool with_covariate, int runs, std::uint64_t seed
     SeedSamples candidate, baseline;
     const CovariateSamples cov = world.arms(shift, 20, 40, 0.0, &candidate, &baseline);
     const std::vector<DistributionAnalysis> one{
-        analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, candidate, baseline,
-                             with_covariate ? &cov : nullptr)};
+        accuracy_analysis(candidate, baseline, with_covariate ? &cov : nullptr)};
     const Verdict v = decide_gate(one, 0.01)[0].verdict;
     out.regressions += v == Verdict::kRegression;
     out.passes += v == Verdict::kPass;
@@ -112,13 +137,7 @@ TEST(CovariateAdjustment, KeepsAlphaAndGainsPowerAndPasses) {
 }
 
 TEST(CovariateAdjustment, ReportsTheSlopeAndTheVarianceRemoved) {
-  World world{std::mt19937_64(3)};
-  SeedSamples candidate, baseline;
-  const CovariateSamples cov = world.arms(0.0, 40, 40, 0.0, &candidate, &baseline);
-  const DistributionAnalysis plain =
-      analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, candidate, baseline);
-  const DistributionAnalysis a = analyse_distribution("test_accuracy", Direction::HigherIsBetter,
-                                                      0.005, candidate, baseline, &cov);
+  const auto [plain, a] = analyse_both(3, 0.0);
   ASSERT_TRUE(a.covariate.has_value());
   EXPECT_TRUE(a.covariate->applied) << a.covariate->note;
   EXPECT_NEAR(a.covariate->theta, 0.72, 0.25);
@@ -132,13 +151,7 @@ TEST(CovariateAdjustment, ReportsTheSlopeAndTheVarianceRemoved) {
 // Planted: the change shifts the covariate by 3 of its sds. Adjusting would subtract theta times
 // that shift from the difference — a bias the gate must not accept; the plain test runs.
 TEST(CovariateAdjustment, ACovariateTheChangeMovedIsNotUsed) {
-  World world{std::mt19937_64(4)};
-  SeedSamples candidate, baseline;
-  const CovariateSamples cov = world.arms(0.0, 40, 40, 0.0225, &candidate, &baseline);
-  const DistributionAnalysis plain =
-      analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, candidate, baseline);
-  const DistributionAnalysis a = analyse_distribution("test_accuracy", Direction::HigherIsBetter,
-                                                      0.005, candidate, baseline, &cov);
+  const auto [plain, a] = analyse_both(4, 0.0225);
   ASSERT_TRUE(a.covariate.has_value());
   EXPECT_FALSE(a.covariate->applied);
   EXPECT_THAT(a.covariate->note, HasSubstr("differs between the arms"));
@@ -155,8 +168,7 @@ TEST(CovariateAdjustment, PairedSeedsAndMissingValuesAreNotAdjusted) {
   SeedSamples base20{{baseline.values.begin(), baseline.values.begin() + 20},
                      {baseline.seeds.begin(), baseline.seeds.begin() + 20}};
   for (std::size_t i = 0; i < same.seeds.size(); ++i) same.seeds[i] = i;
-  const DistributionAnalysis paired =
-      analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, same, base20, &cov);
+  const DistributionAnalysis paired = accuracy_analysis(same, base20, &cov);
   EXPECT_EQ(paired.design, GateDesign::kPaired);
   ASSERT_TRUE(paired.covariate.has_value());
   EXPECT_FALSE(paired.covariate->applied);
@@ -165,16 +177,14 @@ TEST(CovariateAdjustment, PairedSeedsAndMissingValuesAreNotAdjusted) {
   // Two seeds in an arm leave no degree of freedom for the slope: not adjusted, and no throw.
   const SeedSamples two{{candidate.values[0], candidate.values[1]},
                         {candidate.seeds[0], candidate.seeds[1]}};
-  const DistributionAnalysis few =
-      analyse_distribution("test_accuracy", Direction::HigherIsBetter, 0.005, two, baseline, &cov);
+  const DistributionAnalysis few = accuracy_analysis(two, baseline, &cov);
   ASSERT_TRUE(few.covariate.has_value());
   EXPECT_FALSE(few.covariate->applied);
   EXPECT_THAT(few.covariate->note, HasSubstr("fewer than 3 seeds"));
 
   // A baseline promoted before the covariate was recorded: not adjusted, and it says so.
   cov.baseline = {};
-  const DistributionAnalysis missing = analyse_distribution(
-      "test_accuracy", Direction::HigherIsBetter, 0.005, candidate, baseline, &cov);
+  const DistributionAnalysis missing = accuracy_analysis(candidate, baseline, &cov);
   ASSERT_TRUE(missing.covariate.has_value());
   EXPECT_FALSE(missing.covariate->applied);
   EXPECT_THAT(missing.covariate->note, HasSubstr("the baseline lacks a finite"));
