@@ -13,6 +13,16 @@ cd "$work"
 export MLREGRESS_REPO="$work"  # outside any git tree: uncommitted changes must not block promote
 run() { "$suites" run --filter CnnTrainingStepCost --out runs --color never "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
+# `regression WHAT RUN_ARGS...`: a run with a planted change, its console in console.txt, must exit
+# 2 (regression).
+regression() {
+  local what=$1 status=0
+  shift
+  run --baselines baselines "$@" >console.txt || status=$?
+  [ "$status" -eq 2 ] || fail "$what exited $status, expected 2 (regression)"
+}
+# `console_says REGEX WHY`: console.txt must match REGEX (extended), or it is shown and WHY fails.
+console_says() { grep -E "$1" console.txt >/dev/null || { cat console.txt; fail "$2"; }; }
 
 run >/dev/null
 "$suites" promote runs/latest --baselines baselines --reason "breakdown e2e" >/dev/null
@@ -25,13 +35,9 @@ run --baselines baselines >/dev/null || fail "the default step does not pass aga
 echo "ok   default step: PASS against the promoted baseline"
 
 # extra_op: one more operator, in forward and in backward.
-set +e
-run --baselines baselines --set CnnTrainingStepCost.extra_op=true >console.txt
-status=$?
-set -e
-[ "$status" -eq 2 ] || fail "extra_op exited $status, expected 2 (regression)"
-grep -E 'ops_per_step .*REGRESSION.*operators: aten::mul \+[0-9]+ calls' console.txt >/dev/null ||
-  { cat console.txt; fail "the console verdict of ops_per_step does not name aten::mul first"; }
+regression extra_op --set CnnTrainingStepCost.extra_op=true
+console_says 'ops_per_step .*REGRESSION.*operators: aten::mul \+[0-9]+ calls' \
+  "the console verdict of ops_per_step does not name aten::mul first"
 grep -q 'message="[^"]*REGRESSION ops_per_step[^"]*operators: aten::mul +' runs/latest/junit.xml ||
   fail "the JUnit failure does not name aten::mul"
 python3 - runs/latest/results.json <<'PY'
@@ -46,15 +52,11 @@ PY
 echo "ok   extra_op: REGRESSION of ops_per_step naming $(grep -oE 'operators: aten::mul \+[0-9]+ calls' console.txt | head -1)"
 
 # extra_allocation: a 256 KiB buffer held through the step.
-set +e
-run --baselines baselines --set CnnTrainingStepCost.extra_allocation=true >console.txt
-status=$?
-set -e
-[ "$status" -eq 2 ] || fail "extra_allocation exited $status, expected 2 (regression)"
-grep -E 'peak_bytes_per_step .*REGRESSION.*operators: aten::empty \+256\.0 KiB' console.txt >/dev/null ||
-  { cat console.txt; fail "the console verdict of peak_bytes_per_step does not name aten::empty +256.0 KiB first"; }
-grep -E 'allocations_per_step .*REGRESSION.*operators: aten::empty \+1 allocations' console.txt >/dev/null ||
-  { cat console.txt; fail "the console verdict of allocations_per_step does not name aten::empty"; }
+regression extra_allocation --set CnnTrainingStepCost.extra_allocation=true
+console_says 'peak_bytes_per_step .*REGRESSION.*operators: aten::empty \+256\.0 KiB' \
+  "the console verdict of peak_bytes_per_step does not name aten::empty +256.0 KiB first"
+console_says 'allocations_per_step .*REGRESSION.*operators: aten::empty \+1 allocations' \
+  "the console verdict of allocations_per_step does not name aten::empty"
 echo "ok   extra_allocation: $(grep -oE 'peak_bytes_per_step .*REGRESSION' console.txt | head -1 | cut -c1-60)... operators: aten::empty +256.0 KiB"
 
 # A baseline promoted before breakdowns existed: still a REGRESSION, and it says why no operator is named.
@@ -69,11 +71,7 @@ text = re.sub(r'\n\[tests\.[^\]]*\.breakdown\.[^\]]*\]\n(?:(?:"[^"\n]*"|[A-Za-z0
 open(path, "w").write(text)
 PY
 grep -qE '^breakdown_unit|\.breakdown\.' "$toml" && fail "the breakdowns were not removed from the baseline"
-set +e
-run --baselines baselines --set CnnTrainingStepCost.extra_op=true >console.txt
-status=$?
-set -e
-[ "$status" -eq 2 ] || fail "extra_op against a baseline without breakdowns exited $status, expected 2"
-grep -q 'no per-operator breakdown in the baseline (promote to store one)' console.txt ||
-  { cat console.txt; fail "the verdict does not say the baseline has no breakdown"; }
+regression "extra_op against a baseline without breakdowns" --set CnnTrainingStepCost.extra_op=true
+console_says 'no per-operator breakdown in the baseline \(promote to store one\)' \
+  "the verdict does not say the baseline has no breakdown"
 echo "ok   baseline without breakdowns: REGRESSION, 'no per-operator breakdown in the baseline'"
