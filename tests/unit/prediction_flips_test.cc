@@ -52,6 +52,23 @@ Predictions shuffled(const Predictions& p, std::mt19937& rng) {
   return out;
 }
 
+// Appends one example to `p`.
+void add_example(Predictions& p, std::int64_t id, std::int64_t target, std::int64_t predicted) {
+  p.ids.push_back(id);
+  p.target.push_back(target);
+  p.predicted.push_back(predicted);
+}
+
+// What every comparison that is not comparable shows: why, and how many examples it paired and
+// compared.
+void expect_not_comparable(const PredictionComparison& r, const std::string& reason,
+                           std::size_t paired, std::size_t compared) {
+  EXPECT_FALSE(r.comparable());
+  EXPECT_EQ(r.not_comparable_reason, reason);
+  EXPECT_EQ(r.paired, paired);
+  EXPECT_EQ(r.compared, compared);
+}
+
 std::string invalid_argument_of(const Predictions& baseline, const Predictions& candidate) {
   try {
     compare_predictions(baseline, candidate, 5);
@@ -152,9 +169,7 @@ TEST(PredictionFlips, SameCopyInAnotherOrderHasNoFlips) {
 std::pair<Predictions, Predictions> motivating_example() {
   Predictions baseline;
   for (std::int64_t i = 0; i < 1000; ++i) {
-    baseline.ids.push_back(i);
-    baseline.target.push_back(i % 10);
-    baseline.predicted.push_back(i < 912 ? i % 10 : (i + 1) % 10);
+    add_example(baseline, i, i % 10, i < 912 ? i % 10 : (i + 1) % 10);
   }
   Predictions candidate = baseline;
   int lost_3 = 0, lost_other = 0;
@@ -197,11 +212,7 @@ TEST(PredictionFlips, MotivatingExampleSummary) {
 TEST(PredictionFlips, SummaryIsBounded) {
   // 30 classes, each losing one example: 10 named, 20 counted; no flip list when the limit is 0.
   Predictions baseline, candidate;
-  for (std::int64_t i = 0; i < 30; ++i) {
-    baseline.ids.push_back(i);
-    baseline.target.push_back(i);
-    baseline.predicted.push_back(i);
-  }
+  for (std::int64_t i = 0; i < 30; ++i) add_example(baseline, i, i, i);
   candidate = baseline;
   for (auto& p : candidate.predicted) p += 1;
   const std::string text = format_flip_summary(compare_predictions(baseline, candidate, 0), 0);
@@ -218,32 +229,22 @@ TEST(PredictionFlips, SummaryIsBounded) {
 
 TEST(PredictionFlips, DifferentEvaluationSetsAreNotComparable) {
   Predictions baseline;
-  for (std::int64_t i = 0; i < 40; ++i) {
-    baseline.ids.push_back(i);
-    baseline.target.push_back(i % 4);
-    baseline.predicted.push_back(i % 4);
-  }
+  for (std::int64_t i = 0; i < 40; ++i) add_example(baseline, i, i % 4, i % 4);
   Predictions candidate;
   for (std::size_t i = 0; i < baseline.ids.size(); ++i) {
     if (baseline.ids[i] >= 17 && baseline.ids[i] <= 20) continue;  // dropped from the set
-    candidate.ids.push_back(baseline.ids[i]);
-    candidate.target.push_back(baseline.target[i]);
-    candidate.predicted.push_back(baseline.predicted[i]);
+    add_example(candidate, baseline.ids[i], baseline.target[i], baseline.predicted[i]);
   }
   PredictionComparison r = compare_predictions(baseline, candidate, 3);
-  EXPECT_FALSE(r.comparable());
-  EXPECT_EQ(r.not_comparable_reason,
-            "the evaluation sets differ: 4 ids only in the baseline (e.g. 17, 18, 19), 0 only in "
-            "the candidate");
-  EXPECT_EQ(r.paired, 36u);
-  EXPECT_EQ(r.compared, 36u);
+  expect_not_comparable(r,
+                        "the evaluation sets differ: 4 ids only in the baseline (e.g. 17, 18, 19), "
+                        "0 only in the candidate",
+                        36, 36);
   EXPECT_EQ(r.only_in_baseline, 4u);
   EXPECT_EQ(r.only_in_baseline_ids, (std::vector<std::int64_t>{17, 18, 19}));
   EXPECT_THAT(format_flip_summary(r, 3), ::testing::StartsWith("not comparable: the evaluation"));
 
-  candidate.ids.push_back(900);
-  candidate.target.push_back(0);
-  candidate.predicted.push_back(0);
+  add_example(candidate, 900, 0, 0);
   r = compare_predictions(baseline, candidate, 3);
   EXPECT_EQ(r.not_comparable_reason,
             "the evaluation sets differ: 4 ids only in the baseline (e.g. 17, 18, 19), 1 only in "
@@ -252,22 +253,16 @@ TEST(PredictionFlips, DifferentEvaluationSetsAreNotComparable) {
 
 TEST(PredictionFlips, ChangedLabelsAreNotComparable) {
   Predictions baseline;
-  for (std::int64_t i = 0; i < 20; ++i) {
-    baseline.ids.push_back(100 - i);
-    baseline.target.push_back(i % 2);
-    baseline.predicted.push_back(0);
-  }
+  for (std::int64_t i = 0; i < 20; ++i) add_example(baseline, 100 - i, i % 2, 0);
   Predictions candidate = baseline;
   candidate.target[3] = 5;  // id 97
   candidate.target[8] = 5;  // id 92
   const PredictionComparison r = compare_predictions(baseline, candidate, 5);
-  EXPECT_FALSE(r.comparable());
-  EXPECT_EQ(r.not_comparable_reason,
-            "the labels differ: 2 paired examples have another target in the candidate "
-            "(e.g. ids 92, 97)");
+  expect_not_comparable(r,
+                        "the labels differ: 2 paired examples have another target in the "
+                        "candidate (e.g. ids 92, 97)",
+                        20, 18);
   EXPECT_EQ(r.targets_changed, 2u);
-  EXPECT_EQ(r.paired, 20u);
-  EXPECT_EQ(r.compared, 18u);
 }
 
 TEST(PredictionFlips, RejectsMalformedPredictions) {
