@@ -18,9 +18,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-TestResult sample_test() {
-  return ended_test("CnnOverfitsOneBatch", Tier::Fast, TestStatus::kPassed, 1.5,
-                    "a63dfab3b1f7275e");
+TestResult sample_test(TestStatus status = TestStatus::kPassed) {
+  return ended_test("CnnOverfitsOneBatch", Tier::Fast, status, 1.5, "a63dfab3b1f7275e");
 }
 
 TEST(FormatValue, SixSignificantDigits) {
@@ -86,8 +85,7 @@ TEST(FormatTestReport, PassedTest) {
 }
 
 TEST(FormatTestReport, FailedTestListsEveryFailure) {
-  TestResult test = sample_test();
-  test.status = TestStatus::kFailed;
+  TestResult test = sample_test(TestStatus::kFailed);
   test.failures.push_back({"cnn_test.cc", 42, "Expected: (loss) < (0.01)", true});
   test.failures.push_back({"", 0, "thrown: std::runtime_error", false});
   EXPECT_EQ(format_test_report(test),
@@ -100,16 +98,14 @@ TEST(FormatTestReport, FailedTestListsEveryFailure) {
 }
 
 TEST(FormatTestReport, SkippedAndCrashedTestsSayWhy) {
-  TestResult skipped = sample_test();
-  skipped.status = TestStatus::kSkipped;
+  TestResult skipped = sample_test(TestStatus::kSkipped);
   skipped.skip_message = "no CUDA device";
   EXPECT_THAT(format_test_report(skipped),
               ::testing::HasSubstr("] skipped in 1.500 s\nskipped: no CUDA device\n"));
 
-  TestResult crashed = sample_test();
+  TestResult crashed = sample_test(TestStatus::kCrashed);
   crashed.tier = Tier::Medium;
   crashed.full_name = "Medium.Throughput";
-  crashed.status = TestStatus::kCrashed;
   crashed.crash_message = "killed by signal 11 (SIGSEGV)";
   const std::string report = format_test_report(crashed);
   EXPECT_EQ(report.rfind("Medium.Throughput [medium] crashed in 1.500 s\n"
