@@ -68,6 +68,15 @@ RunResult sample_run() {
   return run;
 }
 
+// sample_run() with a fifth test, "StillRunning" of the full tier, that has not finished.
+RunResult run_with_a_running_test() {
+  RunResult run = sample_run();
+  TestResult running = make_test("StillRunning", Tier::Full, TestStatus::kPassed, 0);
+  running.finished = false;
+  run.tests.push_back(running);
+  return run;
+}
+
 pugi::xml_document parse(const std::string& xml) {
   pugi::xml_document doc;
   const pugi::xml_parse_result result = doc.load_string(xml.c_str());
@@ -82,6 +91,20 @@ pugi::xml_node testcase(const pugi::xml_document& doc, const char* name) {
 }
 
 std::string attr(pugi::xml_node node, const char* name) { return node.attribute(name).value(); }
+
+// What a tier's <testsuite> says of itself.
+struct SuiteAttributes {
+  std::string name, tests, failures, errors, skipped, time;
+};
+
+void expect_suite(pugi::xml_node suite, const SuiteAttributes& expected) {
+  EXPECT_EQ(attr(suite, "name"), expected.name);
+  EXPECT_EQ(attr(suite, "tests"), expected.tests);
+  EXPECT_EQ(attr(suite, "failures"), expected.failures);
+  EXPECT_EQ(attr(suite, "errors"), expected.errors);
+  EXPECT_EQ(attr(suite, "skipped"), expected.skipped);
+  EXPECT_EQ(attr(suite, "time"), expected.time);
+}
 
 // Every byte a C0 control other than tab, newline, carriage return is forbidden in XML 1.0, and
 // so is a character reference to one (what pugixml writes for them: "&#1;").
@@ -195,21 +218,20 @@ TEST(RenderJunit, OneSuitePerTierThatRanWithItsOwnCounts) {
   const pugi::xpath_node_set suites = doc.select_nodes("/testsuites/testsuite");
   ASSERT_EQ(suites.size(), 2u);  // no empty "full" suite
   const pugi::xml_node fast = suites[0].node();
-  EXPECT_EQ(attr(fast, "name"), "fast");
-  EXPECT_EQ(attr(fast, "tests"), "3");
-  EXPECT_EQ(attr(fast, "failures"), "1");
-  EXPECT_EQ(attr(fast, "errors"), "0");
-  EXPECT_EQ(attr(fast, "skipped"), "1");
-  EXPECT_EQ(attr(fast, "time"), "1.751");  // 1.25 + 0.5 + 0.001
+  expect_suite(fast, {.name = "fast",
+                      .tests = "3",
+                      .failures = "1",
+                      .errors = "0",
+                      .skipped = "1",
+                      .time = "1.751"});  // 1.25 + 0.5 + 0.001
   EXPECT_EQ(attr(fast, "timestamp"), "2026-12-02T13:45:12.678Z");
   EXPECT_EQ(attr(fast, "hostname"), "ci-7");
-  const pugi::xml_node medium = suites[1].node();
-  EXPECT_EQ(attr(medium, "name"), "medium");
-  EXPECT_EQ(attr(medium, "tests"), "1");
-  EXPECT_EQ(attr(medium, "failures"), "0");
-  EXPECT_EQ(attr(medium, "errors"), "1");
-  EXPECT_EQ(attr(medium, "skipped"), "0");
-  EXPECT_EQ(attr(medium, "time"), "2.000");
+  expect_suite(suites[1].node(), {.name = "medium",
+                                  .tests = "1",
+                                  .failures = "0",
+                                  .errors = "1",
+                                  .skipped = "0",
+                                  .time = "2.000"});
 }
 
 TEST(RenderJunit, SuitePropertiesDescribeTheRun) {
@@ -351,22 +373,14 @@ TEST(RenderJunit, CrashedTestHasAnErrorNotAFailure) {
 }
 
 TEST(RenderJunit, UnfinishedTestsAreNotWrittenAsTestcases) {
-  RunResult run = sample_run();
-  TestResult running = make_test("StillRunning", Tier::Full, TestStatus::kPassed, 0);
-  running.finished = false;
-  run.tests.push_back(running);
-  const pugi::xml_document doc = parse(render_junit(run));
+  const pugi::xml_document doc = parse(render_junit(run_with_a_running_test()));
   EXPECT_TRUE(testcase(doc, "StillRunning").empty());
   EXPECT_EQ(doc.select_nodes("/testsuites/testsuite").size(), 2u);
 }
 
 // Only finished tests become <testcase>s; a file rewritten mid-run must not count the running one.
 TEST(RenderJunit, RootCountMatchesTheTestcasesWritten) {
-  RunResult run = sample_run();
-  TestResult running = make_test("StillRunning", Tier::Full, TestStatus::kPassed, 0);
-  running.finished = false;
-  run.tests.push_back(running);
-  const pugi::xml_document doc = parse(render_junit(run));
+  const pugi::xml_document doc = parse(render_junit(run_with_a_running_test()));
   EXPECT_EQ(attr(doc.child("testsuites"), "tests"),
             std::to_string(doc.select_nodes("//testcase").size()));
 }
