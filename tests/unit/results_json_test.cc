@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "builders.h"
 #include "record/json_fields.h"
 #include "support/errors.h"
 #include "tests/support/temp_dir.h"
@@ -39,18 +40,13 @@ RunResult full_run() {
   run.exit_code = 2;
   run.runner_errors = {"a worker said something odd"};
 
-  TestResult plain;
-  plain.name = "CnnOverfits";
-  plain.full_name = "Fast.CnnOverfits";
-  plain.tier = Tier::Fast;
+  TestResult plain =
+      ended_test("CnnOverfits", Tier::Fast, TestStatus::kRegressed, 1.25, "0123456789abcdef");
   plain.file = "suites/fast/cnn_test.cc";
   plain.line = 12;
-  plain.status = TestStatus::kRegressed;
-  plain.duration_s = 1.25;
   plain.started_at = "2026-12-02T13:45:13.000Z";
   plain.seed = 7;
   plain.threads = 2;
-  plain.config_hash = "0123456789abcdef";
   plain.failures = {{"cnn_test.cc", 20, "Expected equality", true}};
   plain.metrics = {
       {"final_loss", 0.031, LowerIsBetter, Band{.rtol = 0.5, .atol = 1e-3}, {}, {}},
@@ -74,17 +70,18 @@ RunResult full_run() {
   fresh.observed = std::numeric_limits<double>::quiet_NaN();
   fresh.note = "no baseline yet";
   // A gated curve's comparison follows the metrics'.
-  MetricComparison curve_gate;
-  curve_gate.metric = "val_loss";
-  curve_gate.kind = MetricKind::kCurve;
-  curve_gate.verdict = Verdict::kRegression;
-  curve_gate.observed = 0.4;
-  curve_gate.baseline = 0.3;
-  curve_gate.delta = 0.1;
-  curve_gate.tolerance = "curve ±0.1 rel ±0.01 abs, 3 steps";
-  curve_gate.note = "left the band on the worse side at step 6";
-  curve_gate.curve = CurveExcursion{
-      .compared_steps = 100, .first_exit_step = 6, .largest_excess = 0.8, .largest_excess_step = 7};
+  const MetricComparison curve_gate{.metric = "val_loss",
+                                    .verdict = Verdict::kRegression,
+                                    .observed = 0.4,
+                                    .baseline = 0.3,
+                                    .delta = 0.1,
+                                    .tolerance = "curve ±0.1 rel ±0.01 abs, 3 steps",
+                                    .note = "left the band on the worse side at step 6",
+                                    .kind = MetricKind::kCurve,
+                                    .curve = CurveExcursion{.compared_steps = 100,
+                                                            .first_exit_step = 6,
+                                                            .largest_excess = 0.8,
+                                                            .largest_excess_step = 7}};
   plain.comparisons = {worse, fresh, curve_gate};
   RecordedCurve curve;
   curve.curve.name = "loss";
@@ -101,7 +98,6 @@ RunResult full_run() {
   plain.baseline_commit = "a1b2c3d";
   plain.baseline_promoted_at = "2026-11-30T10:00:00Z";
   plain.environment_note = "framework same · build same · CPU same · threads same · config same";
-  plain.finished = true;
   run.tests.push_back(plain);
 
   TestResult seeded;
