@@ -287,20 +287,26 @@ TEST(Calibration, AHandEditedCalibrationIsRefused) {
   const auto refused = [&](const std::string& from, const std::string& to) {
     return error_of(replace(text, from, to), "edited.toml", "(accepted)");
   };
-  EXPECT_THAT(refused("atol = ", "atol = 1"), HasSubstr("is not the one its calibration gives"));
-  EXPECT_THAT(refused("rtol = 0.0", "rtol = 0.1"), HasSubstr("is not the one its calibration"));
-  EXPECT_THAT(refused("sd = 0.001", "sd = 0.002"), HasSubstr("is not the one its calibration"));
-  EXPECT_THAT(refused("repeats = 20", "repeats = 1"),
-              HasSubstr("calibration.repeats must be between 2"));
-  EXPECT_THAT(refused("sd = 0.001", "sd = -0.001"), HasSubstr("must be a finite number >= 0"));
-  EXPECT_THAT(refused("environment = \"cpu-aaaa\" }", "environment = \"cpu-zzzz\" }"),
-              HasSubstr("names 'cpu-zzzz', which [environments] does not define"));
-  EXPECT_THAT(refused("repeats = 20,", "repeats = 20, spread = 1.0,"),
-              HasSubstr("unknown key 'spread'"));
-  EXPECT_THAT(refused(", rule = \"normal tolerance interval 99%/99% (two-sided, exact k)\"", ""),
-              HasSubstr("is missing 'rule'"));
-  EXPECT_THAT(refused("policy = \"band\"", "policy = \"default\""),
-              HasSubstr("'rtol' only applies to policy \"band\""));
+  // Each edit, from one text to another, and what its refusal says.
+  struct Edit {
+    std::string from, to, error;
+  };
+  const std::vector<Edit> edits = {
+      {"atol = ", "atol = 1", "is not the one its calibration gives"},
+      {"rtol = 0.0", "rtol = 0.1", "is not the one its calibration"},
+      {"sd = 0.001", "sd = 0.002", "is not the one its calibration"},
+      {"repeats = 20", "repeats = 1", "calibration.repeats must be between 2"},
+      {"sd = 0.001", "sd = -0.001", "must be a finite number >= 0"},
+      {"environment = \"cpu-aaaa\" }", "environment = \"cpu-zzzz\" }",
+       "names 'cpu-zzzz', which [environments] does not define"},
+      {"repeats = 20,", "repeats = 20, spread = 1.0,", "unknown key 'spread'"},
+      {", rule = \"normal tolerance interval 99%/99% (two-sided, exact k)\"", "",
+       "is missing 'rule'"},
+      {"policy = \"band\"", "policy = \"default\"", "'rtol' only applies to policy \"band\""}};
+  for (const Edit& edit : edits) {
+    EXPECT_THAT(refused(edit.from, edit.to), HasSubstr(edit.error))
+        << edit.from << " -> " << edit.to;
+  }
   // The file and line of the mistake, as for every other key.
   EXPECT_THAT(refused("atol = ", "atol = 1"), HasSubstr("edited.toml:"));
 }
