@@ -137,7 +137,8 @@ ML_TEST(Fast, LmGenerationHonoursItsLength, {"length_offset", 0}) {
   const std::vector<std::int64_t> prompt = {1, 2, 3};
   const std::int64_t offset = param<std::int64_t>("length_offset");
   std::int64_t wrong_lengths = 0;
-  for (const std::int64_t requested : {std::int64_t{1}, std::int64_t{5}, 2 * kLength}) {  // the last crops its context
+  for (const std::int64_t requested :
+       {std::int64_t{1}, std::int64_t{5}, 2 * kLength}) {  // the last crops its context
     for (const double temperature : {0.0, 1.0}) {
       const auto produced = ex::generate(
           model, prompt, {.max_new_tokens = requested + offset, .temperature = temperature});
