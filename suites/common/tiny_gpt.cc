@@ -9,7 +9,7 @@ namespace mlregress::examples {
 namespace nn = torch::nn;
 
 CausalSelfAttentionImpl::CausalSelfAttentionImpl(const TinyGptOptions& options)
-    : heads_(options.heads), causal_(options.causal) {
+    : heads_(options.heads), causal_(options.causal), window_(options.attention_window) {
   qkv_ = register_module("qkv", nn::Linear(options.width, 3 * options.width));
   projection_ = register_module("projection", nn::Linear(options.width, options.width));
 }
@@ -28,6 +28,11 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x,
     const torch::Tensor future =
         torch::ones({length, length}, torch::kBool).triu(1);  // key after query
     scores = scores.masked_fill(future, hidden);
+  }
+  if (window_ > 0) {
+    const torch::Tensor too_far =
+        torch::ones({length, length}, torch::kBool).tril(-window_);  // key window or more back
+    scores = scores.masked_fill(too_far, hidden);
   }
   if (key_padding.defined()) {
     scores = scores.masked_fill(key_padding.view({batch, 1, 1, length}), hidden);

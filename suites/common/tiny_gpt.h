@@ -18,10 +18,21 @@ struct TinyGptOptions {
   std::int64_t width = 32;
   std::int64_t heads = 2;
   std::int64_t layers = 2;
+  /// How many positions (itself included) a position may attend to in each block; 0: all
+  /// earlier ones. Blocks compose, so the model's context is layers · (window − 1) + 1 tokens
+  /// (receptive_field); one shorter than the language's dependency distance cannot learn it (the
+  /// context capability study).
+  std::int64_t attention_window = 0;
   /// false plants the bug every sequence model must be guarded against: attention may look at
   /// later positions, so training and evaluation see the answer (very convincing numbers).
   bool causal = true;
 };
+
+/// The tokens back (the predicting one included) that reach a position's logits.
+inline std::int64_t receptive_field(const TinyGptOptions& options) {
+  return options.attention_window > 0 ? options.layers * (options.attention_window - 1) + 1
+                                      : options.context;
+}
 
 /// One head group of causal self-attention: queries, keys and values from one projection.
 class CausalSelfAttentionImpl : public torch::nn::Module {
@@ -33,6 +44,7 @@ class CausalSelfAttentionImpl : public torch::nn::Module {
  private:
   std::int64_t heads_;
   bool causal_;
+  std::int64_t window_;
   torch::nn::Linear qkv_{nullptr}, projection_{nullptr};
 };
 TORCH_MODULE(CausalSelfAttention);
