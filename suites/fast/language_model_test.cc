@@ -6,12 +6,9 @@
 //   loss_ignores_padding=false    padding counted in the loss (LmPaddingLeavesTheLossUnchanged)
 //   length_offset=1               generation one token too long (LmGenerationHonoursItsLength)
 //   resume_optimizer_state=false  resumed without AdamW's state (LmCheckpointRoundTrip)
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -19,6 +16,7 @@
 #include "mlregress/mlregress.h"
 #include "mlregress/torch/dataset.h"
 #include "synthetic_language.h"
+#include "temporary_file.h"
 #include "tiny_gpt.h"
 
 namespace {
@@ -48,16 +46,6 @@ double max_parameter_difference(ex::TinyGpt& a, ex::TinyGpt& b) {
   }
   return largest;
 }
-
-// A file name of this process under the system's temporary folder, removed when it goes.
-struct TemporaryFile {
-  std::string path;
-  explicit TemporaryFile(const std::string& name)
-      : path((std::filesystem::temp_directory_path() /
-              ("mlregress-lm-" + std::to_string(::getpid()) + "-" + name))
-                 .string()) {}
-  ~TemporaryFile() { std::remove(path.c_str()); }
-};
 
 }  // namespace
 
@@ -171,7 +159,7 @@ ML_TEST(Fast, LmCheckpointRoundTrip, {"resume_optimizer_state", true}) {
 
   ex::LmTrainer first_half(make_model(), options);
   first_half.train(data, 25);
-  const TemporaryFile checkpoint("checkpoint.pt");
+  const ex::TemporaryFile checkpoint("checkpoint.pt");
   ex::save_checkpoint(first_half, checkpoint.path);
 
   torch::manual_seed(seed() + 1);  // other initial weights, so the load must overwrite them all
@@ -195,7 +183,7 @@ ML_TEST(Fast, LmCheckpointRoundTrip, {"resume_optimizer_state", true}) {
               std::string::npos)
         << error.what();
   }
-  const TemporaryFile damaged("damaged.pt");
+  const ex::TemporaryFile damaged("damaged.pt");
   std::ofstream(damaged.path) << "not a checkpoint";
   EXPECT_THROW(ex::load_checkpoint(resumed, damaged.path), ex::CheckpointError);
 }
