@@ -12,7 +12,6 @@ packages=(
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
   libssl-dev     # SHA-256 of datasets (record_dataset)
-  libsentencepiece-dev   # the example language model's tokenizer (suites/common/lm_tokenizer)
   libxml2-utils
   chromium                                  # the report test renders report.html headless
   python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)
