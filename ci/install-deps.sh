@@ -12,6 +12,7 @@ packages=(
   libtomlplusplus-dev libpugixml-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libboost-math-dev
   libssl-dev     # SHA-256 of datasets (record_dataset)
+  libsentencepiece-dev   # the example language model's tokenizer tool (suites/common/tokenizer_tool.cc)
   libxml2-utils
   chromium                                  # the report test renders report.html headless
   python3-prometheus-client prometheus      # the report test parses OpenMetrics (promtool)
