@@ -51,5 +51,9 @@ ML_TEST(Medium, LmTrainingRecipe, {"warmup_steps", 20}, {"batch_size", 16}, {"lr
                            .smoothing = 3,
                            .consecutive = 3,
                            .direction = mlregress::Direction::LowerIsBetter});
+  // The budget is the recipe's invariant: a change of batch size keeps it, a change of it is a
+  // change of the experiment.
+  record("tokens_trained", static_cast<double>(trainer.steps_done() * tokens_per_step), MustEqual,
+         Exact{});
   EXPECT_LT(losses.back(), losses.front()) << "the validation loss must fall over the budget";
 }
