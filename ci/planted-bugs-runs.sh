@@ -20,6 +20,13 @@ against_baselines=(
   "CnnFrozenEvalSet CnnFrozenEvalSet.eval_examples=500"
   "CnnFrozenEvalSet CnnFrozenEvalSet.shuffle_train=true"
   "XorAdamLossCurve XorAdamLossCurve.lr_scale=10"
+  "LmCausalMaskHidesTheFuture LmCausalMaskHidesTheFuture.causal=false"
+  "LmPaddingLeavesTheLossUnchanged LmPaddingLeavesTheLossUnchanged.loss_ignores_padding=false"
+  "LmTokenizerRoundTrip LmTokenizerRoundTrip.vocabulary_size=48"
+  "LmCheckpointRoundTrip LmCheckpointRoundTrip.resume_optimizer_state=false"
+  "LmTrainingRecipe LmTrainingRecipe.warmup_steps=0"
+  "LmTrainingRecipe LmTrainingRecipe.batch_size=32"
+  "LmGenerationHonoursItsLength LmGenerationHonoursItsLength.length_offset=1"
 )
 
 # Changes planted against a baseline promoted, in the same script, from a run of the same test
@@ -33,6 +40,7 @@ against_fresh_baseline=(
   "CnnTrainingIsBitwiseDeterministic --set CnnTrainingIsBitwiseDeterministic.reverse_batch=true"
   "CnnTrainingStepCost --threads 2"
   "CnnTrainingStepCost MKL_CBWR=COMPATIBLE"
+  "LmStepCost --set LmStepCost.sequence_length=32"
 )
 
 # Exit 0 (passed), 1 (a test failed) and 2 (a regression) are outcomes the table reports; any
