@@ -178,7 +178,7 @@ TEST(Adoption, ATestMeasuredOnOtherDataOrConfigurationIsNotAdopted) {
   BaselineFile before = promoted_elsewhere();
   before.tests["Clipping"].datasets["eval"] = "sha256:aaaa";
   RunRecord run = run_on(new_runner(), "r1", 0.25);
-  run.run.tests[0].datasets.push_back({"eval", "sha256:bbbb", 0, false});
+  run.run.tests[0].datasets.push_back({"eval", "sha256:bbbb", 0, FingerprintKind::kDataset});
   AdoptionPlan plan = plan_adoption(run, nullptr, existing(before), request());
   EXPECT_TRUE(plan.files.empty());
   ASSERT_EQ(plan.refused.size(), 1u);

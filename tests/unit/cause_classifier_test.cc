@@ -142,7 +142,7 @@ TEST(CauseClassifier, AChangedDatasetIsData) {
   b.metrics["accuracy"] = band(0.9);
   b.datasets["eval"] = kHashA;
   TestResult t = test_with({value("accuracy", 0.5)});
-  t.datasets.push_back({"eval", kHashB, 10, false});
+  t.datasets.push_back({"eval", kHashB, 10, FingerprintKind::kDataset});
   const TestResult r = judged(t, baselines(b), machine());
   const MetricComparison& c = comparison(r, "accuracy");
   ASSERT_NO_FATAL_FAILURE(expect_cause(c, Verdict::kNotComparable, CauseClass::kData,
@@ -158,8 +158,8 @@ TEST(CauseClassifier, AChangedDataOrderWithTheSameDatasetIsDataOrder) {
   b.datasets["train"] = kHashA;
   b.data_orders["train"] = kHashA;
   TestResult t = test_with({value("final_loss", 0.2500001, MustEqual)});
-  t.datasets.push_back({"train", kHashA, 10, false});
-  t.datasets.push_back({"train", kHashB, 10, true});
+  t.datasets.push_back({"train", kHashA, 10, FingerprintKind::kDataset});
+  t.datasets.push_back({"train", kHashB, 10, FingerprintKind::kDataOrder});
   const TestResult r = judged(t, baselines(b, now), now);
   const MetricComparison& c = comparison(r, "final_loss");
   ASSERT_NO_FATAL_FAILURE(expect_cause(c, Verdict::kRegression, CauseClass::kDataOrder,
@@ -346,7 +346,8 @@ TEST(CauseClassifier, APassHasNoCause) {
   b.metrics["accuracy"] = band(0.9);
   b.data_orders["train"] = kHashA;
   TestResult t = test_with({value("accuracy", 0.9)});
-  t.datasets.push_back({"train", kHashB, 10, true});  // the order changed, the value did not
+  t.datasets.push_back(
+      {"train", kHashB, 10, FingerprintKind::kDataOrder});  // the order changed, the value did not
   const TestResult r = judged(t, baselines(b), machine());
   EXPECT_EQ(comparison(r, "accuracy").verdict, Verdict::kPass);
   EXPECT_FALSE(comparison(r, "accuracy").cause.has_value());
@@ -360,7 +361,7 @@ TEST(CauseClassifier, SeveralRulesShowTheAlternativesAndUnknown) {
   b.metrics["ops_per_step"] = exact_for(now, 299);
   b.data_orders["train"] = kHashA;
   TestResult t = test_with({value("ops_per_step", 300, LowerIsBetter)});
-  t.datasets.push_back({"train", kHashB, 10, true});
+  t.datasets.push_back({"train", kHashB, 10, FingerprintKind::kDataOrder});
   const TestResult r = judged(t, baselines(b, now), now);
   const MetricComparison& c = comparison(r, "ops_per_step");
   ASSERT_TRUE(c.cause);

@@ -111,9 +111,9 @@ TEST(RunCollector, EventsOfAPlainTestBecomeItsResult) {
   collector.handle(metric("loss", 0.125));
   collector.handle(CurveRecorded{CurveRecord{"loss", {0, 1, 2}, {1.0, 0.5, 0.25}, {}}});
   // Recorded twice: the later fingerprint counts, the data order is a separate entry.
-  collector.handle(DatasetRecorded{"eval", "sha256:old", 10, false});
-  collector.handle(DatasetRecorded{"eval", "sha256:new", 12, false});
-  collector.handle(DatasetRecorded{"eval", "sha256:order", 8, true});
+  collector.handle(DatasetRecorded{"eval", "sha256:old", 10, FingerprintKind::kDataset});
+  collector.handle(DatasetRecorded{"eval", "sha256:new", 12, FingerprintKind::kDataset});
+  collector.handle(DatasetRecorded{"eval", "sha256:order", 8, FingerprintKind::kDataOrder});
   collector.handle(PredictionsRecorded{"eval", {{0, 1}, {1, 1}, {1, 0}}});
   collector.handle(PredictionsRecorded{"eval", {{0, 1, 2}, {1, 1, 0}, {1, 0, 0}}});
   collector.handle(passed("Fast.Cnn"));
@@ -140,7 +140,7 @@ TEST(RunCollector, EventsOfAPlainTestBecomeItsResult) {
   ASSERT_EQ(test.datasets.size(), 2u);
   EXPECT_EQ(test.datasets[0].sha256, "sha256:new");
   EXPECT_EQ(test.datasets[0].bytes, 12u);
-  EXPECT_TRUE(test.datasets[1].order);
+  EXPECT_EQ(test.datasets[1].kind, FingerprintKind::kDataOrder);
   ASSERT_EQ(test.predictions.size(), 1u);
   EXPECT_EQ(test.predictions[0].examples, 3u);
   EXPECT_DOUBLE_EQ(test.predictions[0].accuracy, 2.0 / 3.0);

@@ -34,8 +34,10 @@ std::vector<TestEvent> seed_events(double loss, const std::string& data_sha,
   metric.name = "loss";
   metric.value = loss;
   metric.policy = Margin{.delta = 0.05};
-  return {MetricRecorded{metric}, DatasetRecorded{"train", data_sha, 1024, false},
-          DatasetRecorded{"train", order_sha, 0, true}, TestEnded{"SeededStudy", true, false, 0.1}};
+  return {MetricRecorded{metric},
+          DatasetRecorded{"train", data_sha, 1024, FingerprintKind::kDataset},
+          DatasetRecorded{"train", order_sha, 0, FingerprintKind::kDataOrder},
+          TestEnded{"SeededStudy", true, false, 0.1}};
 }
 
 TestResult seeded_result(const SeededPlan& plan, const std::vector<std::uint64_t>& finish_order,
@@ -63,8 +65,8 @@ TEST(SeedRuns, ASeedsDatasetFingerprintsReachTheTest) {
   ASSERT_EQ(test.datasets.size(), 2u) << "record_dataset and record_data_order of the seeds";
   EXPECT_EQ(test.datasets[0].name, "train");
   EXPECT_EQ(test.datasets[0].sha256, kTrainData);
-  EXPECT_FALSE(test.datasets[0].order);
-  EXPECT_TRUE(test.datasets[1].order);
+  EXPECT_EQ(test.datasets[0].kind, FingerprintKind::kDataset);
+  EXPECT_EQ(test.datasets[1].kind, FingerprintKind::kDataOrder);
 }
 
 TEST(SeedRuns, TheFirstSeedInPlanOrderGivesTheFingerprintWhateverOrderSeedsFinish) {

@@ -136,6 +136,13 @@ class MlTest : public ::testing::Test {
   static void record_dataset_files(std::string_view name, const std::vector<std::string>& files) {
     record_dataset(name, fingerprint_files(files));
   }
+  /// Records the checkpoint the test LOADS and evaluates (pretrained weights, a resumed run's
+  /// starting point), fingerprinted by its file's content (SHA-256). Promote keeps it; when a
+  /// later run loads another checkpoint, every metric of the test is NOT_COMPARABLE ("the
+  /// checkpoint 'pretrained' changed (sha256:ab12… → sha256:cd34…)"), as for a dataset. Do not
+  /// record a checkpoint the test itself writes: its bytes follow the numerics. Throws like
+  /// record_dataset_files when the file cannot be read.
+  static void record_checkpoint(std::string_view name, const std::string& path);
 
   /// The resolved value of a declared parameter. T is bool, an integer type, double or
   /// std::string and must match the declared type (ints may be read as double).

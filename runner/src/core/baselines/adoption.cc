@@ -28,19 +28,24 @@ const MetricRecord* find_metric(const RunRecord* record, const std::string& test
   return nullptr;
 }
 
-// Why a test's values cannot be adopted at all: they were measured on other data or under
-// another configuration than the baseline's, which is a change to promote, not a gap to fill.
+// Why a test's values cannot be adopted at all: they were measured on other data, from another
+// checkpoint or under another configuration than the baseline's, which is a change to promote, not
+// a gap to fill.
 std::string unadoptable_because(const TestResult& test, const BaselineTest& baseline) {
   if (!baseline.config_hash.empty() && baseline.config_hash != test.config_hash) {
     return fmt::format("its configuration changed since the baseline (config {} → {})",
                        baseline.config_hash, test.config_hash);
   }
   for (const RecordedDataset& d : test.datasets) {
-    const auto& recorded = d.order ? baseline.data_orders : baseline.datasets;
+    if (d.kind == FingerprintKind::kDataOrder) continue;  // a cause to look at, not other data
+    const auto& recorded = fingerprints_of(baseline, d.kind);
     const auto it = recorded.find(d.name);
-    if (!d.order && it != recorded.end() && it->second != d.sha256) {
-      return fmt::format("it was measured on other data (the dataset '{}' changed)", d.name);
+    if (it == recorded.end() || it->second == d.sha256) continue;
+    if (d.kind == FingerprintKind::kCheckpoint) {
+      return fmt::format("it was measured from another checkpoint (the checkpoint '{}' changed)",
+                         d.name);
     }
+    return fmt::format("it was measured on other data (the dataset '{}' changed)", d.name);
   }
   return "";
 }

@@ -12,6 +12,7 @@
 #include "analysis/failure_rate_gate.h"
 #include "environment/environment_profile.h"
 #include "mlregress/metric.h"
+#include "record/run_result.h"
 #include "storage/policy_json.h"
 
 namespace mlregress::internal {
@@ -144,9 +145,31 @@ struct BaselineTest {
   std::map<std::string, std::string> datasets;
   /// record_data_order: name -> "sha256:<hex>" of the order examples were served in.
   std::map<std::string, std::string> data_orders;
+  /// record_checkpoint: name -> "sha256:<hex>" of the checkpoint file the test loaded. A run
+  /// from another checkpoint is NOT_COMPARABLE.
+  std::map<std::string, std::string> checkpoints;
   std::map<std::string, BaselineMetric> metrics;
   friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
 };
+
+/// The test's fingerprints of one kind (datasets, data orders or checkpoints): name -> hash.
+inline const std::map<std::string, std::string>& fingerprints_of(const BaselineTest& test,
+                                                                 FingerprintKind kind) {
+  switch (kind) {
+    case FingerprintKind::kDataOrder:
+      return test.data_orders;
+    case FingerprintKind::kCheckpoint:
+      return test.checkpoints;
+    case FingerprintKind::kDataset:
+      break;
+  }
+  return test.datasets;
+}
+inline std::map<std::string, std::string>& fingerprints_of(BaselineTest& test,
+                                                           FingerprintKind kind) {
+  return const_cast<std::map<std::string, std::string>&>(
+      fingerprints_of(static_cast<const BaselineTest&>(test), kind));
+}
 
 struct BaselineFile {
   int schema_version = kBaselineSchemaVersion;

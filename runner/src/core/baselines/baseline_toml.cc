@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <initializer_list>
 #include <set>
@@ -892,6 +893,15 @@ void render_metric(std::ostringstream& out, const std::string& path, const Basel
     if (entry.sub_table) entry.write(out, path, m);
 }
 
+// The [tests.X] keys that map names to fingerprints ("sha256:<hex>"), each with its map in the
+// test, in the order they are written; a const test gives const maps.
+template <typename Test>
+auto fingerprint_fields(Test& test) {
+  return std::array{std::pair{"datasets", &test.datasets},
+                    std::pair{"data_order", &test.data_orders},
+                    std::pair{"checkpoints", &test.checkpoints}};
+}
+
 }  // namespace
 
 BaselineFile parse_baseline(std::string_view text, const std::string& source_name) {
@@ -925,20 +935,17 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     for (const auto& [name, node] : r.table(*tests, "tests")) {
       const std::string what = fmt::format("[tests.{}]", name.str());
       const toml::table& t = r.table(node, what);
-      r.only_keys(t, what, {"config_hash", "datasets", "data_order", "metrics"});
+      r.only_keys(t, what, {"config_hash", "datasets", "data_order", "checkpoints", "metrics"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");
-      if (const auto* datasets = t.get("datasets")) {
-        for (const auto& [dataset, hash] : r.table(*datasets, what + ".datasets")) {
-          test.datasets[std::string(dataset.str())] =
-              r.string(hash, fmt::format("{}.datasets.{}", what, dataset.str()));
-        }
-      }
-      if (const auto* orders = t.get("data_order")) {
-        for (const auto& [order, hash] : r.table(*orders, what + ".data_order")) {
-          test.data_orders[std::string(order.str())] =
-              r.string(hash, fmt::format("{}.data_order.{}", what, order.str()));
+      for (const auto& [field, hashes] : fingerprint_fields(test)) {
+        const toml::node* node = t.get(field);
+        if (node == nullptr) continue;
+        const std::string field_what = fmt::format("{}.{}", what, field);
+        for (const auto& [name_key, hash] : r.table(*node, field_what)) {
+          (*hashes)[std::string(name_key.str())] =
+              r.string(hash, fmt::format("{}.{}", field_what, name_key.str()));
         }
       }
       if (const auto* metrics = t.get("metrics")) {
@@ -992,8 +999,7 @@ std::string render_baseline(const BaselineFile& file) {
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
     out << "config_hash = " << toml_string(test.config_hash) << "\n";
-    for (const auto& [field, hashes] :
-         {std::pair{"datasets", &test.datasets}, std::pair{"data_order", &test.data_orders}}) {
+    for (const auto& [field, hashes] : fingerprint_fields(test)) {
       if (hashes->empty()) continue;
       out << field << " = {";
       const char* separator = " ";

@@ -418,8 +418,9 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     target.config_hash = test.config_hash;
     target.datasets.clear();
     target.data_orders.clear();
+    target.checkpoints.clear();
     for (const RecordedDataset& d : test.datasets)
-      (d.order ? target.data_orders : target.datasets)[d.name] = d.sha256;
+      fingerprints_of(target, d.kind)[d.name] = d.sha256;
     for (const MetricRecord& metric : test.metrics) {
       // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
       if (first_attempt_failed(test) && !std::holds_alternative<FailureRate>(metric.policy)) {

@@ -225,13 +225,19 @@ std::vector<std::string> why_seeds_cannot_join(const TestResult& test, const Bas
         "configuration; promote without --add-seeds to replace the baseline",
         path, test.name, stored->config_hash, test.config_hash)};
   }
-  std::map<std::string, std::string> datasets;
+  BaselineTest recorded;
   for (const RecordedDataset& d : test.datasets)
-    if (!d.order) datasets[d.name] = d.sha256;
-  if (datasets != stored->datasets) {
+    fingerprints_of(recorded, d.kind)[d.name] = d.sha256;
+  if (recorded.datasets != stored->datasets) {
     return {fmt::format(
         "{}: test {}: the run measured other data (record_dataset) than the baseline; promote "
         "without --add-seeds",
+        path, test.name)};
+  }
+  if (recorded.checkpoints != stored->checkpoints) {
+    return {fmt::format(
+        "{}: test {}: the run loaded another checkpoint (record_checkpoint) than the baseline; "
+        "promote without --add-seeds",
         path, test.name)};
   }
   return stored_metrics_the_run_lacks(*stored, test, path);

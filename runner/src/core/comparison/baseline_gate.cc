@@ -49,19 +49,19 @@ const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
 
 namespace {
 
-// The fingerprints of this run that differ from the baseline's: of the data itself
-// (`order` false: the datasets the values were measured on) or of the order it was served in.
+// The fingerprints of this run that differ from the baseline's: of what the values depend on
+// (`order` false: the datasets they were measured on, the checkpoints they were loaded from) or
+// of the order the data was served in.
 std::string changed_fingerprints(const TestResult& test, const BaselineTest* baseline, bool order) {
   if (baseline == nullptr) return "";
-  const std::map<std::string, std::string>& recorded =
-      order ? baseline->data_orders : baseline->datasets;
   std::string changed;
   for (const RecordedDataset& d : test.datasets) {
-    if (d.order != order) continue;
+    if ((d.kind == FingerprintKind::kDataOrder) != order) continue;
+    const std::map<std::string, std::string>& recorded = fingerprints_of(*baseline, d.kind);
     const auto it = recorded.find(d.name);
     if (it == recorded.end() || it->second == d.sha256) continue;
     changed += fmt::format("{}the {} '{}' changed ({} → {})", changed.empty() ? "" : "; ",
-                           order ? "data order" : "dataset", d.name, it->second.substr(0, 19),
+                           fingerprint_kind_noun(d.kind), d.name, it->second.substr(0, 19),
                            d.sha256.substr(0, 19));
   }
   return changed;

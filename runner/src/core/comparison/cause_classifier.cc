@@ -205,12 +205,12 @@ std::string fingerprint_rule(const std::vector<FingerprintChange>& changes, std:
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
-std::vector<FingerprintChange> changed(const TestResult& test,
-                                       const std::map<std::string, std::string>& recorded,
-                                       bool order) {
+std::vector<FingerprintChange> changed(const TestResult& test, const BaselineTest& baseline,
+                                       FingerprintKind kind) {
+  const std::map<std::string, std::string>& recorded = fingerprints_of(baseline, kind);
   std::vector<FingerprintChange> out;
   for (const RecordedDataset& d : test.datasets) {
-    if (d.order != order) continue;
+    if (d.kind != kind) continue;
     const auto it = recorded.find(d.name);
     if (it == recorded.end() || it->second == d.sha256) continue;
     out.push_back({d.name, it->second, d.sha256});
@@ -238,6 +238,9 @@ std::string nothing_fired(const MetricComparison& c, const CauseEvidence& eviden
         "the test's recorded dataset and data-order fingerprints match the baseline's");
   } else {
     checked.push_back("the test records no dataset or data-order fingerprint to compare");
+  }
+  if (evidence.records_checkpoints) {
+    checked.push_back("the test's recorded checkpoint fingerprints match the baseline's");
   }
   checked.push_back(
       "no curve left its band, no value is non-finite, no counter or input statistic "
@@ -300,13 +303,15 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
                                     const EnvironmentProfile& now, const std::string& promoted_on) {
   CauseEvidence e;
   for (const RecordedDataset& d : test.datasets) {
-    e.records_datasets |= !d.order;
-    e.records_data_orders |= d.order;
+    e.records_datasets |= d.kind == FingerprintKind::kDataset;
+    e.records_data_orders |= d.kind == FingerprintKind::kDataOrder;
+    e.records_checkpoints |= d.kind == FingerprintKind::kCheckpoint;
   }
   e.had_baseline = baseline != nullptr;
   if (baseline != nullptr) {
-    e.datasets = changed(test, baseline->datasets, /*order=*/false);
-    e.data_orders = changed(test, baseline->data_orders, /*order=*/true);
+    e.datasets = changed(test, *baseline, FingerprintKind::kDataset);
+    e.data_orders = changed(test, *baseline, FingerprintKind::kDataOrder);
+    e.checkpoints = changed(test, *baseline, FingerprintKind::kCheckpoint);
   }
   for (const MetricRecord& m : test.metrics) {
     if (!std::isfinite(m.value))
@@ -351,10 +356,14 @@ CauseEvidence gather_cause_evidence(const TestResult& test, const BaselineTest* 
 
 namespace {
 
-// The data the values were measured on, or the order it was served in, changed.
+// The data the values were measured on, the checkpoint they were loaded from, or the order the
+// data was served in, changed.
 void fire_data_rules(Rules& rules, const CauseEvidence& evidence) {
   if (!evidence.datasets.empty()) {
     rules.fire(CauseClass::kData, true, fingerprint_rule(evidence.datasets, "dataset"));
+  }
+  if (!evidence.checkpoints.empty()) {
+    rules.fire(CauseClass::kData, true, fingerprint_rule(evidence.checkpoints, "checkpoint"));
   }
   if (!evidence.data_orders.empty()) {
     rules.fire(CauseClass::kDataOrder, true,

@@ -37,9 +37,11 @@ struct EnvironmentDifference {
 struct CauseEvidence {
   std::vector<FingerprintChange> datasets;     ///< record_dataset, changed
   std::vector<FingerprintChange> data_orders;  ///< record_data_order, changed
+  std::vector<FingerprintChange> checkpoints;  ///< record_checkpoint, changed
   bool had_baseline = false;                   ///< fingerprints and environments could be compared
   bool records_datasets = false;     ///< the test records at least one dataset fingerprint
   bool records_data_orders = false;  ///< the test records at least one data-order fingerprint
+  bool records_checkpoints = false;  ///< the test records at least one checkpoint fingerprint
   /// Values that are not finite: "loss is nan", "the curve 'loss' at step 12 is inf".
   std::vector<std::string> non_finite;
   /// Per metric bound to an environment (values stored per profile: exact numerics or machine

@@ -226,7 +226,25 @@ void MlTest::record_data_order(std::string_view name, const std::vector<std::int
   hasher.add(indices.data(), indices.size() * sizeof(std::int64_t));
   const DatasetFingerprint fingerprint = hasher.finish();
   context.sink->emit(internal::DatasetRecorded{std::string(name), fingerprint.sha256,
-                                               fingerprint.bytes, /*order=*/true});
+                                               fingerprint.bytes,
+                                               internal::FingerprintKind::kDataOrder});
+}
+
+void MlTest::record_checkpoint(std::string_view name, const std::string& path) {
+  internal::TestContext& context = internal::require_context("record_checkpoint()");
+  const DatasetFingerprint fingerprint = [&] {
+    try {
+      return fingerprint_files({path});
+    } catch (const std::runtime_error& error) {
+      // "record_dataset: cannot read 'x'" would send the reader to the wrong call.
+      std::string_view problem = error.what();
+      if (problem.starts_with("record_dataset: ")) problem.remove_prefix(16);
+      throw std::runtime_error(fmt::format("record_checkpoint '{}': {}", name, problem));
+    }
+  }();
+  context.sink->emit(internal::DatasetRecorded{std::string(name), fingerprint.sha256,
+                                               fingerprint.bytes,
+                                               internal::FingerprintKind::kCheckpoint});
 }
 
 void MlTest::record_gated_curve(std::string_view name, const std::vector<std::int64_t>& steps,

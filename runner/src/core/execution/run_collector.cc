@@ -117,7 +117,7 @@ void RunCollector::handle(const TestEvent& event) {
                  [&](const CurveRecorded& e) { add_curve(test, e.curve); },
                  [&](const PredictionsRecorded& e) { add_predictions(test, e); },
                  [&](const DatasetRecorded& e) {
-                   add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.order});
+                   add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.kind});
                  },
                  [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
              },

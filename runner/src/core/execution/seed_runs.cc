@@ -82,7 +82,7 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
                    // test's first attempt (add_seed_run).
                    [](const PredictionsRecorded&) {},
                    [&](const DatasetRecorded& e) {
-                     add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.order});
+                     add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.kind});
                    },
                    [&](const TestEnded& e) {
                      ended = true;
@@ -182,10 +182,9 @@ void keep_first_fingerprints(TestResult& test) {
   if (seeds_recorded_data) test.datasets.clear();
   for (const SeedRun& run : test.seed_runs) {
     for (const RecordedDataset& d : run.datasets) {
-      const bool known =
-          std::any_of(test.datasets.begin(), test.datasets.end(), [&](const RecordedDataset& kept) {
-            return kept.name == d.name && kept.order == d.order;
-          });
+      const bool known = std::any_of(
+          test.datasets.begin(), test.datasets.end(),
+          [&](const RecordedDataset& kept) { return kept.name == d.name && kept.kind == d.kind; });
       if (!known) test.datasets.push_back(d);
     }
   }

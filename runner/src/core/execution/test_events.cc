@@ -37,62 +37,61 @@ void attach_breakdown(std::vector<MetricRecord>& metrics, const BreakdownRecorde
 }
 
 void to_json(nlohmann::json& json, const TestEvent& event) {
-  std::visit(Overloaded{
-                 [&](const TestStarted& e) {
-                   json = {{"event", "start"}, {"test", e.test}, {"started_at", e.started_at}};
-                 },
-                 [&](const AssertionFailed& e) {
-                   json = {{"event", "failure"},
-                           {"file", e.failure.file},
-                           {"line", e.failure.line},
-                           {"message", e.failure.message},
-                           {"fatal", e.failure.fatal}};
-                 },
-                 [&](const TestSkipped& e) {
-                   json = {{"event", "skip"}, {"message", e.message}};
-                 },
-                 [&](const MetricRecorded& e) {
-                   json = {{"event", "metric"},
-                           {"name", e.metric.name},
-                           {"value", json_number(e.metric.value)},
-                           {"direction", direction_name(e.metric.direction)},
-                           {"policy", policy_to_json(e.metric.policy)}};
-                 },
-                 [&](const BreakdownRecorded& e) {
-                   json = {{"event", "breakdown"},
-                           {"metric", e.metric},
-                           {"breakdown", breakdown_to_json(e.breakdown)}};
-                 },
-                 [&](const CurveRecorded& e) {
-                   json = {{"event", "curve"},
-                           {"name", e.curve.name},
-                           {"steps", e.curve.steps},
-                           {"values", numbers(e.curve.values)}};
-                   if (e.curve.policy) json["policy"] = curve_policy_to_json(*e.curve.policy);
-                 },
-                 [&](const PredictionsRecorded& e) {
-                   json = {{"event", "predictions"},
-                           {"name", e.name},
-                           {"ids", e.predictions.ids},
-                           {"predicted", e.predictions.predicted},
-                           {"target", e.predictions.target}};
-                 },
-                 [&](const DatasetRecorded& e) {
-                   json = {{"event", "dataset"},
-                           {"name", e.name},
-                           {"sha256", e.sha256},
-                           {"bytes", e.bytes},
-                           {"order", e.order}};
-                 },
-                 [&](const TestEnded& e) {
-                   json = {{"event", "end"},
-                           {"test", e.test},
-                           {"passed", e.passed},
-                           {"skipped", e.skipped},
-                           {"duration_s", e.duration_s}};
-                 },
-             },
-             event);
+  std::visit(
+      Overloaded{
+          [&](const TestStarted& e) {
+            json = {{"event", "start"}, {"test", e.test}, {"started_at", e.started_at}};
+          },
+          [&](const AssertionFailed& e) {
+            json = {{"event", "failure"},
+                    {"file", e.failure.file},
+                    {"line", e.failure.line},
+                    {"message", e.failure.message},
+                    {"fatal", e.failure.fatal}};
+          },
+          [&](const TestSkipped& e) {
+            json = {{"event", "skip"}, {"message", e.message}};
+          },
+          [&](const MetricRecorded& e) {
+            json = {{"event", "metric"},
+                    {"name", e.metric.name},
+                    {"value", json_number(e.metric.value)},
+                    {"direction", direction_name(e.metric.direction)},
+                    {"policy", policy_to_json(e.metric.policy)}};
+          },
+          [&](const BreakdownRecorded& e) {
+            json = {{"event", "breakdown"},
+                    {"metric", e.metric},
+                    {"breakdown", breakdown_to_json(e.breakdown)}};
+          },
+          [&](const CurveRecorded& e) {
+            json = {{"event", "curve"},
+                    {"name", e.curve.name},
+                    {"steps", e.curve.steps},
+                    {"values", numbers(e.curve.values)}};
+            if (e.curve.policy) json["policy"] = curve_policy_to_json(*e.curve.policy);
+          },
+          [&](const PredictionsRecorded& e) {
+            json = {{"event", "predictions"},
+                    {"name", e.name},
+                    {"ids", e.predictions.ids},
+                    {"predicted", e.predictions.predicted},
+                    {"target", e.predictions.target}};
+          },
+          [&](const DatasetRecorded& e) {
+            json = {
+                {"event", "dataset"}, {"name", e.name}, {"sha256", e.sha256}, {"bytes", e.bytes}};
+            write_fingerprint_kind(json, e.kind);
+          },
+          [&](const TestEnded& e) {
+            json = {{"event", "end"},
+                    {"test", e.test},
+                    {"passed", e.passed},
+                    {"skipped", e.skipped},
+                    {"duration_s", e.duration_s}};
+          },
+      },
+      event);
 }
 
 void from_json(const nlohmann::json& json, TestEvent& event) {
@@ -137,7 +136,8 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
   } else if (kind == "dataset") {
     event =
         DatasetRecorded{json.at("name").get<std::string>(), json.at("sha256").get<std::string>(),
-                        json.at("bytes").get<std::uint64_t>(), json.value("order", false)};
+                        json.at("bytes").get<std::uint64_t>(),
+                        fingerprint_kind(json.value("order", false), json.value("kind", ""))};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

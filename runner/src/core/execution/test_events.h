@@ -12,7 +12,8 @@
 //   {"event": "breakdown", "metric": "ops_per_step", "breakdown": {"unit": "calls",
 //    "operators": {"aten::addmm": 12, "aten::relu": 4}}}
 //   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
-//   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224}
+//   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224, "order":
+//   false} (a checkpoint adds "kind": "checkpoint")
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
@@ -64,7 +65,7 @@ struct DatasetRecorded {
   std::string name;
   std::string sha256;
   std::uint64_t bytes = 0;
-  bool order = false;  ///< record_data_order: the order examples are served in, not the data
+  FingerprintKind kind = FingerprintKind::kDataset;
 };
 
 struct TestEnded {

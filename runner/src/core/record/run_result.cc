@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "support/enum_names.h"
 
@@ -15,6 +16,11 @@ constexpr auto kTestStatusNames = enum_names<TestStatus>({{TestStatus::kPassed, 
                                                           {TestStatus::kCrashed, "crashed"},
                                                           {TestStatus::kRegressed, "regressed"},
                                                           {TestStatus::kTimedOut, "timed_out"}});
+
+constexpr auto kFingerprintKindNouns =
+    enum_names<FingerprintKind>({{FingerprintKind::kDataset, "dataset"},
+                                 {FingerprintKind::kDataOrder, "data order"},
+                                 {FingerprintKind::kCheckpoint, "checkpoint"}});
 
 }  // namespace
 
@@ -73,9 +79,25 @@ std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
 
 void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset) {
   std::erase_if(datasets, [&](const RecordedDataset& d) {
-    return d.name == dataset.name && d.order == dataset.order;
+    return d.name == dataset.name && d.kind == dataset.kind;
   });
   datasets.push_back(std::move(dataset));
+}
+
+std::string_view fingerprint_kind_noun(FingerprintKind kind) {
+  return kFingerprintKindNouns.name(kind);
+}
+
+void write_fingerprint_kind(nlohmann::json& json, FingerprintKind kind) {
+  json["order"] = kind == FingerprintKind::kDataOrder;
+  if (kind == FingerprintKind::kCheckpoint) json["kind"] = "checkpoint";
+}
+
+FingerprintKind fingerprint_kind(bool order, std::string_view kind) {
+  if (kind == "checkpoint") return FingerprintKind::kCheckpoint;
+  if (!kind.empty())
+    throw std::invalid_argument(fmt::format("unknown fingerprint kind '{}'", kind));
+  return order ? FingerprintKind::kDataOrder : FingerprintKind::kDataset;
 }
 
 }  // namespace mlregress::internal

@@ -63,12 +63,19 @@ struct RecordedPredictions {
   std::shared_ptr<const Predictions> data;
 };
 
-/// A dataset's fingerprint recorded by record_dataset().
+/// What a recorded fingerprint hashes.
+enum class FingerprintKind {
+  kDataset,     ///< record_dataset: the data the test measured on
+  kDataOrder,   ///< record_data_order: the order examples were served in
+  kCheckpoint,  ///< record_checkpoint: the checkpoint file the test loads
+};
+
+/// A fingerprint recorded by record_dataset(), record_data_order() or record_checkpoint().
 struct RecordedDataset {
   std::string name;
   std::string sha256;  ///< "sha256:<hex>"
   std::uint64_t bytes = 0;
-  bool order = false;  ///< record_data_order: the order examples were served in
+  FingerprintKind kind = FingerprintKind::kDataset;
 };
 
 /// One run of a seeded test's body: a variant under one seed, in its own worker process.
@@ -82,8 +89,8 @@ struct SeedRun {
   std::vector<TestFailure> failures;
   std::string skip_message;
   std::string crash_message;
-  /// The seed's record_dataset/record_data_order fingerprints; the test keeps those of its
-  /// first seed in plan order (summarize_seed_runs). Not written to results.json.
+  /// The seed's record_dataset/record_data_order/record_checkpoint fingerprints; the test keeps
+  /// those of its first seed in plan order (summarize_seed_runs). Not written to results.json.
   std::vector<RecordedDataset> datasets;
 };
 
@@ -213,9 +220,20 @@ std::string seed_label(const SeedRun& run);
 /// test that stopped early ran fewer than it planned.
 std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 
-/// Adds a record_dataset (or record_data_order) fingerprint, replacing an earlier one of the same
-/// name and kind: the last one a test records is the one it is judged by.
+/// Adds a record_dataset (record_data_order, record_checkpoint) fingerprint, replacing an earlier
+/// one of the same name and kind: the last one a test records is the one it is judged by.
 void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset);
+
+/// "dataset", "data order" or "checkpoint", as reports and notes name a fingerprint's kind.
+std::string_view fingerprint_kind_noun(FingerprintKind kind);
+
+/// Writes a fingerprint's kind into its JSON object (an event, an entry of results.json): "order"
+/// (true for a data order) and, for a checkpoint only, "kind": "checkpoint", so what records no
+/// checkpoint reads and writes as before.
+void write_fingerprint_kind(nlohmann::json& json, FingerprintKind kind);
+/// The kind those fields say; no "kind" means a dataset or, with "order" true, a data order. An
+/// unknown kind throws std::invalid_argument.
+FingerprintKind fingerprint_kind(bool order, std::string_view kind);
 
 /// How many metrics of the run's finished tests were not gated: UNGATED (the baseline holds them
 /// for other environment profiles only) or NOT_COMPARABLE (other data, another kind of value).

@@ -273,6 +273,8 @@ std::string section_html(const TestSection& s) {
   }
   if (!t.environment_note.empty()) meta += " · " + t.environment_note;
   out += "<div class=\"meta\">" + escape_markup(meta) + "</div>";
+  if (const std::string line = fingerprints_line(t); !line.empty())
+    out += "<div class=\"meta fingerprints\">" + escape_markup(line) + "</div>";
   for (const TestFailure& f : t.failures) {
     out += "<pre class=\"failure\">" +
            escape_markup(f.file.empty() ? f.message

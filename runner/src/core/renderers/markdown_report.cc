@@ -224,6 +224,21 @@ void append_passing_rows(std::string& out, const std::vector<Row>& rest, std::si
   }
 }
 
+// The fingerprints the tests recorded (datasets, data orders, checkpoints), one line per test,
+// folded away, and only while there is room left; nothing for a run whose tests recorded none.
+void append_fingerprints(std::string& out, const RunReport& r, std::size_t budget) {
+  std::vector<Row> lines;
+  for (const TestSection& s : r.sections) {
+    const std::string line = fingerprints_line(s.test);
+    if (!line.empty())
+      lines.push_back({0, fmt::format("- `{}`: {}\n", cell(s.test.full_name), cell(line))});
+  }
+  if (lines.empty() || out.size() >= budget) return;
+  out += fmt::format("<details><summary>Fingerprints of {} tests</summary>\n\n", lines.size());
+  append_rows(out, lines, budget, "fingerprint lines");
+  out += "\n</details>\n";
+}
+
 }  // namespace
 
 std::string markdown_cell(std::string_view text) { return cell(text); }
@@ -268,6 +283,7 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
                  flips, budget, "predictions");
   }
   append_passing_rows(out, rest, budget);
+  append_fingerprints(out, r, budget);
   return out + footer;
 }
 

@@ -407,4 +407,14 @@ std::string count_summary(const RunReport& report) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string fingerprints_line(const TestResult& test) {
+  if (test.datasets.empty()) return "";
+  std::vector<std::string> parts;
+  for (const RecordedDataset& d : test.datasets) {
+    parts.push_back(
+        fmt::format("{} {} {}…", fingerprint_kind_noun(d.kind), d.name, d.sha256.substr(0, 19)));
+  }
+  return fmt::format("Fingerprints: {}", fmt::join(parts, " · "));
+}
+
 }  // namespace mlregress::internal

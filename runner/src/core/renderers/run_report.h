@@ -103,4 +103,9 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
 /// nothing was compared.
 std::string count_summary(const RunReport& report);
 
+/// "Fingerprints: dataset eval sha256:ab12cd34ef56… · checkpoint pretrained sha256:…": what the
+/// test recorded with record_dataset, record_data_order and record_checkpoint, in one line;
+/// empty when it recorded none.
+std::string fingerprints_line(const TestResult& test);
+
 }  // namespace mlregress::internal

@@ -347,6 +347,17 @@ nlohmann::json predictions_json(const TestResult& test) {
   return predictions;
 }
 
+// The test's recorded fingerprints: datasets, data orders, checkpoints.
+nlohmann::json datasets_json(const TestResult& test) {
+  nlohmann::json datasets = nlohmann::json::array();
+  for (const RecordedDataset& d : test.datasets) {
+    nlohmann::json entry = {{"name", d.name}, {"sha256", d.sha256}, {"bytes", d.bytes}};
+    write_fingerprint_kind(entry, d.kind);
+    datasets.push_back(std::move(entry));
+  }
+  return datasets;
+}
+
 nlohmann::json test_json(const TestResult& test) {
   nlohmann::json failures = nlohmann::json::array();
   for (const TestFailure& f : test.failures) {
@@ -371,13 +382,7 @@ nlohmann::json test_json(const TestResult& test) {
                          {"metrics", std::move(metrics)},
                          {"curves", std::move(curves)}};
   if (!predictions.empty()) json["predictions"] = std::move(predictions);
-  if (!test.datasets.empty()) {
-    nlohmann::json datasets = nlohmann::json::array();
-    for (const RecordedDataset& d : test.datasets)
-      datasets.push_back(
-          {{"name", d.name}, {"sha256", d.sha256}, {"bytes", d.bytes}, {"order", d.order}});
-    json["datasets"] = std::move(datasets);
-  }
+  if (!test.datasets.empty()) json["datasets"] = datasets_json(test);
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -679,7 +684,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
       for (const nlohmann::json& d : json.at("datasets")) {
         test.datasets.push_back({field<std::string>(d, "name"), field<std::string>(d, "sha256"),
                                  field<std::uint64_t>(d, "bytes"),
-                                 field_or<bool>(d, "order", false)});
+                                 fingerprint_kind(field_or<bool>(d, "order", false),
+                                                  field_or<std::string>(d, "kind", ""))});
       }
     });
   }
