@@ -338,6 +338,9 @@ TEST_F(SeededE2eTest, ASeededTestOnOtherDataIsNotComparable) {
   ASSERT_EQ(run("--filter NoisyAccuracy --set NoisyAccuracy.data=v1").exit_code, kPassed);
   const json recorded = test_named("NoisyAccuracy").at("datasets");
   ASSERT_EQ(recorded.size(), 2u) << recorded.dump();
+  const json properties = test_named("NoisyAccuracy").at("properties");
+  EXPECT_EQ(properties.at("data"), "v1") << properties.dump();
+  EXPECT_TRUE(properties.contains("first_index")) << properties.dump();
   const ProcessResult promoted = promote();
   ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
 
@@ -354,6 +357,9 @@ TEST_F(SeededE2eTest, ASeededTestOnOtherDataIsNotComparable) {
     EXPECT_EQ(m.at("verdict"), "NOT_COMPARABLE") << m.dump();
     EXPECT_THAT(m.at("note").get<std::string>(), HasSubstr("the dataset 'train' changed"));
   }
+  // A property is not gated: it is named beside the verdicts.
+  EXPECT_THAT(test_named("NoisyAccuracy").at("baseline").at("environment").get<std::string>(),
+              HasSubstr(" · properties changed: data v1 → v2"));
 }
 
 }  // namespace

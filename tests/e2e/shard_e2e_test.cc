@@ -125,6 +125,7 @@ TEST_F(ShardE2eTest, AMergedSeededTestKeepsTheDataOfItsFirstSeed) {
   ASSERT_EQ(single.at("tests").size(), 1u);
   EXPECT_EQ(joined.at("tests").at(0).at("datasets"), single.at("tests").at(0).at("datasets"));
   EXPECT_EQ(joined.at("tests").at(0).at("datasets").size(), 2u);
+  EXPECT_EQ(joined.at("tests").at(0).at("properties"), single.at("tests").at(0).at("properties"));
 }
 
 TEST_F(ShardE2eTest, EveryWayOfNamingAShardSelectsTheSameUnits) {

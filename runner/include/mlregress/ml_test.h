@@ -144,6 +144,28 @@ class MlTest : public ::testing::Test {
   /// record_dataset_files when the file cannot be read.
   static void record_checkpoint(std::string_view name, const std::string& path);
 
+  /// Records a fact about what the test ran on that a reader needs months later and that is not
+  /// a metric, as GoogleTest's RecordProperty: "sequence_length" = "16", "dtype" = "float32",
+  /// "tokenizer" = "sentencepiece bpe, 40 pieces". A property is not gated: promote keeps the
+  /// test's properties in its baseline, and a later run whose properties differ from the
+  /// baseline's gets a note naming them beside its verdicts ("properties changed:
+  /// sequence_length 16 → 32"), which stay as judged. Recording a key twice keeps the last value.
+  /// A key is not empty and holds only letters, digits, '_', '.' and '-'; another throws
+  /// std::invalid_argument naming it. A seeded test keeps the properties of its first seed in
+  /// plan order, as it keeps its datasets.
+  static void record_property(std::string_view key, std::string_view value);
+  /// The same for a number: an integer in decimal ("16"), a bool as "true" or "false", a double in
+  /// the shortest form that reads back as the same value ("0.001", "1e-07").
+  template <std::integral T>
+  static void record_property(std::string_view key, T value) {
+    if constexpr (std::same_as<T, bool>) {
+      record_property(key, std::string_view(value ? "true" : "false"));
+    } else {
+      record_property(key, std::string_view(std::to_string(value)));
+    }
+  }
+  static void record_property(std::string_view key, double value);
+
   /// The resolved value of a declared parameter. T is bool, an integer type, double or
   /// std::string and must match the declared type (ints may be read as double).
   template <typename T>

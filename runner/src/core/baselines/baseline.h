@@ -148,6 +148,9 @@ struct BaselineTest {
   /// record_checkpoint: name -> "sha256:<hex>" of the checkpoint file the test loaded. A run
   /// from another checkpoint is NOT_COMPARABLE.
   std::map<std::string, std::string> checkpoints;
+  /// record_property: key -> value, as the promoted run recorded them. Not gated: a run whose
+  /// properties differ gets a note (BaselineGate::find_baseline).
+  std::map<std::string, std::string> properties;
   std::map<std::string, BaselineMetric> metrics;
   friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
 };

@@ -893,13 +893,14 @@ void render_metric(std::ostringstream& out, const std::string& path, const Basel
     if (entry.sub_table) entry.write(out, path, m);
 }
 
-// The [tests.X] keys that map names to fingerprints ("sha256:<hex>"), each with its map in the
-// test, in the order they are written; a const test gives const maps.
+// The [tests.X] keys that map names to strings (fingerprints, "sha256:<hex>"; then the
+// properties), each with its map in the test, in the order they are written; a const test gives
+// const maps.
 template <typename Test>
-auto fingerprint_fields(Test& test) {
-  return std::array{std::pair{"datasets", &test.datasets},
-                    std::pair{"data_order", &test.data_orders},
-                    std::pair{"checkpoints", &test.checkpoints}};
+auto string_map_fields(Test& test) {
+  return std::array{
+      std::pair{"datasets", &test.datasets}, std::pair{"data_order", &test.data_orders},
+      std::pair{"checkpoints", &test.checkpoints}, std::pair{"properties", &test.properties}};
 }
 
 }  // namespace
@@ -935,17 +936,19 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     for (const auto& [name, node] : r.table(*tests, "tests")) {
       const std::string what = fmt::format("[tests.{}]", name.str());
       const toml::table& t = r.table(node, what);
-      r.only_keys(t, what, {"config_hash", "datasets", "data_order", "checkpoints", "metrics"});
+      r.only_keys(
+          t, what,
+          {"config_hash", "datasets", "data_order", "checkpoints", "properties", "metrics"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");
-      for (const auto& [field, hashes] : fingerprint_fields(test)) {
+      for (const auto& [field, entries] : string_map_fields(test)) {
         const toml::node* node = t.get(field);
         if (node == nullptr) continue;
         const std::string field_what = fmt::format("{}.{}", what, field);
-        for (const auto& [name_key, hash] : r.table(*node, field_what)) {
-          (*hashes)[std::string(name_key.str())] =
-              r.string(hash, fmt::format("{}.{}", field_what, name_key.str()));
+        for (const auto& [name_key, value] : r.table(*node, field_what)) {
+          (*entries)[std::string(name_key.str())] =
+              r.string(value, fmt::format("{}.{}", field_what, name_key.str()));
         }
       }
       if (const auto* metrics = t.get("metrics")) {
@@ -999,12 +1002,12 @@ std::string render_baseline(const BaselineFile& file) {
   for (const auto& [name, test] : file.tests) {
     out << "\n[tests." << key(name) << "]\n";
     out << "config_hash = " << toml_string(test.config_hash) << "\n";
-    for (const auto& [field, hashes] : fingerprint_fields(test)) {
-      if (hashes->empty()) continue;
+    for (const auto& [field, entries] : string_map_fields(test)) {
+      if (entries->empty()) continue;
       out << field << " = {";
       const char* separator = " ";
-      for (const auto& [name, hash] : *hashes) {
-        out << separator << key(name) << " = " << toml_string(hash);
+      for (const auto& [name, value] : *entries) {
+        out << separator << key(name) << " = " << toml_string(value);
         separator = ", ";
       }
       out << " }\n";

@@ -421,6 +421,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     target.checkpoints.clear();
     for (const RecordedDataset& d : test.datasets)
       fingerprints_of(target, d.kind)[d.name] = d.sha256;
+    target.properties = test.properties;
     for (const MetricRecord& metric : test.metrics) {
       // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
       if (first_attempt_failed(test) && !std::holds_alternative<FailureRate>(metric.policy)) {

@@ -274,14 +274,15 @@ struct SeededMerge {
   std::optional<std::pair<std::size_t, std::uint64_t>> first_unit;
 };
 
-// The data fingerprints of the first seed in plan order, as one machine keeps them: the shard
-// that ran that seed recorded them.
+// The data fingerprints and properties of the first seed in plan order, as one machine keeps
+// them: the shard that ran that seed recorded them.
 void keep_first_seed_datasets(SeededMerge& merged, const TestResult& part) {
   for (const SeedRun& run : part.seed_runs) {
     const auto unit = std::pair{run.variant_index, run.seed};
     if (!merged.first_unit || unit < *merged.first_unit) {
       merged.first_unit = unit;
       merged.test.datasets = part.datasets;
+      merged.test.properties = part.properties;
     }
   }
 }

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +22,32 @@ namespace mlregress::internal {
 namespace {
 
 bool fails_the_test(const MetricComparison& c) { return c.verdict == Verdict::kRegression; }
+
+// " · properties changed: dtype float32 → (none); sequence_length 16 → 32": the keys, in order,
+// whose values differ from the baseline's, added and removed ones included; nothing when they are
+// the same or the baseline holds none (promoted before the test recorded any). Not a verdict.
+std::string properties_note(const std::map<std::string, std::string>& recorded,
+                            const std::map<std::string, std::string>& baseline) {
+  if (baseline.empty() || recorded == baseline) return "";
+  const auto value_in = [](const std::map<std::string, std::string>& properties,
+                           const std::string& key) -> std::optional<std::string> {
+    const auto it = properties.find(key);
+    if (it == properties.end()) return std::nullopt;
+    return it->second;
+  };
+  std::set<std::string> keys;
+  for (const auto* properties : {&baseline, &recorded})
+    for (const auto& entry : *properties) keys.insert(entry.first);
+  std::vector<std::string> changed;
+  for (const std::string& key : keys) {
+    const std::optional<std::string> before = value_in(baseline, key),
+                                     after = value_in(recorded, key);
+    if (before == after) continue;
+    changed.push_back(
+        fmt::format("{} {} → {}", key, before.value_or("(none)"), after.value_or("(none)")));
+  }
+  return fmt::format(" · properties changed: {}", fmt::join(changed, "; "));
+}
 
 }  // namespace
 
@@ -43,7 +71,8 @@ const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   test.environment_note =
       (env != loaded->file.environments.end() ? describe_environment_change(env->second, profile_)
                                               : std::string("environment unknown")) +
-      (baseline->config_hash == test.config_hash ? " · config same" : " · config changed");
+      (baseline->config_hash == test.config_hash ? " · config same" : " · config changed") +
+      properties_note(test.properties, baseline->properties);
   return baseline;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -245,6 +246,35 @@ void MlTest::record_checkpoint(std::string_view name, const std::string& path) {
   context.sink->emit(internal::DatasetRecorded{std::string(name), fingerprint.sha256,
                                                fingerprint.bytes,
                                                internal::FingerprintKind::kCheckpoint});
+}
+
+namespace {
+
+// A property key: not empty, letters, digits, '_', '.' and '-' only, so that it reads the same in
+// the report, the baseline file and a note.
+bool is_property_key(std::string_view key) {
+  // ASCII by hand: std::isalnum follows the process's locale.
+  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+  });
+}
+
+}  // namespace
+
+void MlTest::record_property(std::string_view key, std::string_view value) {
+  if (!is_property_key(key)) {
+    throw std::invalid_argument(fmt::format(
+        "record_property: the key '{}' is not a property key (letters, digits, '_', '.' and '-', "
+        "at least one)",
+        key));
+  }
+  internal::TestContext& context = internal::require_context("record_property()");
+  context.sink->emit(internal::PropertyRecorded{std::string(key), std::string(value)});
+}
+
+void MlTest::record_property(std::string_view key, double value) {
+  record_property(key, std::string_view(fmt::format("{}", value)));
 }
 
 void MlTest::record_gated_curve(std::string_view name, const std::vector<std::int64_t>& steps,

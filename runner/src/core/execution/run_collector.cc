@@ -119,6 +119,7 @@ void RunCollector::handle(const TestEvent& event) {
                  [&](const DatasetRecorded& e) {
                    add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.kind});
                  },
+                 [&](const PropertyRecorded& e) { test.properties[e.key] = e.value; },
                  [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
              },
              event);

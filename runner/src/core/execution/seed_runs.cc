@@ -84,6 +84,7 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
                    [&](const DatasetRecorded& e) {
                      add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.kind});
                    },
+                   [&](const PropertyRecorded& e) { run.properties[e.key] = e.value; },
                    [&](const TestEnded& e) {
                      ended = true;
                      run.status = ended_status(e);
@@ -135,6 +136,7 @@ TestStatus summarize_attempts(TestResult& test) {
     if (run.seed != test.seed || is_missing_unit(run)) continue;
     test.metrics = run.metrics;
     if (!run.datasets.empty()) test.datasets = run.datasets;
+    if (!run.properties.empty()) test.properties = run.properties;
   }
   if (!rate.samples.empty()) {
     rate.value = stats::summarize_samples(rate.samples).mean;
@@ -190,6 +192,19 @@ void keep_first_fingerprints(TestResult& test) {
   }
 }
 
+// The properties of a seeded test, kept as its fingerprints are: each key as its first seed in
+// plan order recorded it. Seed runs read back from results.json carry none.
+void keep_first_properties(TestResult& test) {
+  const bool seeds_recorded_properties =
+      std::any_of(test.seed_runs.begin(), test.seed_runs.end(),
+                  [](const SeedRun& run) { return !run.properties.empty(); });
+  if (!seeds_recorded_properties) return;
+  test.properties.clear();
+  // insert() keeps a key already there: the earlier seed's value.
+  for (const SeedRun& run : test.seed_runs)
+    test.properties.insert(run.properties.begin(), run.properties.end());
+}
+
 }  // namespace
 
 std::string attempt_label(const TestResult& test, const SeedRun& run) {
@@ -213,6 +228,7 @@ TestStatus summarize_seed_runs(TestResult& test) {
   gather_seed_samples(test);
   for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
   keep_first_fingerprints(test);
+  keep_first_properties(test);
 
   if (crashed > 0) {
     test.crash_message =

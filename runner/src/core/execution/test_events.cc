@@ -83,6 +83,9 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                 {"event", "dataset"}, {"name", e.name}, {"sha256", e.sha256}, {"bytes", e.bytes}};
             write_fingerprint_kind(json, e.kind);
           },
+          [&](const PropertyRecorded& e) {
+            json = {{"event", "property"}, {"key", e.key}, {"value", e.value}};
+          },
           [&](const TestEnded& e) {
             json = {{"event", "end"},
                     {"test", e.test},
@@ -138,6 +141,9 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
         DatasetRecorded{json.at("name").get<std::string>(), json.at("sha256").get<std::string>(),
                         json.at("bytes").get<std::uint64_t>(),
                         fingerprint_kind(json.value("order", false), json.value("kind", ""))};
+  } else if (kind == "property") {
+    event =
+        PropertyRecorded{json.at("key").get<std::string>(), json.at("value").get<std::string>()};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

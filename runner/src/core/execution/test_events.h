@@ -14,6 +14,7 @@
 //   {"event": "curve", "name": "loss", "steps": [0, 1], "values": [1.3, "NaN"]}
 //   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224, "order":
 //   false} (a checkpoint adds "kind": "checkpoint")
+//   {"event": "property", "key": "dtype", "value": "float32"}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
@@ -68,6 +69,12 @@ struct DatasetRecorded {
   FingerprintKind kind = FingerprintKind::kDataset;
 };
 
+/// record_property: a fact about what the test ran on, not gated.
+struct PropertyRecorded {
+  std::string key;
+  std::string value;
+};
+
 struct TestEnded {
   std::string test;
   bool passed = false;
@@ -77,7 +84,7 @@ struct TestEnded {
 
 using TestEvent =
     std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
-                 CurveRecorded, PredictionsRecorded, DatasetRecorded, TestEnded>;
+                 CurveRecorded, PredictionsRecorded, DatasetRecorded, PropertyRecorded, TestEnded>;
 
 /// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
 /// collector lets a recorded failure win over a skip.)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -92,6 +93,9 @@ struct SeedRun {
   /// The seed's record_dataset/record_data_order/record_checkpoint fingerprints; the test keeps
   /// those of its first seed in plan order (summarize_seed_runs). Not written to results.json.
   std::vector<RecordedDataset> datasets;
+  /// The seed's record_property values, by key; the test keeps its first seed's in plan order,
+  /// as for datasets. Not written to results.json.
+  std::map<std::string, std::string> properties;
 };
 
 struct TestResult {
@@ -113,6 +117,8 @@ struct TestResult {
   std::vector<RecordedCurve> curves;
   std::vector<RecordedPredictions> predictions;
   std::vector<RecordedDataset> datasets;
+  /// record_property: key -> value, ordered by key; the last value recorded for a key. Not gated.
+  std::map<std::string, std::string> properties;
   bool finished = false;  ///< false while the test runs
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were

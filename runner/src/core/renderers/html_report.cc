@@ -275,6 +275,8 @@ std::string section_html(const TestSection& s) {
   out += "<div class=\"meta\">" + escape_markup(meta) + "</div>";
   if (const std::string line = fingerprints_line(t); !line.empty())
     out += "<div class=\"meta fingerprints\">" + escape_markup(line) + "</div>";
+  if (const std::string line = properties_line(t); !line.empty())
+    out += "<div class=\"meta properties\">" + escape_markup(line) + "</div>";
   for (const TestFailure& f : t.failures) {
     out += "<pre class=\"failure\">" +
            escape_markup(f.file.empty() ? f.message

@@ -224,18 +224,20 @@ void append_passing_rows(std::string& out, const std::vector<Row>& rest, std::si
   }
 }
 
-// The fingerprints the tests recorded (datasets, data orders, checkpoints), one line per test,
-// folded away, and only while there is room left; nothing for a run whose tests recorded none.
-void append_fingerprints(std::string& out, const RunReport& r, std::size_t budget) {
+// One line per test that has one (`line_of`: its fingerprints, its properties), folded away
+// under "<title> of N tests", and only while there is room left; nothing when no test has one.
+void append_test_lines(std::string& out, const RunReport& r, std::size_t budget,
+                       std::string (*line_of)(const TestResult&), std::string_view title,
+                       std::string_view what) {
   std::vector<Row> lines;
   for (const TestSection& s : r.sections) {
-    const std::string line = fingerprints_line(s.test);
+    const std::string line = line_of(s.test);
     if (!line.empty())
       lines.push_back({0, fmt::format("- `{}`: {}\n", cell(s.test.full_name), cell(line))});
   }
   if (lines.empty() || out.size() >= budget) return;
-  out += fmt::format("<details><summary>Fingerprints of {} tests</summary>\n\n", lines.size());
-  append_rows(out, lines, budget, "fingerprint lines");
+  out += fmt::format("<details><summary>{} of {} tests</summary>\n\n", title, lines.size());
+  append_rows(out, lines, budget, what);
   out += "\n</details>\n";
 }
 
@@ -283,7 +285,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
                  flips, budget, "predictions");
   }
   append_passing_rows(out, rest, budget);
-  append_fingerprints(out, r, budget);
+  append_test_lines(out, r, budget, fingerprints_line, "Fingerprints", "fingerprint lines");
+  append_test_lines(out, r, budget, properties_line, "Properties", "property lines");
   return out + footer;
 }
 

@@ -417,4 +417,11 @@ std::string fingerprints_line(const TestResult& test) {
   return fmt::format("Fingerprints: {}", fmt::join(parts, " · "));
 }
 
+std::string properties_line(const TestResult& test) {
+  if (test.properties.empty()) return "";
+  std::vector<std::string> parts;
+  for (const auto& [key, value] : test.properties) parts.push_back(key + " " + value);
+  return fmt::format("Properties: {}", fmt::join(parts, " · "));
+}
+
 }  // namespace mlregress::internal

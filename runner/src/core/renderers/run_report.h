@@ -108,4 +108,8 @@ std::string count_summary(const RunReport& report);
 /// empty when it recorded none.
 std::string fingerprints_line(const TestResult& test);
 
+/// "Properties: dtype float32 · sequence_length 16": what the test recorded with record_property,
+/// by key, in one line; empty when it recorded none.
+std::string properties_line(const TestResult& test);
+
 }  // namespace mlregress::internal
