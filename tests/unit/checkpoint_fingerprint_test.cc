@@ -98,6 +98,7 @@ TEST(CheckpointFingerprint, ResultsJsonAndTheWireKeepTheKind) {
   TestResult& test = run.tests.emplace_back();
   test.name = "T";
   test.full_name = "Medium.T";
+  test.finished = true;  // results.json holds finished tests only
   test.datasets = {{"eval", kHashA, 10, FingerprintKind::kDataset},
                    {"train", kHashA, 8, FingerprintKind::kDataOrder},
                    {"pretrained", kHashB, 1024, FingerprintKind::kCheckpoint}};
