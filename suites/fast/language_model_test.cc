@@ -14,6 +14,7 @@
 #include <string>
 
 #include "lm_checkpoint.h"
+#include "lm_properties.h"
 #include "mlregress/mlregress.h"
 #include "mlregress/torch/dataset.h"
 #include "synthetic_language.h"
@@ -28,10 +29,13 @@ constexpr std::int64_t kLength = 16;
 
 ex::SyntheticLanguage language() { return ex::SyntheticLanguage{}; }
 
+// Every test's model, whose shape, masking and dtype the run records (lm_properties.h).
 ex::TinyGpt make_model(bool causal = true) {
   torch::manual_seed(mlregress::MlTest::seed());
-  return ex::TinyGpt(ex::TinyGptOptions{
+  ex::TinyGpt model(ex::TinyGptOptions{
       .vocabulary = language().vocabulary(), .context = kLength, .causal = causal});
+  ex::record_language_model(model, kLength);
+  return model;
 }
 
 // The largest |a − b| over two tensors of one shape, as a double (0 when bit-identical).
@@ -159,6 +163,8 @@ ML_TEST(Fast, LmCheckpointRoundTrip, {"resume_optimizer_state", true}) {
   uninterrupted.train(data, 40);
 
   ex::LmTrainer first_half(make_model(), options);
+  mlregress::MlTest::record_property("checkpoint",
+                                     "model, AdamW moments and step (lm_checkpoint.h), at step 25");
   first_half.train(data, 25);
   const ex::TemporaryFile checkpoint("checkpoint.pt");
   ex::save_checkpoint(first_half, checkpoint.path);

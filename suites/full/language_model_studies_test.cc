@@ -7,6 +7,7 @@
 // on any position.
 #include <cmath>
 
+#include "lm_properties.h"
 #include "lm_trainer.h"
 #include "mlregress/mlregress.h"
 #include "synthetic_language.h"
@@ -39,6 +40,7 @@ StudyResult train_and_validate() {
   const std::int64_t steps = MlTest::param<std::int64_t>("steps");
   ex::LmTrainer trainer(ex::TinyGpt(options),
                         {.learning_rate = MlTest::param<double>("lr"), .total_steps = steps});
+  ex::record_language_model(trainer.model(), kLength);
   trainer.train(train, steps);
   return {ex::evaluate_loss(trainer.model(), validation), ex::receptive_field(options),
           ex::entropy_bound(language, kLength, kLength)};

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "lm_properties.h"
 #include "lm_trainer.h"
 #include "mlregress/mlregress.h"
 #include "synthetic_language.h"
@@ -80,6 +81,7 @@ ML_TIMING_TEST(Medium, LmTokensPerSecond, {"sequence_length", 16}) {
   const std::int64_t length = param<std::int64_t>("sequence_length");
   const torch::Tensor batch = ex::sample_sequences(ex::SyntheticLanguage{}, kBatch, length);
   ex::LmTrainer trainer(make_model(length), {});
+  ex::record_language_model(trainer.model(), length);
   const mlregress::ThroughputResult result = mlregress::measure_throughput(
       "train_step", [&] { trainer.step(batch); },
       {.items_per_step = static_cast<double>(kBatch * length), .item_name = "tokens"});
@@ -93,6 +95,8 @@ ML_TEST(Medium, LmStepCost, {"sequence_length", 16}) {
   const std::int64_t length = param<std::int64_t>("sequence_length");
   const StepCost at_length = measure_step(length);
   const StepCost at_double = measure_step(2 * length);
+  ex::TinyGpt measured = make_model(length);
+  ex::record_language_model(measured, length);
   const Exact per_profile{.scope = Scope::Numerics};
   record("peak_bytes_per_step", at_length.peak_bytes, LowerIsBetter, per_profile);
   record_breakdown("peak_bytes_per_step", at_length.bytes_by_operator);
@@ -117,6 +121,7 @@ ML_TEST(Medium, LmValidationLossRespectsTheEntropyBound, {"steps", 300}, {"causa
   record_dataset("validation", ex::fingerprint(language, validation));
   const std::int64_t steps = param<std::int64_t>("steps");
   ex::LmTrainer trainer(make_model(kLength, param<bool>("causal")), {.total_steps = steps});
+  ex::record_language_model(trainer.model(), kLength);
   const std::vector<double> losses = trainer.train(train, steps);
   record_curve("train_loss", losses);
   const double loss = ex::evaluate_loss(trainer.model(), validation);

@@ -8,6 +8,7 @@
 // next-token predictions where the language has a right answer are recorded token by token.
 #include <vector>
 
+#include "lm_properties.h"
 #include "lm_trainer.h"
 #include "mlregress/mlregress.h"
 #include "synthetic_language.h"
@@ -35,6 +36,7 @@ ML_TEST(Medium, LmTrainingRecipe, {"warmup_steps", 20}, {"batch_size", 16}, {"lr
        .warmup_steps = param<std::int64_t>("warmup_steps"),
        .total_steps = steps,
        .batch_size = batch});
+  ex::record_language_model(trainer.model(), kLength);
   std::vector<std::int64_t> tokens_seen;
   std::vector<double> losses;
   for (std::int64_t step = every / tokens_per_step; step <= steps;

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "lm_properties.h"
 #include "lm_tokenizer.h"
 #include "lm_trainer.h"
 #include "mlregress/mlregress.h"
@@ -34,6 +35,9 @@ ML_TEST(Medium, LmTrainsOnTokenizedText, {"vocabulary_size", 40}, {"steps", 300}
 
   torch::manual_seed(seed());
   ex::TinyGpt gpt(ex::TinyGptOptions{.vocabulary = pad + 1, .context = kLength});
+  ex::record_language_model(gpt, kLength);
+  record_property("tokenizer",
+                  "sentencepiece bpe, " + std::to_string(tokenizer.vocabulary_size()) + " pieces");
   const std::int64_t steps = param<std::int64_t>("steps");
   ex::LmTrainer trainer(gpt, {.total_steps = steps});
   std::vector<double> losses;
