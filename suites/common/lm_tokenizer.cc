@@ -86,6 +86,19 @@ std::string tokenizer_tool() {
   return (self.parent_path() / "mlregress_tokenizer").string();
 }
 
+std::string tokenizer_version() {
+  const TemporaryFile version("tokenizer-version.txt");
+  run_tool({"version", version.path});
+  std::string text = read_text(version.path);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string describe_tokenizer(std::int64_t vocabulary_size) {
+  return "sentencepiece " + tokenizer_version() + " bpe, " + std::to_string(vocabulary_size) +
+         " pieces";
+}
+
 std::vector<std::string> render_text(const torch::Tensor& sequences) {
   const auto tokens = sequences.accessor<std::int64_t, 2>();
   std::vector<std::string> lines;

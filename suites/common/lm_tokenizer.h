@@ -27,6 +27,12 @@ class TokenizerError : public std::runtime_error {
 /// mlregress_tokenizer in the folder of the running executable (where the build puts both).
 std::string tokenizer_tool();
 
+/// The SentencePiece version the tool was built with ("0.1.97"), for the run record.
+std::string tokenizer_version();
+
+/// "sentencepiece 0.1.97 bpe, 40 pieces": the tokenizer a test ran on, for record_property.
+std::string describe_tokenizer(std::int64_t vocabulary_size);
+
 /// One line of text per sequence [N, T] of content tokens: words separated by single spaces.
 std::vector<std::string> render_text(const torch::Tensor& sequences);
 

@@ -7,6 +7,7 @@
 //   mlregress_tokenizer encode MODEL TEXT IDS                a line of ids for each line of text
 //   mlregress_tokenizer decode MODEL IDS TEXT                the inverse
 //   mlregress_tokenizer size MODEL OUT                       the vocabulary size
+//   mlregress_tokenizer version OUT                          SentencePiece's version
 //
 // Exit 0 on success; 2 for a bad command line; 3 when a file cannot be read or written or the
 // model is not a model; 4 when SentencePiece refuses the input. Every message names the file.
@@ -134,6 +135,10 @@ void size(const std::string& model, const std::string& out) {
 }
 
 int run(const std::vector<std::string>& args) {
+  if (args.size() == 2 && args[0] == "version") {
+    write_text(args[1], std::string(MLREGRESS_SENTENCEPIECE_VERSION) + "\n");
+    return 0;
+  }
   if (args.size() == 4 && args[0] == "train") {
     train(args[1], args[2], args[3]);
   } else if (args.size() == 4 && args[0] == "encode") {
@@ -145,7 +150,7 @@ int run(const std::vector<std::string>& args) {
   } else {
     throw ToolError(kUsage,
                     "usage: mlregress_tokenizer train VOCABULARY_SIZE CORPUS MODEL | "
-                    "encode MODEL TEXT IDS | decode MODEL IDS TEXT | size MODEL OUT");
+                    "encode MODEL TEXT IDS | decode MODEL IDS TEXT | size MODEL OUT | version OUT");
   }
   return 0;
 }

@@ -38,8 +38,7 @@ ML_TEST(Fast, LmTokenizerRoundTrip, {"vocabulary_size", 40}) {
   ex::train_tokenizer(corpus, static_cast<int>(param<std::int64_t>("vocabulary_size")), model.path);
   record_dataset_files("tokenizer", {model.path});
   const ex::Tokenizer tokenizer(model.path);
-  record_property("tokenizer",
-                  "sentencepiece bpe, " + std::to_string(tokenizer.vocabulary_size()) + " pieces");
+  record_property("tokenizer", ex::describe_tokenizer(tokenizer.vocabulary_size()));
 
   const std::vector<std::vector<std::int64_t>> ids = tokenizer.encode(held_out);
   const std::vector<std::string> decoded = tokenizer.decode(ids);

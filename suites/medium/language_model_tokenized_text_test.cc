@@ -36,8 +36,7 @@ ML_TEST(Medium, LmTrainsOnTokenizedText, {"vocabulary_size", 40}, {"steps", 300}
   torch::manual_seed(seed());
   ex::TinyGpt gpt(ex::TinyGptOptions{.vocabulary = pad + 1, .context = kLength});
   ex::record_language_model(gpt, kLength);
-  record_property("tokenizer",
-                  "sentencepiece bpe, " + std::to_string(tokenizer.vocabulary_size()) + " pieces");
+  record_property("tokenizer", ex::describe_tokenizer(tokenizer.vocabulary_size()));
   const std::int64_t steps = param<std::int64_t>("steps");
   ex::LmTrainer trainer(gpt, {.total_steps = steps});
   std::vector<double> losses;
