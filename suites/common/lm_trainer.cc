@@ -32,7 +32,11 @@ double LmTrainer::step(const torch::Tensor& batch, std::optional<std::int64_t> p
   }
   model_->train();
   optimizer_.zero_grad();
-  const torch::Tensor loss = next_token_loss(model_, batch, pad_token);
+  torch::Tensor loss;
+  {
+    const AutocastScope autocast(options_.precision);  // fp32: does nothing
+    loss = next_token_loss(model_, batch, pad_token);
+  }
   loss.backward();
   torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clip_norm);
   optimizer_.step();

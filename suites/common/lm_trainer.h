@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "mlregress/torch/precision.h"
 #include "tiny_gpt.h"
 
 namespace mlregress::examples {
@@ -20,6 +21,9 @@ struct LmTrainingOptions {
   double min_lr_fraction = 0.1;
   double clip_norm = 1.0;
   std::int64_t batch_size = 16;
+  /// The forward pass and the loss of each step run under AutocastScope(precision); the backward
+  /// pass, the clipping and AdamW's update stay in fp32 (the parameters are fp32 throughout).
+  Precision precision = Precision::kFloat32;
 };
 
 /// The learning rate of step `step` (0-based): linear warmup over warmup_steps, then cosine decay.

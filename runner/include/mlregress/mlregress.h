@@ -21,5 +21,6 @@
 #include "mlregress/torch/dataset.h"
 #include "mlregress/torch/memory_tracker.h"
 #include "mlregress/torch/op_counter.h"
+#include "mlregress/torch/precision.h"
 #include "mlregress/torch/predictions.h"
 #include "mlregress/torch/torch_hooks.h"

@@ -1,0 +1,67 @@
+// Mixed precision as an experiment: the language model's recipe, shortened, trained and evaluated
+// with its forward pass and loss under autocast at the `precision` parameter (fp32, bf16; fp16
+// needs CUDA), the backward pass and AdamW in fp32. Run it once as it is and once in bfloat16,
+// then compare the two runs metric by metric (the precision is a property, so the comparison
+// names it as what changed):
+//
+//   mlregress_suites run --filter LmPrecisionExperiment
+//   mlregress_suites run --filter LmPrecisionExperiment --set LmPrecisionExperiment.precision=bf16
+//   mlregress_suites compare RUN_A RUN_B
+//
+// runner/docs/sequence-models.md ("Mixed precision") says what is recorded.
+#include <cmath>
+#include <string>
+
+#include "lm_properties.h"
+#include "lm_trainer.h"
+#include "mlregress/mlregress.h"
+#include "synthetic_language.h"
+#include "tiny_gpt.h"
+
+namespace ex = mlregress::examples;
+
+ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
+  constexpr std::int64_t kLength = 16;
+  constexpr std::int64_t kSteps = 160;
+  ASSERT_TRUE(mlregress::install_memory_tracker());
+  const mlregress::Precision precision =
+      mlregress::parse_precision(param<std::string>("precision"));
+  const ex::SyntheticLanguage language;
+  torch::manual_seed(seed());
+  const torch::Tensor train = ex::sample_sequences(language, 4096, kLength);
+  const torch::Tensor validation = ex::sample_sequences(language, 256, kLength);
+  record_dataset("validation", mlregress::fingerprint_tensors({validation}));
+
+  ex::LmTrainer trainer(
+      ex::TinyGpt(ex::TinyGptOptions{.vocabulary = language.vocabulary(), .context = kLength}),
+      {.learning_rate = 2e-2,
+       .warmup_steps = 20,
+       .total_steps = kSteps,
+       .batch_size = 16,
+       .precision = precision});
+  // dtype stays float32: it is the parameters', and autocast leaves them in fp32.
+  ex::record_language_model(trainer.model(), kLength);
+  record_property("precision", mlregress::precision_name(precision));
+  trainer.train(train, kSteps);
+
+  double loss = 0;
+  {
+    const mlregress::AutocastScope autocast(precision);
+    loss = ex::evaluate_loss(trainer.model(), validation);
+  }
+  const Exact per_profile{.scope = Scope::Numerics};
+  record("validation_loss", loss, LowerIsBetter, per_profile);
+
+  // One more step, AdamW's state long made: what a training step holds at its peak at this
+  // precision (the casts autocast makes, against the fp32 activations they replace).
+  mlregress::MemoryScope memory("training step");
+  trainer.step(train.slice(0, 0, trainer.options().batch_size));
+  memory.stop();
+  record("peak_bytes_per_step", static_cast<double>(memory.stats().peak_bytes_above_start),
+         LowerIsBetter, per_profile);
+
+  EXPECT_TRUE(std::isfinite(loss))
+      << "validation loss " << loss << " at " << param<std::string>("precision");
+  EXPECT_LT(loss, std::log(static_cast<double>(language.content_tokens)))
+      << "the model learned nothing of the language's long-range repeats";
+}
