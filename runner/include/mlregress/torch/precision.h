@@ -2,7 +2,7 @@
 // the way a test parameter spells it, and an RAII scope that turns on LibTorch's C++ autocast.
 //
 // What autocast does: while it is on for a device, the operators on autocast's lower-precision
-// list (matrix products, linear layers, convolutions: mm, addmm, bmm, matmul, linear, conv*) cast
+// list (matrix products, linear layers, convolutions: mm, addmm, bmm, linear, conv*) cast
 // their floating-point inputs of that device to the autocast dtype and return results in it;
 // operators on its fp32 list (many losses, reductions and normalisations; the lists differ by
 // device and LibTorch version) compute in fp32; every other operator runs in its inputs' dtype.
