@@ -4,8 +4,7 @@
 // against the baseline's. The recipe's mistakes a team makes when it edits a config show as that
 // curve leaving its band: the warmup removed (--set LmTrainingRecipe.warmup_steps=0), or the
 // batch doubled with the learning rate kept (--set LmTrainingRecipe.batch_size=32: the same
-// tokens in half the updates, where the linear-scaling rule would double the rate too). The
-// next-token predictions where the language has a right answer are recorded token by token.
+// tokens in half the updates, where the linear-scaling rule would double the rate too).
 #include <vector>
 
 #include "lm_properties.h"
@@ -54,22 +53,6 @@ ML_TEST(Medium, LmTrainingRecipe, {"warmup_steps", 20}, {"batch_size", 16}, {"lr
                            .smoothing = 3,
                            .consecutive = 3,
                            .direction = mlregress::Direction::LowerIsBetter});
-  // Per token, where the language has a right answer (positions from d on: the token d back),
-  // the trained model's next-token predictions, compared with the baseline's token by token
-  // (McNemar on the tokens that flipped).
-  {
-    torch::NoGradGuard no_grad;
-    trainer.model()->eval();
-    using torch::indexing::Slice;
-    const std::int64_t d = language.distance;
-    const torch::Tensor predicted =
-        trainer.model()->forward(validation).argmax(-1).index({Slice(), Slice(d - 1, -1)});
-    const torch::Tensor target = validation.index({Slice(), Slice(d, torch::indexing::None)});
-    const torch::Tensor ids =
-        (torch::arange(validation.size(0)).unsqueeze(1) * kLength + torch::arange(d, kLength))
-            .reshape(-1);
-    record_predictions("next_token_from_d", ids, predicted.reshape(-1), target.reshape(-1));
-  }
   // The budget is the recipe's invariant: a change of batch size keeps it, a change of it is a
   // change of the experiment.
   record("tokens_trained", static_cast<double>(trainer.steps_done() * tokens_per_step), MustEqual,
