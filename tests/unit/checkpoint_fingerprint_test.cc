@@ -7,6 +7,7 @@
 #include <string>
 
 #include "baselines/baseline_toml.h"
+#include "builders.h"
 #include "comparison/baseline_gate.h"
 #include "execution/test_events.h"
 #include "renderers/run_report.h"
@@ -94,11 +95,8 @@ TEST(CheckpointFingerprint, AnotherCheckpointIsNotComparableNamingIt) {
 }
 
 TEST(CheckpointFingerprint, ResultsJsonAndTheWireKeepTheKind) {
-  RunResult run;
-  TestResult& test = run.tests.emplace_back();
-  test.name = "T";
-  test.full_name = "Medium.T";
-  test.finished = true;  // results.json holds finished tests only
+  RunResult run{.tests = {finished_test("T", "Medium.T", "t.cc", {})}};
+  TestResult& test = run.tests.front();
   test.datasets = {{"eval", kHashA, 10, FingerprintKind::kDataset},
                    {"train", kHashA, 8, FingerprintKind::kDataOrder},
                    {"pretrained", kHashB, 1024, FingerprintKind::kCheckpoint}};

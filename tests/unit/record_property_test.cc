@@ -123,11 +123,8 @@ TEST(RecordProperty, ASeededTestKeepsItsFirstSeedsProperties) {
 }
 
 TEST(RecordProperty, ResultsJsonWritesThemOnlyWhenThereAreAny) {
-  RunResult run;
-  TestResult& test = run.tests.emplace_back();
-  test.name = "T";
-  test.full_name = "Fast.T";
-  test.finished = true;  // results.json holds finished tests only
+  RunResult run{.tests = {finished_test("T", "Fast.T", "t.cc", {})}};
+  TestResult& test = run.tests.front();
   const nlohmann::json without = run;
   EXPECT_FALSE(without.at("tests").at(0).contains("properties"))
       << "a test that records none is written as before";
