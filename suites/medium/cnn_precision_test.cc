@@ -8,9 +8,9 @@
 // fp32. Run it once as it is and once in bfloat16, then compare the two runs metric by metric (the
 // precision is a property, so the comparison names it as what changed):
 //
-//   mlregress_suites run --filter CnnPrecisionExperiment
-//   mlregress_suites run --filter CnnPrecisionExperiment --set
-//   CnnPrecisionExperiment.precision=bf16 mlregress_suites compare RUN_A RUN_B
+//   mlregress_suites run --filter CnnPrecisionExperiment              # RUN_A, fp32
+//   the same with --set CnnPrecisionExperiment.precision=bf16          # RUN_B
+//   mlregress_suites compare RUN_A RUN_B
 //
 // runner/docs/sequence-models.md ("Mixed precision") says what is recorded.
 #include <ATen/CPUGeneratorImpl.h>
