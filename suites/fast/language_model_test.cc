@@ -163,8 +163,7 @@ ML_TEST(Fast, LmCheckpointRoundTrip, {"resume_optimizer_state", true}) {
   uninterrupted.train(data, 40);
 
   ex::LmTrainer first_half(make_model(), options);
-  mlregress::MlTest::record_property("checkpoint",
-                                     "model, AdamW moments and step (lm_checkpoint.h), at step 25");
+  record_property("checkpoint", "model, AdamW moments and step (lm_checkpoint.h), at step 25");
   first_half.train(data, 25);
   const ex::TemporaryFile checkpoint("checkpoint.pt");
   ex::save_checkpoint(first_half, checkpoint.path);

@@ -12,6 +12,7 @@
 #include "execution/test_events.h"
 #include "renderers/run_report.h"
 #include "storage/results_json.h"
+#include "support/dataset_hasher.h"
 
 namespace mlregress::internal {
 namespace {
@@ -127,6 +128,25 @@ TEST(CheckpointFingerprint, TheReportListsTheFingerprintsInOneLine) {
   EXPECT_EQ(fingerprints_line(test),
             "Fingerprints: dataset eval sha256:3f2a00000000… · checkpoint pretrained "
             "sha256:91c000000000…");
+}
+
+// A checkpoint that cannot be read is an error naming record_checkpoint and the file; a dataset's
+// keeps naming record_dataset.
+TEST(CheckpointFingerprint, AnUnreadableFileNamesTheCallAndTheFile) {
+  const std::string missing = "/nonexistent/pretrained.pt";
+  try {
+    fingerprint_files_for("record_checkpoint 'pretrained'", {missing});
+    ADD_FAILURE() << "an unreadable checkpoint was hashed";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(),
+                 "record_checkpoint 'pretrained': cannot read '/nonexistent/pretrained.pt'");
+  }
+  try {
+    fingerprint_files({missing});
+    ADD_FAILURE() << "an unreadable dataset file was hashed";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "record_dataset: cannot read '/nonexistent/pretrained.pt'");
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "execution/test_context.h"
 #include "record/run_result.h"
+#include "support/dataset_hasher.h"
 
 namespace mlregress {
 namespace internal {
@@ -233,16 +234,8 @@ void MlTest::record_data_order(std::string_view name, const std::vector<std::int
 
 void MlTest::record_checkpoint(std::string_view name, const std::string& path) {
   internal::TestContext& context = internal::require_context("record_checkpoint()");
-  const DatasetFingerprint fingerprint = [&] {
-    try {
-      return fingerprint_files({path});
-    } catch (const std::runtime_error& error) {
-      // "record_dataset: cannot read 'x'" would send the reader to the wrong call.
-      std::string_view problem = error.what();
-      if (problem.starts_with("record_dataset: ")) problem.remove_prefix(16);
-      throw std::runtime_error(fmt::format("record_checkpoint '{}': {}", name, problem));
-    }
-  }();
+  const DatasetFingerprint fingerprint =
+      internal::fingerprint_files_for(fmt::format("record_checkpoint '{}'", name), {path});
   context.sink->emit(internal::DatasetRecorded{std::string(name), fingerprint.sha256,
                                                fingerprint.bytes,
                                                internal::FingerprintKind::kCheckpoint});

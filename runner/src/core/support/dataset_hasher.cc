@@ -1,11 +1,11 @@
+#include "support/dataset_hasher.h"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
 #include <array>
 #include <fstream>
 #include <stdexcept>
-
-#include "mlregress/dataset.h"
 
 namespace mlregress {
 
@@ -39,16 +39,21 @@ DatasetFingerprint DatasetHasher::finish() {
 }
 
 DatasetFingerprint fingerprint_files(const std::vector<std::string>& paths) {
+  return internal::fingerprint_files_for("record_dataset", paths);
+}
+
+DatasetFingerprint internal::fingerprint_files_for(std::string_view caller,
+                                                   const std::vector<std::string>& paths) {
   DatasetHasher hasher;
   std::array<char, 1 << 16> buffer{};
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(fmt::format("record_dataset: cannot read '{}'", path));
+    if (!in) throw std::runtime_error(fmt::format("{}: cannot read '{}'", caller, path));
     while (in) {
       in.read(buffer.data(), buffer.size());
       hasher.add(buffer.data(), static_cast<std::size_t>(in.gcount()));
     }
-    if (in.bad()) throw std::runtime_error(fmt::format("record_dataset: error reading '{}'", path));
+    if (in.bad()) throw std::runtime_error(fmt::format("{}: error reading '{}'", caller, path));
   }
   return hasher.finish();
 }
