@@ -66,6 +66,14 @@ void add_test_reasons(const TestResult& test, bool needs_every_seed,
           test.name, metric.name, count.failures, count.trials));
     }
   }
+  for (const MetricComparison& c : test.comparisons) {
+    if (!c.provisional) continue;
+    reasons.push_back(fmt::format(
+        "{}.{} is a provisional IMPROVED (decided at the first look, on the baseline's own "
+        "seeds): an early win overstates itself; promote a run on fresh seeds (run --seed past "
+        "the baseline's) that is IMPROVED too",
+        test.name, c.metric));
+  }
   if (needs_every_seed && test.seed_block > 0 && !test.attempts) {
     const std::size_t seeds = seeds_that_ran(test).size();
     if (seeds < static_cast<std::size_t>(test.seed_cap)) {
@@ -98,6 +106,15 @@ void add_dirty_tree_reason(const RunResult& run, std::vector<std::string>& reaso
 void refuse_unpromotable(const RunRecord& record, bool force, std::string_view command,
                          bool needs_every_seed) {
   const RunResult& run = record.run;
+  // Not even --force: a screening run's one seed per configuration is a ranking, not a
+  // measurement a baseline can hold.
+  if (run.info.screening) {
+    throw PromotionRefused(fmt::format(
+        "{} refuses run {}: it is a screening run (run --screening: one seed per "
+        "configuration), which ranks configurations and is never promoted; run the finalists on "
+        "fresh seeds (run --filter … --seed past the screening's) and {} that run",
+        command, run.info.run_id, command));
+  }
   std::vector<std::string> reasons;
   if (run.info.finished_at.empty()) {
     reasons.push_back("the run is incomplete (it was killed or is still running)");

@@ -245,6 +245,11 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
                     "stopping at the first block after which the gate has decided; the verdict "
                     "is still that first settling look's. Promote such a run so the baseline "
                     "holds every seed a later run may reach");
+  command->add_flag("--screening", run.screening,
+                    "Screening phase: each seeded test runs one seed per configuration (its "
+                    "first seed of each variant), to rank many configurations cheaply. The run is "
+                    "recorded as a screening run and never promoted; confirm the finalists on "
+                    "fresh seeds (--filter … --seed S) in a run of their own, which decides");
   command->add_option(
       "--quarantine", run.quarantine,
       "Tests (a filter, as --filter) whose single failures do not fail the run: each runs as "

@@ -32,6 +32,7 @@ struct RunOptions {
   double alpha =
       kDefaultAlpha;            ///< family-wise level of the statistical gate (Holm across the run)
   bool all_seeds = false;       ///< --all-seeds: sequential tests run every seed up to their cap
+  bool screening = false;       ///< --screening: one seed per configuration; never promotable
   std::string quarantine;       ///< --quarantine: tests gated on their failure rate only
   std::string ab_binary;        ///< --ab: interleave the timing tests with this other build
   int ab_rounds = 10;           ///< --rounds: A/B rounds (each runs both binaries once)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "baselines/baseline_store.h"
@@ -44,6 +45,22 @@ void restrict_to_seeds(RunPlan& plan, const std::vector<std::uint64_t>& seeds) {
     std::erase_if(planned.units, [&](const SeedUnit& unit) {
       return std::find(seeds.begin(), seeds.end(), unit.seed) == seeds.end();
     });
+  }
+}
+
+// run --screening: each seeded test runs the first seed of each variant (its configurations),
+// a ranking no statistics can rest on; the run says so and promote refuses it.
+void keep_one_seed_per_configuration(RunPlan& plan, const RunOptions& options) {
+  if (options.all_seeds || !options.only_seeds.empty()) {
+    throw ConfigError(
+        "--screening runs one seed per configuration; it cannot also run "
+        "--all-seeds or chosen seeds");
+  }
+  for (PlannedTest& planned : plan.tests) {
+    if (planned.attempts) continue;  // a flaky-aware test's attempts are not configurations
+    std::set<std::size_t> kept;
+    std::erase_if(planned.units,
+                  [&](const SeedUnit& unit) { return !kept.insert(unit.variant_index).second; });
   }
 }
 
@@ -115,6 +132,12 @@ std::optional<PlannedRun> plan_run(const RunOptions& options, const std::string&
                                       : unit_weights_from(options.shard_weights + "/results.json"))
                      : planned.full_plan;
   if (!options.only_seeds.empty()) restrict_to_seeds(planned.plan, options.only_seeds);
+  if (options.screening) {
+    keep_one_seed_per_configuration(planned.plan, options);
+    std::printf(
+        "screening: one seed per configuration, to rank them; this run is never "
+        "promoted: confirm the finalists on fresh seeds in a run of their own\n");
+  }
   // The experiment's notes: a bad notes file stops the run before anything is written.
   if (!options.notes_file.empty()) planned.notes = read_notes_file(options.notes_file);
   if (!options.hypothesis.empty()) planned.notes.hypothesis = options.hypothesis;
@@ -313,6 +336,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   const EnvironmentProfile profile = environment_profile(run.info.environment);
   run.info.environment_profile = profile.id;
   run.info.strict_env = options.strict_env;
+  run.info.screening = options.screening;
   const RunReference reference = load_reference(options, binary, profile, sharded);
   std::optional<BaselineGate> gate;
   if (reference.baselines) {

@@ -316,6 +316,25 @@ void BaselineGate::judge_run(RunResult& run) {
   decide_run(run);
 }
 
+namespace {
+
+// A sequential study that calls IMPROVED at its first look, on the baseline's own seeds, stopped
+// because those seeds happened to look good: the estimate is biased upward (the winner's curse)
+// and nothing independent has confirmed it yet. A run on fresh seeds (--seed past the baseline's)
+// that is IMPROVED too, or a later look, is what settles it.
+void mark_if_provisional(MetricComparison& c) {
+  c.provisional = c.verdict == Verdict::kImproved && c.looks.size() == 1 &&
+                  c.looks.front().analysis.design == GateDesign::kPaired;
+  if (!c.provisional) return;
+  c.note += fmt::format(
+      "; provisional: decided at the first look ({} seeds, the baseline's own), where an early "
+      "win overstates itself; confirm it on fresh seeds (run --seed past the baseline's) before "
+      "promoting",
+      c.looks.front().seeds);
+}
+
+}  // namespace
+
 void BaselineGate::decide_run(RunResult& run) const {
   const double alpha = alpha_;
   std::vector<DistributionAnalysis> analyses;
@@ -346,6 +365,7 @@ void BaselineGate::decide_run(RunResult& run) const {
     c->decision = decisions[i];
     c->verdict = decisions[i].verdict;
     c->note = decisions[i].reason;
+    mark_if_provisional(*c);
     if (c->verdict == Verdict::kRegression && test->status == TestStatus::kPassed) {
       test->status = TestStatus::kRegressed;
     }

@@ -69,6 +69,10 @@ struct MetricComparison {
   /// points to, the rule that fired and the alternatives (comparison/cause_classifier.h). Unset
   /// for the other verdicts.
   std::optional<Cause> cause;
+  /// An IMPROVED a sequential study decided at its first look, on the baseline's own seeds: the
+  /// seeds that made it look good chose the moment it was called, so the gain is overstated (the
+  /// winner's curse) until fresh seeds show it too. Promote refuses it without --force.
+  bool provisional = false;
 };
 
 }  // namespace mlregress::internal

@@ -185,6 +185,9 @@ struct RunInfo {
   /// run --baseline-history: compared with the recent runs under this folder, not baselines
   std::string baseline_history;
   std::vector<std::string> baseline_runs;  ///< the runs the rolling baseline was made from
+  /// run --screening: one seed per configuration, to rank configurations; never promoted (the
+  /// finalists are confirmed on fresh seeds by a run of their own).
+  bool screening = false;
 };
 
 struct RunResult {

@@ -252,6 +252,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   if (c.cause) metric["cause"] = cause_json(*c.cause);
   if (c.direction_change)
     metric["baseline_direction"] = direction_name(c.direction_change->baseline);
+  if (c.provisional) metric["provisional"] = true;
   if (c.distribution) metric["distribution"] = distribution_json(*c.distribution, c.decision);
   if (!c.looks.empty()) metric["looks"] = c.looks;
   if (c.rate) metric["failure_rate"] = failure_rate_json(*c.rate);
@@ -546,6 +547,7 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
     c.direction_change = DirectionChange{
         metric.direction, enum_field<Direction>(json, "baseline_direction", parse_direction)};
   }
+  c.provisional = field_or<bool>(json, "provisional", false);
   read_comparison_analyses(json, metric, c);
   return c;
 }
@@ -800,6 +802,7 @@ void to_json(nlohmann::json& json, const RunResult& run) {
                             {"source", shard.source}};
   }
   if (!run.info.merged_from.empty()) json["run"]["merged_from"] = run.info.merged_from;
+  if (run.info.screening) json["run"]["phase"] = "screening";
   if (!run.info.baseline_history.empty()) {
     json["run"]["baseline_history"] = {{"folder", run.info.baseline_history},
                                        {"runs", run.info.baseline_runs}};
@@ -809,6 +812,21 @@ void to_json(nlohmann::json& json, const RunResult& run) {
     json["run"]["exit_status"] = exit_code_name(static_cast<ExitCode>(run.exit_code));
   }
 }
+
+namespace {
+
+// "phase": absent in a run that decides, "screening" in one that only ranks configurations.
+bool read_screening_phase(const nlohmann::json& run) {
+  const std::string phase = field_or<std::string>(run, "phase", "");
+  if (phase.empty()) return false;
+  if (phase != "screening") {
+    throw JsonFieldError("phase",
+                         fmt::format("'{}' is not a phase (expected \"screening\")", phase));
+  }
+  return true;
+}
+
+}  // namespace
 
 void from_json(const nlohmann::json& json, RunResult& run) {
   const int version = field<int>(json, "schema_version");
@@ -842,6 +860,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
       });
     }
     if (r.contains("merged_from")) info.merged_from = array_field<std::string>(r, "merged_from");
+    info.screening = read_screening_phase(r);
     if (r.contains("baseline_history")) {
       with_field_context("baseline_history", [&] {
         const nlohmann::json& h = r.at("baseline_history");
