@@ -214,7 +214,10 @@ void add_notes_options(CLI::App* command, RunOptions& run) {
   command->add_option("--hypothesis", run.hypothesis,
                       "notes.md: what this run is expected to show (also in the ledger)");
   command->add_option("--change", run.change, "notes.md: the single intentional change");
-  command->add_option("--criteria", run.criteria, "notes.md: what counts as success");
+  command->add_option("--criteria", run.criteria,
+                      "notes.md: what counts as success; items separated by ';' or newlines, and "
+                      "each of the form METRIC OP VALUE (val_loss <= 0.98x baseline, "
+                      "tokens_per_s >= +15%, Test.loss < 0.1) is checked in the Result");
   command->add_option("--notes", run.notes_file,
                       "notes.md sections from this file (## Hypothesis, ## Single intentional "
                       "change, ## Success criteria; also ## Result, ## Interpretation, ## Next "
@@ -393,8 +396,15 @@ CLI::App* add_notes_command(CLI::App& app, NotesOptions& notes) {
 
 CLI::App* add_ledger_command(CLI::App& app, LedgerOptions& ledger) {
   CLI::App* command = app.add_subcommand(
-      "ledger", "List the runs of a runs folder with their outcome and hypothesis");
+      "ledger",
+      "List the runs of a runs folder with their outcome, criteria, keep/reject and change");
   command->add_option("runs", ledger.runs, "Runs folder");
+  command->add_option("--metric", ledger.metrics,
+                      "A column with this metric's value in each run (per test that recorded "
+                      "it); repeatable");
+  command->add_option("--test", ledger.test, "The --metric columns of this test only");
+  command->add_option("--format", ledger.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return command;
 }
 

@@ -40,7 +40,7 @@ struct RunOptions {
   double ab_margin = 0.05;      ///< --ab-margin: relative slowdown an A/B REGRESSION must exceed
   std::string hypothesis;       ///< notes.md: what the run is expected to show
   std::string change;           ///< notes.md: the single intentional change
-  std::string criteria;         ///< notes.md: what counts as success
+  std::string criteria;         ///< notes.md: what counts as success (`METRIC OP VALUE` is checked)
   std::string notes_file;       ///< notes.md sections from a file (--notes)
   std::string shard;            ///< --shard I/N; empty: from the environment, or not sharded
   int shard_count = 0;          ///< --shard-count: N for JOB_COMPLETION_INDEX
@@ -151,6 +151,9 @@ struct NotesOptions {
 
 struct LedgerOptions {
   std::string runs = "runs";
+  std::vector<std::string> metrics;  ///< --metric, repeatable: a column per metric (and test)
+  std::string test;                  ///< --test: the metrics of this test only
+  std::string format = "text";       ///< text or json
 };
 
 struct AblationOptions {

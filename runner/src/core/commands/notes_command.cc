@@ -7,7 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "comparison/run_criteria.h"
 #include "renderers/experiment_result.h"
+#include "renderers/ledger_table.h"
 #include "storage/experiment_notes.h"
 #include "storage/results_json.h"
 #include "storage/run_ledger.h"
@@ -18,14 +20,16 @@
 namespace mlregress::internal {
 
 ExitCode notes_command(const NotesOptions& options) {
-  const RunRecord record = read_run_record(options.run);
+  RunRecord record = read_run_record(options.run);
   const std::string path = options.run + "/notes.md";
   ExperimentNotes notes;
   if (std::filesystem::exists(path)) {
     notes = read_notes_file(path);
-  } else {
-    notes.result = experiment_result(record.run);
   }
+  // The criteria are checked again on the record as it is now (a notes.md edited by hand, a
+  // merged run), and the Result says what they give.
+  if (!notes.criteria.empty()) record.run.criteria = check_criteria(notes.criteria, record.run);
+  if (notes.result.empty() || !notes.criteria.empty()) notes.result = experiment_result(record.run);
   if (options.interpretation.empty() && options.next.empty()) {
     std::fputs(render_notes(notes, record.run.info.run_id).c_str(), stdout);
     return ExitCode::kPassed;
@@ -39,15 +43,11 @@ ExitCode notes_command(const NotesOptions& options) {
 
 ExitCode ledger_command(const LedgerOptions& options) {
   const RunLedger ledger = read_run_ledger(options.runs);
-  std::printf("%-28s %-18s %-22s %s\n", "run", "status", "tests", "hypothesis");
-  for (const LedgerEntry& entry : ledger.entries) {
-    const RunSummary summary = entry.summary.value_or(RunSummary{});
-    const std::string tests = entry.kind == "ab"
-                                  ? "A/B timing"
-                                  : fmt::format("{} run, {} passed", summary.tests, summary.passed);
-    std::printf("%-28s %-18s %-22s %s\n", entry.run_id.c_str(), exit_code_name(entry.exit_code),
-                tests.c_str(), entry.hypothesis.c_str());
-  }
+  const std::vector<LedgerMetricColumn> columns =
+      ledger_metric_columns(ledger, options.metrics, options.test);
+  const std::string table =
+      options.format == "json" ? ledger_json(ledger, columns) : ledger_text(ledger, columns);
+  std::fputs(table.c_str(), stdout);
   for (const std::string& damaged : ledger.damaged) std::fprintf(stderr, "%s\n", damaged.c_str());
   return ExitCode::kPassed;
 }

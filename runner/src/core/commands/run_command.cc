@@ -17,6 +17,7 @@
 #include "baselines/rolling_baseline.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
+#include "comparison/run_criteria.h"
 #include "environment/ctest_resources.h"
 #include "environment/environment_probe.h"
 #include "environment/environment_profile.h"
@@ -216,6 +217,7 @@ RunFolder open_run_folder(const RunOptions& options, const std::string& binary,
     info.baseline_runs = reference.rolling->runs;
   }
   info.hypothesis = planned.notes.hypothesis;
+  info.change = planned.notes.change;
   nlohmann::json config = planned.full_plan;
   if (const std::optional<ShardSpec>& shard = planned.shard) {
     info.shard = ShardInfo{shard->index, shard->count, plan_hash(planned.full_plan), shard->source};
@@ -371,6 +373,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     throw;
   }
   gate_run(run, gate ? &*gate : nullptr, sharded);
+  // The experiment's hypothesis, not a gate: checked and reported, the exit code unchanged.
+  run.criteria = check_criteria(planned->notes.criteria, run);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
   return report_run(RunRecord{folder.path, run, profile}, reference, folder, options, binary,

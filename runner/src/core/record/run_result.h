@@ -17,6 +17,7 @@
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
+#include "record/checked_criterion.h"
 #include "record/metric_comparison.h"
 #include "statistics/group_sequential.h"
 
@@ -182,6 +183,7 @@ struct RunInfo {
   std::optional<ShardInfo> shard;        ///< set in a shard's partial run folder
   std::vector<std::string> merged_from;  ///< a merged run: the shard folders it was built from
   std::string hypothesis;                ///< run --hypothesis (notes.md), for the ledger
+  std::string change;                    ///< run --change (notes.md), for the ledger
   /// run --baseline-history: compared with the recent runs under this folder, not baselines
   std::string baseline_history;
   std::vector<std::string> baseline_runs;  ///< the runs the rolling baseline was made from
@@ -194,6 +196,9 @@ struct RunResult {
   RunInfo info;
   std::vector<TestResult> tests;
   std::vector<std::string> runner_errors;  ///< problems outside any test (a worker died early...)
+  /// The notes' success criteria as the run checked them (comparison/run_criteria.h); empty
+  /// when the run was given none. They do not change the exit code.
+  std::vector<CheckedCriterion> criteria;
   int exit_code = 0;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "record/run_result.h"
 
@@ -10,6 +11,14 @@ namespace mlregress::internal {
 
 /// The "Result" section of notes.md, from the run's verdicts: the exit status and counts, then
 /// one line per failed test and per metric that is not a PASS.
+/// Then, when the run checked success criteria, criteria_result's text.
 std::string experiment_result(const RunResult& run);
+
+/// The checked criteria: "criteria: met", "criteria: not met (1 of 2)" (machine-checkable ones
+/// not met, of all machine-checkable) or "criteria: not evaluated (1 of 2)", then one line each:
+/// "- NOT met: value <= 0.98x baseline — Fast.Passes value 1.6 vs baseline 1.5 (1.067x; allowed
+/// <= 1.47) NOT met", "- not evaluated: val_loss < 1 — no test recorded val_loss",
+/// "- not machine-checkable: TEXT".
+std::string criteria_result(const std::vector<CheckedCriterion>& criteria);
 
 }  // namespace mlregress::internal

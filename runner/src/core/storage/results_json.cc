@@ -11,6 +11,7 @@
 #include "record/json_number.h"
 #include "record/json_text.h"
 #include "storage/breakdown_json.h"
+#include "storage/criteria_json.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
 
@@ -794,6 +795,7 @@ void to_json(nlohmann::json& json, const RunResult& run) {
           {"summary", summarize_run(run)},
           {"tests", std::move(tests)},
           {"runner_errors", run.runner_errors}};
+  if (!run.criteria.empty()) json["criteria"] = run.criteria;
   if (run.info.shard) {
     const ShardInfo& shard = *run.info.shard;
     json["run"]["shard"] = {{"index", shard.index},
@@ -871,6 +873,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
   });
   run.tests = array_field<TestResult>(json, "tests");
   run.runner_errors = array_field<std::string>(json, "runner_errors");
+  if (json.contains("criteria")) run.criteria = array_field<CheckedCriterion>(json, "criteria");
 }
 
 std::string render_results_json(const RunResult& run) {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "record/json_fields.h"
+#include "record/json_number.h"
 #include "support/errors.h"
 
 namespace mlregress::internal {
@@ -37,6 +38,12 @@ LedgerEntry ledger_entry(const RunResult& run) {
   entry.summary = summarize_run(run);
   entry.exit_code = static_cast<ExitCode>(run.exit_code);
   entry.hypothesis = run.info.hypothesis;
+  entry.change = run.info.change;
+  entry.criteria = criteria_outcome(run.criteria);
+  for (const TestResult& test : run.tests) {
+    if (!test.finished) continue;
+    for (const MetricRecord& metric : test.metrics) entry.metrics[test.name][metric.name] = metric.value;
+  }
   return entry;
 }
 
@@ -59,6 +66,20 @@ void to_json(nlohmann::json& json, const LedgerEntry& entry) {
   json["filter"] = entry.filter;
   if (entry.summary) json["summary"] = *entry.summary;
   if (!entry.hypothesis.empty()) json["hypothesis"] = entry.hypothesis;
+  if (!entry.change.empty()) json["change"] = entry.change;
+  if (!entry.criteria.empty()) json["criteria"] = entry.criteria;
+  if (!entry.metrics.empty()) {
+    nlohmann::json& metrics = json["metrics"];
+    for (const auto& [test, values] : entry.metrics) {
+      for (const auto& [name, value] : values) metrics[test][name] = json_number(value);
+    }
+  }
+}
+
+std::string ledger_decision(const LedgerEntry& entry) {
+  if (entry.criteria == "met") return entry.exit_code == ExitCode::kPassed ? "keep" : "reject";
+  if (entry.criteria == "not met") return "reject";
+  return "";
 }
 
 }  // namespace mlregress::internal
@@ -84,6 +105,17 @@ void from_json(const nlohmann::json& json, LedgerEntry& entry) {
   }
   entry.exit_code = static_cast<ExitCode>(field<int>(json, "exit_code"));
   entry.hypothesis = field_or<std::string>(json, "hypothesis", "");
+  entry.change = field_or<std::string>(json, "change", "");
+  entry.criteria = field_or<std::string>(json, "criteria", "");
+  if (json.contains("metrics")) {
+    with_field_context("metrics", [&] {
+      for (const auto& [test, values] : json.at("metrics").items()) {
+        for (const auto& [name, value] : values.items()) {
+          entry.metrics[test][name] = number_field(values, name);
+        }
+      }
+    });
+  }
 }
 
 RunLedger read_run_ledger(const std::string& runs_folder) {

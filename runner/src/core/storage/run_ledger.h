@@ -3,10 +3,14 @@
 //
 //   {"run_id": "...", "binary": "my_tests", "started_at": "...", "finished_at": "...",
 //    "duration_s": 5.2, "tiers": ["fast"], "filter": "", "git_commit": "...", "git_dirty": false,
-//    "summary": {...}, "exit_code": 0, "exit_status": "passed"}
+//    "summary": {...}, "exit_code": 0, "exit_status": "passed", "hypothesis": "...",
+//    "change": "...", "criteria": "met", "metrics": {"Passes": {"value": 1.5}}}
+//   (hypothesis, change, criteria and metrics only when there is something to say; older lines
+//   lack them)
 //   {"run_id": "...", "kind": "ab", "binary": "...", "other_binary": "...", ...}
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -32,7 +36,20 @@ struct LedgerEntry {
   std::optional<RunSummary> summary;  ///< run only
   ExitCode exit_code = ExitCode::kPassed;
   std::string hypothesis;  ///< run only, when given (run --hypothesis)
+  std::string change;      ///< run only, when given (run --change): the single intentional change
+  /// run only: the notes' machine-checkable criteria taken together ("met", "not met", "not
+  /// evaluated"; criteria_outcome), "" when the run had none.
+  std::string criteria;
+  /// run only: every finished test's single values, test name -> metric -> value (a seeded
+  /// test's: the mean over its seeds), which `ledger --metric` shows. Absent from older lines.
+  std::map<std::string, std::map<std::string, double>> metrics;
 };
+
+/// keep or reject, by the rule `ledger` documents: "keep" when the criteria were met and the run
+/// passed, "reject" when they were not met or the run did not pass (a failed test, a regression,
+/// ...), "" (undecided) when the run had no machine-checkable criteria or they could not be
+/// evaluated.
+std::string ledger_decision(const LedgerEntry& entry);
 
 /// The entry of a finished test run.
 LedgerEntry ledger_entry(const RunResult& run);
