@@ -140,6 +140,9 @@ inline const std::string& breakdown_profile_id(const BaselineMetric& metric,
 
 struct BaselineTest {
   std::string config_hash;
+  /// What the hash covers, as text by name (TestResult::config): `config = { lr = "0.02" }`.
+  /// A run whose hash differs is told which of these changed; empty in a file promoted before.
+  std::map<std::string, std::string> config;
   /// record_dataset: name -> "sha256:<hex>" of the data the values were measured on. A run on
   /// other data is NOT_COMPARABLE.
   std::map<std::string, std::string> datasets;

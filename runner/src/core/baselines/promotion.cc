@@ -433,6 +433,7 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     PlannedFile& planned = planned_file(files, path, before);
     BaselineTest& target = planned.after.tests[test.name];
     target.config_hash = test.config_hash;
+    target.config = test.config;
     target.datasets.clear();
     target.data_orders.clear();
     target.checkpoints.clear();

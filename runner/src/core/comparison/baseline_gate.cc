@@ -13,6 +13,7 @@
 #include "analysis/distribution_gate.h"
 #include "comparison/cause_classifier.h"
 #include "comparison/comparator.h"
+#include "comparison/config_diff.h"
 #include "comparison/curve_gate.h"
 #include "comparison/hypothesis_family.h"
 #include "comparison/predictions_gate.h"
@@ -71,7 +72,7 @@ const BaselineTest* BaselineGate::find_baseline(TestResult& test) const {
   test.environment_note =
       (env != loaded->file.environments.end() ? describe_environment_change(env->second, profile_)
                                               : std::string("environment unknown")) +
-      (baseline->config_hash == test.config_hash ? " · config same" : " · config changed") +
+      config_note(baseline->config_hash, test.config_hash, baseline->config, test.config) +
       properties_note(test.properties, baseline->properties);
   return baseline;
 }

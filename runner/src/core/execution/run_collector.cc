@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "execution/seed_runs.h"
+#include "registry/config_hash.h"
 #include "storage/predictions_file.h"
 #include "support/clock.h"
 #include "support/errors.h"
@@ -22,6 +23,7 @@ TestResult result_for(const PlannedTest& planned) {
   result.file = planned.test->file;
   result.line = planned.test->line;
   result.config_hash = planned.config_hash;
+  result.config = config_values(planned.params);
   return result;
 }
 
@@ -93,6 +95,7 @@ void RunCollector::handle(const TestEvent& event) {
     TestResult result = result_for(*planned);
     result.seed = plan_.settings.seed;
     result.threads = plan_.settings.threads;
+    add_run_settings(result.config, result.seed, result.threads);
     result.started_at = start->started_at.empty() ? utc_now_iso8601() : start->started_at;
     start_test(std::move(result));
     return;
@@ -173,7 +176,10 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_pass_spending = planned.pass_spending;
   result.seed_next_block = planned.seed_next_block;
   result.seed_anytime = planned.seed_anytime;
-  if (planned.attempts) result.threads = plan_.settings.threads;
+  if (planned.attempts) {
+    result.threads = plan_.settings.threads;
+    add_run_settings(result.config, plan_.settings.seed, result.threads);
+  }
   result.attempts = planned.attempts;
   result.quarantined = planned.quarantined;
   start_test(std::move(result));

@@ -106,6 +106,9 @@ struct TestResult {
   std::string file;
   int line = 0;
   std::string config_hash;
+  /// What the hash covers, as text by name: the resolved parameters, and "seed" and "threads"
+  /// where the hash covers them (registry/config_hash.h). Empty in a record written before it.
+  std::map<std::string, std::string> config;
   std::uint64_t seed = 0;
   int threads = 1;
   std::string started_at;  ///< UTC, ISO 8601

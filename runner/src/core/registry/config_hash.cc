@@ -20,6 +20,20 @@ nlohmann::json params_json(const ResolvedParams& params) {
   return json;
 }
 
+std::map<std::string, std::string> config_values(const ResolvedParams& params) {
+  std::map<std::string, std::string> values;
+  for (const auto& [key, value] : params_json(params).items()) {
+    values[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  return values;
+}
+
+void add_run_settings(std::map<std::string, std::string>& values, std::uint64_t seed,
+                      int threads) {
+  values.try_emplace("seed", std::to_string(seed));
+  values.try_emplace("threads", std::to_string(threads));
+}
+
 std::string config_hash(const ResolvedParams& params, std::uint64_t seed, int threads) {
   const nlohmann::json canonical = {
       {"params", params_json(params)}, {"seed", seed}, {"threads", threads}};

@@ -387,6 +387,7 @@ nlohmann::json test_json(const TestResult& test) {
   if (!predictions.empty()) json["predictions"] = std::move(predictions);
   if (!test.datasets.empty()) json["datasets"] = datasets_json(test);
   if (!test.properties.empty()) json["properties"] = test.properties;
+  if (!test.config.empty()) json["config"] = test.config;
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -695,6 +696,7 @@ void from_json(const nlohmann::json& json, TestResult& test) {
     });
   }
   test.properties = field_or<std::map<std::string, std::string>>(json, "properties", {});
+  test.config = field_or<std::map<std::string, std::string>>(json, "config", {});
   if (json.contains("curves")) read_curve_comparisons(json.at("curves"), test);
   test.seeded = json.contains("seed_runs");
   if (test.seeded) read_seeded_fields(json, test);
