@@ -3,6 +3,8 @@
 // from its baseline's is told each parameter with both values. Planted: a changed parameter the
 // note does not name, values lost on the way through results.json or the baseline file, a
 // baseline promoted before values were kept that makes the note claim a change it cannot see.
+#include "comparison/config_diff.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -14,7 +16,6 @@
 #include "baselines/baseline_toml.h"
 #include "builders.h"
 #include "comparison/baseline_gate.h"
-#include "comparison/config_diff.h"
 #include "registry/config_hash.h"
 #include "storage/results_json.h"
 
@@ -54,8 +55,9 @@ TEST(ConfigDiff, ValuesAreTheParametersAsText) {
                                  {"verbose", ParamValue{false}},
                                  {"precision", ParamValue{std::string("bf16")}}};
   Values values = config_values(params);
-  EXPECT_EQ(values, (Values{{"lr", "0.02"}, {"precision", "bf16"}, {"steps", "500"},
-                            {"verbose", "false"}}));
+  EXPECT_EQ(
+      values,
+      (Values{{"lr", "0.02"}, {"precision", "bf16"}, {"steps", "500"}, {"verbose", "false"}}));
   add_run_settings(values, 7, 2);
   EXPECT_EQ(values.at("seed"), "7");
   EXPECT_EQ(values.at("threads"), "2");

@@ -3,6 +3,8 @@
 // notes.md's Result and results.json. Planted: a sentence taken for a criterion, a threshold on
 // the wrong side of the baseline, a criterion on a metric nobody recorded reported as met, a value
 // without a baseline judged against nothing, criteria lost on the way through results.json.
+#include "comparison/criterion.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "builders.h"
-#include "comparison/criterion.h"
 #include "comparison/run_criteria.h"
 #include "record/json_fields.h"
 #include "renderers/experiment_result.h"
@@ -63,8 +64,8 @@ TEST(Criterion, ASentenceOrAHalfCriterionStaysText) {
   for (const char* text :
        {"no REGRESSION", "XorSeedStudy accuracy not INCONCLUSIVE", "loss falls, speed holds",
         "val_loss <= 0.98 baseline", "val_loss <= +0.5", "val_loss <=", "<= 0.98x",
-        "val_loss == 0.98x", "val_loss <= 0.98x of the baseline", "val_loss <= fast",
-        "1loss <= 2", ""}) {
+        "val_loss == 0.98x", "val_loss <= 0.98x of the baseline", "val_loss <= fast", "1loss <= 2",
+        ""}) {
     EXPECT_FALSE(parse_criterion(text).has_value()) << "'" << text << "' is not a criterion";
   }
 }
@@ -100,8 +101,7 @@ TEST(Criterion, AnAbsoluteBoundNeedsNoBaselineAndNaNNeverHolds) {
   EXPECT_TRUE(alone->held);
   EXPECT_EQ(alone->change, "");
   EXPECT_FALSE(evaluate_criterion(criterion, 0.02, 0.01)->held) << "< is strict";
-  EXPECT_FALSE(
-      evaluate_criterion(criterion, 0.02, std::numeric_limits<double>::quiet_NaN())->held);
+  EXPECT_FALSE(evaluate_criterion(criterion, 0.02, std::numeric_limits<double>::quiet_NaN())->held);
   EXPECT_FALSE(evaluate_criterion(parsed("acc >= 0.5"), std::nullopt,
                                   std::numeric_limits<double>::quiet_NaN())
                    ->held);

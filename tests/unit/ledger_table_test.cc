@@ -2,6 +2,8 @@
 // ledger.jsonl lines that carry them; older lines without them still read. Planted: a run whose
 // criteria failed marked keep, a failed run with met criteria kept, a metric column that shows
 // another test's value, columns that drift out of line, a new field that breaks old lines.
+#include "renderers/ledger_table.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "builders.h"
-#include "renderers/ledger_table.h"
 #include "storage/run_ledger.h"
 
 namespace mlregress::internal {
@@ -95,8 +96,8 @@ TEST(LedgerTable, ColumnsLineUpAndMissingValuesShowADash) {
   EXPECT_THAT(rows[2], HasSubstr("1.25")) << text;
   EXPECT_THAT(rows[0], HasSubstr("nobody_recorded")) << text;
 
-  const nlohmann::json json = nlohmann::json::parse(ledger_json(ledger, ledger_metric_columns(
-                                                                            ledger, {"value"}, "T")));
+  const nlohmann::json json =
+      nlohmann::json::parse(ledger_json(ledger, ledger_metric_columns(ledger, {"value"}, "T")));
   EXPECT_TRUE(json.at(0).at("metrics").at("value").is_null());
   EXPECT_EQ(json.at(1).at("metrics").at("value"), 1.25);
   EXPECT_EQ(json.at(1).at("decision"), "reject");

@@ -894,14 +894,14 @@ void render_metric(std::ostringstream& out, const std::string& path, const Basel
 }
 
 // The [tests.X] keys that map names to strings (fingerprints, "sha256:<hex>"; then the
-// properties and the config), each with its map in the test, in the order they are written; a const test gives
-// const maps.
+// properties and the config), each with its map in the test, in the order they are written; a const
+// test gives const maps.
 template <typename Test>
 auto string_map_fields(Test& test) {
-  return std::array{
-      std::pair{"datasets", &test.datasets}, std::pair{"data_order", &test.data_orders},
-      std::pair{"checkpoints", &test.checkpoints}, std::pair{"properties", &test.properties},
-      std::pair{"config", &test.config}};
+  return std::array{std::pair{"datasets", &test.datasets},
+                    std::pair{"data_order", &test.data_orders},
+                    std::pair{"checkpoints", &test.checkpoints},
+                    std::pair{"properties", &test.properties}, std::pair{"config", &test.config}};
 }
 
 }  // namespace
@@ -937,10 +937,9 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
     for (const auto& [name, node] : r.table(*tests, "tests")) {
       const std::string what = fmt::format("[tests.{}]", name.str());
       const toml::table& t = r.table(node, what);
-      r.only_keys(
-          t, what,
-          {"config_hash", "config", "datasets", "data_order", "checkpoints", "properties",
-           "metrics"});
+      r.only_keys(t, what,
+                  {"config_hash", "config", "datasets", "data_order", "checkpoints", "properties",
+                   "metrics"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");

@@ -94,8 +94,8 @@ std::optional<Criterion> parse_criterion(std::string_view text) {
   criterion.text = std::string(text);
   std::size_t name_end = 0;
   while (name_end < text.size() && is_metric_char(text[name_end])) ++name_end;
-  if (name_end == 0 || (std::isalpha(static_cast<unsigned char>(text.front())) == 0 &&
-                        text.front() != '_')) {
+  if (name_end == 0 ||
+      (std::isalpha(static_cast<unsigned char>(text.front())) == 0 && text.front() != '_')) {
     return std::nullopt;
   }
   criterion.metric = std::string(text.substr(0, name_end));
@@ -125,9 +125,10 @@ std::optional<CriterionCheck> evaluate_criterion(const Criterion& criterion,
   }
   check.held = !std::isnan(observed) && holds(criterion.op, observed, check.threshold);
   if (baseline && *baseline != 0.0 && std::isfinite(*baseline)) {
-    check.change = criterion.kind == CriterionKind::kRatio
-                       ? formatted("%.4gx", observed / *baseline)
-                       : formatted("%+.3g%%", 100.0 * (observed - *baseline) / std::fabs(*baseline));
+    check.change =
+        criterion.kind == CriterionKind::kRatio
+            ? formatted("%.4gx", observed / *baseline)
+            : formatted("%+.3g%%", 100.0 * (observed - *baseline) / std::fabs(*baseline));
   } else if (baseline && criterion.kind != CriterionKind::kAbsolute) {
     check.change = "baseline 0: no ratio";
   }

@@ -37,7 +37,7 @@ struct CheckedCriterion {
   std::string text;  ///< as written
   CriterionStatus status = CriterionStatus::kText;
   std::vector<CriterionTestCheck> checks;  ///< one per test that recorded the metric
-  std::string note;  ///< not evaluated: "no test recorded val_loss", ...
+  std::string note;                        ///< not evaluated: "no test recorded val_loss", ...
   friend bool operator==(const CheckedCriterion&, const CheckedCriterion&) = default;
 };
 

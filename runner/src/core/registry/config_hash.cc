@@ -28,8 +28,7 @@ std::map<std::string, std::string> config_values(const ResolvedParams& params) {
   return values;
 }
 
-void add_run_settings(std::map<std::string, std::string>& values, std::uint64_t seed,
-                      int threads) {
+void add_run_settings(std::map<std::string, std::string>& values, std::uint64_t seed, int threads) {
   values.try_emplace("seed", std::to_string(seed));
   values.try_emplace("threads", std::to_string(threads));
 }

@@ -29,11 +29,13 @@ std::string_view status_label(CriterionStatus status) {
 std::string check_text(const CheckedCriterion& criterion, const CriterionTestCheck& check) {
   const std::size_t op = criterion.text.find_first_of("<>");
   const std::string op_text =
-      op == std::string::npos ? "" : criterion.text.substr(op, criterion.text[op + 1] == '=' ? 2 : 1);
+      op == std::string::npos ? ""
+                              : criterion.text.substr(op, criterion.text[op + 1] == '=' ? 2 : 1);
   std::string out = fmt::format("{} {} {:.6g}", check.test, check.metric, check.observed);
   if (check.baseline) out += fmt::format(" vs baseline {:.6g}", *check.baseline);
   std::string detail = check.change;
-  detail += fmt::format("{}allowed {} {:.6g}", detail.empty() ? "" : "; ", op_text, check.threshold);
+  detail +=
+      fmt::format("{}allowed {} {:.6g}", detail.empty() ? "" : "; ", op_text, check.threshold);
   return fmt::format("{} ({})", out, detail);
 }
 
@@ -61,16 +63,15 @@ std::string criteria_result(const std::vector<CheckedCriterion>& criteria) {
   const std::string outcome = criteria_outcome(criteria);
   std::string head = "Success criteria: none machine-checkable.\n";
   if (outcome == "met") head = "criteria: met\n";
-  if (outcome == "not met") head = fmt::format("criteria: not met ({} of {})\n", not_met, checkable);
+  if (outcome == "not met")
+    head = fmt::format("criteria: not met ({} of {})\n", not_met, checkable);
   if (outcome == "not evaluated") {
     head = fmt::format("criteria: not evaluated ({} of {})\n", not_evaluated, checkable);
   }
   return head + lines;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string experiment_result(const RunResult& run) {
   const RunSummary s = summarize_run(run);

@@ -112,14 +112,15 @@ std::string ledger_json(const RunLedger& ledger, const std::vector<LedgerMetricC
       metrics[column.header] = value ? json_number(*value) : nlohmann::json();
     }
     const std::string decision = ledger_decision(entry);
-    rows.push_back({{"run_id", entry.run_id},
-                    {"kind", entry.kind},
-                    {"exit_status", exit_code_name(entry.exit_code)},
-                    {"criteria", entry.criteria.empty() ? nlohmann::json() : nlohmann::json(entry.criteria)},
-                    {"decision", decision.empty() ? nlohmann::json() : nlohmann::json(decision)},
-                    {"change", entry.change},
-                    {"hypothesis", entry.hypothesis},
-                    {"metrics", std::move(metrics)}});
+    rows.push_back(
+        {{"run_id", entry.run_id},
+         {"kind", entry.kind},
+         {"exit_status", exit_code_name(entry.exit_code)},
+         {"criteria", entry.criteria.empty() ? nlohmann::json() : nlohmann::json(entry.criteria)},
+         {"decision", decision.empty() ? nlohmann::json() : nlohmann::json(decision)},
+         {"change", entry.change},
+         {"hypothesis", entry.hypothesis},
+         {"metrics", std::move(metrics)}});
   }
   return json_text(rows, 2) + "\n";
 }

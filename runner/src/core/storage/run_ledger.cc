@@ -42,7 +42,8 @@ LedgerEntry ledger_entry(const RunResult& run) {
   entry.criteria = criteria_outcome(run.criteria);
   for (const TestResult& test : run.tests) {
     if (!test.finished) continue;
-    for (const MetricRecord& metric : test.metrics) entry.metrics[test.name][metric.name] = metric.value;
+    for (const MetricRecord& metric : test.metrics)
+      entry.metrics[test.name][metric.name] = metric.value;
   }
   return entry;
 }
