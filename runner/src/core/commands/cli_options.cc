@@ -387,7 +387,9 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& merge) {
 
 CLI::App* add_notes_command(CLI::App& app, NotesOptions& notes) {
   CLI::App* command = app.add_subcommand(
-      "notes", "Print a run's notes.md, or add the interpretation and the next experiment");
+      "notes",
+      "Print a run's notes.md (its success criteria checked again), or add the interpretation "
+      "and the next experiment");
   add_run_folder(command, notes.run);
   command->add_option("--interpretation", notes.interpretation, "What the result means");
   command->add_option("--next", notes.next, "The next experiment");

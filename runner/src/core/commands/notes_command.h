@@ -1,6 +1,8 @@
 // `notes RUN [--interpretation TEXT] [--next TEXT]`: adds a person's reading of the result to the
-// run's notes.md (or prints it), and `ledger [RUNS_DIR]`: the runs of a folder with their
-// hypotheses and outcomes, from ledger.jsonl.
+// run's notes.md (or prints it), its success criteria checked again from results.json; and
+// `ledger [RUNS_DIR] [--metric NAME]... [--test NAME] [--format text|json]`: the runs of a folder
+// with their outcomes, criteria, keep/reject, chosen metrics, change and hypothesis, from
+// ledger.jsonl (renderers/ledger_table.h).
 #pragma once
 
 #include <string>
