@@ -348,6 +348,13 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_EQ(parse_ok({"ledger"}).cl().command, Command::kLedger);
     EXPECT_EQ(parse_ok({"ledger"}).cl().ledger.runs, "runs");
     EXPECT_EQ(parse_ok({"ledger", "elsewhere"}).cl().ledger.runs, "elsewhere");
+    EXPECT_EQ(parse_ok({"ledger"}).cl().ledger.format, "text");
+    const Parsed p = parse_ok({"ledger", "r", "--metric", "loss", "--metric", "tokens_per_s",
+                               "--test", "Fast.Lm", "--format", "json"});
+    EXPECT_EQ(p.cl().ledger.metrics, (std::vector<std::string>{"loss", "tokens_per_s"}));
+    EXPECT_EQ(p.cl().ledger.test, "Fast.Lm");
+    EXPECT_EQ(p.cl().ledger.format, "json");
+    expect_usage_error({"ledger", "r", "--format", "html"}, "html");
   }
   {
     const Parsed p = parse_ok({"rerun", "r", "--test", "Fast.Cnn", "--seed", "4", "--out", "o",

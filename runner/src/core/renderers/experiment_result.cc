@@ -61,7 +61,7 @@ std::string criteria_result(const std::vector<CheckedCriterion>& criteria) {
     }
   }
   const std::string outcome = criteria_outcome(criteria);
-  std::string head = "Success criteria: none machine-checkable.\n";
+  std::string head = "criteria: none machine-checkable\n";
   if (outcome == "met") head = "criteria: met\n";
   if (outcome == "not met")
     head = fmt::format("criteria: not met ({} of {})\n", not_met, checkable);
