@@ -51,6 +51,7 @@ TEST_F(CriteriaE2eTest, AValueThatMissesTheCriterionIsNotMetWithTheNumbers) {
       run("--filter Passes --set Passes.value=1.6 --baselines " + b() +
           " --change 'value 1.5 -> 1.6' --criteria 'value <= 0.98x baseline; value < 2'");
   EXPECT_EQ(missed.exit_code, kPassed) << "criteria are the hypothesis, not a gate: " << missed.out;
+  EXPECT_THAT(missed.out, HasSubstr("criteria: not met (1 of 2)")) << missed.out;
   const std::string notes = read_file(latest() + "/notes.md");
   EXPECT_THAT(notes, HasSubstr("criteria: not met (1 of 2)")) << notes;
   EXPECT_THAT(notes, HasSubstr("- NOT met: value <= 0.98x baseline — Fast.Passes value 1.6 vs "

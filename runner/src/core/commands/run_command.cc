@@ -377,6 +377,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.criteria = check_criteria(planned->notes.criteria, run);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
+  if (!run.criteria.empty()) std::fputs(criteria_result(run.criteria).c_str(), stdout);
   return report_run(RunRecord{folder.path, run, profile}, reference, folder, options, binary,
                     std::move(output_errors));
 }
