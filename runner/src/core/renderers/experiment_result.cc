@@ -71,8 +71,6 @@ std::string criteria_result(const std::vector<CheckedCriterion>& criteria) {
   return head + lines;
 }
 
-namespace {}  // namespace
-
 std::string experiment_result(const RunResult& run) {
   const RunSummary s = summarize_run(run);
   std::string out =

@@ -17,8 +17,9 @@ std::string experiment_result(const RunResult& run);
 /// The checked criteria: "criteria: met", "criteria: not met (1 of 2)" (machine-checkable ones
 /// not met, of all machine-checkable) or "criteria: not evaluated (1 of 2)", then one line each:
 /// "- NOT met: value <= 0.98x baseline — Fast.Passes value 1.6 vs baseline 1.5 (1.067x; allowed
-/// <= 1.47) NOT met", "- not evaluated: val_loss < 1 — no test recorded val_loss",
-/// "- not machine-checkable: TEXT".
+/// <= 1.47)", "- not evaluated: val_loss < 1 — no test recorded val_loss",
+/// "- not machine-checkable: TEXT"; "criteria: none machine-checkable" when no item is. A
+/// criterion checked on several tests lists them below it, each "  - met: ..." or "  - NOT met".
 std::string criteria_result(const std::vector<CheckedCriterion>& criteria);
 
 }  // namespace mlregress::internal
