@@ -20,10 +20,11 @@ enum class ExitCode : int {
   kBisectFailed = 10,     ///< bisect could not name a first bad commit
   kNotGated =
       11,  ///< --strict-env: a metric is UNGATED or NOT_COMPARABLE (no regression, no failure)
-  kInternalError = 70,  ///< a bug in mlregress itself (an invariant broke)
-  kAllSkipped = 77,     ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
-  kInterrupted = 130,   ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete
-  kTerminated = 143,    ///< stopped by SIGTERM; the run folder is marked incomplete
+  kConstraintViolated = 12,  ///< a constraint (compare --constraint, MlTest::constrain) broke
+  kInternalError = 70,       ///< a bug in mlregress itself (an invariant broke)
+  kAllSkipped = 77,          ///< every selected test skipped itself (ctest's SKIP_RETURN_CODE)
+  kInterrupted = 130,        ///< stopped by SIGINT (Ctrl-C); the run folder is marked incomplete
+  kTerminated = 143,         ///< stopped by SIGTERM; the run folder is marked incomplete
 };
 
 /// Short stable name of an exit code, e.g. "test_failed", as used in results.json and the ledger.

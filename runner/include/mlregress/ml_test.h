@@ -166,6 +166,17 @@ class MlTest : public ::testing::Test {
   }
   static void record_property(std::string_view key, double value);
 
+  /// Declares a constraint on one of the test's metrics, checked against the baseline's value
+  /// whenever the test is compared (`run --baselines`, `compare`): "METRIC OP VALUE", OP one of
+  /// <=, >=, <, >, VALUE a ratio to the baseline ("peak_bytes_per_step <= 1.10x"), a change
+  /// relative to it ("val_loss <= +0.5%") or a number in the metric's units ("nonfinite_count
+  /// <= 0"). A broken constraint, or one on a metric the test did not record, fails the run with
+  /// exit code 12 (constraint_violated) when nothing worse happened; results.json keeps the
+  /// texts. A text that does not parse throws std::invalid_argument naming it, the file and the
+  /// line of the call. Declaring a text twice keeps it once.
+  static void constrain(std::string_view text, const char* file = __builtin_FILE(),
+                        int line = __builtin_LINE());
+
   /// The resolved value of a declared parameter. T is bool, an integer type, double or
   /// std::string and must match the declared type (ints may be read as double).
   template <typename T>

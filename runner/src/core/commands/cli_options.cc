@@ -335,6 +335,14 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& compare) {
   add_gate_options(command, compare.alpha, compare.strict_env, "The comparison");
   command->add_flag("--allow-incomplete", compare.allow_incomplete,
                     "Compare a run that was killed or is still running (what it holds so far)");
+  command
+      ->add_option("--constraint", compare.constraints,
+                   "A constraint on B's metric in every test that recorded it: METRIC OP VALUE, "
+                   "OP <=, >=, < or >, VALUE a ratio to A (1.10x), a change relative to A "
+                   "(+0.5%) or a number (2.5) (repeatable). Given, the constraints alone decide "
+                   "the exit code: 12 when one is violated, else 0")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   return command;
 }
 

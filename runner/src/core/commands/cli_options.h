@@ -129,6 +129,8 @@ struct CompareOptions {
   double alpha = kDefaultAlpha;   ///< the multi-seed gate's family-wise level
   bool strict_env = false;        ///< an UNGATED or NOT_COMPARABLE metric: exit not_gated
   bool allow_incomplete = false;  ///< compare runs that were killed or are still running
+  /// --constraint "METRIC OP VALUE" (repeatable): then the constraints decide the exit code
+  std::vector<std::string> constraints;
 };
 
 struct ReportOptions {

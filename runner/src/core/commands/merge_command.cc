@@ -275,8 +275,10 @@ struct SeededMerge {
 };
 
 // The data fingerprints and properties of the first seed in plan order, as one machine keeps
-// them: the shard that ran that seed recorded them.
+// them: the shard that ran that seed recorded them. The declared constraints of every shard.
 void keep_first_seed_datasets(SeededMerge& merged, const TestResult& part) {
+  for (const std::string& text : part.constraints)
+    add_declared_constraint(merged.test.constraints, text);
   for (const SeedRun& run : part.seed_runs) {
     const auto unit = std::pair{run.variant_index, run.seed};
     if (!merged.first_unit || unit < *merged.first_unit) {

@@ -14,6 +14,7 @@
 #include "comparison/cause_classifier.h"
 #include "comparison/comparator.h"
 #include "comparison/config_diff.h"
+#include "comparison/constraint.h"
 #include "comparison/curve_gate.h"
 #include "comparison/hypothesis_family.h"
 #include "comparison/predictions_gate.h"
@@ -288,6 +289,10 @@ void BaselineGate::compare_test(TestResult& test) const {
   if (!other_order.empty()) note_order_changed(test, other_order);
   if (regressed && test.status == TestStatus::kPassed) test.status = TestStatus::kRegressed;
   explain(test);
+  // The test's own constraints, against the same baseline values; a test that failed or skipped
+  // itself has no values to hold them to.
+  if (test.status == TestStatus::kPassed || test.status == TestStatus::kRegressed)
+    test.constraints_violated = violated_declared_constraints(test);
 }
 
 void BaselineGate::explain(TestResult& test) const {
@@ -309,6 +314,7 @@ void BaselineGate::judge_run(RunResult& run) {
     // A judgement against other baselines, if the run had one, is replaced: "regressed" means
     // the body passed, so the test starts from there.
     test.comparisons.clear();
+    test.constraints_violated.clear();
     test.baseline_file.clear();
     test.environment_note.clear();
     if (test.status == TestStatus::kRegressed) test.status = TestStatus::kPassed;

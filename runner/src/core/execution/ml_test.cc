@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "comparison/constraint.h"
 #include "execution/test_context.h"
 #include "record/run_result.h"
 #include "support/dataset_hasher.h"
@@ -268,6 +269,14 @@ void MlTest::record_property(std::string_view key, std::string_view value) {
 
 void MlTest::record_property(std::string_view key, double value) {
   record_property(key, std::string_view(fmt::format("{}", value)));
+}
+
+void MlTest::constrain(std::string_view text, const char* file, int line) {
+  const internal::ParsedConstraint parsed = internal::parse_constraint(text);
+  if (!parsed.constraint)
+    throw std::invalid_argument(fmt::format("{}:{}: constrain: {}", file, line, parsed.error));
+  internal::TestContext& context = internal::require_context("constrain()");
+  context.sink->emit(internal::ConstraintDeclared{parsed.constraint->text});
 }
 
 void MlTest::record_gated_curve(std::string_view name, const std::vector<std::int64_t>& steps,

@@ -105,27 +105,29 @@ void RunCollector::handle(const TestEvent& event) {
     return;
   }
   TestResult& test = current();
-  std::visit(Overloaded{
-                 [&](const TestStarted&) {},
-                 [&](const AssertionFailed& e) {
-                   test.failures.push_back(e.failure);
-                   notify([&](RunObserver& o) { o.on_failure(test, test.failures.back()); });
-                 },
-                 [&](const TestSkipped& e) { test.skip_message = e.message; },
-                 [&](const MetricRecorded& e) {
-                   test.metrics.push_back(e.metric);
-                   notify([&](RunObserver& o) { o.on_metric(test, test.metrics.back()); });
-                 },
-                 [&](const BreakdownRecorded& e) { attach_breakdown(test.metrics, e); },
-                 [&](const CurveRecorded& e) { add_curve(test, e.curve); },
-                 [&](const PredictionsRecorded& e) { add_predictions(test, e); },
-                 [&](const DatasetRecorded& e) {
-                   add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.kind});
-                 },
-                 [&](const PropertyRecorded& e) { test.properties[e.key] = e.value; },
-                 [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
-             },
-             event);
+  std::visit(
+      Overloaded{
+          [&](const TestStarted&) {},
+          [&](const AssertionFailed& e) {
+            test.failures.push_back(e.failure);
+            notify([&](RunObserver& o) { o.on_failure(test, test.failures.back()); });
+          },
+          [&](const TestSkipped& e) { test.skip_message = e.message; },
+          [&](const MetricRecorded& e) {
+            test.metrics.push_back(e.metric);
+            notify([&](RunObserver& o) { o.on_metric(test, test.metrics.back()); });
+          },
+          [&](const BreakdownRecorded& e) { attach_breakdown(test.metrics, e); },
+          [&](const CurveRecorded& e) { add_curve(test, e.curve); },
+          [&](const PredictionsRecorded& e) { add_predictions(test, e); },
+          [&](const DatasetRecorded& e) {
+            add_dataset_fingerprint(test.datasets, {e.name, e.sha256, e.bytes, e.kind});
+          },
+          [&](const PropertyRecorded& e) { test.properties[e.key] = e.value; },
+          [&](const ConstraintDeclared& e) { add_declared_constraint(test.constraints, e.text); },
+          [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
+      },
+      event);
 }
 
 void RunCollector::end_current(TestStatus status, double duration_s) {

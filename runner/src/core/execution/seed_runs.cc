@@ -60,37 +60,39 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
   bool ended = false;
   for (const TestEvent& event : events) {
     // Every event named: one added to TestEvent fails to compile here until it is handled.
-    std::visit(Overloaded{
-                   [](const TestStarted&) {},
-                   [&](const AssertionFailed& e) { run.failures.push_back(e.failure); },
-                   [&](const TestSkipped& e) { run.skip_message = e.message; },
-                   [&](const MetricRecorded& e) { run.metrics.push_back(e.metric); },
-                   [&](const BreakdownRecorded& e) { attach_breakdown(run.metrics, e); },
-                   [&](const CurveRecorded& e) {
-                     if (job.test->attempts) {
-                       // A flaky-aware test keeps its first attempt's curves, as a plain run
-                       // records them.
-                       if (job.seed == job.test->seeds.front()) curves.push_back(e.curve);
-                       return;
-                     }
-                     CurveRecord renamed = e.curve;
-                     renamed.name = fmt::format(
-                         "{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
-                     curves.push_back(std::move(renamed));
-                   },
-                   // Predictions are not kept per seed: the collector keeps those of a flaky-aware
-                   // test's first attempt (add_seed_run).
-                   [](const PredictionsRecorded&) {},
-                   [&](const DatasetRecorded& e) {
-                     add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.kind});
-                   },
-                   [&](const PropertyRecorded& e) { run.properties[e.key] = e.value; },
-                   [&](const TestEnded& e) {
-                     ended = true;
-                     run.status = ended_status(e);
-                   },
-               },
-               event);
+    std::visit(
+        Overloaded{
+            [](const TestStarted&) {},
+            [&](const AssertionFailed& e) { run.failures.push_back(e.failure); },
+            [&](const TestSkipped& e) { run.skip_message = e.message; },
+            [&](const MetricRecorded& e) { run.metrics.push_back(e.metric); },
+            [&](const BreakdownRecorded& e) { attach_breakdown(run.metrics, e); },
+            [&](const CurveRecorded& e) {
+              if (job.test->attempts) {
+                // A flaky-aware test keeps its first attempt's curves, as a plain run
+                // records them.
+                if (job.seed == job.test->seeds.front()) curves.push_back(e.curve);
+                return;
+              }
+              CurveRecord renamed = e.curve;
+              renamed.name = fmt::format("{}.seed{}",
+                                         variant_metric_name(renamed.name, run.variant), run.seed);
+              curves.push_back(std::move(renamed));
+            },
+            // Predictions are not kept per seed: the collector keeps those of a flaky-aware
+            // test's first attempt (add_seed_run).
+            [](const PredictionsRecorded&) {},
+            [&](const DatasetRecorded& e) {
+              add_dataset_fingerprint(run.datasets, {e.name, e.sha256, e.bytes, e.kind});
+            },
+            [&](const PropertyRecorded& e) { run.properties[e.key] = e.value; },
+            [&](const ConstraintDeclared& e) { add_declared_constraint(run.constraints, e.text); },
+            [&](const TestEnded& e) {
+              ended = true;
+              run.status = ended_status(e);
+            },
+        },
+        event);
   }
   fail_diverged_metrics(run);
   if (ended && run.status == TestStatus::kPassed) fail_missing_covariates(run);
@@ -137,6 +139,7 @@ TestStatus summarize_attempts(TestResult& test) {
     test.metrics = run.metrics;
     if (!run.datasets.empty()) test.datasets = run.datasets;
     if (!run.properties.empty()) test.properties = run.properties;
+    for (const std::string& text : run.constraints) add_declared_constraint(test.constraints, text);
   }
   if (!rate.samples.empty()) {
     rate.value = stats::summarize_samples(rate.samples).mean;
@@ -229,6 +232,9 @@ TestStatus summarize_seed_runs(TestResult& test) {
   for (MetricRecord& m : test.metrics) m.value = stats::summarize_samples(m.samples).mean;
   keep_first_fingerprints(test);
   keep_first_properties(test);
+  for (const SeedRun& run : test.seed_runs) {
+    for (const std::string& text : run.constraints) add_declared_constraint(test.constraints, text);
+  }
 
   if (crashed > 0) {
     test.crash_message =

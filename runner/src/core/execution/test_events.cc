@@ -25,6 +25,14 @@ nlohmann::json numbers(const std::vector<double>& values) {
   return array;
 }
 
+nlohmann::json end_json(const TestEnded& e) {
+  return {{"event", "end"},
+          {"test", e.test},
+          {"passed", e.passed},
+          {"skipped", e.skipped},
+          {"duration_s", e.duration_s}};
+}
+
 }  // namespace
 
 void attach_breakdown(std::vector<MetricRecord>& metrics, const BreakdownRecorded& event) {
@@ -86,13 +94,10 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
           [&](const PropertyRecorded& e) {
             json = {{"event", "property"}, {"key", e.key}, {"value", e.value}};
           },
-          [&](const TestEnded& e) {
-            json = {{"event", "end"},
-                    {"test", e.test},
-                    {"passed", e.passed},
-                    {"skipped", e.skipped},
-                    {"duration_s", e.duration_s}};
+          [&](const ConstraintDeclared& e) {
+            json = {{"event", "constraint"}, {"text", e.text}};
           },
+          [&](const TestEnded& e) { json = end_json(e); },
       },
       event);
 }
@@ -144,6 +149,8 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
   } else if (kind == "property") {
     event =
         PropertyRecorded{json.at("key").get<std::string>(), json.at("value").get<std::string>()};
+  } else if (kind == "constraint") {
+    event = ConstraintDeclared{json.at("text").get<std::string>()};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

@@ -15,6 +15,7 @@
 //   {"event": "dataset", "name": "eval", "sha256": "sha256:ab12...", "bytes": 52224, "order":
 //   false} (a checkpoint adds "kind": "checkpoint")
 //   {"event": "property", "key": "dtype", "value": "float32"}
+//   {"event": "constraint", "text": "val_loss <= +0.5%"}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
@@ -75,6 +76,11 @@ struct PropertyRecorded {
   std::string value;
 };
 
+/// MlTest::constrain: a constraint on one of the test's metrics, checked against the baseline.
+struct ConstraintDeclared {
+  std::string text;
+};
+
 struct TestEnded {
   std::string test;
   bool passed = false;
@@ -82,9 +88,9 @@ struct TestEnded {
   double duration_s = 0.0;
 };
 
-using TestEvent =
-    std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
-                 CurveRecorded, PredictionsRecorded, DatasetRecorded, PropertyRecorded, TestEnded>;
+using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
+                               BreakdownRecorded, CurveRecorded, PredictionsRecorded,
+                               DatasetRecorded, PropertyRecorded, ConstraintDeclared, TestEnded>;
 
 /// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
 /// collector lets a recorded failure win over a skip.)

@@ -93,6 +93,9 @@ std::string format_regression_report(const std::string& run_id, const TestResult
   }
   if (pending)
     out += "CAUSE         named when the run's seeded and predictions checks are decided\n";
+  // The test's own constraints (MlTest::constrain) its values break against the baseline.
+  for (const std::string& broken : test.constraints_violated)
+    out += "CONSTRAINT    " + broken + "\n";
   if (!test.environment_note.empty()) out += "ENVIRONMENT   " + test.environment_note + "\n";
   return out;
 }

@@ -44,14 +44,16 @@ std::size_t count_not_gated(const RunResult& run) {
 }
 
 ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors) {
-  std::size_t failed = 0, skipped = 0, regressed = 0;
+  std::size_t failed = 0, skipped = 0, regressed = 0, constrained = 0;
   for (const TestResult& test : run.tests) {
     failed += is_test_failure(test.status);
     skipped += test.status == TestStatus::kSkipped;
     regressed += test.status == TestStatus::kRegressed;
+    constrained += !test.constraints_violated.empty();
   }
   if (failed > 0) return ExitCode::kTestFailed;
   if (regressed > 0) return ExitCode::kRegression;
+  if (constrained > 0) return ExitCode::kConstraintViolated;
   if (!run.runner_errors.empty()) return ExitCode::kInternalError;
   if (!output_errors.empty()) return ExitCode::kOutputError;
   if (run.info.strict_env && count_not_gated(run) > 0) return ExitCode::kNotGated;
@@ -75,6 +77,11 @@ std::vector<std::uint64_t> seeds_that_ran(const TestResult& test) {
   }
   std::sort(seeds.begin(), seeds.end());
   return seeds;
+}
+
+void add_declared_constraint(std::vector<std::string>& constraints, const std::string& text) {
+  if (std::find(constraints.begin(), constraints.end(), text) == constraints.end())
+    constraints.push_back(text);
 }
 
 void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset) {

@@ -97,6 +97,8 @@ struct SeedRun {
   /// The seed's record_property values, by key; the test keeps its first seed's in plan order,
   /// as for datasets. Not written to results.json.
   std::map<std::string, std::string> properties;
+  /// The seed's MlTest::constrain texts; the test keeps every seed's, each once. Not written.
+  std::vector<std::string> constraints;
 };
 
 struct TestResult {
@@ -123,6 +125,9 @@ struct TestResult {
   std::vector<RecordedDataset> datasets;
   /// record_property: key -> value, ordered by key; the last value recorded for a key. Not gated.
   std::map<std::string, std::string> properties;
+  /// MlTest::constrain: the constraints the test declared on its own metrics, as written, each
+  /// once, in the order declared (comparison/constraint.h).
+  std::vector<std::string> constraints;
   bool finished = false;  ///< false while the test runs
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were
@@ -156,6 +161,10 @@ struct TestResult {
   std::string baseline_commit;
   std::string baseline_promoted_at;
   std::string environment_note;  ///< "framework same · CPU changed · ... · config same"
+  /// Set by the gate: each declared constraint the test's values break against the baseline,
+  /// described ("val_loss <= +0.5%: B 2.1 > limit 2.01 (A 2 +0.5%) VIOLATED"). The run exits
+  /// constraint_violated when nothing worse happened.
+  std::vector<std::string> constraints_violated;
 };
 
 /// A shard's part of a run (run --shard), or nothing.
@@ -237,6 +246,9 @@ std::string seed_label(const SeedRun& run);
 /// test that stopped early ran fewer than it planned.
 std::vector<std::uint64_t> seeds_that_ran(const TestResult& test);
 
+/// Adds a declared constraint's text unless `constraints` already holds it.
+void add_declared_constraint(std::vector<std::string>& constraints, const std::string& text);
+
 /// Adds a record_dataset (record_data_order, record_checkpoint) fingerprint, replacing an earlier
 /// one of the same name and kind: the last one a test records is the one it is judged by.
 void add_dataset_fingerprint(std::vector<RecordedDataset>& datasets, RecordedDataset dataset);
@@ -256,9 +268,9 @@ FingerprintKind fingerprint_kind(bool order, std::string_view kind);
 /// for other environment profiles only) or NOT_COMPARABLE (other data, another kind of value).
 std::size_t count_not_gated(const RunResult& run);
 
-/// The exit code of a finished run: a failed test, then a regression, then a runner error, then
-/// an output error (`output_errors`), then, with run.info.strict_env, a metric not gated; then
-/// all skipped; else passed.
+/// The exit code of a finished run: a failed test, then a regression, then a declared constraint
+/// violated, then a runner error, then an output error (`output_errors`), then, with
+/// run.info.strict_env, a metric not gated; then all skipped; else passed.
 ExitCode run_exit_code(const RunResult& run, const std::vector<std::string>& output_errors);
 
 }  // namespace mlregress::internal

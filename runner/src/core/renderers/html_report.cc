@@ -7,6 +7,7 @@
 #include "execution/seed_runs.h"
 #include "observers/regression_report.h"
 #include "observers/test_report.h"
+#include "renderers/scorecard_report.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"
 
@@ -17,7 +18,7 @@ constexpr std::string_view kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;max-width:1120px;padding:0 16px 40px;color:#1d1d1d}
 h1{margin:0;font-size:26px}h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:14px 0 4px}
 header.verdict{padding:14px 18px;margin:16px 0;border-radius:6px;border-left:8px solid #2e7d32;background:#eef6ee}
-header.verdict.regression,header.verdict.failed{border-color:#c62828;background:#fbeaea}
+header.verdict.regression,header.verdict.failed,header.verdict.constraint_violated{border-color:#c62828;background:#fbeaea}
 header.verdict.incomplete,header.verdict.not_gated{border-color:#ef6c00;background:#fdf1e4}
 p.not-gated{font-weight:600;color:#8a4b00}
 .summary{font-size:16px;margin:4px 0 8px}
@@ -25,6 +26,7 @@ dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}th,td{border-bottom:1px solid #e3e3e3;padding:3px 8px;text-align:left;vertical-align:middle}
 th{background:#f6f6f6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.differs td{background:#fff4e0}
+tr.violated td{background:#fbeaea}p.scorecard-summary{margin:0 0 8px}
 .badge{display:inline-block;padding:1px 7px;border-radius:10px;color:#fff;font-size:12px;font-weight:600;white-space:nowrap}
 section.test{border:1px solid #ddd;border-radius:6px;padding:12px 14px;margin:14px 0}
 section.test.rank-0{border-left:6px solid #c62828}section.test.rank-1{border-left:6px solid #ef6c00}
@@ -301,6 +303,8 @@ std::string section_html(const TestSection& s) {
   }
   if (!t.skip_message.empty()) out += "<p>skipped: " + escape_markup(t.skip_message) + "</p>";
   out += metrics_table(s);
+  // Against its baseline: the scorecard of every metric and the test's own constraints.
+  if (!t.comparisons.empty()) out += scorecard_html(build_scorecard(t, nullptr, {}));
   out += seeded_html(s);
   out += curves_html(s);
   if (!s.ablation_text.empty())

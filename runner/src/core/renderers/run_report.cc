@@ -30,7 +30,7 @@ bool has_verdict(const TestResult& test, Verdict verdict) {
 
 int rank_of(const TestResult& test) {
   if (is_test_failure(test.status) || test.status == TestStatus::kRegressed ||
-      has_verdict(test, Verdict::kRegression))
+      has_verdict(test, Verdict::kRegression) || !test.constraints_violated.empty())
     return 0;
   if (has_verdict(test, Verdict::kInconclusive) || has_verdict(test, Verdict::kNotComparable) ||
       has_verdict(test, Verdict::kUngated))
@@ -294,6 +294,9 @@ void add_stored_samples(TestSection& section, const TestResult& test,
 std::string headline_of(const ReportCounts& counts, const RunResult& run) {
   if (counts.failed + counts.crashed + counts.timed_out > 0) return "FAILED";
   if (counts.regressed > 0 || counts.metrics.count(Verdict::kRegression) > 0) return "REGRESSION";
+  for (const TestResult& test : run.tests) {
+    if (!test.constraints_violated.empty()) return "CONSTRAINT_VIOLATED";
+  }
   if (run.info.finished_at.empty()) return "INCOMPLETE";
   if (run.info.strict_env && count_not_gated(run) > 0) return "NOT_GATED";
   return "PASSED";

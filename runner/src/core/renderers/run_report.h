@@ -76,8 +76,8 @@ struct ReportCounts {
 struct RunReport {
   std::string path;
   RunInfo info;
-  /// "FAILED", "REGRESSION", "INCOMPLETE", "NOT_GATED" (--strict-env and a metric not gated)
-  /// or "PASSED"
+  /// "FAILED", "REGRESSION", "CONSTRAINT_VIOLATED" (a test's own constraint broke), "INCOMPLETE",
+  /// "NOT_GATED" (--strict-env and a metric not gated) or "PASSED"
   std::string headline;
   /// not_gated_summary(): "7 metrics not gated on this machine ..."; empty when all were gated
   std::string not_gated_summary;

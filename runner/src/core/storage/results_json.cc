@@ -388,6 +388,8 @@ nlohmann::json test_json(const TestResult& test) {
   if (!test.datasets.empty()) json["datasets"] = datasets_json(test);
   if (!test.properties.empty()) json["properties"] = test.properties;
   if (!test.config.empty()) json["config"] = test.config;
+  if (!test.constraints.empty()) json["constraints"] = test.constraints;
+  if (!test.constraints_violated.empty()) json["constraints_violated"] = test.constraints_violated;
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -697,6 +699,8 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   }
   test.properties = field_or<std::map<std::string, std::string>>(json, "properties", {});
   test.config = field_or<std::map<std::string, std::string>>(json, "config", {});
+  test.constraints = field_or<std::vector<std::string>>(json, "constraints", {});
+  test.constraints_violated = field_or<std::vector<std::string>>(json, "constraints_violated", {});
   if (json.contains("curves")) read_curve_comparisons(json.at("curves"), test);
   test.seeded = json.contains("seed_runs");
   if (test.seeded) read_seeded_fields(json, test);

@@ -33,6 +33,11 @@ constexpr ExitCodeDescription kExitCodes[] = {
      "`--strict-env` (run, merge, compare, report): no test failed and nothing regressed, but a "
      "metric was not gated: UNGATED (its baseline holds values for other environment profiles "
      "only; `baselines adopt` adds this machine's) or NOT_COMPARABLE (measured on other data)"},
+    {ExitCode::kConstraintViolated, "constraint_violated",
+     "a constraint broke: one of `compare --constraint` (then the constraints alone decide the "
+     "exit code), or one a test declared with `MlTest::constrain` (`run --baselines`, `compare`: "
+     "no test failed and nothing regressed); a constrained metric the test did not record counts "
+     "as broken"},
     {ExitCode::kInternalError, "internal_error", "a bug in mlregress"},
     {ExitCode::kAllSkipped, "all_skipped",
      "every selected test skipped itself (ctest's `SKIP_RETURN_CODE`)"},
