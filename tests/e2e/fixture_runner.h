@@ -15,7 +15,8 @@ namespace mlregress::e2e {
 
 inline constexpr int kPassed = 0, kTestFailed = 1, kNoTestsMatched = 3, kUsageError = 4,
                      kOutputError = 5, kAllSkipped = 77, kRegression = 2, kBaselineError = 6,
-                     kRunFolderError = 7, kPromotionRefused = 8, kNotGated = 11;
+                     kRunFolderError = 7, kPromotionRefused = 8, kNotGated = 11,
+                     kConstraintViolated = 12;
 
 class FixtureRunnerTest : public FixtureBinaryTest {
  protected:
