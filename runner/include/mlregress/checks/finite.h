@@ -40,6 +40,29 @@ std::optional<NonFiniteTensor> find_non_finite(const torch::Tensor& tensor, std:
 /// Every parameter of the module is finite.
 ::testing::AssertionResult parameters_finite(const torch::nn::Module& module);
 
+/// How many elements of `tensor` are NaN or Inf (0 for an undefined, integer or boolean tensor).
+std::int64_t count_non_finite(const torch::Tensor& tensor);
+
+/// How many values of a series (a loss history, the losses of every step) are NaN or Inf.
+std::int64_t count_non_finite(const std::vector<double>& values);
+
+/// How many elements of the module's parameters and of their defined gradients are NaN or Inf.
+std::int64_t count_non_finite(const torch::nn::Module& module);
+
+/// The metric record_non_finite_count records.
+inline constexpr const char* kNonFiniteCountMetric = "nonfinite_count";
+
+/// Records a count of NaN and Inf values (count_non_finite, added up over what the test checks)
+/// as the metric "nonfinite_count": lower is better, Exact with Portable scope (a count is the
+/// same number on every machine), so one more than the baseline is a REGRESSION and one fewer
+/// IMPROVED; a constraint such as `nonfinite_count <= 0` holds it to none. Inside a plain
+/// ML_TEST (a seeded test records the count itself with a Margin); a negative count throws
+/// std::invalid_argument.
+///
+///   std::int64_t bad = checks::count_non_finite(losses) + checks::count_non_finite(*model);
+///   checks::record_non_finite_count(bad);
+void record_non_finite_count(std::int64_t count);
+
 /// Same parameter names, shapes, dtypes and bit-identical values; otherwise names the first
 /// parameter that differs, with its largest absolute difference and where it is.
 ::testing::AssertionResult parameters_identical(const torch::nn::Module& a,

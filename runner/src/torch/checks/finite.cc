@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "mlregress/ml_test.h"
 #include "tensor_text.h"
 
 namespace mlregress::checks {
@@ -31,6 +36,34 @@ std::optional<NonFiniteTensor> find_non_finite(const torch::Tensor& tensor, std:
   found.first_index = unravel_index(values.sizes(), first);
   found.first_value = values.reshape(-1)[first].item<double>();
   return found;
+}
+
+std::int64_t count_non_finite(const torch::Tensor& tensor) {
+  if (!tensor.defined() || !tensor.is_floating_point()) return 0;
+  return torch::logical_not(torch::isfinite(tensor.detach())).sum().item<std::int64_t>();
+}
+
+std::int64_t count_non_finite(const std::vector<double>& values) {
+  return static_cast<std::int64_t>(
+      std::count_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }));
+}
+
+std::int64_t count_non_finite(const torch::nn::Module& module) {
+  std::int64_t count = 0;
+  for (const auto& item : module.named_parameters()) {
+    count += count_non_finite(item.value());
+    count += count_non_finite(item.value().grad());
+  }
+  return count;
+}
+
+void record_non_finite_count(std::int64_t count) {
+  if (count < 0) {
+    throw std::invalid_argument(
+        fmt::format("record_non_finite_count: a count is not negative, not {}", count));
+  }
+  MlTest::record(kNonFiniteCountMetric, static_cast<double>(count), Direction::LowerIsBetter,
+                 Exact{.scope = Scope::Portable});
 }
 
 ::testing::AssertionResult all_finite(const torch::Tensor& tensor, std::string_view name) {
