@@ -132,6 +132,8 @@ TEST_F(ScorecardE2eTest, ATestsOwnConstraintIsCheckedByRunCompareAndTheReport) {
   EXPECT_EQ(test.at("metrics").at(0).at("verdict"), "PASS");
   EXPECT_EQ(test.at("constraints_violated"), json::array({described}));
   EXPECT_EQ(results().at("run").at("exit_status"), "constraint_violated");
+  EXPECT_THAT(read_file(latest() + "/junit.xml"), HasSubstr("type=\"constraint_violated\""));
+  EXPECT_TRUE(junit_validates(latest() + "/junit.xml"));
   const std::string html = read_file(latest() + "/report.html");
   EXPECT_THAT(html, HasSubstr("<table class=\"scorecard\">"));
   EXPECT_THAT(html, HasSubstr("val_loss &lt;= +1%: B 2.1 &gt; limit 2.02 (A 2 +1%) VIOLATED"));

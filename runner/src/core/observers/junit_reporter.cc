@@ -91,7 +91,7 @@ bool fails_strict_env(const RunResult& run, const TestResult& test) {
 // What the testsuite counts as a failure (crashes and timeouts are errors).
 bool counts_as_failure(const RunResult& run, const TestResult& test) {
   return test.status == TestStatus::kFailed || test.status == TestStatus::kRegressed ||
-         fails_strict_env(run, test);
+         !test.constraints_violated.empty() || fails_strict_env(run, test);
 }
 
 // Every failed attempt of a flaky-aware test, as Maven Surefire records reruns: in a test that
@@ -158,6 +158,12 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     pugi::xml_node failure = testcase.append_child("failure");
     set(failure, "message", fmt::format("{}", fmt::join(regressed, "; ")));
     set(failure, "type", "regression");
+    text(failure, format_regression_report(run.info.run_id, test));
+  } else if (!test.constraints_violated.empty()) {
+    // The test's own constraints (MlTest::constrain), broken against the baseline.
+    pugi::xml_node failure = testcase.append_child("failure");
+    set(failure, "message", fmt::format("{}", fmt::join(test.constraints_violated, "; ")));
+    set(failure, "type", "constraint_violated");
     text(failure, format_regression_report(run.info.run_id, test));
   } else if (fails_strict_env(run, test)) {
     const std::vector<std::string> not_gated =
