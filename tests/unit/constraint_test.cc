@@ -14,6 +14,13 @@
 
 #include "builders.h"
 #include "comparison/scorecard.h"
+#include "execution/event_sink.h"
+#include "execution/run_collector.h"
+#include "execution/run_plan.h"
+#include "execution/seed_runs.h"
+#include "execution/test_context.h"
+#include "execution/test_events.h"
+#include "mlregress/ml_test.h"
 #include "renderers/scorecard_report.h"
 #include "storage/results_json.h"
 #include "support/errors.h"
@@ -252,6 +259,63 @@ TEST(ConstraintResultsJson, TheDeclaredAndBrokenConstraintsReadBackAndOldFilesHa
   run.tests[0].constraints.clear();
   run.tests[0].constraints_violated.clear();
   EXPECT_FALSE(nlohmann::json(run)["tests"][0].contains("constraints"));  // nothing new written
+}
+
+class CapturingSink final : public EventSink {
+ public:
+  void emit(const TestEvent& event) override { events.push_back(event); }
+  std::vector<TestEvent> events;
+};
+
+class ConstrainTest : public ::testing::Test {
+ protected:
+  void SetUp() override { set_current_test_context(&context_); }
+  void TearDown() override { set_current_test_context(nullptr); }
+
+  CapturingSink sink_;
+  TestContext context_{.sink = &sink_};
+};
+
+TEST_F(ConstrainTest, ATestDeclaresAConstraintAsAnEventAndABadOneThrowsAtItsLine) {
+  MlTest::constrain("  val_loss <= +0.5% ");
+  ASSERT_EQ(sink_.events.size(), 1u);
+  EXPECT_EQ(std::get<ConstraintDeclared>(sink_.events[0]).text, "val_loss <= +0.5%");
+  try {
+    MlTest::constrain("val_loss ~ 2", "model_test.cc", 12);
+    ADD_FAILURE() << "a bad constraint was accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_THAT(error.what(), HasSubstr("model_test.cc:12: constrain: constraint 'val_loss ~ 2'"));
+  }
+  EXPECT_EQ(sink_.events.size(), 1u);  // nothing sent for it
+}
+
+TEST(Constrain, TheWireTheCollectorAndTheSeedsKeepEachTextOnce) {
+  const DecodedEvent decoded = decode_event_line(event_line(ConstraintDeclared{"a <= 1.1x"}));
+  ASSERT_TRUE(decoded.event.has_value()) << decoded.error;
+  EXPECT_EQ(std::get<ConstraintDeclared>(*decoded.event).text, "a <= 1.1x");
+
+  const RegisteredTest lm = registered_test(Tier::Fast, "Fast", "Lm", "lm_test.cc", 3, {});
+  const RunPlan plan = make_run_plan({&lm}, {}, {}, RunSettings{});
+  RunResult run;
+  RunCollector collector(plan, run, {});
+  collector.start_run();
+  collector.handle(TestStarted{"Fast.Lm", "2026-12-06T09:00:00.000Z"});
+  collector.handle(ConstraintDeclared{"a <= 1.1x"});
+  collector.handle(ConstraintDeclared{"b >= 2"});
+  collector.handle(ConstraintDeclared{"a <= 1.1x"});
+  collector.handle(TestEnded{"Fast.Lm", true, false, 0.25});
+  collector.finish_run();
+  ASSERT_EQ(run.tests.size(), 1u);
+  EXPECT_THAT(run.tests[0].constraints, ElementsAre("a <= 1.1x", "b >= 2"));
+
+  TestResult seeded;
+  seeded.seeded = true;
+  seeded.seed_runs.resize(2);
+  seeded.seed_runs[0].constraints = {"a <= 1.1x"};
+  seeded.seed_runs[1].seed = 1;
+  seeded.seed_runs[1].constraints = {"a <= 1.1x", "c < 3"};
+  summarize_seed_runs(seeded);
+  EXPECT_THAT(seeded.constraints, ElementsAre("a <= 1.1x", "c < 3"));
 }
 
 }  // namespace
