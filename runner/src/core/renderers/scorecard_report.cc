@@ -59,8 +59,7 @@ std::vector<std::string> texts_of(const std::vector<ConstraintCheck>& checks) {
   return out;
 }
 
-constexpr Cells kHeader = {"metric", "A",         "B",       "B/A",
-                           "change", "direction", "verdict", "constraint"};
+const Cells kHeader = {"metric", "A", "B", "B/A", "change", "direction", "verdict", "constraint"};
 
 }  // namespace
 
