@@ -41,9 +41,24 @@
 // seeds, a bound on cost, not on the error) and may be stopped at any look. It takes more seeds
 // than a planned up_to() design at the same margin; use it when no cap can be planned. up_to()
 // and pass_early() do not combine with it.
+//
+// Random search with equal budgets ("give every method the same tuning budget"):
+//
+//   ML_SEED_TEST(Full, OptimizerSearch,
+//                Seeds(4).random_search("adam", 8, {{"lr", mlregress::LogUniform(1e-4, 1e-1)},
+//                                                   {"width", mlregress::IntRange(16, 64)}})
+//                        .random_search("sgd", 8, {{"lr", mlregress::LogUniform(1e-3, 1.0)}}),
+//                {"optimizer", "adam"}, {"lr", 1e-3}, {"width", 32}) { ... }
+//
+// adds 8 variants per method, adam-0 … adam-7 and sgd-0 … sgd-7, each with values drawn from the
+// declared ranges by a generator seeded from the test's and the method's name, so every machine
+// draws the same values (runner/docs/seeded-tests.md, "Random search"). `list`, the run and
+// `ablation` show the trials per method and warn when the methods of one test had unequal budgets.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "mlregress/param.h"
@@ -54,6 +69,45 @@ namespace mlregress {
 struct Variant {
   std::string name;
   ParamSpecs overrides;  ///< {"width", 16}: same syntax as the test's own parameter list
+  /// Set for a random_search() trial: the method it tunes and its index (0, 1, ...); a variant
+  /// declared by hand belongs to no method ("" and -1) and counts in no tuning budget.
+  std::string method = {};
+  int trial = -1;
+};
+
+/// A double parameter drawn uniformly in [low, high] (random_search()).
+struct Uniform {
+  Uniform(double low, double high) : low(low), high(high) {}
+  double low, high;
+};
+/// A double parameter whose logarithm is drawn uniformly: low > 0 (learning rates, decays).
+struct LogUniform {
+  LogUniform(double low, double high) : low(low), high(high) {}
+  double low, high;
+};
+/// An integer parameter drawn uniformly from low, low + 1, ..., high.
+struct IntRange {
+  IntRange(std::int64_t low, std::int64_t high) : low(low), high(high) {}
+  std::int64_t low, high;
+};
+/// A string parameter drawn uniformly from the choices.
+struct Choice {
+  Choice(std::vector<std::string> choices) : choices(std::move(choices)) {}  // NOLINT
+  std::vector<std::string> choices;
+};
+using SearchRange = std::variant<Uniform, LogUniform, IntRange, Choice>;
+
+/// One parameter a random search draws, and the range it draws it from.
+struct SearchParam {
+  std::string name;
+  SearchRange range;
+};
+
+/// random_search(): `trials` variants of the method, each drawn from the ranges.
+struct RandomSearch {
+  std::string method;
+  int trials = 0;
+  std::vector<SearchParam> params;
 };
 
 class Seeds {
@@ -63,6 +117,15 @@ class Seeds {
   /// Runs the body under each variant; the first is the reference of the ablation table.
   Seeds& variants(std::vector<Variant> variants) {
     variants_ = std::move(variants);
+    return *this;
+  }
+
+  /// Adds `trials` variants named METHOD-0 ... METHOD-(trials-1), each setting `params` to values
+  /// drawn from their ranges (deterministically: the same on every machine). Call it once per
+  /// method; the methods of one test are compared on equal budgets (the same `trials`), and
+  /// `list`, the run and `ablation` warn when they are not. Bad ranges are refused at start.
+  Seeds& random_search(std::string method, int trials, std::vector<SearchParam> params) {
+    searches_.push_back({std::move(method), trials, std::move(params)});
     return *this;
   }
 
@@ -112,7 +175,10 @@ class Seeds {
   bool anytime() const { return anytime_; }
   /// up_to() was called.
   bool has_planned_cap() const { return planned_cap_; }
+  /// The variants: those declared by hand, then (once registered) the random searches' trials.
   const std::vector<Variant>& variant_list() const { return variants_; }
+  /// The random_search() declarations, in order.
+  const std::vector<RandomSearch>& searches() const { return searches_; }
 
  private:
   int count_ = 0;
@@ -124,6 +190,7 @@ class Seeds {
   int next_block_ = 0;
   bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;
+  std::vector<RandomSearch> searches_;
 };
 
 }  // namespace mlregress

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "record/json_text.h"
+#include "registry/random_search.h"
 #include "registry/test_selection.h"
 
 namespace mlregress::internal {
@@ -46,6 +47,12 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
         if (test->seeds.anytime()) entry["seeds_anytime"] = true;
       }
       entry["variants"] = std::move(variants);
+      if (const auto budgets = tuning_budgets(test->seeds); !budgets.empty()) {
+        nlohmann::json trials = nlohmann::json::object();
+        for (const MethodTrials& b : budgets) trials[b.method] = b.trials;
+        entry["trials_per_method"] = std::move(trials);
+        entry["equal_budgets"] = unequal_budget_warning(budgets).empty();
+      }
     }
     list.push_back(std::move(entry));
   }
@@ -53,6 +60,24 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       {"schema_version", kListSchemaVersion}, {"binary", binary}, {"tests", std::move(list)}};
   return json_text(document, 2) + "\n";
 }
+
+namespace {
+
+// A seeded test's random searches: "          trials per method: adam 8, sgd 8", and a warning
+// line when the budgets differ.
+std::string budget_text(const RegisteredTest& test) {
+  const std::vector<MethodTrials> budgets = tuning_budgets(test.seeds);
+  std::string out;
+  if (const std::string trials = trials_per_method_text(budgets); !trials.empty()) {
+    out += fmt::format("          {}\n", trials);
+  }
+  if (const std::string warning = unequal_budget_warning(budgets); !warning.empty()) {
+    out += fmt::format("          WARNING: {}\n", warning);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
   std::string out;
@@ -82,6 +107,7 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
     }
     out += fmt::format("{:<8}{}{}  ({}:{})\n", tier_name(test->tier), test->full_name(), kind,
                        test->file, test->line);
+    out += budget_text(*test);
     for (const ParamSpec& spec : test->params) {
       out += fmt::format("          --set {}.{}={}  ({})\n", test->name, spec.name,
                          param_value_to_string(spec.default_value),

@@ -94,6 +94,8 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
       }
     }
     v.config_hash = config_hash(v.params, 0, 1);
+    v.method = variant.method;
+    v.trial = variant.trial;
     planned.variants.push_back(std::move(v));
   }
   for (std::size_t v = 0; v < planned.variants.size(); ++v) {

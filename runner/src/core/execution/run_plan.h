@@ -21,6 +21,8 @@ struct PlannedVariant {
   std::string name;
   ResolvedParams params;
   std::string config_hash;
+  std::string method = {};  ///< a random_search() trial's method; "" for a variant declared by hand
+  int trial = -1;           ///< the trial's index within its method
 };
 
 /// One run of a seeded test's body to do: a variant (its index) under one seed.

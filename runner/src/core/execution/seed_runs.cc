@@ -56,6 +56,8 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
   run.variant = job.variant->name;
   run.variant_index = static_cast<std::size_t>(job.variant - job.test->variants.data());
   run.seed = job.seed;
+  run.method = job.variant->method;
+  run.trial = job.variant->trial;
   run.duration_s = duration_s;
   bool ended = false;
   for (const TestEvent& event : events) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <utility>
 
+#include "record/tuning_budget.h"
 #include "statistics/holm.h"
 #include "statistics/moments.h"
 #include "statistics/paired.h"
@@ -68,6 +69,8 @@ std::string values_text(const BySeed& values) {
 struct GroupedLedger {
   std::vector<std::string> tests;
   std::map<std::string, std::vector<std::string>> variants, metrics;
+  /// test -> the random_search() method of each variant, in variant order ("" for a hand one)
+  std::map<std::string, std::vector<std::string>> methods;
   std::map<std::string, std::map<std::pair<std::string, std::string>, BySeed>> values;
 };
 
@@ -83,8 +86,10 @@ GroupedLedger group_ledger(std::vector<SeedLedgerLine> lines, const std::string&
     if (std::find(ledger.tests.begin(), ledger.tests.end(), line.test) == ledger.tests.end())
       ledger.tests.push_back(line.test);
     auto& vs = ledger.variants[line.test];
-    if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end())
+    if (std::find(vs.begin(), vs.end(), line.run.variant) == vs.end()) {
       vs.push_back(line.run.variant);
+      ledger.methods[line.test].push_back(line.run.method);
+    }
     if (line.run.status != TestStatus::kPassed) continue;
     for (const MetricRecord& metric : line.run.metrics) {
       auto& ms = ledger.metrics[line.test];
@@ -146,6 +151,18 @@ std::string comparison_rows(const std::string& first_variant,
   return out;
 }
 
+// A random search's budgets: the trials of each method, and a warning when they differ.
+std::string budget_lines(const std::vector<MethodTrials>& budgets) {
+  std::string out;
+  if (const std::string trials = trials_per_method_text(budgets); !trials.empty()) {
+    out += fmt::format("  {}\n", trials);
+  }
+  if (const std::string warning = unequal_budget_warning(budgets); !warning.empty()) {
+    out += fmt::format("  WARNING: {}\n", warning);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
@@ -160,8 +177,9 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
     for (const std::string& metric : ledger.metrics[test]) {
       body += metric_block(ledger, test, metric, comparisons);
     }
-    out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n{}", test,
-                       vs.size(), body);
+    out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n", test,
+                       vs.size());
+    out += budget_lines(count_trials(ledger.methods[test])) + body;
     out += comparison_rows(vs.front(), comparisons);
   }
   return out;

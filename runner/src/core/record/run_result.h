@@ -84,6 +84,8 @@ struct RecordedDataset {
 struct SeedRun {
   std::string variant;            ///< "" when the test declares no variants
   std::size_t variant_index = 0;  ///< its position in the declared variants
+  std::string method;             ///< a random_search() trial: its method ("" otherwise)
+  int trial = -1;                 ///< a random_search() trial: its index within the method
   std::uint64_t seed = 0;
   TestStatus status = TestStatus::kPassed;  ///< kCrashed also covers a seed killed for its timeout
   double duration_s = 0.0;

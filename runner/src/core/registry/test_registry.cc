@@ -9,6 +9,8 @@
 #include <utility>
 #include <variant>
 
+#include "registry/random_search.h"
+
 namespace mlregress::internal {
 
 const ParamSpec* RegisteredTest::find_param(std::string_view key) const {
@@ -170,13 +172,25 @@ void TestRegistry::add(RegisteredTest test) {
                           other->file, other->line));
     return;
   }
-  // The first problem found is reported; the test is not registered.
+  // The first problem found is reported; the test is not registered. A random search's trials
+  // join the variants once its ranges are known to be good, and are checked as variants then.
   for (const auto problem_of :
-       {parameter_problem, seed_plan_problem, attempts_problem, variant_problem}) {
+       {parameter_problem, seed_plan_problem, attempts_problem, search_problem}) {
     if (std::string problem = problem_of(test, where); !problem.empty()) {
       add_error(std::move(problem));
       return;
     }
+  }
+  if (!test.seeds.searches().empty()) {
+    std::vector<Variant> variants = test.seeds.variant_list();
+    for (const RandomSearch& search : test.seeds.searches()) {
+      for (Variant& trial : draw_trials(test.name, search)) variants.push_back(std::move(trial));
+    }
+    test.seeds.variants(std::move(variants));
+  }
+  if (std::string problem = variant_problem(test, where); !problem.empty()) {
+    add_error(std::move(problem));
+    return;
   }
   tests_.push_back(std::move(test));
 }

@@ -749,6 +749,10 @@ void to_json(nlohmann::json& json, const SeedRun& run) {
   }
   if (!run.crash_message.empty()) json["crash_message"] = run.crash_message;
   if (!run.skip_message.empty()) json["skip_message"] = run.skip_message;
+  if (!run.method.empty()) {
+    json["method"] = run.method;
+    json["trial"] = run.trial;
+  }
 }
 
 void from_json(const nlohmann::json& json, SeedRun& run) {
@@ -774,6 +778,8 @@ void from_json(const nlohmann::json& json, SeedRun& run) {
   }
   run.crash_message = field_or<std::string>(json, "crash_message", "");
   run.skip_message = field_or<std::string>(json, "skip_message", "");
+  run.method = field_or<std::string>(json, "method", "");
+  run.trial = field_or<int>(json, "trial", -1);
 }
 
 void to_json(nlohmann::json& json, const RunResult& run) {
