@@ -144,6 +144,19 @@ class MlTest : public ::testing::Test {
   /// record_dataset_files when the file cannot be read.
   static void record_checkpoint(std::string_view name, const std::string& path);
 
+  /// Marks that this test evaluated the held-out set `name` (a test set meant to be touched once,
+  /// when the work is done) with the data whose fingerprint is given (fingerprint_files, or
+  /// fingerprint_tensors from mlregress/torch/dataset.h). The run counts its evaluations, in this
+  /// run and in the earlier runs of its runs folder (the same name and fingerprint); past the
+  /// first, the console, results.json and notes.md say "held-out set 'test' (sha256:…)
+  /// evaluated 2 times: …; past the first it no longer estimates generalisation". A warning
+  /// only: it never fails the run. In a seeded test the seeds of one variant count as one
+  /// evaluation, each variant as one more. It records no dataset fingerprint (record_dataset
+  /// does that). The name is not empty; the fingerprint is "sha256:" and 64 hex digits, or
+  /// std::invalid_argument names what is wrong.
+  static void record_held_out_evaluation(std::string_view name,
+                                         const DatasetFingerprint& fingerprint);
+
   /// Records a fact about what the test ran on that a reader needs months later and that is not
   /// a metric, as GoogleTest's RecordProperty: "sequence_length" = "16", "dtype" = "float32",
   /// "tokenizer" = "sentencepiece bpe, 40 pieces". A property is not gated: promote keeps the

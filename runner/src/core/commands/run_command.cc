@@ -15,6 +15,7 @@
 
 #include "baselines/baseline_store.h"
 #include "baselines/rolling_baseline.h"
+#include "commands/fair_comparison.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
 #include "comparison/run_criteria.h"
@@ -327,6 +328,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   std::optional<PlannedRun> planned = plan_run(options, binary, gtest_filter);
   if (!planned) return ExitCode::kNoTestsMatched;
   const bool sharded = planned->shard.has_value();
+  warn_unequal_budgets(planned->plan);
 
   const auto start = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
@@ -375,6 +377,8 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   gate_run(run, gate ? &*gate : nullptr, sharded);
   // The experiment's hypothesis, not a gate: checked and reported, the exit code unchanged.
   run.criteria = check_criteria(planned->notes.criteria, run);
+  // A shard's evaluations are counted by merge's run, which holds them all.
+  if (!sharded) count_held_out_evaluations(run, options.out);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
   if (!run.criteria.empty()) std::fputs(criteria_result(run.criteria).c_str(), stdout);

@@ -242,6 +242,22 @@ void MlTest::record_checkpoint(std::string_view name, const std::string& path) {
                                                internal::FingerprintKind::kCheckpoint});
 }
 
+void MlTest::record_held_out_evaluation(std::string_view name,
+                                        const DatasetFingerprint& fingerprint) {
+  const std::string_view sha = fingerprint.sha256;
+  const bool hex = sha.size() == 7 + 64 && sha.starts_with("sha256:") &&
+                   sha.find_first_not_of("0123456789abcdef", 7) == std::string_view::npos;
+  if (name.empty() || !hex) {
+    throw std::invalid_argument(fmt::format(
+        "record_held_out_evaluation: {} (a non-empty name and a fingerprint \"sha256:<64 hex "
+        "digits>\", as fingerprint_files gives)",
+        name.empty() ? "the name is empty"
+                     : fmt::format("'{}' has the fingerprint '{}'", name, sha)));
+  }
+  internal::TestContext& context = internal::require_context("record_held_out_evaluation()");
+  context.sink->emit(internal::HeldOutEvaluated{std::string(name), fingerprint.sha256});
+}
+
 namespace {
 
 // A property key: not empty, letters, digits, '_', '.' and '-' only, so that it reads the same in

@@ -125,6 +125,9 @@ void RunCollector::handle(const TestEvent& event) {
           },
           [&](const PropertyRecorded& e) { test.properties[e.key] = e.value; },
           [&](const ConstraintDeclared& e) { add_declared_constraint(test.constraints, e.text); },
+          [&](const HeldOutEvaluated& e) {
+            add_held_out_evaluation(test.held_out, e.name, e.sha256);
+          },
           [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
       },
       event);

@@ -89,6 +89,9 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
             },
             [&](const PropertyRecorded& e) { run.properties[e.key] = e.value; },
             [&](const ConstraintDeclared& e) { add_declared_constraint(run.constraints, e.text); },
+            [&](const HeldOutEvaluated& e) {
+              add_held_out_evaluation(run.held_out, e.name, e.sha256);
+            },
             [&](const TestEnded& e) {
               ended = true;
               run.status = ended_status(e);
@@ -142,6 +145,7 @@ TestStatus summarize_attempts(TestResult& test) {
     if (!run.datasets.empty()) test.datasets = run.datasets;
     if (!run.properties.empty()) test.properties = run.properties;
     for (const std::string& text : run.constraints) add_declared_constraint(test.constraints, text);
+    if (!run.held_out.empty()) test.held_out = run.held_out;
   }
   if (!rate.samples.empty()) {
     rate.value = stats::summarize_samples(rate.samples).mean;
@@ -210,6 +214,15 @@ void keep_first_properties(TestResult& test) {
     test.properties.insert(run.properties.begin(), run.properties.end());
 }
 
+// The held-out sets a seeded test evaluated: once per variant (held_out_of_seed_runs). Seed runs
+// read back from results.json carry none: the test keeps the counts it was given.
+void count_held_out_evaluations(TestResult& test) {
+  if (std::any_of(test.seed_runs.begin(), test.seed_runs.end(),
+                  [](const SeedRun& run) { return !run.held_out.empty(); })) {
+    test.held_out = held_out_of_seed_runs(test.seed_runs);
+  }
+}
+
 }  // namespace
 
 std::string attempt_label(const TestResult& test, const SeedRun& run) {
@@ -237,6 +250,7 @@ TestStatus summarize_seed_runs(TestResult& test) {
   for (const SeedRun& run : test.seed_runs) {
     for (const std::string& text : run.constraints) add_declared_constraint(test.constraints, text);
   }
+  count_held_out_evaluations(test);
 
   if (crashed > 0) {
     test.crash_message =

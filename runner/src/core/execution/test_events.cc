@@ -97,6 +97,9 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
           [&](const ConstraintDeclared& e) {
             json = {{"event", "constraint"}, {"text", e.text}};
           },
+          [&](const HeldOutEvaluated& e) {
+            json = {{"event", "held_out"}, {"name", e.name}, {"sha256", e.sha256}};
+          },
           [&](const TestEnded& e) { json = end_json(e); },
       },
       event);
@@ -151,6 +154,9 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
         PropertyRecorded{json.at("key").get<std::string>(), json.at("value").get<std::string>()};
   } else if (kind == "constraint") {
     event = ConstraintDeclared{json.at("text").get<std::string>()};
+  } else if (kind == "held_out") {
+    event =
+        HeldOutEvaluated{json.at("name").get<std::string>(), json.at("sha256").get<std::string>()};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

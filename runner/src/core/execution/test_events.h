@@ -16,6 +16,7 @@
 //   false} (a checkpoint adds "kind": "checkpoint")
 //   {"event": "property", "key": "dtype", "value": "float32"}
 //   {"event": "constraint", "text": "val_loss <= +0.5%"}
+//   {"event": "held_out", "name": "test", "sha256": "sha256:ab12..."}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
@@ -81,6 +82,12 @@ struct ConstraintDeclared {
   std::string text;
 };
 
+/// record_held_out_evaluation: the test evaluated the held-out set of that name and fingerprint.
+struct HeldOutEvaluated {
+  std::string name;
+  std::string sha256;
+};
+
 struct TestEnded {
   std::string test;
   bool passed = false;
@@ -90,7 +97,8 @@ struct TestEnded {
 
 using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
                                BreakdownRecorded, CurveRecorded, PredictionsRecorded,
-                               DatasetRecorded, PropertyRecorded, ConstraintDeclared, TestEnded>;
+                               DatasetRecorded, PropertyRecorded, ConstraintDeclared,
+                               HeldOutEvaluated, TestEnded>;
 
 /// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
 /// collector lets a recorded failure win over a skip.)

@@ -18,6 +18,7 @@
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
 #include "record/checked_criterion.h"
+#include "record/held_out.h"
 #include "record/metric_comparison.h"
 #include "statistics/group_sequential.h"
 
@@ -101,6 +102,8 @@ struct SeedRun {
   std::map<std::string, std::string> properties;
   /// The seed's MlTest::constrain texts; the test keeps every seed's, each once. Not written.
   std::vector<std::string> constraints;
+  /// The seed's record_held_out_evaluation calls. Not written to results.json.
+  std::vector<HeldOutEvaluation> held_out;
 };
 
 struct TestResult {
@@ -130,6 +133,9 @@ struct TestResult {
   /// MlTest::constrain: the constraints the test declared on its own metrics, as written, each
   /// once, in the order declared (comparison/constraint.h).
   std::vector<std::string> constraints;
+  /// record_held_out_evaluation: each held-out set the test evaluated, and how often (a seeded
+  /// test: once per variant, held_out_of_seed_runs).
+  std::vector<HeldOutEvaluation> held_out;
   bool finished = false;  ///< false while the test runs
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were
@@ -213,6 +219,9 @@ struct RunResult {
   /// The notes' success criteria as the run checked them (comparison/run_criteria.h); empty
   /// when the run was given none. They do not change the exit code.
   std::vector<CheckedCriterion> criteria;
+  /// The held-out sets the run's tests evaluated, counted over this run and the earlier runs in
+  /// its runs folder; set when the run has ended (storage/held_out_history.h).
+  std::vector<HeldOutTally> held_out;
   int exit_code = 0;
 };
 

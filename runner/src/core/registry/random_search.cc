@@ -53,14 +53,12 @@ ParamValue draw_from(const SearchRange& range, std::mt19937_64& engine) {
           },
           [&](const LogUniform& r) -> ParamValue {
             const double log_low = std::log(r.low);
-            return six_digits(std::exp(log_low + u * (std::log(r.high) - log_low)), r.low,
-                              r.high);
+            return six_digits(std::exp(log_low + u * (std::log(r.high) - log_low)), r.low, r.high);
           },
           [&](const IntRange& r) -> ParamValue {
             const std::uint64_t n =
                 static_cast<std::uint64_t>(r.high) - static_cast<std::uint64_t>(r.low) + 1;
-            return static_cast<std::int64_t>(static_cast<std::uint64_t>(r.low) +
-                                             index_below(u, n));
+            return static_cast<std::int64_t>(static_cast<std::uint64_t>(r.low) + index_below(u, n));
           },
           [&](const Choice& r) -> ParamValue {
             return r.choices.at(index_below(u, r.choices.size()));
@@ -128,15 +126,16 @@ std::string bad_range(const SearchRange& range) {
 // for an int (or a double), a choice for a string.
 bool draws_the_type_of(const SearchRange& range, const ParamValue& declared) {
   const bool is_double = std::holds_alternative<double>(declared);
-  return std::visit(Overloaded{
-                        [&](const Uniform&) { return is_double; },
-                        [&](const LogUniform&) { return is_double; },
-                        [&](const IntRange&) {
-                          return is_double || std::holds_alternative<std::int64_t>(declared);
-                        },
-                        [&](const Choice&) { return std::holds_alternative<std::string>(declared); },
-                    },
-                    range);
+  return std::visit(
+      Overloaded{
+          [&](const Uniform&) { return is_double; },
+          [&](const LogUniform&) { return is_double; },
+          [&](const IntRange&) {
+            return is_double || std::holds_alternative<std::int64_t>(declared);
+          },
+          [&](const Choice&) { return std::holds_alternative<std::string>(declared); },
+      },
+      range);
 }
 
 std::string param_problem(const RegisteredTest& test, const RandomSearch& search,

@@ -95,6 +95,11 @@ std::string experiment_result(const RunResult& run) {
                          verdict_name(c.verdict));
     }
   }
+  for (const HeldOutTally& tally : run.held_out) {
+    if (const std::string warning = held_out_warning(tally); !warning.empty()) {
+      out += fmt::format("- WARNING: {}\n", warning);
+    }
+  }
   if (!run.criteria.empty()) out += "\n" + criteria_result(run.criteria);
   return out;
 }

@@ -10,8 +10,8 @@
 namespace mlregress::internal {
 
 /// The "Result" section of notes.md, from the run's verdicts: the exit status and counts, then
-/// one line per failed test and per metric that is not a PASS.
-/// Then, when the run checked success criteria, criteria_result's text.
+/// one line per failed test and per metric that is not a PASS, then a warning per held-out set
+/// evaluated more than once. Then, when the run checked success criteria, criteria_result's text.
 std::string experiment_result(const RunResult& run);
 
 /// The checked criteria: "criteria: met", "criteria: not met (1 of 2)" (machine-checkable ones

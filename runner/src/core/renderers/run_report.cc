@@ -365,6 +365,11 @@ RunReport build_run_report(const RunRecord& record, const ReportReference& refer
   report.dirty = git.dirty;
 
   const SeedLedger seed_ledger = load_seed_ledger(record.path, report.notes);
+  for (const HeldOutTally& tally : record.run.held_out) {
+    if (const std::string warning = held_out_warning(tally); !warning.empty()) {
+      report.notes.push_back("WARNING: " + warning);
+    }
+  }
   const int family = gate_family(record, reference);
   ReportCounts& counts = report.counts;
   for (const TestResult& test : record.run.tests) {

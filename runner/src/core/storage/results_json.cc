@@ -390,6 +390,7 @@ nlohmann::json test_json(const TestResult& test) {
   if (!test.config.empty()) json["config"] = test.config;
   if (!test.constraints.empty()) json["constraints"] = test.constraints;
   if (!test.constraints_violated.empty()) json["constraints_violated"] = test.constraints_violated;
+  if (!test.held_out.empty()) json["held_out"] = test.held_out;
   if (test.seeded) {
     json["seed_runs"] = test.seed_runs;
     json["seed_runs_planned"] = test.seed_runs_planned;
@@ -701,6 +702,7 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   test.config = field_or<std::map<std::string, std::string>>(json, "config", {});
   test.constraints = field_or<std::vector<std::string>>(json, "constraints", {});
   test.constraints_violated = field_or<std::vector<std::string>>(json, "constraints_violated", {});
+  test.held_out = field_or<std::vector<HeldOutEvaluation>>(json, "held_out", {});
   if (json.contains("curves")) read_curve_comparisons(json.at("curves"), test);
   test.seeded = json.contains("seed_runs");
   if (test.seeded) read_seeded_fields(json, test);
@@ -808,6 +810,7 @@ void to_json(nlohmann::json& json, const RunResult& run) {
           {"tests", std::move(tests)},
           {"runner_errors", run.runner_errors}};
   if (!run.criteria.empty()) json["criteria"] = run.criteria;
+  if (!run.held_out.empty()) json["held_out"] = run.held_out;
   if (run.info.shard) {
     const ShardInfo& shard = *run.info.shard;
     json["run"]["shard"] = {{"index", shard.index},
@@ -886,6 +889,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
   run.tests = array_field<TestResult>(json, "tests");
   run.runner_errors = array_field<std::string>(json, "runner_errors");
   if (json.contains("criteria")) run.criteria = array_field<CheckedCriterion>(json, "criteria");
+  run.held_out = field_or<std::vector<HeldOutTally>>(json, "held_out", {});
 }
 
 std::string render_results_json(const RunResult& run) {
