@@ -377,7 +377,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   gate_run(run, gate ? &*gate : nullptr, sharded);
   // The experiment's hypothesis, not a gate: checked and reported, the exit code unchanged.
   run.criteria = check_criteria(planned->notes.criteria, run);
-  // A shard's evaluations are counted by merge's run, which holds them all.
+  // A shard holds part of the run's evaluations: it does not count them (nor does merge).
   if (!sharded) count_held_out_evaluations(run, options.out);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
