@@ -1,5 +1,6 @@
 // Seeds(n).random_search(): the draws are pinned to numbers derived outside this code (a Python
-// re-implementation of std::mt19937_64 and of the rules in registry/random_search.h), so a change
+// re-implementation of std::mt19937_64 and of the rules in registry/random_search.h:
+// tests/unit/random_search_reference.py prints them), so a change
 // of generator, transform or rounding shows here; bad ranges are refused at registration naming
 // the test and the range; the methods' budgets are counted and an unequal pair is named.
 #include "registry/random_search.h"

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <utility>
 
 #include "record/json_fields.h"
 #include "record/run_result.h"
