@@ -202,6 +202,9 @@ class MlTest : public ::testing::Test {
   static int threads();
   /// The variant a seeded test runs under ("" when it declares none).
   static std::string variant();
+  /// The method of Seeds(n).random_search(METHOD, ...) whose trial the variant is ("adam" for
+  /// the variant "adam-3"); "" for a variant declared by hand and outside seeded tests.
+  static std::string search_method();
 
  protected:
   virtual void body() = 0;

@@ -48,12 +48,13 @@
 //                Seeds(4).random_search("adam", 8, {{"lr", mlregress::LogUniform(1e-4, 1e-1)},
 //                                                   {"width", mlregress::IntRange(16, 64)}})
 //                        .random_search("sgd", 8, {{"lr", mlregress::LogUniform(1e-3, 1.0)}}),
-//                {"optimizer", "adam"}, {"lr", 1e-3}, {"width", 32}) { ... }
+//                {"lr", 1e-3}, {"width", 32}) { ... search_method() ... }
 //
 // adds 8 variants per method, adam-0 … adam-7 and sgd-0 … sgd-7, each with values drawn from the
 // declared ranges by a generator seeded from the test's and the method's name, so every machine
-// draws the same values (runner/docs/seeded-tests.md, "Random search"). `list`, the run and
-// `ablation` show the trials per method and warn when the methods of one test had unequal budgets.
+// draws the same values (runner/docs/seeded-tests.md, "Random search"); in the body,
+// search_method() is "adam" or "sgd". `list`, the run and `ablation` show the trials per method
+// and warn when the methods of one test had unequal budgets.
 #pragma once
 
 #include <cstdint>

@@ -21,6 +21,7 @@ struct TestContext {
   bool seeded = false;   ///< one seed of an ML_SEED_TEST: metrics are per-seed samples
   bool attempt = false;  ///< one attempt of a flaky-aware test: its failure_rate is the runner's
   std::string variant;   ///< its variant's name, "" when none
+  std::string method;    ///< a random_search() trial's method, "" otherwise
   std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
   std::set<std::string> broken_down;       ///< the metrics given a breakdown so far
 };

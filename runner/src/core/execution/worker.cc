@@ -48,6 +48,7 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
       context_.seeded = !planned->attempts.has_value();
       context_.attempt = planned->attempts.has_value();
       context_.variant = job_->variant->name;
+      context_.method = job_->variant->method;
       // Seeds run side by side in --jobs processes, one core each; an attempt of a flaky-aware
       // test is the plain test, with its threads.
       context_.threads = planned->attempts ? plan_.settings.threads : 1;
