@@ -95,10 +95,10 @@ struct TestEnded {
   double duration_s = 0.0;
 };
 
-using TestEvent = std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded,
-                               BreakdownRecorded, CurveRecorded, PredictionsRecorded,
-                               DatasetRecorded, PropertyRecorded, ConstraintDeclared,
-                               HeldOutEvaluated, TestEnded>;
+using TestEvent =
+    std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
+                 CurveRecorded, PredictionsRecorded, DatasetRecorded, PropertyRecorded,
+                 ConstraintDeclared, HeldOutEvaluated, TestEnded>;
 
 /// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
 /// collector lets a recorded failure win over a skip.)
