@@ -110,6 +110,29 @@ struct Breakdown {
   friend bool operator==(const Breakdown&, const Breakdown&) = default;
 };
 
+/// A capability target (record_target in an ML_CAPABILITY_TEST): a level the metric aims for
+/// and may not reach yet, strict as written: Below{2.5} is met by a value < 2.5, Above{0.9} by a
+/// value > 0.9. A target is reported MET or NOT MET with its success rate over the run's history;
+/// it never fails a run. `graduate` turns a target met often enough into a regression guard.
+struct Below {
+  double value = 0.0;
+};
+struct Above {
+  double value = 0.0;
+};
+struct Target {
+  /// LowerIsBetter: Below{threshold}; HigherIsBetter: Above{threshold}.
+  Direction direction = Direction::LowerIsBetter;
+  double threshold = 0.0;
+  friend bool operator==(const Target&, const Target&) = default;
+};
+
+/// Whether `value` meets the target (strictly; NaN never does).
+inline bool target_met(const Target& target, double value) {
+  return target.direction == Direction::HigherIsBetter ? value > target.threshold
+                                                       : value < target.threshold;
+}
+
 struct MetricRecord {
   std::string name;
   double value = 0.0;  ///< for a seeded test: the mean of `samples`
@@ -118,6 +141,7 @@ struct MetricRecord {
   std::vector<double> samples;              ///< seeded tests: one value per seed that finished
   std::vector<std::uint64_t> sample_seeds;  ///< the seed of each sample
   std::optional<Breakdown> breakdown;       ///< record_breakdown: the value split by operator
+  std::optional<Target> target;             ///< record_target: a capability, not a guard
 };
 
 /// A curve gated against the baseline's reference curve, step by step (record_curve with a

@@ -54,6 +54,8 @@ class MlTest : public ::testing::Test {
   using Breakdown = ::mlregress::Breakdown;
   using BreakdownUnit = ::mlregress::BreakdownUnit;
   using CurvePolicy = ::mlregress::CurvePolicy;
+  using Below = ::mlregress::Below;
+  using Above = ::mlregress::Above;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
   /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
@@ -64,6 +66,19 @@ class MlTest : public ::testing::Test {
   static void record(std::string_view name, double value, Direction direction,
                      TolerancePolicy policy = {}, const char* file = __builtin_FILE(),
                      int line = __builtin_LINE());
+
+  /// Records a capability: a metric with a target it aims for and may not reach yet,
+  /// record_target("val_loss", loss, Below{2.5}) (met when loss < 2.5) or
+  /// record_target("accuracy", acc, Above{0.9}) (met when acc > 0.9). The run reports it MET or
+  /// NOT MET with its success rate over the runs folder's history; NOT MET never fails the run.
+  /// Promote leaves it alone; `graduate` turns it into a regression guard (a band) once it is met
+  /// often enough (runner/docs/capabilities.md). Plain tests only (ML_CAPABILITY_TEST, ML_TEST);
+  /// a threshold that is not finite, or a seeded test, throws std::invalid_argument naming the
+  /// file and line of the call.
+  static void record_target(std::string_view name, double value, Below target,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE());
+  static void record_target(std::string_view name, double value, Above target,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE());
 
   /// Splits a cost counter recorded just before (record("ops_per_step", ...)) by operator: what
   /// each operator adds to it (OpCounter::breakdown gives one for calls, allocations or bytes).
@@ -274,6 +289,11 @@ T MlTest::param(std::string_view key) {
 /// the test; a failure rate significantly above the baseline's does (mlregress/attempts.h).
 #define ML_FLAKY_TEST(tier, name, attempts, ...) \
   MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::attempts, __VA_ARGS__)
+
+/// Declares a capability test: an ML_TEST whose targets (record_target) say what the model
+/// should reach, reported MET or NOT MET without failing the run; ctest labels it `capability`.
+#define ML_CAPABILITY_TEST(tier, name, ...) \
+  MLREGRESS_DEFINE_TEST_(tier, name, ::mlregress::internal::CapabilityTestTag{}, __VA_ARGS__)
 
 /// Declares a timing test: an ML_TEST whose metrics are timings (record_throughput). Apart from
 /// running with the others, it is what `run --ab OTHER_BINARY` interleaves with another build.

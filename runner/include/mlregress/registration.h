@@ -28,6 +28,10 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 struct TimingTestTag {};
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, TimingTestTag) noexcept;
+/// The same for ML_CAPABILITY_TEST.
+struct CapabilityTestTag {};
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, CapabilityTestTag) noexcept;
 }  // namespace internal
 
 }  // namespace mlregress

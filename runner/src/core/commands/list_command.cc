@@ -29,6 +29,11 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
                             {"line", test->line},
                             {"params", std::move(params)},
                             {"timing", test->timing}};
+    if (test->capability) {
+      // ctest -L capability: the tests that report targets (MET / NOT MET), never failing.
+      entry["labels"].push_back("capability");
+      entry["capability"] = true;
+    }
     if (test->flaky()) {
       // ctest -L flaky: the tests gated on their failure rate.
       entry["labels"].push_back("flaky");
@@ -99,6 +104,7 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
       kind += "]";
     }
     if (test->timing) kind = "  [timing]";
+    if (test->capability) kind = "  [capability]";
     if (test->flaky()) {
       kind = fmt::format(
           "  [{} attempts at a time, up to {}; failure rate gated, a rise to {:g}% "

@@ -155,6 +155,46 @@ void MlTest::record(std::string_view name, double value, Direction direction,
   context.sink->emit(internal::MetricRecorded{std::move(metric)});
 }
 
+namespace {
+
+// record_target's one path: a plain test's metric with a target, recorded once.
+void record_target_metric(std::string_view name, double value, Target target, const char* file,
+                          int line) {
+  internal::TestContext& context = internal::require_context("record_target()");
+  const auto refuse = [&](const std::string& problem) {
+    throw std::invalid_argument(fmt::format("{}:{}: target '{}': {}", file, line, name, problem));
+  };
+  if (!std::isfinite(target.threshold)) {
+    refuse(fmt::format("the threshold must be a finite number, not {}", target.threshold));
+  }
+  if (context.seeded && !context.attempt) {
+    refuse("record_target applies to plain tests (ML_CAPABILITY_TEST, ML_TEST), not seeded ones");
+  }
+  if (const auto [earlier, first_time] = context.recorded.emplace(std::string(name), value);
+      !first_time) {
+    refuse(fmt::format("recorded twice in this test (first {}, then {}); record each metric once",
+                       earlier->second, value));
+  }
+  MetricRecord metric;
+  metric.name = name;
+  metric.value = value;
+  metric.direction = target.direction;
+  metric.target = target;
+  context.sink->emit(internal::MetricRecorded{std::move(metric)});
+}
+
+}  // namespace
+
+void MlTest::record_target(std::string_view name, double value, Below target, const char* file,
+                           int line) {
+  record_target_metric(name, value, Target{Direction::LowerIsBetter, target.value}, file, line);
+}
+
+void MlTest::record_target(std::string_view name, double value, Above target, const char* file,
+                           int line) {
+  record_target_metric(name, value, Target{Direction::HigherIsBetter, target.value}, file, line);
+}
+
 void MlTest::record_breakdown(std::string_view metric, const Breakdown& breakdown, const char* file,
                               int line) {
   internal::TestContext& context = internal::require_context("record_breakdown()");

@@ -66,6 +66,7 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                     {"value", json_number(e.metric.value)},
                     {"direction", direction_name(e.metric.direction)},
                     {"policy", policy_to_json(e.metric.policy)}};
+            if (e.metric.target) json["target"] = target_to_json(*e.metric.target);
           },
           [&](const BreakdownRecorded& e) {
             json = {{"event", "breakdown"},
@@ -123,6 +124,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
     if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
     metric.direction = *parsed;
     metric.policy = policy_from_json(json.at("policy"));
+    if (json.contains("target")) metric.target = target_from_json(json.at("target"));
     event = MetricRecorded{std::move(metric)};
   } else if (kind == "breakdown") {
     event = BreakdownRecorded{json.at("metric").get<std::string>(),

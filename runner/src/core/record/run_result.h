@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
@@ -137,6 +138,9 @@ struct TestResult {
   /// test: once per variant, held_out_of_seed_runs).
   std::vector<HeldOutEvaluation> held_out;
   bool finished = false;  ///< false while the test runs
+  /// The success rate of each capability (a metric recorded with record_target) over the runs
+  /// folder's history, this run included, by metric name: set when the run ends.
+  std::map<std::string, CapabilityRate> capability_rates;
 
   // Seeded tests: every (variant, seed) run in plan order (variant, then seed), and how many were
   // planned. `metrics` then holds one entry per (variant, metric) with the per-seed samples.

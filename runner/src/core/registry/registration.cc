@@ -15,7 +15,7 @@ namespace {
 
 bool register_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                    TestFactory factory, Seeds seeds, bool timing,
-                   Attempts attempts = Attempts(0)) noexcept {
+                   Attempts attempts = Attempts(0), bool capability = false) noexcept {
   try {
     RegisteredTest test;
     test.tier = tier;
@@ -31,6 +31,7 @@ bool register_test(Tier tier, const char* name, const char* file, int line, Para
     test.seeds = std::move(seeds);
     test.timing = timing;
     test.attempts = attempts;
+    test.capability = capability;
     TestRegistry::instance().add(std::move(test));
     return true;
   } catch (...) {
@@ -74,6 +75,12 @@ bool register_ml_test(Tier tier, const char* name, const char* file, int line, P
 bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
                       TestFactory factory, TimingTestTag) noexcept {
   return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), true);
+}
+
+bool register_ml_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
+                      TestFactory factory, CapabilityTestTag) noexcept {
+  return register_test(tier, name, file, line, std::move(params), factory, Seeds(0), false,
+                       Attempts(0), /*capability=*/true);
 }
 
 }  // namespace mlregress::internal

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "record/json_fields.h"
@@ -91,6 +92,25 @@ CurvePolicy curve_policy_from_json(const nlohmann::json& json) {
   if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
   policy.direction = *parsed;
   return policy;
+}
+
+nlohmann::json target_to_json(const Target& target) {
+  const char* side = target.direction == Direction::HigherIsBetter ? "above" : "below";
+  return {{side, json_number(target.threshold)}};
+}
+
+Target target_from_json(const nlohmann::json& json) {
+  const bool below = json.is_object() && json.contains("below");
+  const bool above = json.is_object() && json.contains("above");
+  if (below == above) {
+    throw std::invalid_argument("a target holds one of \"below\" and \"above\", got " +
+                                json_text(json));
+  }
+  const std::optional<double> threshold = read_json_number(json.at(below ? "below" : "above"));
+  if (!threshold || !std::isfinite(*threshold)) {
+    throw std::invalid_argument("a target's threshold is a finite number, got " + json_text(json));
+  }
+  return Target{below ? Direction::LowerIsBetter : Direction::HigherIsBetter, *threshold};
 }
 
 }  // namespace mlregress::internal

@@ -20,6 +20,12 @@ nlohmann::json curve_policy_to_json(const CurvePolicy& policy);
 /// Throws (nlohmann's exceptions or std::invalid_argument) for anything else.
 CurvePolicy curve_policy_from_json(const nlohmann::json& json);
 
+/// A capability's target (record_target): {"below": 2.5} or {"above": 0.9}.
+nlohmann::json target_to_json(const Target& target);
+/// The inverse; throws std::invalid_argument for anything else (both keys, neither, a threshold
+/// that is not a finite number).
+Target target_from_json(const nlohmann::json& json);
+
 /// Whether values under this policy belong to one environment profile: timings, and exact values
 /// but portable ones (an Exact of scope Auto, read from a file older than scopes, is bound).
 inline bool is_environment_bound(const TolerancePolicy& policy) {

@@ -290,6 +290,21 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   }
 }
 
+// A capability's target, whether this run met it, and its rate over the history when known:
+// "target": {"below": 2.5}, "capability": {"met": false, "met_runs": 3, "runs": 10,
+// "lower": 0.108, "upper": 0.603}.
+void add_capability(nlohmann::json& metric, const MetricRecord& m, const TestResult& test) {
+  metric["target"] = target_to_json(*m.target);
+  nlohmann::json capability = {{"met", target_met(*m.target, m.value)}};
+  if (const auto rate = test.capability_rates.find(m.name); rate != test.capability_rates.end()) {
+    capability["met_runs"] = rate->second.met;
+    capability["runs"] = rate->second.runs;
+    capability["lower"] = json_number(rate->second.lower);
+    capability["upper"] = json_number(rate->second.upper);
+  }
+  metric["capability"] = std::move(capability);
+}
+
 // The test's metrics with their comparisons (the first test.metrics.size() of
 // test.comparisons) and, for a seeded test, their samples.
 nlohmann::json metrics_json(const TestResult& test) {
@@ -301,6 +316,7 @@ nlohmann::json metrics_json(const TestResult& test) {
                              {"direction", direction_name(m.direction)},
                              {"policy", policy_to_json(m.policy)}};
     if (m.breakdown) metric["breakdown"] = breakdown_to_json(*m.breakdown);
+    if (m.target) add_capability(metric, m, test);
     if (i < test.comparisons.size()) add_comparison(metric, test.comparisons[i]);
     if (test.seeded) {
       nlohmann::json samples = nlohmann::json::array();
@@ -560,7 +576,17 @@ MetricComparison comparison_from(const nlohmann::json& json, const MetricRecord&
 struct StoredMetric {
   MetricRecord metric;
   std::optional<MetricComparison> comparison;
+  std::optional<CapabilityRate> capability_rate;
 };
+
+// "capability": its rate over the history, when the run knew one (the outcome itself follows
+// from the value and the target).
+std::optional<CapabilityRate> capability_rate_from(const nlohmann::json& json) {
+  if (!json.contains("capability")) return std::nullopt;
+  const nlohmann::json& capability = json.at("capability");
+  if (!capability.contains("runs")) return std::nullopt;
+  return capability_rate(field<int>(capability, "met_runs"), field<int>(capability, "runs"));
+}
 
 void from_json(const nlohmann::json& json, StoredMetric& stored) {
   MetricRecord& m = stored.metric;
@@ -579,6 +605,10 @@ void from_json(const nlohmann::json& json, StoredMetric& stored) {
   if (json.contains("breakdown")) {
     with_field_context("breakdown",
                        [&] { m.breakdown = breakdown_from_json(json.at("breakdown")); });
+  }
+  if (json.contains("target")) {
+    with_field_context("target", [&] { m.target = target_from_json(json.at("target")); });
+    with_field_context("capability", [&] { stored.capability_rate = capability_rate_from(json); });
   }
   if (json.contains("verdict")) stored.comparison = comparison_from(json, m);
 }
@@ -681,6 +711,7 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   test.config_hash = field<std::string>(json, "config_hash");
   test.failures = array_field<TestFailure>(json, "failures");
   for (StoredMetric& stored : array_field<StoredMetric>(json, "metrics")) {
+    if (stored.capability_rate) test.capability_rates[stored.metric.name] = *stored.capability_rate;
     test.metrics.push_back(std::move(stored.metric));
     if (stored.comparison) test.comparisons.push_back(std::move(*stored.comparison));
   }
