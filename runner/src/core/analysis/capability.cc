@@ -26,8 +26,8 @@ std::string describe_capability(const MetricRecord& metric,
                                 const std::optional<CapabilityRate>& rate) {
   const Target target = metric.target.value_or(Target{});
   std::string text =
-      fmt::format("{}: {} {} (target {})", capability_outcome_name(target_met(target, metric.value)),
-                  metric.name, format_value(metric.value), target_text(target));
+      fmt::format("{}: {} (target {})", capability_outcome_name(target_met(target, metric.value)),
+                  format_value(metric.value), target_text(target));
   if (rate && rate->runs > 0) {
     text += fmt::format("; met {} of {} run{} (95% CI {:.0f}%–{:.0f}%)", rate->met, rate->runs,
                         rate->runs == 1 ? "" : "s", 100.0 * rate->lower, 100.0 * rate->upper);

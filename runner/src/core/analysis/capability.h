@@ -32,8 +32,8 @@ CapabilityRate capability_rate(int met, int runs);
 std::string target_text(const Target& target);
 /// "MET" or "NOT MET".
 std::string_view capability_outcome_name(bool met);
-/// "NOT MET: val_loss 2.71 (target < 2.5); met 3 of 10 runs (95% CI 11%–60%)", without the rate
-/// when there is none. `metric` has a target.
+/// "NOT MET: 2.71 (target < 2.5); met 3 of 10 runs (95% CI 11%–60%)", without the rate when
+/// there is none. `metric` has a target.
 std::string describe_capability(const MetricRecord& metric, const std::optional<CapabilityRate>& rate);
 
 /// graduate's defaults: the last 10 runs, and a lower Wilson bound of at least 0.7, which only

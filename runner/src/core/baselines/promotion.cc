@@ -441,6 +441,12 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
       fingerprints_of(target, d.kind)[d.name] = d.sha256;
     target.properties = test.properties;
     for (const MetricRecord& metric : test.metrics) {
+      if (metric.target && !request.graduating) {
+        planned.skipped_values.push_back(fmt::format(
+            "{}.{}: a capability (record_target), not promoted; `graduate` makes it a guard",
+            test.name, metric.name));
+        continue;
+      }
       // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.
       if (first_attempt_failed(test) && !std::holds_alternative<FailureRate>(metric.policy)) {
         planned.skipped_values.push_back(

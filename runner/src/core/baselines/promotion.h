@@ -29,6 +29,9 @@ struct PromotionRequest {
   /// rtol 0, atol its half-width). A metric without one keeps the calibrated band it has when the
   /// test still records a band or the default policy: promote moves the value, not the noise.
   std::map<std::pair<std::string, std::string>, Calibration> calibrations;
+  /// `graduate`: metrics recorded with a target (capabilities) are stored too. Otherwise promote
+  /// leaves them, and the guard graduate wrote for one, as they are.
+  bool graduating = false;
 };
 
 struct PlannedFile {

@@ -30,6 +30,7 @@
 #include "registry/test_selection.h"
 #include "renderers/experiment_result.h"
 #include "renderers/run_page.h"
+#include "storage/capability_history.h"
 #include "storage/experiment_notes.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
@@ -289,6 +290,22 @@ void gate_run(RunResult& run, const BaselineGate* gate, bool sharded) {
   }
 }
 
+// The success rate of each capability over the runs folder's history, this run included. The
+// history informs, it never decides: a folder that cannot be read leaves the rate out.
+void attach_capability_history(RunResult& run, const std::string& runs_folder) {
+  const bool has_target = std::any_of(run.tests.begin(), run.tests.end(), [](const TestResult& t) {
+    return std::any_of(t.metrics.begin(), t.metrics.end(),
+                       [](const MetricRecord& m) { return m.target.has_value(); });
+  });
+  if (!has_target) return;
+  try {
+    attach_capability_rates(run, read_capability_history(runs_folder, run.info.binary));
+  } catch (const Error& error) {
+    std::fprintf(stderr, "%s: warning: capability history unavailable: %s\n",
+                 run.info.binary.c_str(), error.what());
+  }
+}
+
 // Phase 4, write: the run's end time and exit code, the observers' last files, notes.md. Returns
 // what could not be written.
 std::vector<std::string> write_run(RunResult& run, RunCollector& collector,
@@ -379,6 +396,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
   run.criteria = check_criteria(planned->notes.criteria, run);
   // A shard holds part of the run's evaluations: it does not count them (nor does merge).
   if (!sharded) count_held_out_evaluations(run, options.out);
+  if (!sharded) attach_capability_history(run, options.out);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
   if (!run.criteria.empty()) std::fputs(criteria_result(run.criteria).c_str(), stdout);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/capability.h"
 #include "analysis/distribution_gate.h"
 #include "comparison/cause_classifier.h"
 #include "comparison/comparator.h"
@@ -268,6 +269,11 @@ MetricComparison BaselineGate::compare_recorded_metric(const TestResult& test,
   }
   qualify_by_attempts(test, judges_failure_rate(test, metric),
                       static_cast<int>(metric.samples.size()), rates_at_merge_, c);
+  if (metric.target && entry == nullptr) {
+    // A capability is reported MET or NOT MET, never gated, until graduate writes its guard.
+    c.note = fmt::format("a capability (target {}), not a regression guard; graduate makes one",
+                         target_text(*metric.target));
+  }
   return c;
 }
 

@@ -181,13 +181,34 @@ void ConsoleReporter::on_test_end(const TestResult& test, const RunResult& run) 
   flush();
 }
 
+// Each capability's outcome and its rate over the history: informs, never fails the run.
+void ConsoleReporter::print_capabilities(const RunResult& run) {
+  for (const TestResult& test : run.tests) {
+    for (const MetricRecord& metric : test.metrics) {
+      if (!metric.target) continue;
+      const auto rate = test.capability_rates.find(metric.name);
+      const bool met = target_met(*metric.target, metric.value);
+      tag(met ? Color::kGreen : Color::kYellow, "[CAPABILITY] ");
+      std::fprintf(out_, "%s.%s %s\n", xml_safe(test.name).c_str(), xml_safe(metric.name).c_str(),
+                   xml_safe(describe_capability(
+                                metric, rate == test.capability_rates.end()
+                                            ? std::nullopt
+                                            : std::optional<CapabilityRate>(rate->second)))
+                       .c_str());
+    }
+  }
+}
+
 // Metrics without a baseline pass as NEW; say how to give them one.
 void ConsoleReporter::print_promotion_hint(const RunResult& run) {
   std::size_t fresh = 0, tests = 0;
   for (const TestResult& test : run.tests) {
-    const auto is_new = [](const MetricComparison& c) { return c.verdict == Verdict::kNew; };
-    const auto count = static_cast<std::size_t>(
-        std::count_if(test.comparisons.begin(), test.comparisons.end(), is_new));
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < test.comparisons.size(); ++i) {
+      // A capability has no baseline until graduate writes its guard: promote leaves it.
+      const bool capability = i < test.metrics.size() && test.metrics[i].target;
+      count += test.comparisons[i].verdict == Verdict::kNew && !capability ? 1 : 0;
+    }
     fresh += count;
     tests += count > 0;
   }
@@ -212,6 +233,7 @@ void ConsoleReporter::print_promotion_hint(const RunResult& run) {
 void ConsoleReporter::on_run_end(const RunResult& run) {
   print_ablation_tables(run);
   print_gate_verdicts(run);
+  print_capabilities(run);
   print_promotion_hint(run);
   print_summary(run);
 }

@@ -34,6 +34,7 @@ class ConsoleReporter final : public RunObserver {
   void tag(Color color, const char* text);
   void flush();
   void print_promotion_hint(const RunResult& run);
+  void print_capabilities(const RunResult& run);
   void print_ablation_tables(const RunResult& run);
   void print_gate_verdicts(const RunResult& run);
   void print_seeded_verdicts(const RunResult& run);

@@ -9,6 +9,7 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "analysis/capability.h"
 #include "execution/seed_runs.h"
 #include "observers/regression_report.h"
 #include "observers/test_report.h"
@@ -127,6 +128,19 @@ void add_failed_attempts(pugi::xml_node testcase, const TestResult& test) {
   }
 }
 
+// "mlregress.capability.Test.metric" = "NOT MET: 0.8 (target > 0.9); met 3 of 10 runs (…)": a
+// suite property, since JUnit's test cases hold none.
+void add_capability_properties(pugi::xml_node properties, const TestResult& test) {
+  for (const MetricRecord& metric : test.metrics) {
+    if (!metric.target) continue;
+    const auto rate = test.capability_rates.find(metric.name);
+    property(properties, fmt::format("mlregress.capability.{}.{}", test.name, metric.name),
+             describe_capability(metric, rate == test.capability_rates.end()
+                                             ? std::nullopt
+                                             : std::optional(rate->second)));
+  }
+}
+
 void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& test) {
   pugi::xml_node testcase = suite.append_child("testcase");
   set(testcase, "name", test.name);
@@ -177,8 +191,10 @@ void add_testcase(pugi::xml_node suite, const RunResult& run, const TestResult& 
     if (!test.skip_message.empty()) set(skipped, "message", first_line(test.skip_message));
   }
   add_failed_attempts(testcase, test);
-  text(testcase.append_child("system-out"),
-       format_test_report(test) + format_regression_report(run.info.run_id, test));
+  // A capability (MET or NOT MET) never fails the test case: it is reported in its output and in
+  // the suite's properties, and the test case counts as what its status says.
+  text(testcase.append_child("system-out"), format_capabilities(test) + format_test_report(test) +
+                                                format_regression_report(run.info.run_id, test));
 }
 
 }  // namespace
@@ -241,6 +257,7 @@ std::string render_junit(const RunResult& run) {
           properties, "framework",
           framework + " " + env_string(run.info.environment, "/framework/version"_json_pointer));
     }
+    for (const TestResult* test : members) add_capability_properties(properties, *test);
     for (const TestResult* test : members) add_testcase(suite, run, *test);
   }
   std::ostringstream out;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analysis/capability.h"
 #include "analysis/failure_rate_gate.h"
 #include "statistics/moments.h"
 #include "support/number_format.h"
@@ -55,6 +56,19 @@ std::string format_test_report(const TestResult& test) {
                        curve.csv_file);
   }
   out += fmt::format("seed {}, threads {}, config {}\n", test.seed, test.threads, test.config_hash);
+  return out;
+}
+
+std::string format_capabilities(const TestResult& test) {
+  std::string out;
+  for (const MetricRecord& metric : test.metrics) {
+    if (!metric.target) continue;
+    const auto rate = test.capability_rates.find(metric.name);
+    out += fmt::format("capability {} {}\n", metric.name,
+                       describe_capability(metric, rate == test.capability_rates.end()
+                                                       ? std::nullopt
+                                                       : std::optional(rate->second)));
+  }
   return out;
 }
 
