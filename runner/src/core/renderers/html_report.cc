@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "analysis/capability.h"
 #include "execution/seed_runs.h"
 #include "observers/regression_report.h"
 #include "observers/test_report.h"
@@ -31,6 +32,7 @@ tr.violated td{background:#fbeaea}p.scorecard-summary{margin:0 0 8px}
 section.test{border:1px solid #ddd;border-radius:6px;padding:12px 14px;margin:14px 0}
 section.test.rank-0{border-left:6px solid #c62828}section.test.rank-1{border-left:6px solid #ef6c00}
 .meta{color:#555;font-size:12px;margin-bottom:6px}
+.capability{font-size:13px;margin:4px 0;padding:2px 6px;border-radius:4px}.capability.met{background:#e8f5e9}.capability.not-met{background:#fff8e1}
 pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;word-break:break-word}
 pre.failure{background:#fbeaea}
 figure{margin:8px 0}figcaption{font-size:12px;color:#444}
@@ -261,6 +263,22 @@ std::string curves_html(const TestSection& s) {
   return out;
 }
 
+// One line per capability (record_target): MET or NOT MET and its rate over the history. Not a
+// verdict: it never fails the run.
+std::string capabilities_html(const TestResult& t) {
+  std::string out;
+  for (const MetricRecord& m : t.metrics) {
+    if (!m.target) continue;
+    const auto rate = t.capability_rates.find(m.name);
+    out += fmt::format(
+        "<div class=\"capability {}\">capability {} {}</div>",
+        target_met(*m.target, m.value) ? "met" : "not-met", escape_markup(m.name),
+        escape_markup(describe_capability(
+            m, rate == t.capability_rates.end() ? std::nullopt : std::optional(rate->second))));
+  }
+  return out;
+}
+
 std::string section_html(const TestSection& s) {
   const TestResult& t = s.test;
   std::string out =
@@ -279,6 +297,7 @@ std::string section_html(const TestSection& s) {
     out += "<div class=\"meta fingerprints\">" + escape_markup(line) + "</div>";
   if (const std::string line = properties_line(t); !line.empty())
     out += "<div class=\"meta properties\">" + escape_markup(line) + "</div>";
+  out += capabilities_html(t);
   for (const TestFailure& f : t.failures) {
     out += "<pre class=\"failure\">" +
            escape_markup(f.file.empty() ? f.message

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
 #include "observers/regression_report.h"
 #include "support/number_format.h"
@@ -224,6 +225,34 @@ void append_passing_rows(std::string& out, const std::vector<Row>& rest, std::si
   }
 }
 
+// The capabilities (record_target): whether each was met and its rate over the history. They
+// never fail the run, so they have a table of their own, apart from the verdicts.
+void append_capabilities(std::string& out, const RunReport& r, std::size_t budget) {
+  std::vector<Row> rows;
+  for (const TestSection& s : r.sections) {
+    for (const MetricRecord& m : s.test.metrics) {
+      if (!m.target) continue;
+      const auto rate = s.test.capability_rates.find(m.name);
+      const std::string history =
+          rate == s.test.capability_rates.end()
+              ? std::string("—")
+              : fmt::format("{} of {} [{:.0f}%, {:.0f}%]", rate->second.met, rate->second.runs,
+                            100.0 * rate->second.lower, 100.0 * rate->second.upper);
+      rows.push_back({0, fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(s.test.name),
+                                     cell(m.name), format_value(m.value),
+                                     cell(target_text(*m.target)),
+                                     capability_outcome_name(target_met(*m.target, m.value)),
+                                     history)});
+    }
+  }
+  if (rows.empty()) return;
+  append_table(out,
+               "### Capabilities\n\nTargets the model aims for; NOT MET does not fail the run.\n\n"
+               "| test | metric | value | target | outcome | met over runs [95% CI] |\n"
+               "|---|---|---:|---|---|---|\n",
+               rows, budget, "capabilities");
+}
+
 // One line per test that has one (`line_of`: its fingerprints, its properties), folded away
 // under "<title> of N tests", and only while there is room left; nothing when no test has one.
 void append_test_lines(std::string& out, const RunReport& r, std::size_t budget,
@@ -284,6 +313,7 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
                  "|---|---|---:|---:|---:|---|---:|---|\n",
                  flips, budget, "predictions");
   }
+  append_capabilities(out, r, budget);
   append_passing_rows(out, rest, budget);
   append_test_lines(out, r, budget, fingerprints_line, "Fingerprints", "fingerprint lines");
   append_test_lines(out, r, budget, properties_line, "Properties", "property lines");
