@@ -63,6 +63,35 @@ inline double calibrated_half_width(const Calibration& c) {
   return c.k * c.sd > c.max_deviation ? c.k * c.sd : c.max_deviation;
 }
 
+/// How `graduate` made a capability (a metric recorded with record_target) a regression guard:
+/// when and why, the target, how often the runs it looked at met it (`met` of `runs`, the lower
+/// 95% Wilson bound of that rate against the threshold it had to reach), which runs and commits
+/// those were, and the range of their values (their mean and sd are the metric's calibration).
+struct Graduation {
+  std::string graduated_at;  ///< UTC
+  std::string reason;
+  std::string target;  ///< "> 0.9"
+  int met = 0;
+  int runs = 0;
+  double lower_bound = 0.0;
+  double threshold = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  std::vector<std::string> source_runs;  ///< oldest first
+  std::vector<std::string> commits;      ///< of each source run, in the same order
+  friend bool operator==(const Graduation&, const Graduation&) = default;
+};
+
+/// A guard `graduate --demote` turned back into a capability: which metric, when, why, and when
+/// it had graduated (empty: it had no graduation record).
+struct Demotion {
+  std::string metric;
+  std::string demoted_at;  ///< UTC
+  std::string reason;
+  std::string graduated_at;
+  friend bool operator==(const Demotion&, const Demotion&) = default;
+};
+
 /// One block of a seeded metric's samples: the seeds one promotion contributed (`promote` the
 /// first, each `promote --add-seeds` one more), from which run, when, and on which numerics. The
 /// blocks of a metric hold its seeds between them, each once. A metric without blocks (promoted
@@ -96,6 +125,8 @@ struct BaselineMetric {
   /// entry has the same unit.
   std::map<std::string, Breakdown> breakdowns;
   std::vector<HistoryEntry> history;
+  /// band: the capability this guard graduated from (`graduate`).
+  std::optional<Graduation> graduation;
   friend bool operator==(const BaselineMetric&, const BaselineMetric&) = default;
 };
 
@@ -155,6 +186,8 @@ struct BaselineTest {
   /// properties differ gets a note (BaselineGate::find_baseline).
   std::map<std::string, std::string> properties;
   std::map<std::string, BaselineMetric> metrics;
+  /// Guards turned back into capabilities (`graduate --demote`), oldest first.
+  std::vector<Demotion> demotions;
   friend bool operator==(const BaselineTest&, const BaselineTest&) = default;
 };
 

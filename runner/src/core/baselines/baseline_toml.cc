@@ -236,6 +236,67 @@ void read_failure_count(const Reader& r, const std::string& what, const toml::ta
   m.value = failure_count_value(count, m.direction);
 }
 
+// An array of strings (a graduation's runs and commits).
+std::vector<std::string> read_strings(const Reader& r, const toml::node& node,
+                                      const std::string& what) {
+  const toml::array* array = node.as_array();
+  if (array == nullptr) r.fail(node, what + " must be an array of strings");
+  std::vector<std::string> out;
+  for (const toml::node& entry : *array) out.push_back(r.string(entry, what));
+  return out;
+}
+
+// How `graduate` made the guard: the capability's numbers, runs and commits.
+Graduation read_graduation(const Reader& r, const toml::node& node, const std::string& what) {
+  const std::string table_what = what + ".graduation";
+  const toml::table& t = r.table(node, table_what);
+  r.only_keys(t, table_what,
+              {"graduated_at", "reason", "target", "met", "runs", "lower_bound", "threshold", "min",
+               "max", "source_runs", "commits"});
+  const auto at = [&](std::string_view key) -> const toml::node& {
+    return r.required(t, key, table_what);
+  };
+  Graduation g;
+  g.graduated_at = r.string(at("graduated_at"), table_what + ".graduated_at");
+  g.reason = r.string(at("reason"), table_what + ".reason");
+  g.target = r.string(at("target"), table_what + ".target");
+  g.runs = r.integer(at("runs"), table_what + ".runs", 1);
+  g.met = r.integer(at("met"), table_what + ".met", 0, g.runs);
+  g.lower_bound = r.number(at("lower_bound"), table_what + ".lower_bound");
+  g.threshold = r.number(at("threshold"), table_what + ".threshold");
+  g.min = r.number(at("min"), table_what + ".min");
+  g.max = r.number(at("max"), table_what + ".max");
+  g.source_runs = read_strings(r, at("source_runs"), table_what + ".source_runs");
+  g.commits = read_strings(r, at("commits"), table_what + ".commits");
+  if (g.source_runs.size() != static_cast<std::size_t>(g.runs) ||
+      g.commits.size() != g.source_runs.size()) {
+    r.fail(node, fmt::format("{}: {} runs, but {} source_runs and {} commits", table_what, g.runs,
+                             g.source_runs.size(), g.commits.size()));
+  }
+  return g;
+}
+
+// One [[tests.T.demotions]] entry: a guard turned back into a capability.
+Demotion read_demotion(const Reader& r, const toml::node& node, const std::string& what) {
+  const toml::table& t = r.table(node, what);
+  r.only_keys(t, what, {"metric", "demoted_at", "reason", "graduated_at"});
+  Demotion d;
+  d.metric = r.string(r.required(t, "metric", what), what + ".metric");
+  d.demoted_at = r.string(r.required(t, "demoted_at", what), what + ".demoted_at");
+  d.reason = r.string(r.required(t, "reason", what), what + ".reason");
+  if (const auto* n = t.get("graduated_at")) d.graduated_at = r.string(*n, what + ".graduated_at");
+  return d;
+}
+
+std::vector<Demotion> read_demotions(const Reader& r, const toml::node& node,
+                                     const std::string& what) {
+  const toml::array* array = node.as_array();
+  if (array == nullptr) r.fail(node, what + " must be an array of tables");
+  std::vector<Demotion> demotions;
+  for (const toml::node& entry : *array) demotions.push_back(read_demotion(r, entry, what));
+  return demotions;
+}
+
 // ---------------------------------------------------------------- writing
 
 bool is_bare_key(std::string_view key) {
@@ -541,6 +602,39 @@ void write_history(std::ostringstream& out, const std::string& path, const Basel
   }
 }
 
+std::string toml_strings(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + toml_string(values[i]);
+  return out + "]";
+}
+
+void write_graduation(std::ostringstream& out, const std::string& path, const BaselineMetric& m) {
+  if (!m.graduation) return;
+  const Graduation& g = *m.graduation;
+  out << "\n[" << path << ".graduation]\n"
+      << "graduated_at = " << toml_string(g.graduated_at) << "\n"
+      << "reason = " << toml_string(g.reason) << "\n"
+      << "target = " << toml_string(g.target) << "\n"
+      << "met = " << g.met << "\n"
+      << "runs = " << g.runs << "\n"
+      << "lower_bound = " << number(g.lower_bound) << "  # 95% Wilson\n"
+      << "threshold = " << number(g.threshold) << "\n"
+      << "min = " << number(g.min) << "\n"
+      << "max = " << number(g.max) << "\n"
+      << "source_runs = " << toml_strings(g.source_runs) << "\n"
+      << "commits = " << toml_strings(g.commits) << "\n";
+}
+
+void write_demotions(std::ostringstream& out, const std::string& path, const BaselineTest& t) {
+  for (const Demotion& d : t.demotions) {
+    out << "\n[[" << path << ".demotions]]\n"
+        << "metric = " << toml_string(d.metric) << "\n"
+        << "demoted_at = " << toml_string(d.demoted_at) << "\n"
+        << "reason = " << toml_string(d.reason) << "\n";
+    if (!d.graduated_at.empty()) out << "graduated_at = " << toml_string(d.graduated_at) << "\n";
+  }
+}
+
 // The keys of a metric's table, in the order the reader lists them when it meets an unknown one
 // and the writer writes them.
 const MetricKey kMetricKeys[] = {
@@ -706,6 +800,14 @@ const MetricKey kMetricKeys[] = {
                << toml_string(breakdown_unit_name(m.breakdowns.begin()->second.unit)) << "\n";
          }},
     {.name = "breakdown", .read = read_breakdown, .sub_table = true, .write = write_breakdown},
+    {.name = "graduation",
+     .policy = "band",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           in.m.graduation = read_graduation(in.r, node, in.what);
+         },
+     .sub_table = true,
+     .write = write_graduation},
     {.name = "history", .read = read_history_key, .sub_table = true, .write = write_history},
 };
 
@@ -904,6 +1006,18 @@ auto string_map_fields(Test& test) {
                     std::pair{"properties", &test.properties}, std::pair{"config", &test.config}};
 }
 
+// The [tests.<test>.metrics.*] tables.
+void read_metrics(const Reader& r, const toml::node& metrics, const std::string& test_name,
+                  const BaselineFile& file, BaselineTest& test) {
+  for (const auto& [metric_name, metric_node] :
+       r.table(metrics, fmt::format("[tests.{}].metrics", test_name))) {
+    const std::string metric_what =
+        fmt::format("[tests.{}.metrics.{}]", test_name, metric_name.str());
+    test.metrics[std::string(metric_name.str())] =
+        read_metric(r, metric_what, r.table(metric_node, metric_what), file);
+  }
+}
+
 }  // namespace
 
 BaselineFile parse_baseline(std::string_view text, const std::string& source_name) {
@@ -939,7 +1053,7 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
       const toml::table& t = r.table(node, what);
       r.only_keys(t, what,
                   {"config_hash", "config", "datasets", "data_order", "checkpoints", "properties",
-                   "metrics"});
+                   "metrics", "demotions"});
       BaselineTest test;
       if (const auto* n = t.get("config_hash"))
         test.config_hash = r.string(*n, what + ".config_hash");
@@ -952,14 +1066,10 @@ BaselineFile parse_baseline(std::string_view text, const std::string& source_nam
               r.string(value, fmt::format("{}.{}", field_what, name_key.str()));
         }
       }
-      if (const auto* metrics = t.get("metrics")) {
-        for (const auto& [metric_name, metric_node] : r.table(*metrics, what + ".metrics")) {
-          const std::string metric_what =
-              fmt::format("[tests.{}.metrics.{}]", name.str(), metric_name.str());
-          test.metrics[std::string(metric_name.str())] =
-              read_metric(r, metric_what, r.table(metric_node, metric_what), file);
-        }
-      }
+      if (const auto* metrics = t.get("metrics"))
+        read_metrics(r, *metrics, std::string(name.str()), file, test);
+      if (const auto* demotions = t.get("demotions"))
+        test.demotions = read_demotions(r, *demotions, what + ".demotions");
       file.tests[std::string(name.str())] = std::move(test);
     }
   }
@@ -1018,6 +1128,7 @@ std::string render_baseline(const BaselineFile& file) {
       out << "\n[" << path << "]\n";
       render_metric(out, path, m);
     }
+    write_demotions(out, "tests." + key(name), test);
   }
   return out.str();
 }

@@ -18,6 +18,7 @@
 #include "commands/list_command.h"
 #include "commands/merge_command.h"
 #include "commands/notes_command.h"
+#include "commands/graduate_command.h"
 #include "commands/promote_command.h"
 #include "commands/report_command.h"
 #include "commands/rerun_command.h"
@@ -86,6 +87,8 @@ ExitCode dispatch(int argc, char** argv, const RunnerHooks& hooks) {
       return internal::bisect_command(cl.bisect);
     case internal::Command::kRerun:
       return internal::rerun_command(cl.rerun, hooks, binary);
+    case internal::Command::kGraduate:
+      return internal::graduate_command(cl.graduate, binary);
     case internal::Command::kAblation:
       return internal::ablation_command(cl.ablation, binary);
     case internal::Command::kBaselinesCheck:

@@ -17,9 +17,9 @@ namespace {
 
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
-constexpr std::array<std::string_view, 14> kCommandNames = {
-    "run",   "list",   "promote", "calibrate", "compare", "report",   "merge",
-    "notes", "ledger", "rerun",   "history",   "bisect",  "ablation", "baselines"};
+constexpr std::array<std::string_view, 15> kCommandNames = {
+    "run",   "list",   "promote", "calibrate", "compare",  "report",    "merge",   "notes",
+    "ledger", "rerun", "history", "bisect",    "ablation", "baselines", "graduate"};
 
 // One line per exit code, from the table the README is checked against.
 std::string exit_code_footer() {
@@ -494,6 +494,34 @@ CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
   return command;
 }
 
+CLI::App* add_graduate_command(CLI::App& app, GraduateOptions& graduate) {
+  CLI::App* command = app.add_subcommand(
+      "graduate",
+      "Turn a capability (record_target) into a regression guard once the runs under RUNS met "
+      "its target reliably: the lower 95% Wilson bound of its success rate over the last N runs "
+      "at least the threshold (N = 10 and 0.7 need 10 of 10). The guard is a band from those "
+      "runs' values by calibrate's tolerance-interval rule, written with its provenance; refuses "
+      "with the numbers, and how many more met runs are needed, when the evidence is short. "
+      "--demote turns a graduated guard back into a capability, recorded in the baseline");
+  command->add_option("runs", graduate.runs, "Folder of run folders (the history)")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--test", graduate.test, "The capability test")->required();
+  command->add_option("--metric", graduate.metric, "Its metric recorded with record_target")
+      ->required();
+  command->add_option("--baselines", graduate.baselines, "Baseline folder");
+  command->add_option("--last", graduate.last, "The runs the decision looks at (N)")
+      ->check(CLI::Range(2, 100000));
+  command
+      ->add_option("--min-lower-bound", graduate.min_lower_bound,
+                   "The lower 95% Wilson bound of the success rate must reach this")
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--reason", graduate.reason, "Why (kept in the baseline)")->required();
+  command->add_flag("--demote", graduate.demote,
+                    "Remove the guard graduate wrote: the metric is a capability again");
+  command->add_flag("--force", graduate.force, "Graduate from runs of a dirty tree anyway");
+  return command;
+}
+
 // `baselines check` and `baselines adopt`: returns the two subcommands, the ones that are run.
 std::pair<CLI::App*, CLI::App*> add_baselines_commands(CLI::App& app,
                                                        BaselinesCheckOptions& check_options,
@@ -547,6 +575,7 @@ std::vector<std::pair<CLI::App*, Command>> add_commands(CLI::App& app, CommandLi
       {add_history_command(app, cl.history), Command::kHistory},
       {add_bisect_command(app, cl.bisect), Command::kBisect},
       {add_ablation_command(app, cl.ablation), Command::kAblation},
+      {add_graduate_command(app, cl.graduate), Command::kGraduate},
       {baselines_check, Command::kBaselinesCheck},
       {baselines_adopt, Command::kBaselinesAdopt},
       {add_list_command(app, cl.list), Command::kList},
@@ -586,8 +615,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, const std::string& b
   if (!known && !wants_help) {
     std::fprintf(stderr,
                  "%s: error: unknown command '%s' (expected run, list, promote, calibrate, "
-                 "compare, report, merge, notes, ledger, rerun, history, bisect, ablation or "
-                 "baselines)\n",
+                 "compare, report, merge, notes, ledger, rerun, history, bisect, ablation, "
+                 "baselines or graduate)\n",
                  binary_name.c_str(), args[0].c_str());
     return exit_with(ExitCode::kUsageError);
   }

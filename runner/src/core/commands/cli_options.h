@@ -176,6 +176,20 @@ struct BaselinesAdoptOptions {
   bool force = false;
 };
 
+/// `graduate RUNS --test T --metric M`: a capability met reliably becomes a guard; with
+/// --demote, a graduated guard becomes a capability again.
+struct GraduateOptions {
+  std::string runs = "runs";
+  std::string test;
+  std::string metric;
+  std::string baselines = "baselines";
+  int last = 10;                 ///< the runs the decision looks at (kGraduationDefaultRuns)
+  double min_lower_bound = 0.7;  ///< kGraduationDefaultLowerBound
+  std::string reason;
+  bool demote = false;
+  bool force = false;  ///< runs of a dirty tree
+};
+
 struct ListOptions {
   std::vector<std::string> tiers;
   std::string filter;
@@ -197,7 +211,8 @@ enum class Command {
   kBisect,
   kBaselinesCheck,
   kBaselinesAdopt,
-  kAblation
+  kAblation,
+  kGraduate
 };
 
 struct CommandLine {
@@ -217,6 +232,7 @@ struct CommandLine {
   BaselinesCheckOptions baselines_check;
   BaselinesAdoptOptions baselines_adopt;
   AblationOptions ablation;
+  GraduateOptions graduate;
 };
 
 /// Outcome of parsing: either a command to execute, or an exit code to return at once (after

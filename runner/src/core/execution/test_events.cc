@@ -44,6 +44,20 @@ void attach_breakdown(std::vector<MetricRecord>& metrics, const BreakdownRecorde
   }
 }
 
+namespace {
+
+nlohmann::json metric_event_json(const MetricRecord& metric) {
+  nlohmann::json json = {{"event", "metric"},
+                         {"name", metric.name},
+                         {"value", json_number(metric.value)},
+                         {"direction", direction_name(metric.direction)},
+                         {"policy", policy_to_json(metric.policy)}};
+  if (metric.target) json["target"] = target_to_json(*metric.target);
+  return json;
+}
+
+}  // namespace
+
 void to_json(nlohmann::json& json, const TestEvent& event) {
   std::visit(
       Overloaded{
@@ -60,14 +74,7 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
           [&](const TestSkipped& e) {
             json = {{"event", "skip"}, {"message", e.message}};
           },
-          [&](const MetricRecorded& e) {
-            json = {{"event", "metric"},
-                    {"name", e.metric.name},
-                    {"value", json_number(e.metric.value)},
-                    {"direction", direction_name(e.metric.direction)},
-                    {"policy", policy_to_json(e.metric.policy)}};
-            if (e.metric.target) json["target"] = target_to_json(*e.metric.target);
-          },
+          [&](const MetricRecorded& e) { json = metric_event_json(e.metric); },
           [&](const BreakdownRecorded& e) {
             json = {{"event", "breakdown"},
                     {"metric", e.metric},
