@@ -132,6 +132,22 @@ BaselineMetric with_history() {
   return m;
 }
 
+BaselineMetric graduated() {
+  BaselineMetric m = calibrated();
+  m.graduation = Graduation{.graduated_at = "2026-01-02T03:04:05Z",
+                            .reason = "reached the target",
+                            .target = "> 0.9",
+                            .met = 2,
+                            .runs = 2,
+                            .lower_bound = 0.3423802275066530,
+                            .threshold = 0.25,
+                            .min = 0.95,
+                            .max = 1.05,
+                            .source_runs = {"r1", "r2"},
+                            .commits = {"abc123", "def456"}};
+  return m;
+}
+
 // For each key of a metric's table, a metric that sets it.
 const std::map<std::string, BaselineMetric>& metric_setting_each_key() {
   static const std::map<std::string, BaselineMetric> metrics = {
@@ -156,6 +172,7 @@ const std::map<std::string, BaselineMetric>& metric_setting_each_key() {
       {"interval", failure_rate()},
       {"breakdown_unit", broken_down()},
       {"breakdown", broken_down()},
+      {"graduation", graduated()},
       {"history", with_history()},
   };
   return metrics;
@@ -219,7 +236,7 @@ TEST(BaselineKeyTable, AnUnknownKeyIsRefusedNamingTheKeyAndItsLine) {
                                "direction, policy, scope, rtol, atol, calibration, margin, "
                                "covariate, value, values, cv, seeds, samples, summary, pool, "
                                "detect, failures, trials, interval, breakdown_unit, breakdown, "
-                               "history)"))
+                               "graduation, history)"))
       << error;
 }
 
