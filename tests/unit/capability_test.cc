@@ -20,6 +20,10 @@
 #include "analysis/capability.h"
 #include "baselines/baseline_toml.h"
 #include "builders.h"
+#include "execution/event_sink.h"
+#include "execution/test_context.h"
+#include "execution/test_events.h"
+#include "mlregress/ml_test.h"
 #include "statistics/wilson.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
@@ -210,6 +214,54 @@ TEST(GraduationRecords, PromoteLeavesACapabilityToGraduate) {
   EXPECT_TRUE(
       plan_promotion(run, BaselineSet{}, request)[0].after.tests.at("Capable").metrics.contains(
           "accuracy"));
+}
+
+class CapturingSink final : public EventSink {
+ public:
+  void emit(const TestEvent& event) override { events.push_back(event); }
+  std::vector<TestEvent> events;
+};
+
+class RecordTargetTest : public ::testing::Test {
+ protected:
+  void SetUp() override { set_current_test_context(&context_); }
+  void TearDown() override { set_current_test_context(nullptr); }
+  // The metric the test body sent, read back from the wire.
+  MetricRecord sent(std::size_t i) const {
+    const DecodedEvent decoded = decode_event_line(event_line(sink_.events.at(i)));
+    EXPECT_TRUE(decoded.event.has_value()) << decoded.error;
+    return std::get<MetricRecorded>(*decoded.event).metric;
+  }
+
+  CapturingSink sink_;
+  TestContext context_{.sink = &sink_};
+};
+
+TEST_F(RecordTargetTest, ATargetTravelsWithItsMetricOverTheWire) {
+  MlTest::record_target("val_loss", 2.71, Below{2.5});
+  MlTest::record_target("accuracy", 0.8, Above{0.9});
+  ASSERT_EQ(sink_.events.size(), 2u);
+  const MetricRecord loss = sent(0);
+  EXPECT_EQ(loss.value, 2.71);
+  EXPECT_EQ(loss.direction, Direction::LowerIsBetter);
+  EXPECT_EQ(loss.target, (Target{Direction::LowerIsBetter, 2.5}));
+  EXPECT_EQ(sent(1).target, (Target{Direction::HigherIsBetter, 0.9}));
+  EXPECT_EQ(sent(1).direction, Direction::HigherIsBetter);
+}
+
+TEST_F(RecordTargetTest, RefusesAThresholdThatIsNotFiniteATwiceRecordedNameAndASeededTest) {
+  EXPECT_THROW(MlTest::record_target("a", 1.0, Below{std::numeric_limits<double>::infinity()}),
+               std::invalid_argument);
+  MlTest::record_target("a", 1.0, Below{2.0});
+  try {
+    MlTest::record_target("a", 1.5, Below{2.0}, "capable_test.cc", 12);
+    ADD_FAILURE() << "recorded twice";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_THAT(error.what(), HasSubstr("capable_test.cc:12: target 'a': recorded twice"));
+  }
+  context_.seeded = true;
+  EXPECT_THROW(MlTest::record_target("b", 1.0, Above{0.5}), std::invalid_argument);
+  EXPECT_EQ(sink_.events.size(), 1u);
 }
 
 }  // namespace
