@@ -70,7 +70,8 @@ TEST_F(CapabilityE2eTest, ATargetNotMetIsReportedEverywhereAndTheRunStillPasses)
   const ProcessResult markdown = fixture("report " + latest() + " --format markdown --out -");
   ASSERT_EQ(markdown.exit_code, kPassed) << markdown.err;
   EXPECT_THAT(markdown.out, HasSubstr("### Capabilities"));
-  EXPECT_THAT(markdown.out, HasSubstr("| `Capable` | accuracy | 0.8 | &gt; 0.9 | NOT MET | 0 of 1"));
+  EXPECT_THAT(markdown.out,
+              HasSubstr("| `Capable` | accuracy | 0.8 | &gt; 0.9 | NOT MET | 0 of 1"));
 
   const std::string html = read_file(latest() + "/report.html");
   EXPECT_THAT(html, HasSubstr("<div class=\"capability not-met\">capability accuracy NOT MET"));

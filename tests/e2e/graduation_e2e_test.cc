@@ -28,15 +28,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Met values of accuracy, one per run: they vary, so that the band has a spread to measure.
-const std::vector<double> kMetValues = {0.93, 0.95, 0.94, 0.96, 0.95,
-                                        0.94, 0.97, 0.95, 0.93, 0.96};
+const std::vector<double> kMetValues = {0.93, 0.95, 0.94, 0.96, 0.95, 0.94, 0.97, 0.95, 0.93, 0.96};
 
 class GraduationE2eTest : public FixtureBinaryTest {
  protected:
   GraduationE2eTest() : FixtureBinaryTest(MLREGRESS_CAPABILITY_FIXTURE_BINARY) {}
   ProcessResult run_with(double accuracy, const std::string& more = "") {
-    return fixture("run --color never --out " + runs() + " --set Capable.accuracy=" +
-                   std::to_string(accuracy) + " " + more);
+    return fixture("run --color never --out " + runs() +
+                   " --set Capable.accuracy=" + std::to_string(accuracy) + " " + more);
   }
   void record_runs(const std::vector<double>& values) {
     for (double v : values) ASSERT_EQ(run_with(v).exit_code, kPassed) << v;
@@ -122,9 +121,9 @@ TEST_F(GraduationE2eTest, TenMetRunsWriteAGuardThatCatchesADrop) {
 TEST_F(GraduationE2eTest, DemotionRemovesTheGuardAndRecordsWhy) {
   record_runs(kMetValues);
   ASSERT_EQ(graduate().exit_code, kPassed);
-  const ProcessResult demoted = fixture("graduate " + runs() +
-                                        " --test Capable --metric accuracy --demote --baselines " +
-                                        baselines() + " --reason \"target raised to 0.99\"");
+  const ProcessResult demoted =
+      fixture("graduate " + runs() + " --test Capable --metric accuracy --demote --baselines " +
+              baselines() + " --reason \"target raised to 0.99\"");
   ASSERT_EQ(demoted.exit_code, kPassed) << demoted.out << demoted.err;
   EXPECT_THAT(demoted.out, HasSubstr("Capable.accuracy is a capability again"));
   const std::string toml = baseline_text();
@@ -138,9 +137,9 @@ TEST_F(GraduationE2eTest, DemotionRemovesTheGuardAndRecordsWhy) {
   EXPECT_EQ(accuracy().at("verdict"), "NEW");
 
   // Nothing graduated is left to demote.
-  const ProcessResult again = fixture("graduate " + runs() +
-                                      " --test Capable --metric accuracy --demote --baselines " +
-                                      baselines() + " --reason twice");
+  const ProcessResult again =
+      fixture("graduate " + runs() + " --test Capable --metric accuracy --demote --baselines " +
+              baselines() + " --reason twice");
   EXPECT_EQ(again.exit_code, kUsageError) << again.out;
   EXPECT_THAT(again.err, HasSubstr("hold no guard graduated from capability Capable.accuracy"));
 }

@@ -8,6 +8,8 @@
 // refused), a count of the runs still needed that ignores the miss leaving the window, a
 // threshold no full window can reach reported as reachable, a demotion record lost on rewrite
 // (round trip), a capability promoted as a guard.
+#include "analysis/capability.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -17,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/capability.h"
 #include "baselines/baseline_toml.h"
 #include "builders.h"
 #include "execution/event_sink.h"

@@ -34,7 +34,8 @@ std::string target_text(const Target& target);
 std::string_view capability_outcome_name(bool met);
 /// "NOT MET: 2.71 (target < 2.5); met 3 of 10 runs (95% CI 11%–60%)", without the rate when
 /// there is none. `metric` has a target.
-std::string describe_capability(const MetricRecord& metric, const std::optional<CapabilityRate>& rate);
+std::string describe_capability(const MetricRecord& metric,
+                                const std::optional<CapabilityRate>& rate);
 
 /// graduate's defaults: the last 10 runs, and a lower Wilson bound of at least 0.7, which only
 /// 10 met of 10 reaches (0.722; 9 of 10: 0.596). Over --last 20, 19 of 20 reaches it (0.764)

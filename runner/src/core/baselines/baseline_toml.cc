@@ -802,10 +802,8 @@ const MetricKey kMetricKeys[] = {
     {.name = "breakdown", .read = read_breakdown, .sub_table = true, .write = write_breakdown},
     {.name = "graduation",
      .policy = "band",
-     .read =
-         [](MetricReading& in, const toml::node& node) {
-           in.m.graduation = read_graduation(in.r, node, in.what);
-         },
+     .read = [](MetricReading& in,
+                const toml::node& node) { in.m.graduation = read_graduation(in.r, node, in.what); },
      .sub_table = true,
      .write = write_graduation},
     {.name = "history", .read = read_history_key, .sub_table = true, .write = write_history},

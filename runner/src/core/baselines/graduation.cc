@@ -37,8 +37,8 @@ std::vector<RunRecord> window_records(const std::vector<CapabilityObservation>& 
 MetricCalibration guard_band(const std::vector<RunRecord>& records, const std::string& name) {
   std::vector<MetricCalibration> calibrated = calibrate_metrics(records, CalibrationRule{});
   if (calibrated.size() != 1) {
-    throw PromotionRefused(fmt::format("graduate refuses {}: its runs hold no single value of it",
-                                       name));
+    throw PromotionRefused(
+        fmt::format("graduate refuses {}: its runs hold no single value of it", name));
   }
   MetricCalibration c = calibrated.front();
   if (c.outcome == CalibrationOutcome::kIdentical) {
@@ -80,7 +80,8 @@ GraduationResult graduate_capability(const GraduationRequest& request) {
   const CapabilityHistory history = read_capability_history(request.runs_folder, request.binary);
   const auto found = history.find({request.test, request.metric});
   const std::vector<CapabilityObservation> none;
-  const std::vector<CapabilityObservation>& observed = found == history.end() ? none : found->second;
+  const std::vector<CapabilityObservation>& observed =
+      found == history.end() ? none : found->second;
   GraduationResult result;
   if (!observed.empty()) result.target = observed.back().target;
   try {
@@ -92,11 +93,11 @@ GraduationResult graduate_capability(const GraduationRequest& request) {
   if (!result.evidence.graduates) {
     throw PromotionRefused(fmt::format("graduate refuses {} ({} recorded run{} under {}): {}", name,
                                        observed.size(), observed.size() == 1 ? "" : "s",
-                                       request.runs_folder,
-                                       graduation_refusal(result.evidence)));
+                                       request.runs_folder, graduation_refusal(result.evidence)));
   }
   result.window.assign(observed.end() - result.evidence.runs, observed.end());
-  const std::vector<RunRecord> records = window_records(result.window, request.test, request.metric);
+  const std::vector<RunRecord> records =
+      window_records(result.window, request.test, request.metric);
   result.calibration = guard_band(records, name);
 
   const BaselineFolderLock lock(request.baselines_dir, request.binary);

@@ -18,7 +18,7 @@ namespace {
 const std::vector<std::string> kTierNames = {"fast", "medium", "full"};
 
 constexpr std::array<std::string_view, 15> kCommandNames = {
-    "run",   "list",   "promote", "calibrate", "compare",  "report",    "merge",   "notes",
+    "run",    "list",  "promote", "calibrate", "compare",  "report",    "merge",   "notes",
     "ledger", "rerun", "history", "bisect",    "ablation", "baselines", "graduate"};
 
 // One line per exit code, from the table the README is checked against.

@@ -18,9 +18,10 @@ ExitCode demote(const GraduateOptions& options, const std::string& binary) {
                                          .baselines_dir = options.baselines,
                                          .reason = options.reason,
                                          .now = utc_now_iso8601()});
-  std::printf("graduate --demote: %s.%s is a capability again (guard removed from %s; the "
-              "demotion is recorded there)\n",
-              options.test.c_str(), options.metric.c_str(), path.c_str());
+  std::printf(
+      "graduate --demote: %s.%s is a capability again (guard removed from %s; the "
+      "demotion is recorded there)\n",
+      options.test.c_str(), options.metric.c_str(), path.c_str());
   return ExitCode::kPassed;
 }
 
@@ -28,17 +29,16 @@ ExitCode demote(const GraduateOptions& options, const std::string& binary) {
 
 ExitCode graduate_command(const GraduateOptions& options, const std::string& binary) {
   if (options.demote) return demote(options, binary);
-  const GraduationResult result =
-      graduate_capability({.runs_folder = options.runs,
-                           .binary = binary,
-                           .test = options.test,
-                           .metric = options.metric,
-                           .baselines_dir = options.baselines,
-                           .last = options.last,
-                           .min_lower_bound = options.min_lower_bound,
-                           .reason = options.reason,
-                           .force = options.force,
-                           .now = utc_now_iso8601()});
+  const GraduationResult result = graduate_capability({.runs_folder = options.runs,
+                                                       .binary = binary,
+                                                       .test = options.test,
+                                                       .metric = options.metric,
+                                                       .baselines_dir = options.baselines,
+                                                       .last = options.last,
+                                                       .min_lower_bound = options.min_lower_bound,
+                                                       .reason = options.reason,
+                                                       .force = options.force,
+                                                       .now = utc_now_iso8601()});
   const GraduationEvidence& e = result.evidence;
   const Calibration& c = result.calibration.calibration;
   std::printf(

@@ -189,12 +189,12 @@ void ConsoleReporter::print_capabilities(const RunResult& run) {
       const auto rate = test.capability_rates.find(metric.name);
       const bool met = target_met(*metric.target, metric.value);
       tag(met ? Color::kGreen : Color::kYellow, "[CAPABILITY] ");
-      std::fprintf(out_, "%s.%s %s\n", xml_safe(test.name).c_str(), xml_safe(metric.name).c_str(),
-                   xml_safe(describe_capability(
-                                metric, rate == test.capability_rates.end()
-                                            ? std::nullopt
-                                            : std::optional<CapabilityRate>(rate->second)))
-                       .c_str());
+      std::fprintf(
+          out_, "%s.%s %s\n", xml_safe(test.name).c_str(), xml_safe(metric.name).c_str(),
+          xml_safe(describe_capability(metric, rate == test.capability_rates.end()
+                                                   ? std::nullopt
+                                                   : std::optional<CapabilityRate>(rate->second)))
+              .c_str());
     }
   }
 }

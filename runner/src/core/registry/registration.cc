@@ -14,8 +14,8 @@ namespace mlregress::internal {
 namespace {
 
 bool register_test(Tier tier, const char* name, const char* file, int line, ParamSpecs params,
-                   TestFactory factory, Seeds seeds, bool timing,
-                   Attempts attempts = Attempts(0), bool capability = false) noexcept {
+                   TestFactory factory, Seeds seeds, bool timing, Attempts attempts = Attempts(0),
+                   bool capability = false) noexcept {
   try {
     RegisteredTest test;
     test.tier = tier;

@@ -21,8 +21,8 @@ struct RegisteredTest {
   int line = 0;
   ParamSpecs params;
   TestFactory factory = nullptr;
-  Seeds seeds{0};       ///< ML_SEED_TEST: count > 0; the body runs once per (variant, seed)
-  bool timing = false;  ///< ML_TIMING_TEST: records timings; `run --ab` interleaves it
+  Seeds seeds{0};           ///< ML_SEED_TEST: count > 0; the body runs once per (variant, seed)
+  bool timing = false;      ///< ML_TIMING_TEST: records timings; `run --ab` interleaves it
   bool capability = false;  ///< ML_CAPABILITY_TEST: its targets are reported, never failing it
   /// ML_FLAKY_TEST: block > 0; the body runs as attempts and its failure rate is gated.
   Attempts attempts{0};

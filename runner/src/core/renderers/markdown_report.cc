@@ -238,11 +238,10 @@ void append_capabilities(std::string& out, const RunReport& r, std::size_t budge
               ? std::string("—")
               : fmt::format("{} of {} [{:.0f}%, {:.0f}%]", rate->second.met, rate->second.runs,
                             100.0 * rate->second.lower, 100.0 * rate->second.upper);
-      rows.push_back({0, fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(s.test.name),
-                                     cell(m.name), format_value(m.value),
-                                     cell(target_text(*m.target)),
-                                     capability_outcome_name(target_met(*m.target, m.value)),
-                                     history)});
+      rows.push_back(
+          {0, fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(s.test.name), cell(m.name),
+                          format_value(m.value), cell(target_text(*m.target)),
+                          capability_outcome_name(target_met(*m.target, m.value)), history)});
     }
   }
   if (rows.empty()) return;

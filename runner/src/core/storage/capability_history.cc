@@ -26,8 +26,7 @@ void add_run(const RunRecord& record, const std::string& folder, CapabilityHisto
 
 }  // namespace
 
-CapabilityHistory read_capability_history(const std::string& runs_folder,
-                                          const std::string& binary,
+CapabilityHistory read_capability_history(const std::string& runs_folder, const std::string& binary,
                                           std::vector<std::string>* unreadable) {
   CapabilityHistory history;
   for (const std::string& folder : find_run_folders({runs_folder}, "capability history")) {
@@ -53,7 +52,8 @@ std::vector<bool> capability_outcomes(const std::vector<CapabilityObservation>& 
                                       const Target& target) {
   std::vector<bool> outcomes;
   outcomes.reserve(observations.size());
-  for (const CapabilityObservation& o : observations) outcomes.push_back(target_met(target, o.value));
+  for (const CapabilityObservation& o : observations)
+    outcomes.push_back(target_met(target, o.value));
   return outcomes;
 }
 

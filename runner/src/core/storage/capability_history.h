@@ -30,8 +30,7 @@ using CapabilityHistory =
 /// `runs_folder` (a folder holding run folders, or a run folder). A run folder that cannot be
 /// read is left out and named in `unreadable` when given. Throws RunFolderError when
 /// `runs_folder` does not exist.
-CapabilityHistory read_capability_history(const std::string& runs_folder,
-                                          const std::string& binary,
+CapabilityHistory read_capability_history(const std::string& runs_folder, const std::string& binary,
                                           std::vector<std::string>* unreadable = nullptr);
 
 /// Whether each observation meets `target` (today's target: a run recorded under another
