@@ -5,7 +5,10 @@
 #
 # Registers every ML test of TARGET as a ctest test, from one `TARGET list --format json` call
 # made after each build (like Catch2's catch_discover_tests). Each test gets:
-#   LABELS            its tier (fast / medium / full), so `ctest -L fast` runs exactly that tier
+#   LABELS            its tier (fast / medium / full), so `ctest -L fast` runs exactly that tier,
+#                     and the labels `list` gives it (`flaky` for ML_FLAKY_TEST, `capability` for
+#                     ML_CAPABILITY_TEST: `ctest -L capability` runs the capabilities, which report
+#                     MET / NOT MET and never fail; their history is RUNS_DIR)
 #   TIMEOUT           per tier (defaults 120 / 900 / 3600 s)
 #   SKIP_RETURN_CODE  77, the binary's exit code when every selected test skipped itself
 # Each ctest test runs `TARGET run --filter Tier.Name --out RUNS_DIR` (default

@@ -32,6 +32,7 @@ std::string format_metric(const MetricRecord& metric) {
                        count.trials == 0 ? 0.0 : 100.0 * count.failures / count.trials,
                        100.0 * rate->detect);
   }
+  if (metric.target) policy = "; capability, target " + target_text(*metric.target);
   if (!metric.samples.empty() || !metric.sample_seeds.empty()) {
     const stats::SampleSummary s = stats::summarize_samples(metric.samples);
     return fmt::format("{} = mean {}, sd {}, n {} ({}{})", metric.name, format_value(s.mean),
