@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/capability.h"
 #include "execution/run_plan.h"
 #include "mlregress/exit_code.h"
 
@@ -430,6 +431,35 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_TRUE(p.cl().run.tiers.empty());
     EXPECT_TRUE(p.cl().run.filter.empty());
   }
+}
+
+// graduate: its defaults are the rule's (analysis/capability.h), and a reason is required.
+TEST(CliOptionsGraduate, DefaultsAreTheRulesAndEveryOptionReachesItsField) {
+  const Parsed p = parse_ok({"graduate", ".", "--test", "T", "--metric", "m", "--reason", "why"});
+  EXPECT_EQ(p.cl().command, Command::kGraduate);
+  const GraduateOptions& g = p.cl().graduate;
+  EXPECT_EQ(g.runs, ".");
+  EXPECT_EQ(g.test, "T");
+  EXPECT_EQ(g.metric, "m");
+  EXPECT_EQ(g.reason, "why");
+  EXPECT_EQ(g.baselines, "baselines");
+  EXPECT_EQ(g.last, kGraduationDefaultRuns);
+  EXPECT_EQ(g.min_lower_bound, kGraduationDefaultLowerBound);
+  EXPECT_FALSE(g.demote);
+  const Parsed d =
+      parse_ok({"graduate", "--test", "T", "--metric", "m", "--reason", "why", "--demote", "--last",
+                "20", "--min-lower-bound", "0.5", "--force", "--baselines", "b"});
+  EXPECT_TRUE(d.cl().graduate.demote);
+  EXPECT_TRUE(d.cl().graduate.force);
+  EXPECT_EQ(d.cl().graduate.last, 20);
+  EXPECT_EQ(d.cl().graduate.min_lower_bound, 0.5);
+  EXPECT_EQ(d.cl().graduate.baselines, "b");
+}
+
+TEST(CliOptionsGraduate, AMissingReasonOrAWindowOfOneIsAUsageError) {
+  expect_usage_error({"graduate", ".", "--test", "T", "--metric", "m"}, "--reason");
+  expect_usage_error(
+      {"graduate", ".", "--test", "T", "--metric", "m", "--reason", "r", "--last", "1"}, "--last");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/capability.h"
+
 namespace mlregress::internal {
 
 /// --alpha: the multi-seed gate's family-wise level, the same for every command that judges.
@@ -183,8 +185,8 @@ struct GraduateOptions {
   std::string test;
   std::string metric;
   std::string baselines = "baselines";
-  int last = 10;                 ///< the runs the decision looks at (kGraduationDefaultRuns)
-  double min_lower_bound = 0.7;  ///< kGraduationDefaultLowerBound
+  int last = kGraduationDefaultRuns;  ///< the runs the decision looks at
+  double min_lower_bound = kGraduationDefaultLowerBound;
   std::string reason;
   bool demote = false;
   bool force = false;  ///< runs of a dirty tree
