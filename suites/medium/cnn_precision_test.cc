@@ -18,6 +18,7 @@
 #include <cmath>
 #include <string>
 
+#include "mlregress/checks/finite.h"
 #include "mlregress/mlregress.h"
 #include "small_cnn.h"
 
@@ -110,6 +111,14 @@ ML_TEST(Medium, CnnPrecisionExperiment, {"precision", "fp32"}) {
   memory.stop();
   record("peak_bytes_per_step", static_cast<double>(memory.stats().peak_bytes_above_start),
          LowerIsBetter, per_profile);
+  mlregress::checks::record_non_finite_count(mlregress::checks::count_non_finite(*model));
+  // Steps and examples per second at this precision, timed last: the timed steps train the model
+  // on, which nothing above needs any more.
+  record_throughput("train_step",
+                    mlregress::measure_throughput("train_step", [&] { step(0); },
+                                                  {.items_per_step = static_cast<double>(kBatch),
+                                                   .repetitions = 3,
+                                                   .min_time_s = 0.1}));
 
   std::cout << "precision " << mlregress::precision_name(precision) << ": validation_loss "
             << initial.loss << " -> " << trained.loss << ", validation_accuracy "

@@ -9,11 +9,15 @@
 //   mlregress_suites compare RUN_A RUN_B
 //
 // runner/docs/sequence-models.md ("Mixed precision") says what is recorded.
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "lm_properties.h"
 #include "lm_trainer.h"
+#include "mlregress/checks/finite.h"
 #include "mlregress/mlregress.h"
 #include "synthetic_language.h"
 #include "tiny_gpt.h"
@@ -42,7 +46,7 @@ ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
   // dtype stays float32: it is the parameters', and autocast leaves them in fp32.
   ex::record_language_model(trainer.model(), kLength);
   record_property("precision", mlregress::precision_name(precision));
-  trainer.train(train, kSteps);
+  const std::vector<double> losses = trainer.train(train, kSteps);
 
   double loss = 0;
   {
@@ -51,6 +55,12 @@ ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
   }
   const Exact per_profile{.scope = Scope::Numerics};
   record("validation_loss", loss, LowerIsBetter, per_profile);
+  // The training loss where it ended: the mean of the last 16 steps' losses.
+  const std::size_t tail = std::min<std::size_t>(16, losses.size());
+  record("train_loss",
+         std::accumulate(losses.end() - static_cast<std::ptrdiff_t>(tail), losses.end(), 0.0) /
+             static_cast<double>(tail),
+         LowerIsBetter, per_profile);
 
   // One more step, AdamW's state long made: what a training step holds at its peak at this
   // precision (the casts autocast makes, against the fp32 activations they replace).
@@ -59,6 +69,19 @@ ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
   memory.stop();
   record("peak_bytes_per_step", static_cast<double>(memory.stats().peak_bytes_above_start),
          LowerIsBetter, per_profile);
+  mlregress::checks::record_non_finite_count(mlregress::checks::count_non_finite(losses) +
+                                             mlregress::checks::count_non_finite(*trainer.model()));
+
+  // Steps and tokens per second at this precision, timed last: the timed steps train the model
+  // on, which nothing above needs any more.
+  const torch::Tensor batch = train.slice(0, 0, trainer.options().batch_size);
+  record_throughput("train_step",
+                    mlregress::measure_throughput(
+                        "train_step", [&] { trainer.step(batch); },
+                        {.items_per_step = static_cast<double>(batch.numel()),
+                         .repetitions = 3,
+                         .min_time_s = 0.1,
+                         .item_name = "tokens"}));
 
   EXPECT_TRUE(std::isfinite(loss))
       << "validation loss " << loss << " at " << param<std::string>("precision");

@@ -22,7 +22,8 @@ nlohmann::json params_json(const ResolvedParams& params) {
 
 std::map<std::string, std::string> config_values(const ResolvedParams& params) {
   std::map<std::string, std::string> values;
-  for (const auto& [key, value] : params_json(params).items()) {
+  const nlohmann::json json = params_json(params);  // items() must not outlive it
+  for (const auto& [key, value] : json.items()) {
     values[key] = value.is_string() ? value.get<std::string>() : value.dump();
   }
   return values;
