@@ -18,11 +18,13 @@ if (($# < 1)); then
 fi
 build=$1
 shift
-out=$(mktemp -d)
+out=
 if (($# > 0)) && [[ $1 != --* ]]; then
   out=$1
   shift
 fi
+[[ -n $out ]] || out=$(mktemp -d)
+mkdir -p "$out"
 constraints=("$@")
 if ((${#constraints[@]} == 0)); then
   constraints=(--constraint 'peak_bytes_per_step <= 1.00x'
