@@ -114,11 +114,11 @@ ML_TEST(Medium, CnnPrecisionExperiment, {"precision", "fp32"}) {
   mlregress::checks::record_non_finite_count(mlregress::checks::count_non_finite(*model));
   // Steps and examples per second at this precision, timed last: the timed steps train the model
   // on, which nothing above needs any more.
-  record_throughput("train_step",
-                    mlregress::measure_throughput("train_step", [&] { step(0); },
-                                                  {.items_per_step = static_cast<double>(kBatch),
-                                                   .repetitions = 3,
-                                                   .min_time_s = 0.1}));
+  record_throughput(
+      "train_step",
+      mlregress::measure_throughput(
+          "train_step", [&] { step(0); },
+          {.items_per_step = static_cast<double>(kBatch), .repetitions = 3, .min_time_s = 0.1}));
 
   std::cout << "precision " << mlregress::precision_name(precision) << ": validation_loss "
             << initial.loss << " -> " << trained.loss << ", validation_accuracy "

@@ -75,13 +75,12 @@ ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
   // Steps and tokens per second at this precision, timed last: the timed steps train the model
   // on, which nothing above needs any more.
   const torch::Tensor batch = train.slice(0, 0, trainer.options().batch_size);
-  record_throughput("train_step",
-                    mlregress::measure_throughput(
-                        "train_step", [&] { trainer.step(batch); },
-                        {.items_per_step = static_cast<double>(batch.numel()),
-                         .repetitions = 3,
-                         .min_time_s = 0.1,
-                         .item_name = "tokens"}));
+  record_throughput("train_step", mlregress::measure_throughput(
+                                      "train_step", [&] { trainer.step(batch); },
+                                      {.items_per_step = static_cast<double>(batch.numel()),
+                                       .repetitions = 3,
+                                       .min_time_s = 0.1,
+                                       .item_name = "tokens"}));
 
   EXPECT_TRUE(std::isfinite(loss))
       << "validation loss " << loss << " at " << param<std::string>("precision");

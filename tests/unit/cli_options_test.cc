@@ -315,8 +315,8 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
   }
   {
     // --constraint takes one text each time: the run folders after it stay positional.
-    const Parsed p = parse_ok({"compare", "A", "B", "--constraint", "peak <= 1.10x",
-                               "--constraint", "val_loss <= +0.5%"});
+    const Parsed p = parse_ok({"compare", "A", "B", "--constraint", "peak <= 1.10x", "--constraint",
+                               "val_loss <= +0.5%"});
     EXPECT_EQ(p.cl().compare.run_a, "A");
     EXPECT_EQ(p.cl().compare.run_b, "B");
     EXPECT_THAT(p.cl().compare.constraints, ElementsAre("peak <= 1.10x", "val_loss <= +0.5%"));
