@@ -16,35 +16,24 @@
 #include <vector>
 
 #include "lm_properties.h"
-#include "lm_trainer.h"
-#include "mlregress/checks/finite.h"
 #include "mlregress/mlregress.h"
-#include "synthetic_language.h"
-#include "tiny_gpt.h"
+#include "short_lm_recipe.h"
 
 namespace ex = mlregress::examples;
 
 ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
-  constexpr std::int64_t kLength = 16;
   constexpr std::int64_t kSteps = 160;
   ASSERT_TRUE(mlregress::install_memory_tracker());
   const mlregress::Precision precision =
       mlregress::parse_precision(param<std::string>("precision"));
-  const ex::SyntheticLanguage language;
-  torch::manual_seed(seed());
-  const torch::Tensor train = ex::sample_sequences(language, 4096, kLength);
-  const torch::Tensor validation = ex::sample_sequences(language, 256, kLength);
+  const ex::ShortLmRecipe recipe(seed());
+  const torch::Tensor& train = recipe.train;
+  const torch::Tensor& validation = recipe.validation;
   record_dataset("validation", mlregress::fingerprint_tensors({validation}));
 
-  ex::LmTrainer trainer(
-      ex::TinyGpt(ex::TinyGptOptions{.vocabulary = language.vocabulary(), .context = kLength}),
-      {.learning_rate = 2e-2,
-       .warmup_steps = 20,
-       .total_steps = kSteps,
-       .batch_size = 16,
-       .precision = precision});
+  ex::LmTrainer trainer(recipe.model(), ex::ShortLmRecipe::options(kSteps, precision));
   // dtype stays float32: it is the parameters', and autocast leaves them in fp32.
-  ex::record_language_model(trainer.model(), kLength);
+  ex::record_language_model(trainer.model(), ex::ShortLmRecipe::kLength);
   record_property("precision", mlregress::precision_name(precision));
   const std::vector<double> losses = trainer.train(train, kSteps);
 
@@ -84,6 +73,6 @@ ML_TEST(Medium, LmPrecisionExperiment, {"precision", "fp32"}) {
 
   EXPECT_TRUE(std::isfinite(loss))
       << "validation loss " << loss << " at " << param<std::string>("precision");
-  EXPECT_LT(loss, std::log(static_cast<double>(language.content_tokens)))
+  EXPECT_LT(loss, std::log(static_cast<double>(recipe.language.content_tokens)))
       << "the model learned nothing of the language's long-range repeats";
 }

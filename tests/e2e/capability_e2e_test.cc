@@ -33,9 +33,14 @@ class CapabilityE2eTest : public FixtureBinaryTest {
   ProcessResult run(const std::string& args) {
     return fixture("run --color never --out " + runs() + " " + args);
   }
+  // A run of the same configuration that reached `accuracy`, on a seed of its own: each run is
+  // new evidence (a rerun of one commit on one seed would repeat the one before).
   ProcessResult run_with(double accuracy, const std::string& more = "") {
-    return run("--set Capable.accuracy=" + std::to_string(accuracy) + " " + more);
+    return fixture("run --color never --out " + runs() + " --seed " + std::to_string(next_seed_++) +
+                       " " + more,
+                   environment_ + " CAPABLE_ACCURACY=" + std::to_string(accuracy));
   }
+  int next_seed_ = 0;
   std::string runs() const { return temp_.path() + "/runs"; }
   std::string latest() const { return runs() + "/latest"; }
   json metric(const std::string& name) const {

@@ -102,6 +102,15 @@ TEST_F(CriteriaE2eTest, ASentenceStaysTextAndAnUnknownMetricIsNeverMet) {
               HasSubstr("- not evaluated: value <= 0.98x — no baseline value for Fast.Passes"));
 }
 
+// Planted: a mistyped criterion (an operator the syntax does not have) must not be kept as a
+// sentence nobody checks: the run stops before it starts, exit 4, naming it.
+TEST_F(CriteriaE2eTest, AMistypedCriterionIsAUsageErrorNotText) {
+  const ProcessResult typo = run("--filter Passes --criteria 'value == 1.5; no REGRESSION'");
+  EXPECT_EQ(typo.exit_code, kUsageError) << typo.out << typo.err;
+  EXPECT_THAT(typo.err, HasSubstr("'value == 1.5' is not a criterion: expected METRIC OP VALUE"));
+  EXPECT_FALSE(std::filesystem::exists(temp_.path() + "/runs/latest"));
+}
+
 TEST_F(CriteriaE2eTest, TheLedgerShowsTheMetricKeepAndRejectPerRun) {
   promote_default();
   const std::string criteria = " --criteria 'value <= 0.98x baseline'";

@@ -33,10 +33,14 @@ const std::vector<double> kMetValues = {0.93, 0.95, 0.94, 0.96, 0.95, 0.94, 0.97
 class GraduationE2eTest : public FixtureBinaryTest {
  protected:
   GraduationE2eTest() : FixtureBinaryTest(MLREGRESS_CAPABILITY_FIXTURE_BINARY) {}
+  // A run of the same configuration that reached `accuracy`, on a seed of its own: each run is
+  // new evidence (a rerun of one commit on one seed would repeat the one before).
   ProcessResult run_with(double accuracy, const std::string& more = "") {
-    return fixture("run --color never --out " + runs() +
-                   " --set Capable.accuracy=" + std::to_string(accuracy) + " " + more);
+    return fixture("run --color never --out " + runs() + " --seed " + std::to_string(next_seed_++) +
+                       " " + more,
+                   environment_ + " CAPABLE_ACCURACY=" + std::to_string(accuracy));
   }
+  int next_seed_ = 0;
   void record_runs(const std::vector<double>& values) {
     for (double v : values) ASSERT_EQ(run_with(v).exit_code, kPassed) << v;
   }
@@ -61,13 +65,47 @@ TEST_F(GraduationE2eTest, TooFewRunsAreRefusedWithHowManyMoreAreNeeded) {
   record_runs({0.95, 0.95, 0.95});
   const ProcessResult refused = graduate();
   EXPECT_EQ(refused.exit_code, kPromotionRefused) << refused.out << refused.err;
-  EXPECT_THAT(refused.err, HasSubstr("graduate refuses Capable.accuracy (3 recorded runs under"));
+  EXPECT_THAT(refused.err,
+              HasSubstr("graduate refuses Capable.accuracy (3 independent runs under"));
   EXPECT_THAT(refused.err, HasSubstr("met 3 of the last 3 runs (a window of 10); the lower 95% "
                                      "Wilson bound of its success rate is 0.439, and the window "
                                      "needs 10 recorded runs; 7 more runs meeting the target in a "
                                      "row are needed"));
   EXPECT_FALSE(std::filesystem::exists(baselines() + "/mlregress_capability_fixture/"
                                                      "capability_fixture.toml"));
+}
+
+// Planted: evidence that is not independent. Ten reruns of one commit on one seed are one
+// outcome copied, and runs of another configuration measure another experiment: neither counts.
+TEST_F(GraduationE2eTest, RerunsOfOneSeedAndRunsOfAnotherConfigurationAreNotEvidence) {
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(fixture("run --color never --out " + runs() + " --seed 7",
+                      environment_ + " CAPABLE_ACCURACY=0.95")
+                  .exit_code,
+              kPassed);
+  }
+  const ProcessResult reruns = graduate();
+  EXPECT_EQ(reruns.exit_code, kPromotionRefused) << reruns.out << reruns.err;
+  EXPECT_THAT(reruns.err, HasSubstr("(1 independent run under"));
+
+  // Nine seeds of another configuration: the latest run's configuration is the one judged.
+  for (int i = 0; i < 9; ++i)
+    ASSERT_EQ(run_with(0.95, "--set Capable.loss=2.0").exit_code, kPassed);
+  const ProcessResult other = graduate();
+  EXPECT_EQ(other.exit_code, kPromotionRefused) << other.out << other.err;
+  EXPECT_THAT(other.err, HasSubstr("(9 independent runs under"));
+}
+
+// A test or metric that recorded no capability is a usage error naming those that did, not a
+// refusal asking for more runs.
+TEST_F(GraduationE2eTest, AnUnknownCapabilityIsAUsageErrorNamingTheKnownOnes) {
+  record_runs({0.95});
+  const ProcessResult unknown =
+      fixture("graduate " + runs() + " --test Capable --metric steps --baselines " + baselines() +
+              " --reason x");
+  EXPECT_EQ(unknown.exit_code, kUsageError) << unknown.out << unknown.err;
+  EXPECT_THAT(unknown.err, HasSubstr("recorded a capability Capable.steps"));
+  EXPECT_THAT(unknown.err, HasSubstr("the capabilities there: Capable.accuracy, Capable.val_loss"));
 }
 
 TEST_F(GraduationE2eTest, AMissInTheWindowIsRefusedUntilItLeavesTheWindow) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The language model's capability (LmReachesTargetLoss: validation loss below 1.75) end to end:
+# The language model's capability (LmReachesTargetLoss: validation loss below 1.80) end to end:
 # NOT MET on a short schedule and MET on its own, graduation refused on too few runs with how many
 # more are needed, a guard after ten met runs, and the planted drop (the short schedule again) a
 # REGRESSION against that guard.
@@ -19,8 +19,9 @@ graduate() {
 
 run --set LmReachesTargetLoss.steps=40 >"$out/short.txt" 2>&1 || fail "a NOT MET capability failed the run"
 grep -q "LmReachesTargetLoss.validation_loss NOT MET" "$out/short.txt" || fail "40 steps are not NOT MET"
-rm -rf "$out/runs"  # the history the guard is made from holds only the schedule it guards
-for i in 1 2 3; do run >"$out/run$i.txt" 2>&1 || fail "run $i failed"; done
+# Each run on a seed of its own: a rerun of one seed repeats its outcome and is no new evidence.
+# The 40-step run above is another configuration and counts for none of these.
+for i in 1 2 3; do run --seed "$i" >"$out/run$i.txt" 2>&1 || fail "run $i failed"; done
 grep -q "LmReachesTargetLoss.validation_loss MET" "$out/run3.txt" || fail "160 steps are not MET"
 echo "ok   NOT MET at 40 steps, MET at 160, neither failing the run"
 
@@ -30,13 +31,14 @@ status=$?
 [[ $refused == *"7 more runs meeting the target in a row are needed"* ]] || fail "no count of runs needed: $refused"
 echo "ok   graduate refuses 3 runs: 7 more needed"
 
-for i in 4 5 6 7 8 9 10; do run >/dev/null 2>&1 || fail "run $i failed"; done
+for i in 4 5 6 7 8 9 10; do run --seed "$i" >"$out/run$i.txt" 2>&1 || fail "run $i failed"; done
 graduated=$(graduate) || fail "graduate on 10 met runs refused: $graduated"
 [[ $graduated == *"met 10 of the last 10 runs"* ]] || fail "graduate did not count 10 of 10: $graduated"
 echo "ok   graduate writes the guard after 10 met runs"
 
-run --baselines "$out/baselines" >"$out/guarded.txt" 2>&1 || fail "an unchanged run fails its guard"
-run --baselines "$out/baselines" --set LmReachesTargetLoss.steps=40 >"$out/drop.txt" 2>&1
+run --baselines "$out/baselines" --seed 11 >"$out/guarded.txt" 2>&1 ||
+  fail "an unchanged run on a new seed fails its guard"
+run --baselines "$out/baselines" --seed 11 --set LmReachesTargetLoss.steps=40 >"$out/drop.txt" 2>&1
 status=$?
 ((status == 2)) || fail "the planted drop exited $status, not 2 (regression)"
 grep -q "validation_loss .* REGRESSION" "$out/drop.txt" || fail "the drop is not a REGRESSION of validation_loss"

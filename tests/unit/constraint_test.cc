@@ -139,6 +139,20 @@ TEST(ConstraintCheck, ANanOrAMissingValueNeverHoldsAConstraint) {
   EXPECT_THAT(describe_check(open), HasSubstr("not evaluated, A holds no value of val_loss"));
 }
 
+// Planted: a ratio to a negative or zero A. 1.10x of A = -2 is -2.2, below A, so B = A would
+// "violate" a bound meant to allow 10% more; of A = 0 every positive B would. Not evaluated.
+TEST(ConstraintCheck, ARatioToANonPositiveAIsNotEvaluated) {
+  const Constraint c = parsed("score <= 1.10x");
+  for (const double a : {-2.0, 0.0}) {
+    const ConstraintCheck check = check_constraint(c, a, a);
+    EXPECT_EQ(check.status, ConstraintStatus::kNoBaseline) << a;
+    EXPECT_FALSE(is_violation(check)) << a;
+    EXPECT_THAT(describe_check(check), HasSubstr("a ratio to A needs A > 0")) << a;
+  }
+  EXPECT_EQ(check_constraint(c, 2.0, 2.0).status, ConstraintStatus::kHeld);
+  EXPECT_EQ(check_constraint(c, 2.0, 2.3).status, ConstraintStatus::kViolated);
+}
+
 MetricComparison compared(const std::string& metric, double a, double b, Verdict verdict) {
   MetricComparison c;
   c.metric = metric;

@@ -1,6 +1,7 @@
 #include "baselines/graduation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -73,15 +74,30 @@ Graduation graduation_record(const GraduationRequest& request, const GraduationR
   return g;
 }
 
+// "graduate: no run under runs/ recorded a capability X.m; the capabilities there: A.b, C.d".
+std::string unknown_capability(const GraduationRequest& request, const CapabilityHistory& history) {
+  std::vector<std::string> known;
+  for (const auto& [key, observations] : history) known.push_back(key.first + "." + key.second);
+  return fmt::format(
+      "graduate: no run of {} under {} recorded a capability {}.{} (record_target); {}",
+      request.binary, request.runs_folder, request.test, request.metric,
+      known.empty() ? std::string("none recorded any")
+                    : fmt::format("the capabilities there: {}", fmt::join(known, ", ")));
+}
+
 }  // namespace
 
 GraduationResult graduate_capability(const GraduationRequest& request) {
   const std::string name = request.test + "." + request.metric;
   const CapabilityHistory history = read_capability_history(request.runs_folder, request.binary);
   const auto found = history.find({request.test, request.metric});
-  const std::vector<CapabilityObservation> none;
-  const std::vector<CapabilityObservation>& observed =
-      found == history.end() ? none : found->second;
+  if (found == history.end() || found->second.empty()) {
+    throw ConfigError(unknown_capability(request, history));
+  }
+  // The evidence is about the configuration the latest run measured, one run per commit and
+  // seed: runs of other parameters are another experiment, a rerun of one seed is not new data.
+  const std::vector<CapabilityObservation> observed =
+      independent_observations(found->second, found->second.back().configuration);
   GraduationResult result;
   if (!observed.empty()) result.target = observed.back().target;
   try {
@@ -91,8 +107,8 @@ GraduationResult graduate_capability(const GraduationRequest& request) {
     throw ConfigError(fmt::format("graduate: {}", error.what()));
   }
   if (!result.evidence.graduates) {
-    throw PromotionRefused(fmt::format("graduate refuses {} ({} recorded run{} under {}): {}", name,
-                                       observed.size(), observed.size() == 1 ? "" : "s",
+    throw PromotionRefused(fmt::format("graduate refuses {} ({} independent run{} under {}): {}",
+                                       name, observed.size(), observed.size() == 1 ? "" : "s",
                                        request.runs_folder, graduation_refusal(result.evidence)));
   }
   result.window.assign(observed.end() - result.evidence.runs, observed.end());

@@ -442,9 +442,15 @@ std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineS
     target.properties = test.properties;
     for (const MetricRecord& metric : test.metrics) {
       if (metric.target && !request.graduating) {
-        planned.skipped_values.push_back(fmt::format(
-            "{}.{}: a capability (record_target), not promoted; `graduate` makes it a guard",
-            test.name, metric.name));
+        const auto guard = target.metrics.find(metric.name);
+        const bool graduated = guard != target.metrics.end() && guard->second.graduation;
+        planned.skipped_values.push_back(
+            graduated ? fmt::format("{}.{}: a capability graduated into a guard, kept as graduate "
+                                    "wrote it (graduate again to renew it, --demote to drop it)",
+                                    test.name, metric.name)
+                      : fmt::format("{}.{}: a capability (record_target), not promoted; "
+                                    "`graduate` makes it a guard",
+                                    test.name, metric.name));
         continue;
       }
       // A flaky-aware test's values are its first attempt's; a failed attempt's say nothing.

@@ -71,15 +71,7 @@ namespace {
 // A seeded test's random searches: "          trials per method: adam 8, sgd 8", and a warning
 // line when the budgets differ.
 std::string budget_text(const RegisteredTest& test) {
-  const std::vector<MethodTrials> budgets = tuning_budgets(test.seeds);
-  std::string out;
-  if (const std::string trials = trials_per_method_text(budgets); !trials.empty()) {
-    out += fmt::format("          {}\n", trials);
-  }
-  if (const std::string warning = unequal_budget_warning(budgets); !warning.empty()) {
-    out += fmt::format("          WARNING: {}\n", warning);
-  }
-  return out;
+  return budget_lines(tuning_budgets(test.seeds), "          ");
 }
 
 }  // namespace

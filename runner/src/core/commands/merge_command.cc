@@ -14,10 +14,13 @@
 #include "baselines/baseline_store.h"
 #include "commands/run_outputs.h"
 #include "comparison/baseline_gate.h"
+#include "comparison/run_criteria.h"
 #include "environment/git_info.h"
 #include "execution/seed_runs.h"
 #include "record/json_text.h"
+#include "renderers/experiment_result.h"
 #include "renderers/run_page.h"
+#include "storage/experiment_notes.h"
 #include "storage/run_config.h"
 #include "storage/run_folder.h"
 #include "storage/run_ledger.h"
@@ -112,6 +115,10 @@ void check_together(const std::vector<Shard>& shards, bool force) {
     differs("environment profile", first.record.profile.id, other.record.profile.id);
     differs("numerics profile", first.record.profile.numerics_id, other.record.profile.numerics_id);
     differs("binary", first.record.run.info.binary, other.record.run.info.binary);
+    const auto phase = [](const Shard& shard) {
+      return std::string(shard.record.run.info.screening ? "screening" : "decision");
+    };
+    differs("phase", phase(first), phase(other));
   }
   if (problems.empty()) return;
   const std::string list = fmt::format("{}", fmt::join(problems, "\n  "));
@@ -470,6 +477,8 @@ RunResult merge_run(const std::vector<Shard>& shards, const std::string& missing
     run.info.merged_from.push_back(shard.record.path);
     run.info.started_at = std::min(run.info.started_at, shard.record.run.info.started_at);
     run.info.duration_s = std::max(run.info.duration_s, shard.record.run.info.duration_s);
+    // Shards joined with --force across phases: one screening shard makes it a screening run.
+    run.info.screening = run.info.screening || shard.record.run.info.screening;
     run.runner_errors.insert(run.runner_errors.end(), shard.record.run.runner_errors.begin(),
                              shard.record.run.runner_errors.end());
   }
@@ -523,6 +532,19 @@ RunFolder create_merged_folder(RunResult& run, const std::vector<Shard>& shards,
 
 }  // namespace
 
+// The experiment's notes, as the shards were run with them (each shard holds the same notes.md).
+std::optional<ExperimentNotes> shard_notes(const std::vector<Shard>& shards) {
+  const std::string path = shards.front().record.path + "/notes.md";
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return read_notes_file(path);
+}
+
+// The merged run's notes.md: the shards' notes with a Result of the whole run.
+void write_merged_notes(ExperimentNotes notes, const RunResult& run, const RunFolder& folder) {
+  notes.result = experiment_result(run);
+  write_file_atomically(folder.path + "/notes.md", render_notes(notes, run.info.run_id));
+}
+
 ExitCode merge_command(const MergeOptions& options) {
   const std::vector<Shard> shards = read_shards(options);
   const std::size_t count = shards.front().info.count;
@@ -550,9 +572,13 @@ ExitCode merge_command(const MergeOptions& options) {
   replay(run, outputs.observers, output_errors, /*end=*/false);
   run.info.finished_at = utc_iso8601(now);
   run.exit_code = static_cast<int>(run_exit_code(run, output_errors));
+  // Success criteria are about the whole run: no shard checks them, the merged run does.
+  const std::optional<ExperimentNotes> notes = shard_notes(shards);
+  if (notes && !notes->criteria.empty()) run.criteria = check_criteria(notes->criteria, run);
   replay(run, outputs.observers, output_errors, /*end=*/true);
   finish_run_folder_with_report(folder, RunRecord{folder.path, run, first.profile},
                                 baselines ? &*baselines : nullptr, output_errors);
+  if (notes) write_merged_notes(*notes, run, folder);
   for (const std::string& error : output_errors)
     std::fprintf(stderr, "merge: error: %s\n", error.c_str());
   if (!options.junit.empty()) std::printf("JUnit XML: %s\n", options.junit.c_str());

@@ -136,6 +136,12 @@ std::optional<PlannedRun> plan_run(const RunOptions& options, const std::string&
                      : planned.full_plan;
   if (!options.only_seeds.empty()) restrict_to_seeds(planned.plan, options.only_seeds);
   if (options.screening) {
+    // Each shard would keep the first of its own seeds: the shards would not add up to one run.
+    if (planned.shard) {
+      throw ConfigError(
+          "--screening runs one seed per configuration and cannot be sharded "
+          "(--shard, or a shard index from the environment): run it whole");
+    }
     keep_one_seed_per_configuration(planned.plan, options);
     std::printf(
         "screening: one seed per configuration, to rank them; this run is never "
@@ -146,6 +152,7 @@ std::optional<PlannedRun> plan_run(const RunOptions& options, const std::string&
   if (!options.hypothesis.empty()) planned.notes.hypothesis = options.hypothesis;
   if (!options.change.empty()) planned.notes.change = options.change;
   if (!options.criteria.empty()) planned.notes.criteria = options.criteria;
+  check_criteria_syntax(planned.notes.criteria);
   return planned;
 }
 
@@ -338,6 +345,16 @@ ExitCode report_run(const RunRecord& record, const RunReference& reference, cons
   return run_exit_code(record.run, output_errors);
 }
 
+// What a whole run says beyond its verdicts, none of it changing the exit code: the success
+// criteria (the experiment's hypothesis), how often each held-out set has been evaluated, each
+// capability's success rate over the runs folder. A shard holds part of the run: merge checks
+// the criteria on the whole; held-out sets and capabilities are not counted for it.
+void read_the_experiment(RunResult& run, const ExperimentNotes& notes, const std::string& out) {
+  run.criteria = check_criteria(notes.criteria, run);
+  count_held_out_evaluations(run, out);
+  attach_capability_history(run, out);
+}
+
 }  // namespace
 
 ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const std::string& binary,
@@ -392,11 +409,7 @@ ExitCode run_command(const RunOptions& options, const RunnerHooks& hooks, const 
     throw;
   }
   gate_run(run, gate ? &*gate : nullptr, sharded);
-  // The experiment's hypothesis, not a gate: checked and reported, the exit code unchanged.
-  run.criteria = check_criteria(planned->notes.criteria, run);
-  // A shard holds part of the run's evaluations: it does not count them (nor does merge).
-  if (!sharded) count_held_out_evaluations(run, options.out);
-  if (!sharded) attach_capability_history(run, options.out);
+  if (!sharded) read_the_experiment(run, planned->notes, options.out);
   std::vector<std::string> output_errors =
       write_run(run, collector, planned->notes, folder, steady_start);
   if (!run.criteria.empty()) std::fputs(criteria_result(run.criteria).c_str(), stdout);

@@ -142,7 +142,7 @@ std::string_view constraint_status_name(ConstraintStatus status) {
     case ConstraintStatus::kNotRecorded:
       return "NOT RECORDED";
     case ConstraintStatus::kNoBaseline:
-      return "no value in A";
+      return "not evaluated";
   }
   return "?";
 }
@@ -164,7 +164,8 @@ ConstraintCheck check_constraint(const Constraint& constraint, std::optional<dou
       check.limit = constraint.value;
       break;
     case ConstraintBound::kRatio:
-      if (a) check.limit = constraint.value * *a;
+      // 1.10x of a negative A would be below it, of 0 would be 0: a ratio needs A > 0.
+      if (a && *a > 0.0) check.limit = constraint.value * *a;
       break;
     case ConstraintBound::kRelative:
       if (a) check.limit = *a + constraint.value * std::fabs(*a);
@@ -185,8 +186,11 @@ std::string describe_check(const ConstraintCheck& check) {
   const std::string name(constraint_status_name(check.status));
   if (check.status == ConstraintStatus::kNotRecorded)
     return fmt::format("{}: {} (B did not record {})", c.text, name, c.metric);
-  if (check.status == ConstraintStatus::kNoBaseline)
-    return fmt::format("{}: not evaluated, A holds no value of {}", c.text, c.metric);
+  if (check.status == ConstraintStatus::kNoBaseline) {
+    return check.a ? fmt::format("{}: not evaluated, a ratio to A needs A > 0 (A {})", c.text,
+                                 format_value(*check.a))
+                   : fmt::format("{}: not evaluated, A holds no value of {}", c.text, c.metric);
+  }
   std::string how;
   if (c.bound == ConstraintBound::kRatio) {
     how = fmt::format(" ({} × A {})", format_value(c.value), format_value(*check.a));

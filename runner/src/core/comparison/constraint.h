@@ -50,10 +50,12 @@ enum class ConstraintStatus {
   kHeld,
   kViolated,
   kNotRecorded,  ///< B's test did not record the metric: counts as violated
-  kNoBaseline,   ///< a ratio or relative bound with no value in A: not evaluated, not violated
+  /// A ratio or relative bound with no value in A, or a ratio with A <= 0 (no scale to multiply):
+  /// not evaluated, not violated.
+  kNoBaseline,
 };
 
-/// "held", "VIOLATED", "NOT RECORDED", "no value in A"
+/// "held", "VIOLATED", "NOT RECORDED", "not evaluated"
 std::string_view constraint_status_name(ConstraintStatus status);
 
 struct ConstraintCheck {

@@ -108,9 +108,22 @@ std::optional<Criterion> parse_criterion(std::string_view text) {
   return criterion;
 }
 
+bool looks_like_criterion(std::string_view text) {
+  text = trim(text);
+  std::size_t name_end = 0;
+  while (name_end < text.size() && is_metric_char(text[name_end])) ++name_end;
+  if (name_end == 0 ||
+      (std::isalpha(static_cast<unsigned char>(text.front())) == 0 && text.front() != '_')) {
+    return false;
+  }
+  text = trim(text.substr(name_end));
+  return !text.empty() && std::string_view("<>=!").find(text.front()) != std::string_view::npos;
+}
+
 std::optional<CriterionCheck> evaluate_criterion(const Criterion& criterion,
                                                  std::optional<double> baseline, double observed) {
   if (criterion.kind != CriterionKind::kAbsolute && !baseline) return std::nullopt;
+  if (criterion.kind == CriterionKind::kRatio && !(*baseline > 0.0)) return std::nullopt;
   CriterionCheck check;
   switch (criterion.kind) {
     case CriterionKind::kRatio:

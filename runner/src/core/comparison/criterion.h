@@ -35,6 +35,11 @@ struct Criterion {
 /// and `_ - . [ ] /`.
 std::optional<Criterion> parse_criterion(std::string_view text);
 
+/// Whether `text` that parse_criterion refused was meant as a criterion: a metric name followed
+/// by an operator character (`value <= +1.5`, `loss == 2`, `acc =< 0.9`). Such a near miss is
+/// an error to report, not a sentence to keep.
+bool looks_like_criterion(std::string_view text);
+
 struct CriterionCheck {
   bool held = false;
   double threshold = 0.0;  ///< the value the observed one was compared with
@@ -44,7 +49,8 @@ struct CriterionCheck {
 };
 
 /// Compares `observed` with what the criterion allows. A ratio or relative criterion needs the
-/// baseline: nothing without one. A NaN observed value never holds.
+/// baseline, and a ratio one above 0 (0.98x of a negative baseline lies above it): nothing
+/// without. A NaN observed value never holds.
 std::optional<CriterionCheck> evaluate_criterion(const Criterion& criterion,
                                                  std::optional<double> baseline, double observed);
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "comparison/criterion.h"
+#include "support/errors.h"
 
 namespace mlregress::internal {
 namespace {
@@ -64,7 +65,10 @@ CheckedCriterion check_one(const Criterion& criterion, const RunResult& run) {
       const std::optional<CriterionCheck> check =
           evaluate_criterion(criterion, value.baseline, value.observed);
       if (!check) {
-        without_baseline.push_back(test.full_name);
+        without_baseline.push_back(value.baseline ? fmt::format("{} (a ratio needs a baseline "
+                                                                "above 0, not {})",
+                                                                test.full_name, *value.baseline)
+                                                  : test.full_name);
         continue;
       }
       checked.checks.push_back({test.full_name, value.metric, value.baseline, value.observed,
@@ -113,6 +117,19 @@ std::vector<CheckedCriterion> check_criteria(const std::string& text, const RunR
     checked.push_back(check_one(*criterion, run));
   }
   return checked;
+}
+
+void check_criteria_syntax(const std::string& text) {
+  std::vector<std::string> near_misses;
+  for (const std::string& item : criteria_items(text)) {
+    if (!parse_criterion(item) && looks_like_criterion(item)) near_misses.push_back(item);
+  }
+  if (near_misses.empty()) return;
+  throw ConfigError(fmt::format(
+      "--criteria: '{}' {} not a criterion: expected METRIC OP VALUE, OP one of <= >= < >, VALUE "
+      "a ratio to the baseline (0.98x), a change from it (+0.5%, -2%) or a number (2.5); text "
+      "without an operator after the first word stays for a person",
+      fmt::join(near_misses, "', '"), near_misses.size() == 1 ? "is" : "are"));
 }
 
 }  // namespace mlregress::internal

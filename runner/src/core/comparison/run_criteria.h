@@ -21,4 +21,9 @@ std::vector<std::string> criteria_items(const std::string& text);
 /// ("no test recorded X"); never met for want of data.
 std::vector<CheckedCriterion> check_criteria(const std::string& text, const RunResult& run);
 
+/// Throws ConfigError naming each item of `text` that was meant as a criterion (a metric name
+/// and an operator) but does not parse, with the form expected: checked before a run starts, so
+/// a mistyped criterion is not silently kept as text.
+void check_criteria_syntax(const std::string& text);
+
 }  // namespace mlregress::internal

@@ -49,6 +49,24 @@ void fail_missing_covariates(SeedRun& run) {
 
 }  // namespace
 
+namespace {
+
+// A seed's curve, named "loss.seed3" ("loss[variant].seed3"): each seed's is a curve of its own.
+// A flaky-aware test keeps its first attempt's curves under their own names, as a plain run
+// records them.
+void keep_seed_curve(const SeedJob& job, const SeedRun& run, const CurveRecord& curve,
+                     std::vector<CurveRecord>& curves) {
+  if (job.test->attempts) {
+    if (job.seed == job.test->seeds.front()) curves.push_back(curve);
+    return;
+  }
+  CurveRecord renamed = curve;
+  renamed.name = fmt::format("{}.seed{}", variant_metric_name(renamed.name, run.variant), run.seed);
+  curves.push_back(std::move(renamed));
+}
+
+}  // namespace
+
 SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& events,
                              const std::string& death, double duration_s,
                              std::vector<CurveRecord>& curves) {
@@ -69,18 +87,7 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
             [&](const TestSkipped& e) { run.skip_message = e.message; },
             [&](const MetricRecorded& e) { run.metrics.push_back(e.metric); },
             [&](const BreakdownRecorded& e) { attach_breakdown(run.metrics, e); },
-            [&](const CurveRecorded& e) {
-              if (job.test->attempts) {
-                // A flaky-aware test keeps its first attempt's curves, as a plain run
-                // records them.
-                if (job.seed == job.test->seeds.front()) curves.push_back(e.curve);
-                return;
-              }
-              CurveRecord renamed = e.curve;
-              renamed.name = fmt::format("{}.seed{}",
-                                         variant_metric_name(renamed.name, run.variant), run.seed);
-              curves.push_back(std::move(renamed));
-            },
+            [&](const CurveRecorded& e) { keep_seed_curve(job, run, e.curve, curves); },
             // Predictions are not kept per seed: the collector keeps those of a flaky-aware
             // test's first attempt (add_seed_run).
             [](const PredictionsRecorded&) {},

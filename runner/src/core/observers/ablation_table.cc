@@ -151,18 +151,6 @@ std::string comparison_rows(const std::string& first_variant,
   return out;
 }
 
-// A random search's budgets: the trials of each method, and a warning when they differ.
-std::string budget_lines(const std::vector<MethodTrials>& budgets) {
-  std::string out;
-  if (const std::string trials = trials_per_method_text(budgets); !trials.empty()) {
-    out += fmt::format("  {}\n", trials);
-  }
-  if (const std::string warning = unequal_budget_warning(budgets); !warning.empty()) {
-    out += fmt::format("  WARNING: {}\n", warning);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
@@ -179,7 +167,7 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
     }
     out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n", test,
                        vs.size());
-    out += budget_lines(count_trials(ledger.methods[test])) + body;
+    out += budget_lines(count_trials(ledger.methods[test]), "  ") + body;
     out += comparison_rows(vs.front(), comparisons);
   }
   return out;

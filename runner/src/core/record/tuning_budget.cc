@@ -43,4 +43,15 @@ std::string unequal_budget_warning(const std::vector<MethodTrials>& budgets) {
   return text + " — the comparison favours the method tuned more";
 }
 
+std::string budget_lines(const std::vector<MethodTrials>& budgets, std::string_view indent) {
+  std::string out;
+  if (const std::string trials = trials_per_method_text(budgets); !trials.empty()) {
+    out += fmt::format("{}{}\n", indent, trials);
+  }
+  if (const std::string warning = unequal_budget_warning(budgets); !warning.empty()) {
+    out += fmt::format("{}WARNING: {}\n", indent, warning);
+  }
+  return out;
+}
+
 }  // namespace mlregress::internal

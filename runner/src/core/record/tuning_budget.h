@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mlregress::internal {
@@ -25,5 +26,9 @@ std::string trials_per_method_text(const std::vector<MethodTrials>& budgets);
 /// "unequal tuning budgets: adam 8 trials, sgd 3 — the comparison favours the method tuned more";
 /// "" when every method had the same number of trials (or there is at most one method).
 std::string unequal_budget_warning(const std::vector<MethodTrials>& budgets);
+
+/// Both of the above as lines, each after `indent`: "<indent>trials per method: …\n" and
+/// "<indent>WARNING: unequal tuning budgets: …\n"; "" for what is empty.
+std::string budget_lines(const std::vector<MethodTrials>& budgets, std::string_view indent);
 
 }  // namespace mlregress::internal

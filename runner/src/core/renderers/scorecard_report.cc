@@ -70,7 +70,8 @@ std::string scorecard_summary(const TestScorecard& card) {
   if (const std::vector<std::string> missing = card.only_in_a(); !missing.empty())
     out += "; not in B: " + names_or_none(missing);
   if (const std::vector<ConstraintCheck> open = card.not_evaluated(); !open.empty())
-    out += "; not evaluated (no value in A): " + names_or_none(texts_of(open));
+    out +=
+        "; not evaluated (no value in A, or a ratio to A <= 0): " + names_or_none(texts_of(open));
   return out;
 }
 

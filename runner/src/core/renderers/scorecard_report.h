@@ -18,7 +18,7 @@ namespace mlregress::internal {
 std::string format_scorecard(const TestScorecard& card);
 
 /// "improved: tokens_per_s; worse: none; constraints violated: none", with "; not in B: ..." and
-/// "; not evaluated (no value in A): ..." when there are any.
+/// "; not evaluated (no value in A, or a ratio to A <= 0): ..." when there are any.
 std::string scorecard_summary(const TestScorecard& card);
 
 /// The same as an HTML <table class="scorecard"> and its summary paragraph, every text escaped.

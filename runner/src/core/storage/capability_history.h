@@ -3,6 +3,7 @@
 // (attach_capability_rates); `graduate` decides on its last runs.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -20,7 +21,21 @@ struct CapabilityObservation {
   std::string commit;
   double value = 0.0;
   Target target;  ///< as that run recorded it
+  /// The test's parameters and settings as that run resolved them, the seed left out
+  /// (capability_configuration): runs of another configuration measure another experiment.
+  std::string configuration;
+  std::uint64_t seed = 0;
 };
+
+/// "steps=160;threads=1": the test's recorded config values (results.json's "config") without
+/// the seed, which a capability's evidence is meant to vary; "" for a run recorded without them.
+std::string capability_configuration(const TestResult& test);
+
+/// The observations that are evidence about `configuration`: those of that configuration, and of
+/// several runs of one commit on one seed (a deterministic rerun, the same outcome copied) the
+/// latest only. Oldest first.
+std::vector<CapabilityObservation> independent_observations(
+    const std::vector<CapabilityObservation>& observations, const std::string& configuration);
 
 /// (test name, metric) -> its observations, oldest first (by the run's start time).
 using CapabilityHistory =
@@ -39,7 +54,7 @@ std::vector<bool> capability_outcomes(const std::vector<CapabilityObservation>& 
                                       const Target& target);
 
 /// Sets test.capability_rates of every finished test of `run` from `history` (the runs before
-/// this one) and this run's own outcome.
+/// this one, of the test's configuration, one per commit and seed) and this run's own outcome.
 void attach_capability_rates(RunResult& run, const CapabilityHistory& history);
 
 }  // namespace mlregress::internal
