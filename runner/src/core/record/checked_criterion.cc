@@ -2,28 +2,26 @@
 
 #include <algorithm>
 
+#include "support/enum_names.h"
+
 namespace mlregress::internal {
 
+namespace {
+
+constexpr auto kCriterionStatusNames =
+    enum_names<CriterionStatus>({{CriterionStatus::kMet, "met"},
+                                 {CriterionStatus::kNotMet, "not_met"},
+                                 {CriterionStatus::kNotEvaluated, "not_evaluated"},
+                                 {CriterionStatus::kText, "text"}});
+
+}  // namespace
+
 std::string_view criterion_status_name(CriterionStatus status) {
-  switch (status) {
-    case CriterionStatus::kMet:
-      return "met";
-    case CriterionStatus::kNotMet:
-      return "not_met";
-    case CriterionStatus::kNotEvaluated:
-      return "not_evaluated";
-    case CriterionStatus::kText:
-      return "text";
-  }
-  return "text";
+  return kCriterionStatusNames.name(status, "text");
 }
 
 std::optional<CriterionStatus> parse_criterion_status(std::string_view name) {
-  for (CriterionStatus status : {CriterionStatus::kMet, CriterionStatus::kNotMet,
-                                 CriterionStatus::kNotEvaluated, CriterionStatus::kText}) {
-    if (criterion_status_name(status) == name) return status;
-  }
-  return std::nullopt;
+  return kCriterionStatusNames.parse(name);
 }
 
 std::string criteria_outcome(const std::vector<CheckedCriterion>& criteria) {

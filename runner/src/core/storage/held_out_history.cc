@@ -1,35 +1,32 @@
 #include "storage/held_out_history.h"
 
+#include <exception>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
+#include <optional>
 
+#include "storage/results_json.h"
 #include "storage/run_folder_search.h"
 #include "support/errors.h"
 
 namespace mlregress::internal {
 namespace {
 
-// The results.json of a finished or stopped earlier run, or null when it cannot be read.
-nlohmann::json read_results(const std::string& folder) {
-  std::ifstream in(folder + "/results.json");
-  if (!in) return nullptr;
-  return nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+// The record of an earlier run, or nothing when its results.json cannot be read (a damaged
+// folder counts for nothing; the others still do).
+std::optional<RunResult> read_earlier_run(const std::string& folder) {
+  try {
+    return read_results_json(folder + "/results.json");
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
-// How often the tests of one results.json evaluated (name, sha256).
-int evaluations_in(const nlohmann::json& results, const HeldOutTally& tally) {
+// How often the tests of one run evaluated (name, sha256).
+int evaluations_in(const RunResult& run, const HeldOutTally& tally) {
   int sum = 0;
-  const auto tests = results.find("tests");
-  if (tests == results.end() || !tests->is_array()) return 0;
-  for (const nlohmann::json& test : *tests) {
-    if (!test.is_object() || !test.contains("held_out")) continue;
-    try {
-      for (const HeldOutEvaluation& e : test.at("held_out").get<std::vector<HeldOutEvaluation>>()) {
-        if (e.name == tally.name && e.sha256 == tally.sha256) sum += e.evaluations;
-      }
-    } catch (const std::exception&) {
-      // A damaged entry counts for nothing; the others still do.
+  for (const TestResult& test : run.tests) {
+    for (const HeldOutEvaluation& e : test.held_out) {
+      if (e.name == tally.name && e.sha256 == tally.sha256) sum += e.evaluations;
     }
   }
   return sum;
@@ -53,15 +50,11 @@ std::vector<HeldOutTally> tally_held_out(const RunResult& run, const std::string
   }
   for (const std::string& folder : folders) {
     if (same_folder(folder, run.info.run_folder)) continue;
-    const nlohmann::json results = read_results(folder);
-    if (!results.is_object() || !results.contains("run") || !results["run"].is_object() ||
-        results["run"].contains("shard")) {
-      continue;
-    }
-    const nlohmann::json& id = results["run"].contains("id") ? results["run"]["id"] : nullptr;
-    const std::string run_id = id.is_string() ? id.get<std::string>() : folder;
+    const std::optional<RunResult> earlier = read_earlier_run(folder);
+    if (!earlier || earlier->info.shard) continue;
+    const std::string& run_id = earlier->info.run_id;
     for (HeldOutTally& tally : tallies) {
-      if (const int n = evaluations_in(results, tally); n > 0) {
+      if (const int n = evaluations_in(*earlier, tally); n > 0) {
         tally.earlier_runs.push_back({run_id, n});
       }
     }
