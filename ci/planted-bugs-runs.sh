@@ -27,6 +27,7 @@ against_baselines=(
   "LmTrainingRecipe LmTrainingRecipe.warmup_steps=0"
   "LmTrainingRecipe LmTrainingRecipe.batch_size=32"
   "LmGenerationHonoursItsLength LmGenerationHonoursItsLength.length_offset=1"
+  "XorBeatsDumbBaselines XorBeatsDumbBaselines.depth=0"
 )
 
 # Changes planted against a baseline promoted, in the same script, from a run of the same test

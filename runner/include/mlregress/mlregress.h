@@ -5,6 +5,7 @@
 #include "mlregress/checks/curve_comparison.h"
 #include "mlregress/checks/curve_diagnosis.h"
 #include "mlregress/checks/determinism.h"
+#include "mlregress/checks/dumb_baselines.h"
 #include "mlregress/checks/finite.h"
 #include "mlregress/checks/finite_monitor.h"
 #include "mlregress/checks/gradient_norm_monitor.h"

@@ -1,7 +1,9 @@
 # Checks on data and training runs: the permuted-label leak test, the learning-rate sweep,
 # curve diagnosis (curve comparison is torch-free and lives in the core, comparison/).
 target_sources(mlregress_torch PRIVATE
+  checks/binomial.cc
   checks/curve_diagnosis.cc
+  checks/dumb_baselines.cc
   checks/learning_rate_sweep.cc
   checks/loss_progress.cc
   checks/permuted_label_leak.cc
