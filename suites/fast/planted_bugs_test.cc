@@ -305,3 +305,48 @@ ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
   EXPECT_FALSE(buggy.passed) << "dropout during validation makes the metric random";
   EXPECT_TRUE(fixed.assertion()) << "no false alarm once the model is in eval mode";
 }
+
+namespace {
+
+// XOR-quadrant points with `ones` examples of class 1 and `zeros` of class 0 (the class prior
+// 85/15 for 170/30).
+examples::LabeledPoints imbalanced_xor(std::int64_t ones, std::int64_t zeros) {
+  const examples::LabeledPoints pool = examples::make_xor_quadrants(4 * (ones + zeros));
+  const torch::Tensor picked =
+      torch::cat({pool.labels.eq(1).nonzero().reshape(-1).narrow(0, 0, ones),
+                  pool.labels.eq(0).nonzero().reshape(-1).narrow(0, 0, zeros)});
+  return {pool.inputs.index_select(0, picked), pool.labels.index_select(0, picked)};
+}
+
+}  // namespace
+
+ML_TEST(Fast, PlantedPredictsTheClassPrior, {"steps", 300}) {
+  // The bug: a broken preprocessing step zeroes every input. On labels that are 85% class 1 the
+  // model still "trains" (the loss falls from about ln 2 to the prior's entropy, 0.42) and scores
+  // 0.85 on held-out data: exactly what always answering class 1 scores.
+  const examples::LabeledPoints train = imbalanced_xor(170, 30);
+  const examples::LabeledPoints eval = imbalanced_xor(170, 30);
+  torch::manual_seed(seed());
+  auto model = examples::make_xor_mlp(32);
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-2));
+  const torch::Tensor zeroed = torch::zeros_like(train.inputs);
+  std::vector<double> losses;
+  for (std::int64_t step = 0; step < param<std::int64_t>("steps"); ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(zeroed), train.labels);
+    loss.backward();
+    optimizer.step();
+    losses.push_back(loss.item<double>());
+  }
+  const torch::Tensor predicted = examples::predict_classes(model, torch::zeros_like(eval.inputs));
+  const checks::LossProgress progress = checks::judge_loss_progress(losses);
+  const checks::ClassPriorResult prior = checks::check_above_class_prior(predicted, eval.labels);
+  std::cout << prior.assertion().message() << "\n";
+  record_caught("class_prior", !prior.passed);
+  record_caught("loss_progress", progress.status != checks::LossProgressStatus::Trains);
+  EXPECT_FALSE(prior.passed) << "accuracy " << prior.confusion.accuracy
+                             << " at the majority rate must be flagged";
+  // The honest miss, by a clear margin: the loss fell well over the 2% loss progress asks for.
+  EXPECT_EQ(progress.status, checks::LossProgressStatus::Trains);
+  EXPECT_LT(progress.relative_change, -0.1) << "a decision this close could flip on another CPU";
+}

@@ -120,11 +120,12 @@ ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
   record("val_loss", trained.loss, LowerIsBetter, Band{.rtol = 0.1, .atol = 0.01});
   record("val_accuracy", trained.accuracy, HigherIsBetter, Band{.rtol = 0.0, .atol = 0.03});
   record_curve("val_loss", curve_steps, val_losses);
+  torch::Tensor predicted;
   {
     torch::NoGradGuard no_grad;
     model->eval();
-    record_predictions("eval", torch::arange(eval.labels.size(0)),
-                       model->forward(eval.images).argmax(1), eval.labels);
+    predicted = model->forward(eval.images).argmax(1);
+    record_predictions("eval", torch::arange(eval.labels.size(0)), predicted, eval.labels);
     model->train();
   }
   std::cout << "val_loss " << initial.loss << " -> " << trained.loss << ", val_accuracy "
@@ -132,5 +133,7 @@ ML_TEST(Medium, CnnFrozenEvalSet, {"steps", 300}, {"lr", 2e-3}, {"signal", 0.3},
 
   // Chance is 1/4: a model that learned the task is far above it.
   EXPECT_GT(trained.accuracy, 0.6) << "val_accuracy near chance: the model did not learn the task";
+  // ... and above always answering the commonest evaluation class, with its confusion matrix.
+  EXPECT_TRUE(mlregress::checks::check_above_class_prior(predicted, eval.labels));
   EXPECT_LT(trained.loss, 0.6 * initial.loss) << "val_loss barely moved from its initial value";
 }

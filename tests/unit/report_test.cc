@@ -254,3 +254,44 @@ TEST(CurveCsvReaderTest, ReadsWhatTheWriterWritesAndNamesTheBadLine) {
 
 }  // namespace
 }  // namespace mlregress::internal
+
+namespace mlregress::internal {
+namespace {
+
+// Recorded predictions show their confusion matrix in report.html (the diagonal shaded, the
+// label balance beside each row) and a line in the Markdown summary, with the accuracy against
+// the majority rate: a model at 0.85 on 85/15 labels is marked. Planted: the block left out, a
+// prediction set's name carrying markup into the page.
+TEST(PredictionsReportTest, TheMatrixAndTheMajorityRateReachBothPages) {
+  RunReport report = many_regressions(1);
+  RecordedPredictions p;
+  p.name = "eval<script>";
+  p.examples = 100;
+  p.accuracy = 0.85;
+  std::vector<std::int64_t> target(100, 1);
+  for (std::size_t i = 0; i < 15; ++i) target[i] = 0;
+  p.confusion = confusion_matrix(std::vector<std::int64_t>(100, 1), target);
+  report.sections[0].test.predictions.push_back(p);
+
+  const std::string html = render_html_report(report);
+  EXPECT_THAT(html, HasSubstr("<h3>Predictions</h3>"));
+  EXPECT_THAT(html, HasSubstr("data-at-prior=\"true\""));
+  EXPECT_THAT(html, HasSubstr("eval&lt;script&gt;: accuracy 0.8500 vs majority rate 0.8500"));
+  EXPECT_THAT(html, Not(HasSubstr("eval<script>")));
+  EXPECT_THAT(html, HasSubstr("<tr><th>0</th><td class=\"num diag\" style=\"background:#e8f5e9\">"
+                              "0</td><td class=\"num\">15</td><td class=\"num\">15 (15%)</td>"));
+  EXPECT_THAT(html, HasSubstr("<tr><th>predicted</th><td class=\"num\">0</td>"
+                              "<td class=\"num\">100</td><td class=\"num\">100</td></tr>"));
+
+  const std::string markdown = render_markdown_report(report);
+  EXPECT_THAT(markdown, HasSubstr("<details><summary>Predictions of 1 tests</summary>"));
+  EXPECT_THAT(markdown, HasSubstr("predicts class 1 for 100% of 100 examples; labels 0: 15%, "
+                                  "1: 85%"));
+
+  // A test without a matrix (a results.json from before it) shows no block.
+  report.sections[0].test.predictions[0].confusion.reset();
+  EXPECT_THAT(render_html_report(report), Not(HasSubstr("<h3>Predictions</h3>")));
+}
+
+}  // namespace
+}  // namespace mlregress::internal

@@ -2,6 +2,7 @@
 // that record metrics and curves. Torch-facing tests include mlregress/mlregress.h instead.
 #pragma once
 
+#include "mlregress/confusion.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/ml_test.h"

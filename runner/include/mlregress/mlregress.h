@@ -2,6 +2,7 @@
 // the checks on models, tensors and curves.
 #pragma once
 
+#include "mlregress/checks/class_prior.h"
 #include "mlregress/checks/curve_comparison.h"
 #include "mlregress/checks/curve_diagnosis.h"
 #include "mlregress/checks/determinism.h"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <utility>
 
 #include "execution/seed_runs.h"
@@ -79,6 +80,12 @@ void RunCollector::add_predictions(TestResult& test, const PredictionsRecorded& 
   recorded.accuracy =
       p.ids.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(p.ids.size());
   recorded.data = std::make_shared<const Predictions>(p);
+  try {
+    recorded.confusion = confusion_matrix(p.predicted, p.target);
+  } catch (const std::invalid_argument&) {
+    // Not class indices (the test process checks the set; this one came over the pipe): the
+    // predictions are kept without a matrix.
+  }
   std::erase_if(test.predictions,  // recorded twice: the later set counts
                 [&](const RecordedPredictions& r) { return r.name == event.name; });
   test.predictions.push_back(std::move(recorded));

@@ -15,6 +15,7 @@
 
 #include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
+#include "mlregress/confusion.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
@@ -65,6 +66,9 @@ struct RecordedPredictions {
   double accuracy = 0.0;
   /// The predictions themselves: set while the run goes, and by read_run_record from the file.
   std::shared_ptr<const Predictions> data;
+  /// Their confusion matrix: set while the run goes, and from results.json (without its cells
+  /// above kConfusionMatrixMaxClasses classes); absent in a results.json written before it.
+  std::optional<ConfusionMatrix> confusion;
 };
 
 /// What a recorded fingerprint hashes.

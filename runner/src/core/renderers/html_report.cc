@@ -8,6 +8,7 @@
 #include "execution/seed_runs.h"
 #include "observers/regression_report.h"
 #include "observers/test_report.h"
+#include "renderers/predictions_report.h"
 #include "renderers/scorecard_report.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"
@@ -326,6 +327,7 @@ std::string section_html(const TestSection& s) {
   if (!t.comparisons.empty()) out += scorecard_html(build_scorecard(t, nullptr, {}));
   out += seeded_html(s);
   out += curves_html(s);
+  out += predictions_html(t);
   if (!s.ablation_text.empty())
     out += "<h3>Ablation</h3><pre class=\"ablation\">" + escape_markup(s.ablation_text) + "</pre>";
   if (!s.regression_text.empty()) {

@@ -6,6 +6,7 @@
 #include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
 #include "observers/regression_report.h"
+#include "renderers/predictions_report.h"
 #include "support/number_format.h"
 
 namespace mlregress::internal {
@@ -316,6 +317,7 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
   append_passing_rows(out, rest, budget);
   append_test_lines(out, r, budget, fingerprints_line, "Fingerprints", "fingerprint lines");
   append_test_lines(out, r, budget, properties_line, "Properties", "property lines");
+  append_test_lines(out, r, budget, predictions_line, "Predictions", "prediction lines");
   return out + footer;
 }
 

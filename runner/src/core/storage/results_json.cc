@@ -11,6 +11,7 @@
 #include "record/json_number.h"
 #include "record/json_text.h"
 #include "storage/breakdown_json.h"
+#include "storage/confusion_json.h"
 #include "storage/criteria_json.h"
 #include "storage/policy_json.h"
 #include "support/errors.h"
@@ -359,6 +360,7 @@ nlohmann::json predictions_json(const TestResult& test) {
                             {"file", p.csv_file},
                             {"examples", p.examples},
                             {"accuracy", json_number(p.accuracy)}};
+    if (p.confusion) entry["confusion"] = confusion_to_json(*p.confusion);
     const std::size_t at = test.metrics.size() + i;
     if (at < test.comparisons.size()) add_comparison(entry, test.comparisons[at]);
     predictions.push_back(std::move(entry));
@@ -642,6 +644,10 @@ void read_predictions(const nlohmann::json& predictions, TestResult& test) {
     p.csv_file = field<std::string>(entry, "file");
     p.examples = field<std::size_t>(entry, "examples");
     p.accuracy = number_field(entry, "accuracy");
+    if (entry.contains("confusion")) {
+      with_field_context("confusion",
+                         [&] { p.confusion = confusion_from_json(entry.at("confusion")); });
+    }
     if (entry.contains("verdict")) {
       MetricRecord as_metric;
       as_metric.name = p.name;

@@ -2,6 +2,7 @@
 # curve diagnosis (curve comparison is torch-free and lives in the core, comparison/).
 target_sources(mlregress_torch PRIVATE
   checks/binomial.cc
+  checks/class_prior.cc
   checks/curve_diagnosis.cc
   checks/dumb_baselines.cc
   checks/learning_rate_sweep.cc
