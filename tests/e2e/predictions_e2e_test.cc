@@ -146,5 +146,38 @@ TEST_F(PredictionsE2eTest, CompareUsesTheOtherRunsPredictionsAndNamesADamagedFil
   EXPECT_THAT(damaged.err, HasSubstr("Predictions.eval.csv:2"));
 }
 
+// Every recorded set carries its confusion matrix: in results.json (rows summing to the label
+// balance, the diagonal to the correct count), in report.html's Predictions block and in the
+// Markdown report read back from the run folder. Planted: the matrix lost between the event and
+// the file, or between the file and a report.
+TEST_F(PredictionsE2eTest, TheConfusionMatrixReachesResultsJsonAndTheReports) {
+  const json confusion = eval_entry().at("confusion");
+  EXPECT_EQ(confusion.at("classes"), 4);
+  EXPECT_EQ(confusion.at("examples"), 1000);
+  EXPECT_EQ(confusion.at("target_counts"), json::parse("[250, 250, 250, 250]"));
+  EXPECT_EQ(confusion.at("majority_class"), 0);
+  EXPECT_EQ(confusion.at("majority_rate"), 0.25);
+  std::int64_t diagonal = 0;
+  for (std::size_t t = 0; t < 4; ++t) {
+    const json& row = confusion.at("counts").at(t);
+    std::int64_t sum = 0;
+    for (const json& cell : row) sum += cell.get<std::int64_t>();
+    EXPECT_EQ(sum, 250) << "row " << t;
+    diagonal += row.at(t).get<std::int64_t>();
+  }
+  EXPECT_EQ(diagonal, confusion.at("correct").get<std::int64_t>());
+  EXPECT_DOUBLE_EQ(eval_entry().at("accuracy").get<double>(),
+                   static_cast<double>(diagonal) / 1000.0);
+
+  const std::string html = test_support::read_file(latest() + "/report.html");
+  EXPECT_THAT(html, HasSubstr("<h3>Predictions</h3>"));
+  EXPECT_THAT(html, HasSubstr("data-at-prior=\"false\""));
+  EXPECT_THAT(html, HasSubstr("vs majority rate 0.2500 (class 0)"));
+  const ProcessResult markdown = predictions("report " + latest() + " --format markdown --out -");
+  ASSERT_EQ(markdown.exit_code, kPassed) << markdown.err;
+  EXPECT_THAT(markdown.out, HasSubstr("<details><summary>Predictions of 1 tests</summary>"));
+  EXPECT_THAT(markdown.out, HasSubstr("labels 0: 25%, 1: 25%, 2: 25%, 3: 25%"));
+}
+
 }  // namespace
 }  // namespace mlregress::e2e
