@@ -325,6 +325,21 @@ TEST_F(SeededE2eTest, TheAblationTableComesFromTheSeedLedgerWithPairedComparison
   EXPECT_THAT(damaged.out, ::testing::HasSubstr("half_width")) << damaged.out;
 }
 
+TEST_F(SeededE2eTest, TheAblationTableShowsEachMeanWithItsIntervalAndRobustSummariesOnAsk) {
+  ASSERT_EQ(run("--filter WidthAblation").exit_code, kPassed);
+  const ProcessResult table = fixture("ablation " + latest());
+  ASSERT_EQ(table.exit_code, kPassed) << table.err;
+  EXPECT_THAT(table.out, ::testing::HasSubstr("mean ± sem [95% CI] (n)")) << table.out;
+  EXPECT_THAT(table.out, ::testing::HasSubstr("] (6)")) << table.out;  // each variant's 6 seeds
+  EXPECT_THAT(table.out, ::testing::Not(::testing::HasSubstr("IQM"))) << table.out;
+  const ProcessResult robust = fixture("ablation " + latest() + " --robust");
+  ASSERT_EQ(robust.exit_code, kPassed) << robust.err;
+  EXPECT_THAT(robust.out, ::testing::HasSubstr("IQM ")) << robust.out;
+  EXPECT_THAT(robust.out, ::testing::HasSubstr("[bootstrap 95% ")) << robust.out;
+  // Six seeds: the median's interval is [min, max], covering 1 - 2/64 = 96.9%.
+  EXPECT_THAT(robust.out, ::testing::HasSubstr("(96.9%)")) << robust.out;
+}
+
 TEST_F(SeededE2eTest, ProgressIsOnePlainLinePerSeedOutsideATerminal) {
   const ProcessResult result = run("--filter NoisyAccuracy --jobs 1");
   EXPECT_THAT(result.out, ::testing::HasSubstr("NoisyAccuracy 8/8: seed 7 passed")) << result.out;

@@ -431,6 +431,39 @@ def mcnemar_vectors():
     return cases
 
 
+def robust_summary_vectors():
+    """The mean's t interval (scipy.stats.t.interval with the refined t_ppf), type-7 quantiles
+    (numpy.percentile's default method) and trimmed means (scipy.stats.trim_mean; 0.25 is the
+    interquartile mean). Its own generator, so the other sections' random draws stay as they were.
+    This section was added to vectors.json with SciPy 1.17.1 and NumPy 2.4.6 (the rest of the
+    file is as SciPy 1.10.1 wrote it); neither method changed between those versions.
+    """
+    rng = np.random.default_rng(20261206)
+    samples = [[0.8683, 0.8712, 0.8601, 0.8745, 0.8690, 0.8655, 0.8702, 0.8677],
+               [0.91, 0.92, 0.30, 0.93, 0.90],  # one diverged seed
+               [1.0, 2.0], [5.0, 5.0, 5.0, 7.0]]
+    for n in [3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 33]:
+        samples.append(list(rng.lognormal(0.0, 0.7, n) if n % 2 else rng.normal(3.0, 1.5, n)))
+    cases = []
+    for i, x in enumerate(samples):
+        x = np.asarray(x, float)
+        n = len(x)
+        level = [0.95, 0.9, 0.99][i % 3]
+        sem = float(np.std(x, ddof=1) / math.sqrt(n))
+        half = t_ppf(0.5 + level / 2, n - 1) * sem
+        low, high = stats.t.interval(level, n - 1, loc=np.mean(x), scale=sem)
+        assert abs(low - (np.mean(x) - half)) <= 1e-7 * sem, (low, half)
+        qs = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0]
+        trims = [0.0, 0.1, 0.2, 0.25, 0.4]
+        cases.append({"name": f"sample_{i}", "x": floats(x), "level": level,
+                      "mean": num(np.mean(x)), "sem": num(sem),
+                      "ci_lower": num(np.mean(x) - half), "ci_upper": num(np.mean(x) + half),
+                      "quantiles": [{"q": q, "value": num(np.percentile(x, 100 * q))} for q in qs],
+                      "trimmed": [{"proportion": p, "value": num(stats.trim_mean(x, p))}
+                                  for p in trims if int(p * n) * 2 < n]})
+    return cases
+
+
 def main():
     rng = np.random.default_rng(20240611)
     t_tails, t_quantiles = t_tail_vectors()
@@ -452,6 +485,7 @@ def main():
         "effect_size": effect_vectors(rng),
         "nct_sf": nct_sf,
         "minimum_detectable_effect": mde,
+        "robust_summary": robust_summary_vectors(),
     }
     json.dump(doc, sys.stdout, indent=1, sort_keys=True, allow_nan=False)
     sys.stdout.write("\n")

@@ -420,6 +420,8 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_EQ(p.cl().command, Command::kAblation);
     EXPECT_EQ(p.cl().ablation.run, "r");
     EXPECT_EQ(p.cl().ablation.test, "Study");
+    EXPECT_FALSE(p.cl().ablation.robust);
+    EXPECT_TRUE(parse_ok({"ablation", "r", "--robust"}).cl().ablation.robust);
   }
   {
     const Parsed p = parse_ok({"baselines", "check", "--baselines", "b"});

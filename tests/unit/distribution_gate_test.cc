@@ -460,6 +460,24 @@ TEST(DistributionGate, ANonFiniteCandidateValueIsARegression) {
   EXPECT_THAT(one.problem, ::testing::HasSubstr("seed 7 is nan"));
 }
 
+TEST(DistributionGate, EachArmCarriesItsMeansStandardErrorAndInterval) {
+  const SeedSamples baseline{{1.0, 2.0, 3.0}, {1, 2, 3}};
+  const SeedSamples candidate{{2.0, 4.0}, {4, 5}};
+  const DistributionAnalysis a =
+      analyse_distribution("m", HigherIsBetter, 0.01, candidate, baseline);
+  // Baseline: sd 1, sem 1/√3, t(0.975, 2) = 4.302652729749464.
+  EXPECT_NEAR(a.baseline_sem, 1.0 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(a.baseline_mean_low, 2.0 - 4.302652729749464 / std::sqrt(3.0), 1e-9);
+  // Candidate: sd √2, sem 1, t(0.975, 1) = 12.706204736174705.
+  EXPECT_NEAR(a.candidate_sem, 1.0, 1e-15);
+  EXPECT_NEAR(a.candidate_mean_high, 3.0 + 12.706204736174705, 1e-9);
+  // One seed has no standard error: NaN, never 0.
+  const DistributionAnalysis one =
+      analyse_distribution("m", HigherIsBetter, 0.01, SeedSamples{{2.0}, {4}}, baseline);
+  EXPECT_TRUE(std::isnan(one.candidate_sem));
+  EXPECT_TRUE(std::isnan(one.candidate_mean_low));
+}
+
 TEST(DistributionGate, FormatsOneReportLine) {
   DistributionAnalysis a;
   a.baseline_mean = 0.8743;
@@ -479,8 +497,18 @@ TEST(DistributionGate, FormatsOneReportLine) {
   GateDecision d;
   d.p_worse_adjusted = 0.0042;
   d.p_better_adjusted = 1.0;
+  // Without the arms' standard errors (one seed, or fields not set): mean ± sd (n) only.
+  EXPECT_THAT(format_distribution(a, d),
+              ::testing::StartsWith("0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff"));
+  // Each arm's sem = sd/√8 and t interval mean ± t(0.975, 7) · sem (scipy.stats.t.interval:
+  // [0.86686, 0.88174] and [0.85276, 0.86964]).
+  set_mean_intervals(a);
+  EXPECT_NEAR(a.baseline_sem, 0.0089 / std::sqrt(8.0), 1e-15);
+  EXPECT_NEAR(a.baseline_mean_low, 0.8668594137974955, 1e-12);
+  EXPECT_NEAR(a.candidate_mean_high, 0.86964381130846, 1e-12);
   EXPECT_EQ(format_distribution(a, d),
-            "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.003] "
+            "0.8743±0.0089 (n=8, sem 0.003147, 95% CI [0.8669, 0.8817]) → 0.8612±0.0101 (n=8, "
+            "sem 0.003571, 95% CI [0.8528, 0.8696]) · diff -0.0131 [95% CI -0.0232, -0.003] "
             "· welch · g=-1.31 · P(improvement)=0.16 · p(worse)=0.0021 (Holm 0.0042) · "
             "margin 0.01");
   // An estimate on the good side shows the p-value that could make it IMPROVED.

@@ -146,6 +146,7 @@ RunResult full_run() {
   a.p_better = 0.8;
   a.hedges_g = -0.1;
   a.probability_of_improvement = 0.45;
+  set_mean_intervals(a);
   gate.distribution = a;
   gate.decision = GateDecision{Verdict::kPass, 0.4, 1.0, gate.note};
   seeded.comparisons = {gate};
@@ -184,6 +185,24 @@ TEST(ResultsJson, WhatIsWrittenReadsBackToTheSameRecord) {
   EXPECT_EQ(seeded.comparisons[0].distribution->design, GateDesign::kPaired);
   EXPECT_EQ(seeded.seed_runs[2].status, TestStatus::kFailed);
   EXPECT_EQ(read.info.finished_at, "2026-12-02T13:45:20.500Z");
+}
+
+TEST(ResultsJson, EachArmsMeanIntervalIsWrittenAndDerivedForOlderRuns) {
+  json written = full_run();
+  json& distribution = written["tests"][1]["metrics"][0]["distribution"];
+  ASSERT_TRUE(distribution.is_object()) << written["tests"][1].dump(1);
+  // sd 0.01 over 3 seeds: sem 0.01/√3 = 0.005774, t(0.975, 2) = 4.302652729749464.
+  EXPECT_NEAR(distribution.at("baseline_sem").get<double>(), 0.01 / std::sqrt(3.0), 1e-15);
+  const double half = 4.302652729749464 * 0.01 / std::sqrt(3.0);
+  EXPECT_NEAR(distribution.at("candidate_mean_ci")[0].get<double>(), 0.87 - half, 1e-9);
+  EXPECT_NEAR(distribution.at("baseline_mean_ci")[1].get<double>(), 0.871 + half, 1e-9);
+  // A results.json written before these fields existed: derived from n, mean and sd on reading.
+  for (const char* key : {"baseline_sem", "candidate_sem", "baseline_mean_ci", "candidate_mean_ci"})
+    distribution.erase(key);
+  const RunResult read = written.get<RunResult>();
+  const DistributionAnalysis& a = *read.tests[1].comparisons[0].distribution;
+  EXPECT_NEAR(a.candidate_sem, 0.01 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(a.baseline_mean_low, 0.871 - half, 1e-9);
 }
 
 TEST(ResultsJson, AnIncompleteRunHasNoEnd) {

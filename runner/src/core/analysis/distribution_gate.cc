@@ -14,6 +14,7 @@
 #include "statistics/holm.h"
 #include "statistics/moments.h"
 #include "statistics/paired.h"
+#include "statistics/robust_summary.h"
 #include "statistics/welch.h"
 #include "support/enum_names.h"
 #include "support/number_format.h"
@@ -294,6 +295,7 @@ DistributionAnalysis describe_samples(const std::string& metric, Direction direc
   a.candidate_sd = c.sd;
   a.baseline_mean = b.mean;
   a.baseline_sd = b.sd;
+  set_mean_intervals(a);
   a.candidate_not_finite = std::any_of(candidate.values.begin(), candidate.values.end(),
                                        [](double v) { return !std::isfinite(v); });
   a.difference = c.mean - b.mean;
@@ -453,10 +455,36 @@ std::string format_covariate_use(const CovariateUse& use) {
       use.theta, 100.0 * use.variance_explained);
 }
 
+void set_mean_intervals(DistributionAnalysis& a) {
+  const stats::MeanInterval c = stats::mean_interval_from(a.n_candidate, a.candidate_mean, a.candidate_sd);
+  const stats::MeanInterval b = stats::mean_interval_from(a.n_baseline, a.baseline_mean, a.baseline_sd);
+  a.candidate_sem = c.sem;
+  a.candidate_mean_low = c.low;
+  a.candidate_mean_high = c.high;
+  a.baseline_sem = b.sem;
+  a.baseline_mean_low = b.low;
+  a.baseline_mean_high = b.high;
+}
+
+namespace {
+
+// "0.8683±0.005935 (n=8, sem 0.002098, 95% CI [0.8633, 0.8733])": mean ± sd, then the mean's
+// standard error and t interval when the arm has them (2 seeds or more, finite).
+std::string arm_text(std::size_t n, double mean, double sd, double sem, double low, double high) {
+  if (std::isnan(sem) || std::isnan(low)) return fmt::format("{:.4g}±{:.4g} (n={})", mean, sd, n);
+  return fmt::format("{:.4g}±{:.4g} (n={}, sem {:.4g}, 95% CI [{:.4g}, {:.4g}])", mean, sd, n,
+                     sem, low, high);
+}
+
+}  // namespace
+
 std::string format_distribution(const DistributionAnalysis& a, const GateDecision& decision) {
   std::string line =
-      fmt::format("{:.4g}±{:.4g} (n={}) → {:.4g}±{:.4g} (n={})", a.baseline_mean, a.baseline_sd,
-                  a.n_baseline, a.candidate_mean, a.candidate_sd, a.n_candidate);
+      arm_text(a.n_baseline, a.baseline_mean, a.baseline_sd, a.baseline_sem, a.baseline_mean_low,
+               a.baseline_mean_high) +
+      " → " +
+      arm_text(a.n_candidate, a.candidate_mean, a.candidate_sd, a.candidate_sem,
+               a.candidate_mean_low, a.candidate_mean_high);
   if (a.candidate_not_finite) return line + " · " + decision.reason;
   if (!a.problem.empty()) return line + " · not tested: " + a.problem;
 

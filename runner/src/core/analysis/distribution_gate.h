@@ -81,6 +81,14 @@ struct DistributionAnalysis {
   std::size_t n_candidate = 0, n_baseline = 0;
   double candidate_mean = 0.0, candidate_sd = 0.0;
   double baseline_mean = 0.0, baseline_sd = 0.0;
+  /// Each arm's mean with its standard error and two-sided 95% t interval
+  /// (statistics/robust_summary.h: mean_interval); NaN below 2 seeds.
+  double candidate_sem = std::numeric_limits<double>::quiet_NaN();
+  double baseline_sem = std::numeric_limits<double>::quiet_NaN();
+  double candidate_mean_low = std::numeric_limits<double>::quiet_NaN();
+  double candidate_mean_high = std::numeric_limits<double>::quiet_NaN();
+  double baseline_mean_low = std::numeric_limits<double>::quiet_NaN();
+  double baseline_mean_high = std::numeric_limits<double>::quiet_NaN();
   double difference = 0.0;  ///< candidate - baseline (paired: mean of per-seed differences)
   double ci_lower = 0.0, ci_upper = 0.0;  ///< 95% two-sided CI of the difference
   /// The t test's standard error of the difference and degrees of freedom (NaN when untested):
@@ -163,9 +171,16 @@ std::vector<GateDecision> decide_gate(std::span<const DistributionAnalysis> anal
                                       std::span<const OtherCheck> others,
                                       std::vector<OtherCheck>& others_adjusted, double alpha);
 
+/// Fills each arm's sem and mean interval from its n, mean and sd (for analyses read back from
+/// records that predate them).
+void set_mean_intervals(DistributionAnalysis& analysis);
+
 /// One report line, baseline → candidate, e.g.
-///   "0.8743±0.0089 (n=8) → 0.8612±0.0101 (n=8) · diff -0.0131 [95% CI -0.0232, -0.003] ·
+///   "0.8743±0.0089 (n=8, sem 0.003147, 95% CI [0.8669, 0.8817]) → 0.8612±0.0101 (n=8,
+///    sem 0.003571, 95% CI [0.8528, 0.8696]) · diff -0.0131 [95% CI -0.0232, -0.003] ·
 ///    welch · g=-1.31 · P(improvement)=0.16 · p(worse)=0.0021 (Holm 0.0042) · margin 0.01"
+/// (each arm: mean ± sd, n, the mean's standard error and 95% t interval; the last two left out
+/// below 2 seeds)
 /// The p-value shown is that of the side the difference leans to (worse when it is 0). With a
 /// problem: the two arms, then "not tested: <problem>".
 std::string format_distribution(const DistributionAnalysis& analysis, const GateDecision& decision);

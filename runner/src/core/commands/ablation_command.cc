@@ -12,7 +12,7 @@ ExitCode ablation_command(const AblationOptions& options, const std::string& bin
   for (const std::string& note : seeds.damaged) {
     std::fprintf(stderr, "%s: warning: %s\n", binary.c_str(), note.c_str());
   }
-  const std::string table = render_ablation_tables(seeds.lines, options.test);
+  const std::string table = render_ablation_tables(seeds.lines, options.test, options.robust);
   if (table.empty()) {
     std::fprintf(stderr, "%s: error: %s has no seeded test with variants%s\n", binary.c_str(),
                  ledger.c_str(), options.test.empty() ? "" : (" named " + options.test).c_str());

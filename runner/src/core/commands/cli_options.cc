@@ -491,6 +491,10 @@ CLI::App* add_ablation_command(CLI::App& app, AblationOptions& ablation) {
       "Print the ablation table of a run's seeded tests with variants (from its seeds.jsonl)");
   add_run_folder(command, ablation.run);
   command->add_option("--test", ablation.test, "Only this test");
+  command->add_flag("--robust", ablation.robust,
+                    "Also print, per variant, the interquartile mean with a percentile bootstrap "
+                    "95% interval and the median with its order-statistic interval (for few seeds "
+                    "or one that diverged)");
   return command;
 }
 

@@ -10,8 +10,10 @@
 
 #include "record/tuning_budget.h"
 #include "statistics/holm.h"
+#include "statistics/median_interval.h"
 #include "statistics/moments.h"
 #include "statistics/paired.h"
+#include "statistics/robust_summary.h"
 
 namespace mlregress::internal {
 namespace {
@@ -100,21 +102,43 @@ GroupedLedger group_ledger(std::vector<SeedLedgerLine> lines, const std::string&
   return ledger;
 }
 
-// One metric's block: per variant mean ± sd and the per-seed values. Each variant after the
-// first is compared with the first, into `comparisons`.
+// "mean ± sem [95% CI low, high] (n)"; the interval left out below 2 seeds.
+std::string mean_text(const stats::MeanInterval& m) {
+  if (std::isnan(m.sem)) return fmt::format("{:.4f} ({})", m.mean, m.n);
+  return fmt::format("{:.4f} ± {:.4f} [95% CI {:.4f}, {:.4f}] ({})", m.mean, m.sem, m.low, m.high,
+                     m.n);
+}
+
+// --robust: "IQM x [bootstrap 95% a, b] · median m [c, d] (93.8%)", for few seeds or one that
+// diverged (seeded-tests.md, "Few seeds: robust summaries").
+std::string robust_text(const std::vector<double>& samples) {
+  bool finite = !samples.empty();
+  for (const double v : samples) finite = finite && std::isfinite(v);
+  if (!finite) return "robust summaries need finite values";
+  const stats::BootstrapInterval iqm = stats::bootstrap_interval(samples, stats::interquartile_mean);
+  const stats::MedianInterval median = stats::median_interval(samples);
+  return fmt::format("IQM {:.4f} [bootstrap 95% {:.4f}, {:.4f}] · median {:.4f} [{:.4f}, {:.4f}] "
+                     "({:.1f}%)",
+                     iqm.estimate, iqm.low, iqm.high, median.median, median.low, median.high,
+                     100.0 * median.coverage);
+}
+
+// One metric's block: per variant the mean with its standard error and 95% t interval, the sd
+// and the per-seed values (with `robust`, a line of robust summaries under each). Each variant
+// after the first is compared with the first, into `comparisons`.
 std::string metric_block(GroupedLedger& ledger, const std::string& test, const std::string& metric,
-                         std::vector<Comparison>& comparisons) {
+                         bool robust, std::vector<Comparison>& comparisons) {
   const std::vector<std::string>& vs = ledger.variants[test];
-  std::string body =
-      fmt::format("  {}\n  {:<16} {:<22} {}\n", metric, "variant", "mean ± sd (n)", "per seed");
+  std::string body = fmt::format("  {}\n  {:<16} {:<44} {:<8} {}\n", metric, "variant",
+                                 "mean ± sem [95% CI] (n)", "sd", "per seed");
   for (const std::string& v : vs) {
     const BySeed& by_seed = ledger.values[test][{v, metric}];
     std::vector<double> samples;
     for (const auto& [seed, value] : by_seed) samples.push_back(value);
-    const stats::SampleSummary s = stats::summarize_samples(samples);
-    body +=
-        fmt::format("  {:<16} {:<22} {}\n", v,
-                    fmt::format("{:.4f} ± {:.4f} ({})", s.mean, s.sd, s.n), values_text(by_seed));
+    const stats::MeanInterval m = stats::mean_interval(samples);
+    body += fmt::format("  {:<16} {:<44} {:<8.4f} {}\n", v, mean_text(m), m.sd,
+                        values_text(by_seed));
+    if (robust) body += fmt::format("  {:<16} {}\n", "", robust_text(samples));
     if (v != vs.front()) {
       Comparison c = compare_paired(by_seed, ledger.values[test][{vs.front(), metric}]);
       c.variant = v;
@@ -153,8 +177,8 @@ std::string comparison_rows(const std::string& first_variant,
 
 }  // namespace
 
-std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
-                                   const std::string& only_test) {
+std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& only_test,
+                                   bool robust) {
   GroupedLedger ledger = group_ledger(std::move(lines), only_test);
   std::string out;
   for (const std::string& test : ledger.tests) {
@@ -163,7 +187,7 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines,
     std::vector<Comparison> comparisons;
     std::string body;
     for (const std::string& metric : ledger.metrics[test]) {
-      body += metric_block(ledger, test, metric, comparisons);
+      body += metric_block(ledger, test, metric, robust, comparisons);
     }
     out += fmt::format("ABLATION {} ({} variants over the same seeds; from seeds.jsonl)\n", test,
                        vs.size());

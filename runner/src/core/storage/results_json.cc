@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include "analysis/distribution_gate.h"
 #include "mlregress/exit_code.h"
@@ -44,6 +45,10 @@ nlohmann::json distribution_json(const DistributionAnalysis& a,
                          {"n_baseline", a.n_baseline},
                          {"ci95", {json_number(a.ci_lower), json_number(a.ci_upper)}}};
   for (const auto& [name, member] : kAnalysisNumbers) json[name] = json_number(a.*member);
+  json["candidate_sem"] = json_number(a.candidate_sem);
+  json["baseline_sem"] = json_number(a.baseline_sem);
+  json["candidate_mean_ci"] = {json_number(a.candidate_mean_low), json_number(a.candidate_mean_high)};
+  json["baseline_mean_ci"] = {json_number(a.baseline_mean_low), json_number(a.baseline_mean_high)};
   if (!a.problem.empty()) json["problem"] = a.problem;
   if (a.pass_interval) {
     json["pass_interval"] = {{"level", json_number(a.pass_interval->level)},
@@ -440,6 +445,25 @@ nlohmann::json test_json(const TestResult& test) {
 
 // ---- reading ----
 
+// Each arm's sem and mean interval; derived from n, mean and sd in results written before they
+// were stored.
+void read_mean_intervals(const nlohmann::json& json, DistributionAnalysis& a) {
+  if (!json.contains("candidate_mean_ci")) {
+    set_mean_intervals(a);
+    return;
+  }
+  a.candidate_sem = number_field(json, "candidate_sem");
+  a.baseline_sem = number_field(json, "baseline_sem");
+  for (const auto& [name, low, high] :
+       {std::tuple{"candidate_mean_ci", &a.candidate_mean_low, &a.candidate_mean_high},
+        std::tuple{"baseline_mean_ci", &a.baseline_mean_low, &a.baseline_mean_high}}) {
+    const std::vector<double> ci = numbers_field(json, name);
+    if (ci.size() != 2) throw JsonFieldError(name, "expected two numbers");
+    *low = ci[0];
+    *high = ci[1];
+  }
+}
+
 DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricRecord& metric) {
   DistributionAnalysis a;
   for (const auto& [name, member] : kAnalysisNumbers) a.*member = number_field(json, name);
@@ -452,6 +476,7 @@ DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricR
   if (ci.size() != 2) throw JsonFieldError("ci95", "expected two numbers");
   a.ci_lower = ci[0];
   a.ci_upper = ci[1];
+  read_mean_intervals(json, a);
   a.problem = field_or<std::string>(json, "problem", "");
   if (json.contains("covariate")) {
     with_field_context("covariate", [&] {
