@@ -160,9 +160,10 @@ TEST(RobustSummary, TIntervalCoversNinetyFivePercentAtFewSeeds) {
   // way. The fixed seed makes the figures the same on every run; the test prints them.
   for (const std::size_t n : {5u, 8u, 12u}) {
     const Coverage c = simulate_coverage(n, 2000, 200, 0x5eed + n);
-    std::printf("coverage n=%zu: t %.3f · z (planted) %.3f · IQM percentile bootstrap %.3f "
-                "(200 studies, 500 resamples)\n",
-                n, c.t, c.z, c.iqm_bootstrap);
+    std::printf(
+        "coverage n=%zu: t %.3f · z (planted) %.3f · IQM percentile bootstrap %.3f "
+        "(200 studies, 500 resamples)\n",
+        n, c.t, c.z, c.iqm_bootstrap);
     EXPECT_GE(c.t, 0.93) << "n=" << n;
     EXPECT_LE(c.t, 0.97) << "n=" << n;
     EXPECT_GT(c.iqm_bootstrap, 0.75) << "n=" << n;  // under-covers, but is an interval at all

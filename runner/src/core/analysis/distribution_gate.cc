@@ -456,8 +456,10 @@ std::string format_covariate_use(const CovariateUse& use) {
 }
 
 void set_mean_intervals(DistributionAnalysis& a) {
-  const stats::MeanInterval c = stats::mean_interval_from(a.n_candidate, a.candidate_mean, a.candidate_sd);
-  const stats::MeanInterval b = stats::mean_interval_from(a.n_baseline, a.baseline_mean, a.baseline_sd);
+  const stats::MeanInterval c =
+      stats::mean_interval_from(a.n_candidate, a.candidate_mean, a.candidate_sd);
+  const stats::MeanInterval b =
+      stats::mean_interval_from(a.n_baseline, a.baseline_mean, a.baseline_sd);
   a.candidate_sem = c.sem;
   a.candidate_mean_low = c.low;
   a.candidate_mean_high = c.high;
@@ -472,19 +474,18 @@ namespace {
 // standard error and t interval when the arm has them (2 seeds or more, finite).
 std::string arm_text(std::size_t n, double mean, double sd, double sem, double low, double high) {
   if (std::isnan(sem) || std::isnan(low)) return fmt::format("{:.4g}±{:.4g} (n={})", mean, sd, n);
-  return fmt::format("{:.4g}±{:.4g} (n={}, sem {:.4g}, 95% CI [{:.4g}, {:.4g}])", mean, sd, n,
-                     sem, low, high);
+  return fmt::format("{:.4g}±{:.4g} (n={}, sem {:.4g}, 95% CI [{:.4g}, {:.4g}])", mean, sd, n, sem,
+                     low, high);
 }
 
 }  // namespace
 
 std::string format_distribution(const DistributionAnalysis& a, const GateDecision& decision) {
-  std::string line =
-      arm_text(a.n_baseline, a.baseline_mean, a.baseline_sd, a.baseline_sem, a.baseline_mean_low,
-               a.baseline_mean_high) +
-      " → " +
-      arm_text(a.n_candidate, a.candidate_mean, a.candidate_sd, a.candidate_sem,
-               a.candidate_mean_low, a.candidate_mean_high);
+  std::string line = arm_text(a.n_baseline, a.baseline_mean, a.baseline_sd, a.baseline_sem,
+                              a.baseline_mean_low, a.baseline_mean_high) +
+                     " → " +
+                     arm_text(a.n_candidate, a.candidate_mean, a.candidate_sd, a.candidate_sem,
+                              a.candidate_mean_low, a.candidate_mean_high);
   if (a.candidate_not_finite) return line + " · " + decision.reason;
   if (!a.problem.empty()) return line + " · not tested: " + a.problem;
 

@@ -162,7 +162,7 @@ struct LedgerOptions {
 
 struct AblationOptions {
   std::string run;
-  std::string test;  ///< empty: every test with variants
+  std::string test;     ///< empty: every test with variants
   bool robust = false;  ///< --robust: IQM with a bootstrap interval and median with its interval
 };
 

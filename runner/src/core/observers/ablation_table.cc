@@ -115,12 +115,14 @@ std::string robust_text(const std::vector<double>& samples) {
   bool finite = !samples.empty();
   for (const double v : samples) finite = finite && std::isfinite(v);
   if (!finite) return "robust summaries need finite values";
-  const stats::BootstrapInterval iqm = stats::bootstrap_interval(samples, stats::interquartile_mean);
+  const stats::BootstrapInterval iqm =
+      stats::bootstrap_interval(samples, stats::interquartile_mean);
   const stats::MedianInterval median = stats::median_interval(samples);
-  return fmt::format("IQM {:.4f} [bootstrap 95% {:.4f}, {:.4f}] · median {:.4f} [{:.4f}, {:.4f}] "
-                     "({:.1f}%)",
-                     iqm.estimate, iqm.low, iqm.high, median.median, median.low, median.high,
-                     100.0 * median.coverage);
+  return fmt::format(
+      "IQM {:.4f} [bootstrap 95% {:.4f}, {:.4f}] · median {:.4f} [{:.4f}, {:.4f}] "
+      "({:.1f}%)",
+      iqm.estimate, iqm.low, iqm.high, median.median, median.low, median.high,
+      100.0 * median.coverage);
 }
 
 // One metric's block: per variant the mean with its standard error and 95% t interval, the sd
@@ -136,8 +138,8 @@ std::string metric_block(GroupedLedger& ledger, const std::string& test, const s
     std::vector<double> samples;
     for (const auto& [seed, value] : by_seed) samples.push_back(value);
     const stats::MeanInterval m = stats::mean_interval(samples);
-    body += fmt::format("  {:<16} {:<44} {:<8.4f} {}\n", v, mean_text(m), m.sd,
-                        values_text(by_seed));
+    body +=
+        fmt::format("  {:<16} {:<44} {:<8.4f} {}\n", v, mean_text(m), m.sd, values_text(by_seed));
     if (robust) body += fmt::format("  {:<16} {}\n", "", robust_text(samples));
     if (v != vs.front()) {
       Comparison c = compare_paired(by_seed, ledger.values[test][{vs.front(), metric}]);

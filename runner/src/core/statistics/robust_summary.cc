@@ -67,7 +67,8 @@ double trimmed_mean(std::span<const double> values, double proportion) {
     throw std::invalid_argument("trimmed_mean: the proportion must lie in [0, 0.5)");
   }
   const std::vector<double> sorted = sorted_copy(values);
-  const auto cut = static_cast<std::size_t>(std::floor(proportion * static_cast<double>(sorted.size())));
+  const auto cut =
+      static_cast<std::size_t>(std::floor(proportion * static_cast<double>(sorted.size())));
   if (2 * cut >= sorted.size()) {
     throw std::invalid_argument("trimmed_mean: the proportion cuts every value");
   }

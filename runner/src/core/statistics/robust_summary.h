@@ -19,8 +19,8 @@ namespace mlregress::internal::stats {
 struct MeanInterval {
   std::size_t n = 0;
   double mean = 0.0;
-  double sd = 0.0;   ///< divisor n - 1
-  double sem = 0.0;  ///< sd / sqrt(n)
+  double sd = 0.0;               ///< divisor n - 1
+  double sem = 0.0;              ///< sd / sqrt(n)
   double low = 0.0, high = 0.0;  ///< mean ∓ t_{(1+level)/2, n-1} · sem
   double level = 0.95;
 };

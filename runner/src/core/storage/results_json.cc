@@ -47,7 +47,8 @@ nlohmann::json distribution_json(const DistributionAnalysis& a,
   for (const auto& [name, member] : kAnalysisNumbers) json[name] = json_number(a.*member);
   json["candidate_sem"] = json_number(a.candidate_sem);
   json["baseline_sem"] = json_number(a.baseline_sem);
-  json["candidate_mean_ci"] = {json_number(a.candidate_mean_low), json_number(a.candidate_mean_high)};
+  json["candidate_mean_ci"] = {json_number(a.candidate_mean_low),
+                               json_number(a.candidate_mean_high)};
   json["baseline_mean_ci"] = {json_number(a.baseline_mean_low), json_number(a.baseline_mean_high)};
   if (!a.problem.empty()) json["problem"] = a.problem;
   if (a.pass_interval) {
