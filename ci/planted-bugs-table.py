@@ -5,6 +5,11 @@ metrics is a row (a planted bug), every check a column; then every run given wit
 is a row of the second table, with what each part of the baseline gate said. The tables are
 generated, never typed; ci/planted-bugs-runs.sh makes the runs and prints the arguments.
 
+Timing plants (`--set CnnStepThroughput.extra_work=...`, the tail-only stall
+`--set CnnInferenceLatency.stall_every=20` of the latency distribution) have no row: the table
+scores causes, there is no `timing` cause class, and a timing on shared cores is noise-bound
+(runner/docs/timing.md).
+
   ci/planted-bugs-table.py RUN_FOLDER... [--against-baselines RUN]... [--against-fresh-baseline RUN]...
       print it
   ci/planted-bugs-table.py --check DOC RUN_FOLDER... [...]

@@ -4,6 +4,7 @@
 
 #include "mlregress/confusion.h"
 #include "mlregress/exit_code.h"
+#include "mlregress/latency.h"
 #include "mlregress/metric.h"
 #include "mlregress/ml_test.h"
 #include "mlregress/param.h"
