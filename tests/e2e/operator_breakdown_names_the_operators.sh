@@ -3,8 +3,9 @@
 # CnnTrainingStepCost into an empty folder (values differ between LibTorch versions, so never the
 # committed baseline), then each planted change is a REGRESSION whose verdict names the operators
 # it comes from: extra_op=true the added elementwise operator (aten::mul), extra_allocation=true the
-# operator that allocated the added buffer (aten::empty). A baseline without breakdowns still
-# gates, and says it cannot name operators.
+# operator that allocated the added buffer (aten::empty; that plant also breaks the test's own
+# peak budget, so the run fails as well as regressing). A baseline without breakdowns still gates,
+# and says it cannot name operators.
 set -euo pipefail
 suites=${1:?usage: $0 PATH_TO_mlregress_suites}
 work=$(mktemp -d)
@@ -20,6 +21,13 @@ regression() {
   shift
   run --baselines baselines "$@" >console.txt || status=$?
   [ "$status" -eq 2 ] || fail "$what exited $status, expected 2 (regression)"
+}
+# `failed_and_regressed WHAT RUN_ARGS...`: as regression, but the test itself fails too: exit 1.
+failed_and_regressed() {
+  local what=$1 status=0
+  shift
+  run --baselines baselines "$@" >console.txt || status=$?
+  [ "$status" -eq 1 ] || fail "$what exited $status, expected 1 (a test failed)"
 }
 # `console_says REGEX WHY`: console.txt must match REGEX (extended), or it is shown and WHY fails.
 console_says() { grep -E "$1" console.txt >/dev/null || { cat console.txt; fail "$2"; }; }
@@ -51,8 +59,10 @@ assert abs(sum(c["delta"] for c in ops["operators"]["changes"]) - ops["delta"]) 
 PY
 echo "ok   extra_op: REGRESSION of ops_per_step naming $(grep -oE 'operators: aten::mul \+[0-9]+ calls' console.txt | head -1)"
 
-# extra_allocation: a 256 KiB buffer held through the step.
-regression extra_allocation --set CnnTrainingStepCost.extra_allocation=true
+# extra_allocation: a 256 KiB buffer held through the step, over the step's 384 KiB peak budget.
+failed_and_regressed extra_allocation --set CnnTrainingStepCost.extra_allocation=true
+console_says 'training step: peak [0-9.]+ KiB \([0-9]+ B\) above start > budget 384\.0 KiB' \
+  "the test's failure does not say the peak went over its budget"
 console_says 'peak_bytes_per_step .*REGRESSION.*operators: aten::empty \+256\.0 KiB' \
   "the console verdict of peak_bytes_per_step does not name aten::empty +256.0 KiB first"
 console_says 'allocations_per_step .*REGRESSION.*operators: aten::empty \+1 allocations' \

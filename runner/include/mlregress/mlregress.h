@@ -14,6 +14,7 @@
 #include "mlregress/checks/input_statistics.h"
 #include "mlregress/checks/learning_rate_sweep.h"
 #include "mlregress/checks/loss_progress.h"
+#include "mlregress/checks/memory_budget.h"
 #include "mlregress/checks/overfit_criterion.h"
 #include "mlregress/checks/parameter_updates.h"
 #include "mlregress/checks/permuted_label_leak.h"
