@@ -33,6 +33,10 @@ CHECK_NAMES = {
     "curve_diagnosis": "curve diagnosis (training-only shortcut)",
     "permuted_label_leak": "permuted-label leak test",
     "class_prior": "above the class prior (accuracy vs majority rate, binomial)",
+    "initial_loss": "initial loss near ln(C)",
+    "overfit_min_possible_loss": "overfit one batch, no loss below its possible minimum (0)",
+    "curve_smells": "curve smell (validation better than training)",
+    "validation_predicts_test": "curve smell (test poor although validation good)",
 }
 
 HEADER = """# Planted bugs × checks
@@ -52,8 +56,9 @@ it; each cell is what that check did: **caught**, not caught, or — (not run on
 The tests assert these outcomes, including the honest misses the seed describes: a missing
 `zero_grad` passes overfit-one-batch (the loss swings up to 2.53, then still ends near 0), a frozen
 trunk passes the seed's coarse smoke test (it ends at 0.0379, as in the seed), and labels shifted by
-one are just another random labelling to overfit-one-batch; the last column of each row shows
-which other check does catch them.
+one are just another random labelling to overfit-one-batch, and NLLLoss fed logits passes it too
+(its "loss" falls through 0, which looks like perfect memorisation); the other columns of each row
+show which other check does catch them.
 
 """
 

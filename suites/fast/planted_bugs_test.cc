@@ -4,6 +4,7 @@
 // catching its bug (or starts catching what it cannot) fails here. runner/docs/planted-bugs.md
 // is generated from these metrics by ci/planted-bugs-table.py, never typed by hand.
 #include <cmath>
+#include <iostream>
 #include <optional>
 #include <string>
 
@@ -304,6 +305,189 @@ ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
   record_caught("validation_repeatable", !buggy.passed);
   EXPECT_FALSE(buggy.passed) << "dropout during validation makes the metric random";
   EXPECT_TRUE(fixed.assertion()) << "no false alarm once the model is in eval mode";
+}
+
+// Loss wiring and capacity (the seed's "look at the initial loss" and "overfit one batch"): NLLLoss
+// fed raw logits, and a model too small to memorise eight examples. Each trains on the same batch
+// with the same Adam at 1e-3 as the plants above, for only as many steps as the decision needs.
+namespace {
+
+// NLLLoss on logits instead of log-probabilities (log_softmax forgotten): the "loss" is -z_y,
+// about 0 for a fresh model's small logits, and it falls through 0 without bound.
+std::vector<double> train_nll_on_logits(std::int64_t steps) {
+  const examples::Batch batch = examples::make_random_batch();
+  torch::manual_seed(mlregress::MlTest::seed());
+  nn::Sequential model = examples::make_small_cnn();
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+  std::vector<double> losses;
+  for (std::int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::nll_loss(model->forward(batch.images), batch.labels);
+    loss.backward();
+    optimizer.step();
+    losses.push_back(loss.item<double>());
+  }
+  return losses;
+}
+
+// Ten parameters: each image is averaged to one number, and a line over it scores 4 classes. Eight
+// random images with random labels cannot be separated that way.
+nn::Sequential make_too_small_model() {
+  nn::Sequential model;
+  model->push_back(nn::AdaptiveAvgPool2d(1));
+  model->push_back(nn::Flatten());
+  model->push_back(nn::Linear(1, examples::kSmallCnnClasses));
+  return model;
+}
+
+}  // namespace
+
+ML_TEST(Fast, PlantedNllLossOnLogits, {"steps", 60}) {
+  const std::vector<double> losses = train_nll_on_logits(param<std::int64_t>("steps"));
+  ASSERT_FALSE(losses.empty());
+  // Before any step: a cross-entropy starts near ln(4) = 1.386; this one starts near 0.
+  const checks::InitialLossResult initial =
+      checks::check_initial_loss(losses.front(), examples::kSmallCnnClasses);
+  record_caught("initial_loss", !initial.passed);
+  EXPECT_FALSE(initial.passed) << initial.assertion().message();
+  EXPECT_GT(std::fabs(initial.ratio - 1.0), 5 * initial.relative_tolerance)
+      << "the decision must be clear: ratio " << initial.ratio;
+  // The honest miss: a loss falling through 0 looks like perfect memorisation.
+  Overfit run;
+  run.losses = losses;
+  const OverfitVerdicts v = judge_and_record_overfit(run);
+  EXPECT_FALSE(v.strict_caught) << "overfit-one-batch cannot see a loss that is not what it says";
+  EXPECT_FALSE(v.coarse_caught);
+  // Told the loss's possible minimum (0 for a cross-entropy), the same check catches it.
+  const ::testing::AssertionResult bounded =
+      checks::overfits(losses, checks::OverfitCriterion{.min_possible_loss = 0.0});
+  record_caught("overfit_min_possible_loss", !bounded);
+  EXPECT_FALSE(bounded) << "a loss below 0 must fail when its minimum is declared";
+  EXPECT_LT(losses.back(), -1.0) << "the decision must be clear: it ends far below 0";
+}
+
+ML_TEST(Fast, PlantedModelTooSmall, {"steps", 200}) {
+  const examples::Batch batch = examples::make_random_batch();
+  torch::manual_seed(seed());
+  nn::Sequential model = make_too_small_model();
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+  const auto step = [&] {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(batch.images), batch.labels);
+    loss.backward();
+    optimizer.step();
+    return loss.item<double>();
+  };
+  // Every one of its parameters trains: the parameter-update check has nothing to see.
+  const checks::ParameterUpdateResult updates =
+      checks::check_parameters_update(*model, [&] { step(); });
+  record_caught("parameter_updates", !updates.passed);
+  EXPECT_TRUE(updates.assertion()) << "a small model is not a frozen one";
+  Overfit run;
+  for (std::int64_t i = 0; i < param<std::int64_t>("steps"); ++i) run.losses.push_back(step());
+  // The seed's CNN, with the same optimizer, is at 0.0024 by step 200; this one stays near the
+  // entropy of the labels.
+  const OverfitVerdicts v = judge_and_record_overfit(run);
+  EXPECT_TRUE(v.strict_caught) << "ten parameters cannot memorise eight random labels";
+  EXPECT_TRUE(v.coarse_caught) << "the loss does not even halve";
+}
+
+// Curve smells (checks/curve_smells.h): shapes of the training, validation and test curves that
+// are no bug by themselves but usually point at one. Each plant runs beside its healthy twin, on
+// the same data and initial weights, and both decisions must be clear of the smell's threshold.
+namespace {
+
+constexpr double kSmellMargin = 0.02;  ///< both sides' relative gaps this far from the threshold
+
+struct SmellCurves {
+  std::vector<double> train, validation, test, shifted_test;
+};
+
+double eval_loss(nn::Sequential& model, const examples::LabeledPoints& data) {
+  return nn::functional::cross_entropy(model->forward(data.inputs), data.labels).item<double>();
+}
+
+// The XOR MLP (two hidden layers of 16), full-batch Adam at 2e-2 on 256 points; every 16 steps the
+// step's training loss as it was computed (train() mode), and in eval() mode the loss on 8000
+// fresh validation points, 8000 fresh test points and 8000 test points from a noisier sensor
+// (input noise 0.27 instead of 0.1: a distribution shift), the test sets only when `score_tests`.
+// `dropout` puts Dropout(0.5) after each hidden layer.
+SmellCurves train_with_validation(bool dropout, std::int64_t steps, bool score_tests = false) {
+  torch::manual_seed(mlregress::MlTest::seed());
+  const examples::LabeledPoints train = examples::make_xor_quadrants(256);
+  const examples::LabeledPoints validation = examples::make_xor_quadrants(8000);
+  const examples::LabeledPoints test = examples::make_xor_quadrants(8000);
+  examples::LabeledPoints shifted = examples::make_xor_quadrants(8000);
+  shifted.inputs = shifted.inputs + torch::randn_like(shifted.inputs) * 0.25;
+  nn::Sequential model;
+  for (std::int64_t in : {2, 16}) {
+    model->push_back(nn::Linear(in, 16));
+    model->push_back(nn::ReLU());
+    if (dropout) model->push_back(nn::Dropout(0.5));
+  }
+  model->push_back(nn::Linear(16, 2));
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(2e-2));
+  SmellCurves curves;
+  for (std::int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(train.inputs), train.labels);
+    loss.backward();
+    if (step % 16 == 15) {
+      curves.train.push_back(loss.item<double>());
+      torch::NoGradGuard no_grad;
+      model->eval();
+      curves.validation.push_back(eval_loss(model, validation));
+      if (score_tests) {
+        curves.test.push_back(eval_loss(model, test));
+        curves.shifted_test.push_back(eval_loss(model, shifted));
+      }
+      model->train();
+    }
+    optimizer.step();
+  }
+  return curves;
+}
+
+}  // namespace
+
+ML_TEST(Fast, PlantedDropoutInTrainingLoss, {"steps", 160}) {
+  // The training loss is measured with dropout active, validation without: validation ends
+  // clearly below training. The same body without dropout is not flagged.
+  const SmellCurves planted = train_with_validation(true, param<std::int64_t>("steps"));
+  const SmellCurves healthy = train_with_validation(false, param<std::int64_t>("steps"));
+  record_curve("train_loss", planted.train);
+  record_curve("validation_loss", planted.validation);
+  const checks::CurveSmellOptions options;
+  const checks::CurveSmellResult smell =
+      checks::validation_better_than_training(planted.train, planted.validation, options);
+  const checks::CurveSmellResult twin =
+      checks::validation_better_than_training(healthy.train, healthy.validation, options);
+  record_caught("curve_smells", smell.smell);
+  std::cout << smell.explanation << "\nwithout dropout: " << twin.explanation << std::endl;
+  EXPECT_TRUE(smell.smell) << smell.explanation;
+  EXPECT_TRUE(checks::no_curve_smell(twin)) << "no false alarm without dropout";
+  EXPECT_GT(smell.relative_gap, options.min_relative_gap + kSmellMargin) << smell.explanation;
+  EXPECT_LT(twin.relative_gap, options.min_relative_gap - kSmellMargin) << twin.explanation;
+}
+
+ML_TEST(Fast, PlantedTestSetShifted, {"steps", 160}) {
+  // Validation looks good, but the test set comes from a noisier sensor: at validation's best
+  // point, where early stopping would stop, the test loss is far worse. A test set from the
+  // validation's own distribution, scored at the same points, is not flagged.
+  const SmellCurves curves = train_with_validation(false, param<std::int64_t>("steps"), true);
+  record_curve("validation_loss", curves.validation);
+  record_curve("shifted_test_loss", curves.shifted_test);
+  const checks::CurveSmellOptions options;
+  const checks::CurveSmellResult smell =
+      checks::test_poor_although_validation_good(curves.validation, curves.shifted_test, options);
+  const checks::CurveSmellResult twin =
+      checks::test_poor_although_validation_good(curves.validation, curves.test, options);
+  record_caught("validation_predicts_test", smell.smell);
+  std::cout << smell.explanation << "\nsame distribution: " << twin.explanation << std::endl;
+  EXPECT_TRUE(smell.smell) << smell.explanation;
+  EXPECT_TRUE(checks::no_curve_smell(twin)) << "no false alarm on a test set like validation";
+  EXPECT_GT(smell.relative_gap, options.max_test_gap + kSmellMargin) << smell.explanation;
+  EXPECT_LT(twin.relative_gap, options.max_test_gap - kSmellMargin) << twin.explanation;
 }
 
 namespace {

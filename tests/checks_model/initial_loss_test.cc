@@ -133,5 +133,15 @@ TEST(InitialLoss, ToleranceIsRelative) {
   EXPECT_FALSE(check_initial_loss(ln4 * 0.79, 4, {.relative_tolerance = 0.2}).passed);
 }
 
+// NLLLoss fed logits instead of log-probabilities: the "loss" is -z_y, about 0 for a fresh model's
+// small logits, far from ln(4). The check catches it before any training step.
+TEST(InitialLoss, NllLossOnLogitsStartingNearZeroIsCaught) {
+  const InitialLossResult result = check_initial_loss(0.0, 4);
+  EXPECT_FALSE(result.passed);
+  EXPECT_DOUBLE_EQ(result.ratio, 0.0);
+  EXPECT_FALSE(result.assertion());
+  EXPECT_FALSE(check_initial_loss(-0.05, 4).passed) << "a negative cross-entropy is impossible";
+}
+
 }  // namespace
 }  // namespace mlregress::checks

@@ -140,5 +140,37 @@ TEST(Overfits, EmptyCurveFailsWithAMessage) {
   EXPECT_THAT(std::string(result.message()), ::testing::HasSubstr("empty loss curve"));
 }
 
+// NLLLoss fed logits: the "loss" is -z_y, which falls through 0 without bound. Without a possible
+// minimum it looks like perfect memorisation; with min_possible_loss = 0 it fails at the first
+// step below 0.
+const std::vector<double> kNllOnLogitsCurve = {0.05, -0.4, -1.2, -2.6, -5.0};
+
+TEST(JudgeOverfit, ALossBelowItsPossibleMinimumFails) {
+  EXPECT_TRUE(judge_overfit(kNllOnLogitsCurve).passed) << "unchecked, it looks memorised";
+  const OverfitCriterion criterion{.min_possible_loss = 0.0};
+  const OverfitVerdict v = judge_overfit(kNllOnLogitsCurve, criterion);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.first_step_below_possible, 1);
+  EXPECT_EQ(v.final_loss, -5.0);
+}
+
+TEST(JudgeOverfit, MinPossibleLossLeavesAHealthyCurveAlone) {
+  const OverfitCriterion criterion{.min_possible_loss = 0.0};
+  const OverfitVerdict v = judge_overfit(kCorrectCurve, criterion);
+  EXPECT_TRUE(v.passed);
+  EXPECT_EQ(v.first_step_below_possible, -1);
+  EXPECT_TRUE(judge_overfit({1.3, 0.5, 0.0}, criterion).passed) << "the minimum itself is possible";
+}
+
+TEST(Overfits, NamesTheFirstStepBelowThePossibleMinimum) {
+  const ::testing::AssertionResult result =
+      overfits(kNllOnLogitsCurve, OverfitCriterion{.min_possible_loss = 0.0});
+  EXPECT_FALSE(result);
+  const std::string message = result.message();
+  EXPECT_THAT(message, ::testing::HasSubstr("the loss is not what it says: -0.4 at step 1 is "
+                                            "below its possible minimum 0"))
+      << message;
+}
+
 }  // namespace
 }  // namespace mlregress::checks

@@ -5,6 +5,7 @@
 #include "mlregress/checks/class_prior.h"
 #include "mlregress/checks/curve_comparison.h"
 #include "mlregress/checks/curve_diagnosis.h"
+#include "mlregress/checks/curve_smells.h"
 #include "mlregress/checks/determinism.h"
 #include "mlregress/checks/dumb_baselines.h"
 #include "mlregress/checks/finite.h"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace mlregress::checks {
@@ -13,6 +14,11 @@ namespace mlregress::checks {
 struct OverfitCriterion {
   double max_ratio = 0.01;       ///< final / initial loss must fall below this...
   double absolute_floor = 0.01;  ///< ...or the final loss below this
+  /// The lowest value the loss can take (0 for cross-entropy, NLL of probabilities, MSE). A loss
+  /// below it is not what it says, e.g. NLLLoss fed logits instead of log-probabilities, whose
+  /// "loss" -z_y falls without bound and looks like perfect memorisation: such a curve fails.
+  /// Unset (the default): not checked.
+  std::optional<double> min_possible_loss;
 };
 
 struct OverfitVerdict {
@@ -22,6 +28,7 @@ struct OverfitVerdict {
   double threshold = 0.0;
   std::int64_t first_step_below = -1;  ///< first step at or under the threshold; -1 if never
   std::int64_t first_non_finite_step = -1;
+  std::int64_t first_step_below_possible = -1;  ///< first loss under min_possible_loss; -1 if none
 };
 
 OverfitVerdict judge_overfit(const std::vector<double>& losses,

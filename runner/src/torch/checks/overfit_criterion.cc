@@ -21,8 +21,13 @@ OverfitVerdict judge_overfit(const std::vector<double>& losses, const OverfitCri
     if (verdict.first_step_below < 0 && losses[step] <= verdict.threshold) {
       verdict.first_step_below = static_cast<std::int64_t>(step);
     }
+    if (verdict.first_step_below_possible < 0 && criterion.min_possible_loss &&
+        losses[step] < *criterion.min_possible_loss) {
+      verdict.first_step_below_possible = static_cast<std::int64_t>(step);
+    }
   }
-  verdict.passed = verdict.final_loss <= verdict.threshold;
+  // A loss below its possible minimum is a wrong loss, never a memorised batch.
+  verdict.passed = verdict.final_loss <= verdict.threshold && verdict.first_step_below_possible < 0;
   return verdict;
 }
 
@@ -41,6 +46,14 @@ OverfitVerdict judge_overfit(const std::vector<double>& losses, const OverfitCri
       "(max of floor {:.6g} and {:.6g} x initial)",
       v.initial_loss, v.final_loss, losses.size(), v.threshold, criterion.absolute_floor,
       criterion.max_ratio);
+  if (v.first_step_below_possible >= 0) {
+    return ::testing::AssertionFailure() << fmt::format(
+               "the loss is not what it says: {:.6g} at step {} is below its possible minimum "
+               "{:.6g} "
+               "(e.g. NLLLoss fed logits instead of log-probabilities); {}",
+               losses[static_cast<std::size_t>(v.first_step_below_possible)],
+               v.first_step_below_possible, *criterion.min_possible_loss, summary);
+  }
   if (!v.passed) return ::testing::AssertionFailure() << "did not overfit one batch: " << summary;
   return ::testing::AssertionSuccess() << "overfit one batch (first under the threshold at step "
                                        << v.first_step_below << "): " << summary;
