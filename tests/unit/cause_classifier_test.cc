@@ -263,6 +263,34 @@ TEST(CauseClassifier, MovedCountersAreCompileOperatorCountAndAllocation) {
   }
 }
 
+// A learning-rate setting that moved is optimisation: the rate per example when the batch
+// changed with the rate kept, the schedule's peak step when the warmup was lost. A loss or an
+// accuracy measured at a rate is the outcome, not the setting, and is left to the other rules.
+TEST(CauseClassifier, MovedLearningRateSettingsAreOptimisation) {
+  const EnvironmentProfile now = machine();
+  const std::vector<std::pair<std::string, std::pair<double, double>>> settings = {
+      {"lr_per_example", {0.00125, 0.000625}},
+      {"schedule.lr_peak_step", {19, 0}},
+      {"schedule.lr_floor_step", {301, 20}},
+      {"warmup_steps", {20, 0}},
+      {"peak_learning_rate", {0.02, 0.01}}};
+  for (const auto& [name, values] : settings) {
+    const TestResult r = judged_exact(name, values.first, values.second, MustEqual, now, now);
+    const MetricComparison& c = comparison(r, name);
+    EXPECT_EQ(c.verdict, Verdict::kRegression) << name;
+    ASSERT_TRUE(c.cause) << name;
+    EXPECT_EQ(c.cause->cause, CauseClass::kOptimisation) << name << ": " << format_cause(*c.cause);
+    EXPECT_THAT(c.cause->rule, HasSubstr("'" + name + "' is a learning-rate setting")) << name;
+  }
+  for (const std::string name : {"tail_loss_lr_0.1", "test_accuracy[lr_1e-3]", "learning_x_rate"}) {
+    const TestResult r = judged_exact(name, 100, 101, LowerIsBetter, now, now);
+    const MetricComparison& c = comparison(r, name);
+    EXPECT_EQ(c.verdict, Verdict::kRegression) << name;
+    ASSERT_TRUE(c.cause) << name;
+    EXPECT_EQ(c.cause->cause, CauseClass::kUnknown) << name << ": " << format_cause(*c.cause);
+  }
+}
+
 TEST(CauseClassifier, NoEvidenceIsUnknownAndSaysWhatWasLookedAt) {
   BaselineTest b;
   b.metrics["accuracy"] = band(0.9);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mlregress/checks/class_prior.h"
+#include "mlregress/checks/clip_threshold.h"
 #include "mlregress/checks/curve_comparison.h"
 #include "mlregress/checks/curve_diagnosis.h"
 #include "mlregress/checks/curve_smells.h"
@@ -13,6 +14,8 @@
 #include "mlregress/checks/gradient_norm_monitor.h"
 #include "mlregress/checks/initial_loss.h"
 #include "mlregress/checks/input_statistics.h"
+#include "mlregress/checks/learning_rate_scaling.h"
+#include "mlregress/checks/learning_rate_schedule.h"
 #include "mlregress/checks/learning_rate_sweep.h"
 #include "mlregress/checks/loss_progress.h"
 #include "mlregress/checks/memory_budget.h"

@@ -22,6 +22,11 @@ struct GradientNormOptions {
   /// The clipping threshold when the loop clips (clip_grad_norm_'s max_norm); enables the
   /// engagement rate.
   std::optional<double> max_norm;
+  /// The bound when the loop clips each gradient component instead (clip_grad_value_'s
+  /// clip_value): observe(module) then also measures the largest |g| and counts the steps and
+  /// components the value clip changes. Unlike norm clipping, which scales the whole gradient
+  /// and keeps its direction, value clipping changes the direction whenever it engages.
+  std::optional<double> clip_value;
   /// Fail when more than this fraction of steps needed clipping ("constantly clipped" hides a
   /// learning-rate or initialisation problem). Unset: the rate is reported, never judged.
   std::optional<double> max_clip_rate;
@@ -44,6 +49,11 @@ struct GradientNormResult {
   std::optional<double> median_norm;  ///< of the finite norms
   std::int64_t clipped_steps = 0;     ///< steps with norm > max_norm
   std::optional<double> clip_rate;    ///< clipped_steps / steps; only when max_norm is set
+  /// With clip_value set, from observe(module) only: the largest |g| of each step, pre-clip.
+  std::vector<double> max_abs;
+  std::int64_t value_clipped_steps = 0;        ///< steps with a component |g| > clip_value
+  std::optional<double> value_clip_rate;       ///< value_clipped_steps / steps observed
+  std::optional<double> clipped_component_fraction;  ///< components above the bound / components
   GradientNormOptions options;
   bool passed = true;
 
@@ -59,6 +69,10 @@ struct GradientNormResult {
 /// it); 0 when no parameter has a gradient.
 double global_gradient_norm(const torch::nn::Module& module);
 
+/// The largest |g| over every defined gradient of the module (what clip_grad_value_ caps); 0 when
+/// no parameter has a gradient, NaN when a gradient holds a NaN.
+double max_abs_gradient(const torch::nn::Module& module);
+
 /// Call once per step after backward() and before clipping, or pass clip_grad_norm_'s return
 /// value (the pre-clip norm) to observe_norm(). Step numbers are the order of the calls, from 0.
 ///
@@ -70,7 +84,8 @@ class GradientNormMonitor {
  public:
   explicit GradientNormMonitor(GradientNormOptions options = {});
 
-  /// Computes, records and returns the module's global gradient norm.
+  /// Computes, records and returns the module's global gradient norm; with clip_value set, also
+  /// its largest |g| and how many components the value clip is about to change.
   double observe(const torch::nn::Module& module);
   /// Records a norm computed elsewhere.
   void observe_norm(double norm);
@@ -80,12 +95,15 @@ class GradientNormMonitor {
 
  private:
   double running_median() const;
+  void observe_values(const torch::nn::Module& module);
   void update_verdict();
 
   GradientNormResult result_;
   // Two heaps hold the previous finite norms: the lower half (max-heap) and the upper half.
   std::priority_queue<double> lower_;
   std::priority_queue<double, std::vector<double>, std::greater<double>> upper_;
+  std::int64_t components_seen_ = 0;
+  std::int64_t components_clipped_ = 0;
 };
 
 }  // namespace mlregress::checks

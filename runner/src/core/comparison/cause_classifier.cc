@@ -57,6 +57,18 @@ bool has_word(const std::vector<std::string>& words, std::initializer_list<std::
   return false;
 }
 
+// A learning rate, its schedule or its warmup (record_schedule: "<name>.lr_peak_step",
+// record_learning_rate_scaling: "lr_per_example"). A loss or accuracy measured at a rate
+// ("tail_loss_lr_0.1", "test_accuracy[lr_1e-3]") is an outcome, not the setting: left out.
+bool is_learning_rate_setting(const std::vector<std::string>& words) {
+  bool learning_rate = false;
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    learning_rate = learning_rate || (words[i] == "learning" && words[i + 1] == "rate");
+  }
+  return (learning_rate || has_word(words, {"lr", "warmup"})) &&
+         !has_word(words, {"loss", "accuracy", "acc"});
+}
+
 // What a metric counts, read from the names the runner's recorders give (record_input_statistics:
 // "<name>.c<k>.mean"; record_compilation: "<name>.specialisations", ".compiling_calls",
 // ".argument_signatures", ".operators"; the step counters: "ops_per_step",
@@ -82,6 +94,11 @@ std::optional<MetricKindRule> metric_kind(const std::string& metric) {
   }
   if (has_word(words, {"allocations", "allocation", "allocs", "bytes", "memory", "mem"})) {
     return MetricKindRule{CauseClass::kAllocation, "a memory or allocation counter"};
+  }
+  if (is_learning_rate_setting(words)) {
+    return MetricKindRule{CauseClass::kOptimisation,
+                          "a learning-rate setting (lr, learning_rate, warmup: record_schedule, "
+                          "record_learning_rate_scaling)"};
   }
   return std::nullopt;
 }

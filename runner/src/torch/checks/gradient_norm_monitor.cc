@@ -19,6 +19,19 @@ double global_gradient_norm(const torch::nn::Module& module) {
   return std::sqrt(squared);
 }
 
+double max_abs_gradient(const torch::nn::Module& module) {
+  torch::NoGradGuard no_grad;
+  double largest = 0.0;
+  for (const auto& parameter : module.parameters()) {
+    const torch::Tensor& grad = parameter.grad();
+    if (!grad.defined() || grad.numel() == 0) continue;
+    const double m = grad.detach().abs().max().item<double>();
+    if (std::isnan(m)) return m;
+    largest = std::max(largest, m);
+  }
+  return largest;
+}
+
 GradientNormMonitor::GradientNormMonitor(GradientNormOptions options) {
   TORCH_CHECK(options.spike_factor > 0.0, "GradientNormMonitor: spike_factor must be > 0, got ",
               options.spike_factor);
@@ -26,13 +39,36 @@ GradientNormMonitor::GradientNormMonitor(GradientNormOptions options) {
               options.warmup_steps);
   TORCH_CHECK(!options.max_norm || *options.max_norm > 0.0,
               "GradientNormMonitor: max_norm must be > 0");
+  TORCH_CHECK(!options.clip_value || *options.clip_value > 0.0,
+              "GradientNormMonitor: clip_value must be > 0");
   result_.options = options;
 }
 
 double GradientNormMonitor::observe(const torch::nn::Module& module) {
+  if (result_.options.clip_value) observe_values(module);
   const double norm = global_gradient_norm(module);
   observe_norm(norm);
   return norm;
+}
+
+void GradientNormMonitor::observe_values(const torch::nn::Module& module) {
+  torch::NoGradGuard no_grad;
+  const double bound = *result_.options.clip_value;
+  std::int64_t above = 0;
+  for (const auto& parameter : module.parameters()) {
+    const torch::Tensor& grad = parameter.grad();
+    if (!grad.defined()) continue;
+    // A NaN component counts as above the bound: clipping cannot repair it.
+    above += grad.detach().abs().le(bound).logical_not().sum().item<std::int64_t>();
+    components_seen_ += grad.numel();
+  }
+  components_clipped_ += above;
+  result_.max_abs.push_back(max_abs_gradient(module));
+  if (above > 0) ++result_.value_clipped_steps;
+  result_.clipped_component_fraction =
+      components_seen_ > 0
+          ? static_cast<double>(components_clipped_) / static_cast<double>(components_seen_)
+          : 0.0;
 }
 
 double GradientNormMonitor::running_median() const {
@@ -83,9 +119,16 @@ void GradientNormMonitor::update_verdict() {
     result_.clip_rate =
         static_cast<double>(result_.clipped_steps) / static_cast<double>(result_.norms.size());
   }
-  result_.passed =
-      !result_.first_non_finite_step && !(options.fail_on_spike && !result_.spikes.empty()) &&
-      !(options.max_clip_rate && result_.clip_rate && *result_.clip_rate > *options.max_clip_rate);
+  if (options.clip_value && !result_.max_abs.empty()) {
+    result_.value_clip_rate = static_cast<double>(result_.value_clipped_steps) /
+                              static_cast<double>(result_.max_abs.size());
+  }
+  const auto too_often = [&](const std::optional<double>& rate) {
+    return options.max_clip_rate && rate && *rate > *options.max_clip_rate;
+  };
+  result_.passed = !result_.first_non_finite_step &&
+                   !(options.fail_on_spike && !result_.spikes.empty()) &&
+                   !too_often(result_.clip_rate) && !too_often(result_.value_clip_rate);
 }
 
 ::testing::AssertionResult GradientNormResult::assertion() const {
@@ -95,6 +138,12 @@ void GradientNormMonitor::update_verdict() {
   if (clip_rate) {
     text += fmt::format(", clipping at {:g} engaged in {} of {} steps ({:.1f}%)", *options.max_norm,
                         clipped_steps, norms.size(), 100.0 * *clip_rate);
+  }
+  if (value_clip_rate) {
+    text += fmt::format(
+        ", value clipping at {:g} engaged in {} of {} steps ({:.1f}%, {:.2g}% of the components)",
+        *options.clip_value, value_clipped_steps, max_abs.size(), 100.0 * *value_clip_rate,
+        100.0 * clipped_component_fraction.value_or(0.0));
   }
   if (passed) {
     if (!spikes.empty()) text += fmt::format(", {} spike(s) reported", spikes.size());
@@ -120,6 +169,12 @@ void GradientNormMonitor::update_verdict() {
         "\n  clipping engaged in {:.1f}% of steps, more than the allowed {:.1f}%: the clip is "
         "hiding a learning-rate, initialisation or normalisation problem",
         100.0 * *clip_rate, 100.0 * *options.max_clip_rate);
+  }
+  if (options.max_clip_rate && value_clip_rate && *value_clip_rate > *options.max_clip_rate) {
+    failure << fmt::format(
+        "\n  value clipping engaged in {:.1f}% of steps, more than the allowed {:.1f}%: each "
+        "engaged step changed the gradient's direction",
+        100.0 * *value_clip_rate, 100.0 * *options.max_clip_rate);
   }
   return failure;
 }

@@ -2,6 +2,7 @@
 # gradient norms, determinism, train/eval mode, memory budgets.
 target_sources(mlregress_torch PRIVATE
   checks/bitwise.cc
+  checks/clip_threshold.cc
   checks/determinism.cc
   checks/finite_monitor.cc
   checks/gradient_norm_monitor.cc
