@@ -26,6 +26,7 @@ against_baselines=(
   "LmCheckpointRoundTrip LmCheckpointRoundTrip.resume_optimizer_state=false"
   "LmTrainingRecipe LmTrainingRecipe.warmup_steps=0"
   "LmTrainingRecipe LmTrainingRecipe.batch_size=32"
+  "LmScheduleDoesWhatItSays LmScheduleDoesWhatItSays.schedule_counts_examples=true"
   "LmGenerationHonoursItsLength LmGenerationHonoursItsLength.length_offset=1"
   "XorBeatsDumbBaselines XorBeatsDumbBaselines.depth=0"
 )

@@ -37,6 +37,7 @@ CHECK_NAMES = {
     "overfit_min_possible_loss": "overfit one batch, no loss below its possible minimum (0)",
     "curve_smells": "curve smell (validation better than training)",
     "validation_predicts_test": "curve smell (test poor although validation good)",
+    "learning_rate_schedule": "learning-rate schedule (peak at the declared step, decay, floor)",
 }
 
 HEADER = """# Planted bugs × checks
@@ -110,6 +111,8 @@ PLANTS = {
     "LmCheckpointRoundTrip.resume_optimizer_state=false": "Resumed without the optimizer's state",
     "LmTrainingRecipe.warmup_steps=0": "Learning-rate warmup removed",
     "LmTrainingRecipe.batch_size=32": "Batch doubled, learning rate kept (linear scaling missed)",
+    "LmScheduleDoesWhatItSays.schedule_counts_examples=true":
+        "Scheduler advanced per example, not per update (warmup and decay lost)",
     "LmGenerationHonoursItsLength.length_offset=1": "Generation length off by one",
     "LmStepCost.sequence_length=32": "Sequence length doubled",
     "XorBeatsDumbBaselines.depth=0": "Hidden layers removed (model no better than a linear one)",
@@ -137,6 +140,7 @@ PLANTED_CAUSE = {
     "LmCheckpointRoundTrip.resume_optimizer_state=false": "optimisation",
     "LmTrainingRecipe.warmup_steps=0": "optimisation",
     "LmTrainingRecipe.batch_size=32": "optimisation",
+    "LmScheduleDoesWhatItSays.schedule_counts_examples=true": "optimisation",
     "LmStepCost.sequence_length=32": "allocation",
     # The model's own code lost its hidden layers: the test fails on beats_dumb_baselines, and the
     # accuracy and margin_over_linear regressions name no class of the classifier.

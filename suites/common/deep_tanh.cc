@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "mlregress/checks/gradient_norm_monitor.h"
+
 namespace mlregress::examples {
 
 namespace nn = torch::nn;
@@ -21,8 +23,25 @@ nn::Sequential make_deep_tanh_net() {
   return net;
 }
 
+namespace {
+
+// Clips the net's gradients as `mode` says and returns their global norm before the clip.
+double clip_gradients(nn::Sequential& net, std::optional<double> clip, ClipMode mode,
+                      ClippingRun& run) {
+  if (mode == ClipMode::kNorm || !clip) {
+    return nn::utils::clip_grad_norm_(net->parameters(),
+                                      clip.value_or(std::numeric_limits<double>::infinity()));
+  }
+  const double norm = mlregress::checks::global_gradient_norm(*net);
+  if (!(mlregress::checks::max_abs_gradient(*net) <= *clip)) ++run.value_clipped_steps;
+  nn::utils::clip_grad_value_(net->parameters(), *clip);
+  return norm;
+}
+
+}  // namespace
+
 ClippingRun train_deep_tanh(std::optional<double> clip, double lr, std::int64_t steps,
-                            std::uint64_t seed, std::int64_t eval_every) {
+                            std::uint64_t seed, std::int64_t eval_every, ClipMode mode) {
   // As in the seed: the data are drawn once, then every run rebuilds the net from the seed.
   torch::manual_seed(seed);
   const torch::Tensor x = torch::rand({256, 1}) * 4.0 - 2.0;
@@ -31,14 +50,14 @@ ClippingRun train_deep_tanh(std::optional<double> clip, double lr, std::int64_t 
   nn::Sequential net = make_deep_tanh_net();
   torch::optim::SGD optimizer(net->parameters(), torch::optim::SGDOptions(lr));
   ClippingRun run;
-  const double max_norm = clip.value_or(std::numeric_limits<double>::infinity());
   for (std::int64_t step = 0; step < steps; ++step) {
     const torch::Tensor idx = torch::randint(0, x.size(0), {32});
     optimizer.zero_grad();
     torch::Tensor loss =
         nn::functional::mse_loss(net->forward(x.index_select(0, idx)), y.index_select(0, idx));
     loss.backward();
-    const double norm = nn::utils::clip_grad_norm_(net->parameters(), max_norm);
+    const double norm = clip_gradients(net, clip, mode, run);
+    run.grad_norms.push_back(norm);
     if (std::isfinite(norm)) {
       run.max_finite_grad_norm = std::max(run.max_finite_grad_norm, norm);
     } else if (run.first_non_finite_grad_step < 0) {

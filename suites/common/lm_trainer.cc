@@ -18,6 +18,10 @@ double scheduled_learning_rate(const LmTrainingOptions& options, std::int64_t st
   return options.learning_rate * (floor + (1.0 - floor) * 0.5 * (1.0 + std::cos(M_PI * progress)));
 }
 
+std::int64_t schedule_step(const LmTrainingOptions& options, std::int64_t update) {
+  return options.schedule_counts_examples ? update * options.batch_size : update;
+}
+
 LmTrainer::LmTrainer(TinyGpt model, const LmTrainingOptions& options)
     : model_(std::move(model)),
       options_(options),
@@ -26,7 +30,7 @@ LmTrainer::LmTrainer(TinyGpt model, const LmTrainingOptions& options)
           torch::optim::AdamWOptions(options.learning_rate).weight_decay(options.weight_decay)) {}
 
 double LmTrainer::step(const torch::Tensor& batch, std::optional<std::int64_t> pad_token) {
-  const double lr = scheduled_learning_rate(options_, steps_done_);
+  const double lr = scheduled_learning_rate(options_, schedule_step(options_, steps_done_));
   for (auto& group : optimizer_.param_groups()) {
     static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
   }
@@ -38,7 +42,8 @@ double LmTrainer::step(const torch::Tensor& batch, std::optional<std::int64_t> p
     loss = next_token_loss(model_, batch, pad_token);
   }
   loss.backward();
-  torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clip_norm);
+  grad_norms_.push_back(
+      torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clip_norm));
   optimizer_.step();
   ++steps_done_;
   return loss.item<double>();

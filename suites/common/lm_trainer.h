@@ -21,6 +21,10 @@ struct LmTrainingOptions {
   double min_lr_fraction = 0.1;
   double clip_norm = 1.0;
   std::int64_t batch_size = 16;
+  /// true plants "the schedule counts examples, not updates": the scheduler is advanced by
+  /// batch_size per update (len(dataset) where len(loader) was meant), so the warmup is over
+  /// within an update or two and the floor is reached a batch_size-th of the way in.
+  bool schedule_counts_examples = false;
   /// The forward pass and the loss of each step run under AutocastScope(precision); the backward
   /// pass, the clipping and AdamW's update stay in fp32 (the parameters are fp32 throughout).
   Precision precision = Precision::kFloat32;
@@ -28,6 +32,10 @@ struct LmTrainingOptions {
 
 /// The learning rate of step `step` (0-based): linear warmup over warmup_steps, then cosine decay.
 double scheduled_learning_rate(const LmTrainingOptions& options, std::int64_t step);
+
+/// The schedule step of update `update` (0-based): the update itself, or update x batch_size under
+/// the planted schedule_counts_examples.
+std::int64_t schedule_step(const LmTrainingOptions& options, std::int64_t update);
 
 class LmTrainer {
  public:
@@ -42,6 +50,8 @@ class LmTrainer {
   TinyGpt& model() { return model_; }
   torch::optim::AdamW& optimizer() { return optimizer_; }
   std::int64_t steps_done() const { return steps_done_; }
+  /// The global gradient norm of each update this trainer made, before clipping.
+  const std::vector<double>& grad_norms() const { return grad_norms_; }
   void set_steps_done(std::int64_t steps) { steps_done_ = steps; }
   const LmTrainingOptions& options() const { return options_; }
 
@@ -50,6 +60,7 @@ class LmTrainer {
   LmTrainingOptions options_;
   torch::optim::AdamW optimizer_;
   std::int64_t steps_done_ = 0;
+  std::vector<double> grad_norms_;
 };
 
 /// Mean next-token loss of `data` [N, T] without tracking gradients, in eval mode.

@@ -6,6 +6,7 @@
 //   loss_ignores_padding=false    padding counted in the loss (LmPaddingLeavesTheLossUnchanged)
 //   length_offset=1               generation one token too long (LmGenerationHonoursItsLength)
 //   resume_optimizer_state=false  resumed without AdamW's state (LmCheckpointRoundTrip)
+//   schedule_counts_examples=true the scheduler advanced per example (LmScheduleDoesWhatItSays)
 
 #include <algorithm>
 #include <cmath>
@@ -199,4 +200,30 @@ ML_TEST(Fast, LmCheckpointRoundTrip, {"resume_optimizer_state", true}) {
   const ex::TemporaryFile damaged("damaged.pt");
   std::ofstream(damaged.path) << "not a checkpoint";
   EXPECT_THROW(ex::load_checkpoint(resumed, damaged.path), ex::CheckpointError);
+}
+
+// The recipe's schedule does what its configuration says: the warmup reaches the peak at step
+// warmup_steps - 1 and not before, the rate never exceeds it, the cosine falls at every update
+// and the last update runs at the floor (checks::check_schedule, runner/docs/checks.md#schedules).
+// The rates are those the trainer hands AdamW for updates 0 .. total_steps - 1, so a scheduler
+// advanced per example instead of per update fails here without training a step.
+ML_TEST(Fast, LmScheduleDoesWhatItSays, {"lr", 2e-2}, {"warmup_steps", 20}, {"total_steps", 320},
+        {"batch_size", 16}, {"schedule_counts_examples", false}) {
+  const ex::LmTrainingOptions options{
+      .learning_rate = param<double>("lr"),
+      .warmup_steps = param<std::int64_t>("warmup_steps"),
+      .total_steps = param<std::int64_t>("total_steps"),
+      .batch_size = param<std::int64_t>("batch_size"),
+      .schedule_counts_examples = param<bool>("schedule_counts_examples")};
+  std::vector<double> rates;
+  for (std::int64_t update = 0; update < options.total_steps; ++update) {
+    rates.push_back(ex::scheduled_learning_rate(options, ex::schedule_step(options, update)));
+  }
+  const mlregress::checks::ScheduleCheck check = mlregress::checks::check_schedule(
+      rates, {.peak = options.learning_rate,
+              .warmup_steps = options.warmup_steps,
+              .total_steps = options.total_steps,
+              .floor = options.min_lr_fraction * options.learning_rate});
+  mlregress::checks::record_schedule("schedule", check);
+  EXPECT_TRUE(check);
 }

@@ -8,8 +8,11 @@
 #include <optional>
 #include <string>
 
+#include "lm_trainer.h"
 #include "mlregress/mlregress.h"
 #include "small_cnn.h"
+#include "synthetic_language.h"
+#include "tiny_gpt.h"
 #include "xor_task.h"
 
 namespace {
@@ -305,6 +308,77 @@ ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
   record_caught("validation_repeatable", !buggy.passed);
   EXPECT_FALSE(buggy.passed) << "dropout during validation makes the metric random";
   EXPECT_TRUE(fixed.assertion()) << "no false alarm once the model is in eval mode";
+}
+
+namespace {
+
+// The language model's schedule (warmup 4, cosine to 0.1 x peak at update 40) and what the
+// optimizer was given, update by update, when the trainer runs `steps` updates on one batch.
+struct ScheduledRun {
+  mlregress::examples::LmTrainingOptions options;
+  std::vector<double> rates;  ///< learning_rate_of(optimizer) after each update: the rate it used
+  std::vector<double> losses;
+};
+
+ScheduledRun train_scheduled_lm(bool schedule_counts_examples, std::int64_t steps) {
+  namespace ex = mlregress::examples;
+  constexpr std::int64_t kLength = 16;
+  const ex::SyntheticLanguage language;
+  torch::manual_seed(mlregress::MlTest::seed());
+  const torch::Tensor batch = ex::sample_sequences(language, 8, kLength);
+  ScheduledRun run;
+  run.options = {.learning_rate = 1e-2,
+                 .warmup_steps = 4,
+                 .total_steps = steps,
+                 .batch_size = 8,
+                 .schedule_counts_examples = schedule_counts_examples};
+  ex::LmTrainer trainer(
+      ex::TinyGpt(ex::TinyGptOptions{.vocabulary = language.vocabulary(), .context = kLength}),
+      run.options);
+  for (std::int64_t step = 0; step < steps; ++step) {
+    run.losses.push_back(trainer.step(batch));
+    run.rates.push_back(checks::learning_rate_of(trainer.optimizer()));
+  }
+  return run;
+}
+
+checks::ScheduleSpec declared_schedule(const mlregress::examples::LmTrainingOptions& options) {
+  return {.peak = options.learning_rate,
+          .warmup_steps = options.warmup_steps,
+          .total_steps = options.total_steps,
+          .floor = options.min_lr_fraction * options.learning_rate};
+}
+
+}  // namespace
+
+// The scheduler advanced once per example instead of once per update (len(dataset) where
+// len(loader) was meant): the warmup is over after one update and never reaches the peak, and
+// the floor comes at update 5 of 40. The model still trains, so the loss curve cannot tell; the
+// schedule check, on the rates the optimizer was given, names both.
+ML_TEST(Fast, PlantedWarmupLost, {"steps", 40}) {
+  const std::int64_t steps = param<std::int64_t>("steps");
+  const ScheduledRun planted = train_scheduled_lm(/*schedule_counts_examples=*/true, steps);
+  const checks::ScheduleCheck check =
+      checks::check_schedule(planted.rates, declared_schedule(planted.options));
+  record_caught("learning_rate_schedule", !check.passed);
+  EXPECT_FALSE(check.passed) << "the lost warmup must be named";
+  EXPECT_FALSE(check.peak_step.has_value()) << check.assertion().message();
+
+  // The same schedule as the trainer computes it per update: no false alarm.
+  mlregress::examples::LmTrainingOptions healthy = planted.options;
+  healthy.schedule_counts_examples = false;
+  std::vector<double> healthy_rates;
+  for (std::int64_t update = 0; update < steps; ++update) {
+    healthy_rates.push_back(mlregress::examples::scheduled_learning_rate(healthy, update));
+  }
+  EXPECT_TRUE(checks::check_schedule(healthy_rates, declared_schedule(healthy)));
+
+  // The honest miss: the loss still falls, well clear of the check's 2% threshold.
+  const checks::LossProgress progress = checks::judge_loss_progress(planted.losses);
+  record_caught("loss_progress", progress.status != checks::LossProgressStatus::Trains);
+  EXPECT_EQ(progress.status, checks::LossProgressStatus::Trains)
+      << checks::trains(planted.losses).message();
+  EXPECT_LT(progress.relative_change, -0.04) << "a decision this close could flip on another CPU";
 }
 
 // Loss wiring and capacity (the seed's "look at the initial loss" and "overfit one batch"): NLLLoss

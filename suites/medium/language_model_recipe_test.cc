@@ -4,7 +4,10 @@
 // against the baseline's. The recipe's mistakes a team makes when it edits a config show as that
 // curve leaving its band: the warmup removed (--set LmTrainingRecipe.warmup_steps=0), or the
 // batch doubled with the learning rate kept (--set LmTrainingRecipe.batch_size=32: the same
-// tokens in half the updates, where the linear-scaling rule would double the rate too).
+// tokens in half the updates, where the linear-scaling rule would double the rate too). The rate
+// per example (lr_per_example) names the second directly; --set LmTrainingRecipe.batch_size=32
+// --set LmTrainingRecipe.lr=0.04 follows the rule and keeps it.
+#include <optional>
 #include <vector>
 
 #include "lm_properties.h"
@@ -58,4 +61,12 @@ ML_TEST(Medium, LmTrainingRecipe, {"warmup_steps", 20}, {"batch_size", 16}, {"lr
   record("tokens_trained", static_cast<double>(trainer.steps_done() * tokens_per_step), MustEqual,
          Exact{});
   EXPECT_LT(losses.back(), losses.front()) << "the validation loss must fall over the budget";
+  // The rate per example the linear scaling rule keeps (lr / batch): a batch changed with the rate
+  // kept is a REGRESSION of it, named before the curve has to show it (cause optimisation).
+  mlregress::checks::record_learning_rate_scaling(param<double>("lr"), batch);
+  // The clip threshold the run's own unclipped norms support, beside the 1.0 it clips at.
+  const std::optional<mlregress::checks::ClipSuggestion> suggestion =
+      mlregress::checks::suggest_clip_threshold(trainer.grad_norms());
+  ASSERT_TRUE(suggestion.has_value()) << trainer.grad_norms().size() << " updates";
+  mlregress::checks::record_suggested_clip_threshold("grad", *suggestion);
 }

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "tiny_models.h"
 
@@ -133,6 +135,80 @@ TEST(GradientNormMonitor, NonFiniteNormFailsAndIsCountedAsClipped) {
   EXPECT_EQ(result.clipped_steps, 1);
   EXPECT_EQ(result.median_norm, 1.0);
   EXPECT_TRUE(explains(result, "gradient norm is nan at step 2"));
+}
+
+// Value clipping beside norm clipping: what clip_grad_value_ caps, how often it engages, and the
+// seed's distinction between the two (the norm clip keeps the gradient's direction).
+
+// Sets every gradient of the module to `value`, then component `index` of the first parameter
+// to `outlier`.
+void set_gradients(torch::nn::Module& module, float value, std::int64_t index, float outlier) {
+  bool first = true;
+  for (auto& p : module.parameters()) {
+    p.mutable_grad() = torch::full_like(p, value);
+    if (first) p.mutable_grad().view({-1})[index] = outlier;
+    first = false;
+  }
+}
+
+double cosine(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  torch::Tensor x = torch::cat({a[0].flatten(), a[1].flatten()}).to(torch::kFloat64);
+  torch::Tensor y = torch::cat({b[0].flatten(), b[1].flatten()}).to(torch::kFloat64);
+  return (x.dot(y) / (x.norm() * y.norm())).item<double>();
+}
+
+std::vector<torch::Tensor> gradients(torch::nn::Module& module) {
+  std::vector<torch::Tensor> out;
+  for (auto& p : module.parameters()) out.push_back(p.grad().clone());
+  return out;
+}
+
+TEST(GradientNormMonitor, MaxAbsGradientIsWhatClipGradValueCaps) {
+  torch::manual_seed(0);
+  const auto batch = make_tiny_batch();
+  auto model = make_mlp();
+  torch::nn::functional::cross_entropy(model->forward(batch.inputs), batch.labels).backward();
+  const double before = max_abs_gradient(*model);
+  double expected = 0.0;
+  for (const auto& p : model->parameters()) {
+    expected = std::max(expected, p.grad().abs().max().item<double>());
+  }
+  EXPECT_EQ(before, expected);
+  const double bound = 0.5 * before;
+  torch::nn::utils::clip_grad_value_(model->parameters(), bound);
+  EXPECT_NEAR(max_abs_gradient(*model), bound, 1e-6 * bound) << "the clip caps the largest |g|";
+}
+
+TEST(GradientNormMonitor, ValueClipEngagementIsCountedAndJudged) {
+  torch::nn::Linear layer(2, 1);  // 3 gradient components: weight 2, bias 1
+  GradientNormMonitor monitor({.clip_value = 1.0, .max_clip_rate = 0.4});
+  set_gradients(*layer, 0.1F, 0, 0.1F);
+  monitor.observe(*layer);
+  EXPECT_TRUE(monitor.result()) << "no component above the bound";
+  set_gradients(*layer, 0.1F, 1, -5.0F);  // planted: one component 5x the bound
+  monitor.observe(*layer);
+  const GradientNormResult& r = monitor.result();
+  ASSERT_EQ(r.max_abs.size(), 2u);
+  EXPECT_FLOAT_EQ(static_cast<float>(r.max_abs[1]), 5.0F);
+  EXPECT_EQ(r.value_clipped_steps, 1);
+  ASSERT_TRUE(r.value_clip_rate.has_value());
+  EXPECT_EQ(*r.value_clip_rate, 0.5);
+  ASSERT_TRUE(r.clipped_component_fraction.has_value());
+  EXPECT_DOUBLE_EQ(*r.clipped_component_fraction, 1.0 / 6.0);
+  EXPECT_FALSE(r.passed);
+  EXPECT_TRUE(explains(r, "value clipping engaged in 50.0% of steps"));
+}
+
+TEST(GradientNormMonitor, ValueClippingTurnsTheGradientNormClippingDoesNot) {
+  // Gradients (5, 0.9 | 0.9): the value clip makes them (1, 0.9 | 0.9), cosine 0.79.
+  torch::nn::Linear layer(2, 1);
+  set_gradients(*layer, 0.9F, 0, 5.0F);
+  const std::vector<torch::Tensor> original = gradients(*layer);
+  torch::nn::utils::clip_grad_norm_(layer->parameters(), 1.0);
+  EXPECT_NEAR(cosine(original, gradients(*layer)), 1.0, 1e-6) << "norm clipping scales only";
+  set_gradients(*layer, 0.9F, 0, 5.0F);
+  torch::nn::utils::clip_grad_value_(layer->parameters(), 1.0);
+  EXPECT_LT(cosine(original, gradients(*layer)), 0.99) << "value clipping changes the direction";
 }
 
 }  // namespace

@@ -51,8 +51,8 @@ struct GradientNormResult {
   std::optional<double> clip_rate;    ///< clipped_steps / steps; only when max_norm is set
   /// With clip_value set, from observe(module) only: the largest |g| of each step, pre-clip.
   std::vector<double> max_abs;
-  std::int64_t value_clipped_steps = 0;        ///< steps with a component |g| > clip_value
-  std::optional<double> value_clip_rate;       ///< value_clipped_steps / steps observed
+  std::int64_t value_clipped_steps = 0;              ///< steps with a component |g| > clip_value
+  std::optional<double> value_clip_rate;             ///< value_clipped_steps / steps observed
   std::optional<double> clipped_component_fraction;  ///< components above the bound / components
   GradientNormOptions options;
   bool passed = true;

@@ -26,10 +26,10 @@ struct ScheduleSpec {
     Constant,  ///< stays at the peak after the warmup; `floor` is ignored
     Step,      ///< never rises after the peak and ends at the floor; flat stretches allowed
   };
-  double peak = 0.0;                ///< the rate at the end of the warmup
-  std::int64_t warmup_steps = 0;    ///< the peak is first reached at step max(warmup_steps - 1, 0)
-  std::int64_t total_steps = 0;     ///< the run's updates: rates for steps 0 .. total_steps - 1
-  double floor = 0.0;               ///< the rate of the last step
+  double peak = 0.0;              ///< the rate at the end of the warmup
+  std::int64_t warmup_steps = 0;  ///< the peak is first reached at step max(warmup_steps - 1, 0)
+  std::int64_t total_steps = 0;   ///< the run's updates: rates for steps 0 .. total_steps - 1
+  double floor = 0.0;             ///< the rate of the last step
   Decay decay = Decay::Cosine;
   double rtol = 1e-6;  ///< two rates are equal within rtol x peak (the peak, a flat stretch)
   /// The last step's rate is at the floor within this fraction of (peak - floor). A cosine
@@ -43,15 +43,15 @@ std::string_view decay_name(ScheduleSpec::Decay decay);
 
 struct ScheduleCheck {
   bool passed = false;
-  std::vector<double> rates;             ///< the rates judged, one per step
+  std::vector<double> rates;  ///< the rates judged, one per step
   ScheduleSpec spec;
-  std::optional<std::int64_t> peak_step;   ///< the first step at the peak (within rtol)
-  std::int64_t expected_peak_step = 0;     ///< max(warmup_steps - 1, 0)
+  std::optional<std::int64_t> peak_step;  ///< the first step at the peak (within rtol)
+  std::int64_t expected_peak_step = 0;    ///< max(warmup_steps - 1, 0)
   double max_rate = 0.0;
   std::int64_t max_rate_step = 0;
   std::optional<std::int64_t> floor_step;  ///< the first step within floor_tolerance of the floor
   double final_rate = 0.0;
-  std::vector<std::string> problems;     ///< one line per rule broken, first step named
+  std::vector<std::string> problems;  ///< one line per rule broken, first step named
 
   /// Names every broken rule with its step and rates, and the spec.
   ::testing::AssertionResult assertion() const;

@@ -90,11 +90,11 @@ std::optional<ClipSuggestion> suggest_clip_threshold(const std::vector<double>& 
   s.quantile_norm = quantile_of_sorted(healthy, options.quantile);
   s.median_norm = quantile_of_sorted(healthy, 0.5);
   s.threshold = s.quantile_norm * options.headroom;
-  s.rule = fmt::format("p{:g} of {} healthy steps x {:g} (skipped {}, excluded {})",
-                       100.0 * options.quantile, s.healthy_steps, options.headroom,
-                       std::min<std::int64_t>(options.skip_steps,
-                                              static_cast<std::int64_t>(unclipped_norms.size())),
-                       s.excluded_steps);
+  s.rule = fmt::format(
+      "p{:g} of {} healthy steps x {:g} (skipped {}, excluded {})", 100.0 * options.quantile,
+      s.healthy_steps, options.headroom,
+      std::min<std::int64_t>(options.skip_steps, static_cast<std::int64_t>(unclipped_norms.size())),
+      s.excluded_steps);
   return s;
 }
 

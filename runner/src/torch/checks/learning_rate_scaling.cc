@@ -13,9 +13,9 @@ namespace {
 
 void validate(double lr, std::int64_t batch, std::string_view where) {
   if (!(std::isfinite(lr) && lr > 0.0) || batch < 1) {
-    throw std::invalid_argument(fmt::format(
-        "{}: needs a finite learning rate > 0 and a batch >= 1, got lr {:g}, batch {}", where, lr,
-        batch));
+    throw std::invalid_argument(
+        fmt::format("{}: needs a finite learning rate > 0 and a batch >= 1, got lr {:g}, batch {}",
+                    where, lr, batch));
   }
 }
 
@@ -49,8 +49,8 @@ double scaled_learning_rate(double reference_lr, std::int64_t reference_batch, s
     return ::testing::AssertionSuccess() << what;
   }
   return ::testing::AssertionFailure()
-         << what << fmt::format(" ({:+.1f}%, allowed ±{:g}%)", 100.0 * (lr / expected - 1.0),
-                                100.0 * rtol);
+         << what
+         << fmt::format(" ({:+.1f}%, allowed ±{:g}%)", 100.0 * (lr / expected - 1.0), 100.0 * rtol);
 }
 
 double learning_rate_per_example(double lr, std::int64_t batch, ScalingRule rule) {
@@ -59,8 +59,8 @@ double learning_rate_per_example(double lr, std::int64_t batch, ScalingRule rule
 }
 
 void record_learning_rate_scaling(double lr, std::int64_t batch, ScalingRule rule) {
-  MlTest::record("lr_per_example", learning_rate_per_example(lr, batch, rule),
-                 Direction::MustEqual, Exact{.scope = Scope::Portable});
+  MlTest::record("lr_per_example", learning_rate_per_example(lr, batch, rule), Direction::MustEqual,
+                 Exact{.scope = Scope::Portable});
 }
 
 }  // namespace mlregress::checks

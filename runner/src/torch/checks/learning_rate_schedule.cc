@@ -32,7 +32,8 @@ void validate(const std::vector<double>& rates, const ScheduleSpec& spec) {
 
 // The warmup rises at every step up to the declared peak (or the earlier one it reached).
 void judge_warmup(ScheduleCheck& c, double tol) {
-  const std::int64_t end = std::min(c.expected_peak_step, c.peak_step.value_or(c.expected_peak_step));
+  const std::int64_t end =
+      std::min(c.expected_peak_step, c.peak_step.value_or(c.expected_peak_step));
   for (std::int64_t s = 1; s <= end; ++s) {
     const auto i = static_cast<std::size_t>(s);
     if (!(c.rates[i] > c.rates[i - 1] + tol)) {
@@ -52,8 +53,9 @@ void judge_decay(ScheduleCheck& c, double tol) {
   if (spec.decay == Decay::Constant) {
     for (; s < c.rates.size(); ++s) {
       if (std::fabs(c.rates[s] - spec.peak) > tol) {
-        c.problems.push_back(fmt::format("the rate leaves the constant peak {:.6g} at step {} ({:.6g})",
-                                         spec.peak, s, c.rates[s]));
+        c.problems.push_back(
+            fmt::format("the rate leaves the constant peak {:.6g} at step {} ({:.6g})", spec.peak,
+                        s, c.rates[s]));
         return;
       }
     }
@@ -65,8 +67,8 @@ void judge_decay(ScheduleCheck& c, double tol) {
     const double before = c.rates[s - 1];
     const double now = c.rates[s];
     if (now > before + tol) {
-      c.problems.push_back(fmt::format("the rate rises again at step {} ({:.6g} → {:.6g})", s,
-                                       before, now));
+      c.problems.push_back(
+          fmt::format("the rate rises again at step {} ({:.6g} → {:.6g})", s, before, now));
       return;
     }
     if (strict && !(now < before)) {
@@ -109,9 +111,9 @@ void judge_floor(ScheduleCheck& c, double tol) {
     }
   }
   if (!(std::fabs(c.final_rate - spec.floor) <= allowed)) {
-    c.problems.push_back(fmt::format(
-        "the last step ({}) runs at {:.6g}, declared floor {:.6g} (allowed ± {:.3g})",
-        spec.total_steps - 1, c.final_rate, spec.floor, allowed));
+    c.problems.push_back(
+        fmt::format("the last step ({}) runs at {:.6g}, declared floor {:.6g} (allowed ± {:.3g})",
+                    spec.total_steps - 1, c.final_rate, spec.floor, allowed));
   }
 }
 
@@ -149,7 +151,8 @@ ScheduleCheck check_schedule(const std::vector<double>& rate_per_step, const Sch
       c.max_rate = rate;
       c.max_rate_step = static_cast<std::int64_t>(s);
     }
-    if (!c.peak_step && std::fabs(rate - spec.peak) <= tol) c.peak_step = static_cast<std::int64_t>(s);
+    if (!c.peak_step && std::fabs(rate - spec.peak) <= tol)
+      c.peak_step = static_cast<std::int64_t>(s);
   }
   judge_peak(c, tol);
   judge_warmup(c, tol);
