@@ -32,7 +32,7 @@ struct ClipSuggestion {
   double median_norm = 0.0;    ///< of the healthy norms
   std::int64_t healthy_steps = 0;
   std::int64_t excluded_steps = 0;  ///< after skip_steps: spikes and non-finite norms
-  std::string rule;                 ///< "p99 of 790 healthy steps x 1 (skipped 10, excluded 1)"
+  std::string rule;                 ///< "p99 of 290 healthy steps x 1 (skipped 10, excluded 0)"
 };
 
 /// The threshold the norms support, or nullopt when fewer than min_healthy_steps remain. Norms
