@@ -99,9 +99,15 @@ std::optional<ClipSuggestion> suggest_clip_threshold(const std::vector<double>& 
 }
 
 void record_suggested_clip_threshold(std::string_view name, const ClipSuggestion& suggestion,
-                                     Band band) {
-  MlTest::record(fmt::format("{}.suggested_clip_norm", name), suggestion.threshold,
-                 Direction::LowerIsBetter, band);
+                                     std::optional<Band> band) {
+  const std::string key = fmt::format("{}.suggested_clip_norm", name);
+  if (band) {
+    MlTest::record(key, suggestion.threshold, Direction::LowerIsBetter, *band);
+    return;
+  }
+  MlTest::record_property(key, suggestion.threshold);
+  MlTest::record_property(fmt::format("{}.suggested_clip_rule", name),
+                          std::string_view(suggestion.rule));
 }
 
 }  // namespace mlregress::checks
