@@ -16,6 +16,7 @@
 #include "mlregress/checks/input_statistics.h"
 #include "mlregress/checks/learning_rate_scaling.h"
 #include "mlregress/checks/learning_rate_schedule.h"
+#include "mlregress/checks/learning_rate_range_test.h"
 #include "mlregress/checks/learning_rate_sweep.h"
 #include "mlregress/checks/loss_progress.h"
 #include "mlregress/checks/memory_budget.h"

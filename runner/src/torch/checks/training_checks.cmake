@@ -9,6 +9,7 @@ target_sources(mlregress_torch PRIVATE
   checks/curve_smells.cc
   checks/learning_rate_scaling.cc
   checks/learning_rate_schedule.cc
+  checks/learning_rate_range_test.cc
   checks/learning_rate_sweep.cc
   checks/loss_progress.cc
   checks/permuted_label_leak.cc
