@@ -189,15 +189,22 @@ TEST(LearningRateRangeTest, DivergingBeforeFallingAsksForALowerStart) {
   EXPECT_THAT(range.warnings().front(), HasSubstr("lower min_rate"));
 }
 
-// A sweep whose tail losses make `best` the best of `rates`.
-LearningRateSweep sweep_best_at(const std::vector<double>& rates, double best) {
+// A sweep of 20-step curves from 0.69 whose last 10 losses are tails[i] at rates[i].
+LearningRateSweep sweep_with_tails(const std::vector<double>& rates,
+                                   const std::vector<double>& tails) {
   std::vector<std::vector<double>> curves;
-  for (const double rate : rates) {
-    const double tail = rate == best ? 0.3 : 0.6;
+  for (const double tail : tails) {
     curves.push_back(std::vector<double>(20, 0.69));
     for (std::size_t i = 10; i < 20; ++i) curves.back()[i] = tail;
   }
   return judge_learning_rate_sweep(rates, curves);
+}
+
+// A sweep whose best rate is `best`, every other rate far behind it (a best band of one rate).
+LearningRateSweep sweep_best_at(const std::vector<double>& rates, double best) {
+  std::vector<double> tails;
+  for (const double rate : rates) tails.push_back(rate == best ? 0.3 : 0.6);
+  return sweep_with_tails(rates, tails);
 }
 
 TEST(LearningRateRangeTest, AgreesWithASweepNearItsBandOnly) {
@@ -215,6 +222,18 @@ TEST(LearningRateRangeTest, AgreesWithASweepNearItsBandOnly) {
   EXPECT_THAT(off.message(), HasSubstr("sweep:"));
   // A wider factor takes it in: 0.0298 / 40 < 0.001.
   EXPECT_TRUE(agrees_with_sweep(range, sweep_best_at({1e-5, 1e-4, 1e-3, 1e-2}, 1e-3), 40.0));
+}
+
+TEST(LearningRateRangeTest, ASweepTieInsideTheBandAgrees) {
+  const std::vector<double> rates = geometric(1e-4, 10.0, 100);
+  const LearningRateRange range = judge_learning_rate_range(rates, u_shaped(rates), unsmoothed());
+  ASSERT_TRUE(range.has_band) << range.table();
+  // Best at 1e-3 (outside [0.0099, 0.73]), but 3e-2 is within 1.1x of its tail loss: a tie.
+  const LearningRateSweep tie = sweep_with_tails({1e-4, 1e-3, 3e-2}, {0.6, 0.30, 0.32});
+  ASSERT_EQ(tie.best_band(), (std::vector<double>{1e-3, 3e-2}));
+  EXPECT_TRUE(agrees_with_sweep(range, tie));
+  // The same sweep with 3e-2 well behind: its best band is 1e-3 alone, and it disagrees.
+  EXPECT_FALSE(agrees_with_sweep(range, sweep_with_tails({1e-4, 1e-3, 3e-2}, {0.6, 0.30, 0.40})));
 }
 
 TEST(LearningRateRangeTest, NoBandNeverAgrees) {

@@ -76,9 +76,11 @@ LearningRateRange judge_learning_rate_range(const std::vector<double>& rates,
                                             const std::vector<double>& losses,
                                             const RangeTestOptions& options = {});
 
-/// Passes when the sweep's best rate lies in [suggested_low / factor, suggested_high * factor].
-/// Fails when the range test has no band or the sweep no finite curve; the message carries both
-/// tables.
+/// Passes when a rate of the sweep's best band (its best rate and those within its
+/// best_band_factor) lies in [suggested_low / factor, suggested_high * factor]: a sweep finds a
+/// band too, and two of its rates whose tail losses are that close are a tie, not a
+/// disagreement. Fails when the range test has no band or the sweep no finite curve; the message
+/// carries both tables.
 ::testing::AssertionResult agrees_with_sweep(const LearningRateRange& range,
                                              const LearningRateSweep& sweep, double factor = 3.0);
 

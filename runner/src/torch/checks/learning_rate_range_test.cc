@@ -2,6 +2,7 @@
 
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -230,11 +231,14 @@ std::vector<std::string> LearningRateRange::warnings() const {
   const double best = sweep.points[static_cast<std::size_t>(sweep.best_index)].learning_rate;
   const double low = range.suggested_low / factor;
   const double high = range.suggested_high * factor;
+  const std::vector<double> band = sweep.best_band();
+  const bool overlap = std::any_of(band.begin(), band.end(),
+                                   [&](double rate) { return rate >= low && rate <= high; });
   const std::string summary = fmt::format(
-      "the sweep's best lr {:g} against the range test's band [{:.3g}, {:.3g}] widened {:g}x to "
-      "[{:.3g}, {:.3g}]\n",
-      best, range.suggested_low, range.suggested_high, factor, low, high);
-  if (best >= low && best <= high) return ::testing::AssertionSuccess() << summary << tables;
+      "the sweep's best lr {:g} (best band {{{:g}}}) against the range test's band [{:.3g}, "
+      "{:.3g}] widened {:g}x to [{:.3g}, {:.3g}]\n",
+      best, fmt::join(band, ", "), range.suggested_low, range.suggested_high, factor, low, high);
+  if (overlap) return ::testing::AssertionSuccess() << summary << tables;
   return ::testing::AssertionFailure() << summary << tables;
 }
 
