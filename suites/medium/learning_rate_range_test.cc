@@ -19,22 +19,23 @@ namespace {
 namespace checks = mlregress::checks;
 namespace examples = mlregress::examples;
 
-// The decision the test gates (a whole number, portable) and the band's edges and lowest point,
-// recorded for the report; the edges are grid points of the geometric rates, so a different
-// kernel path can move them by a step or two (the band of 0.5 holds that).
+// The decision the test gates: a whole number, stored portable and gated on every machine. The
+// band's edges are argmins and argmaxes over the grid of rates, and a last-bit change of a kernel
+// can move the steepest descent to another local dip, so they are recorded ungated, as curves:
+// the band (low at step 0, high at step 1), the rate and the smoothed loss at each step.
 void record_range(const checks::LearningRateRange& range, const checks::LearningRateSweep& sweep,
                   double factor) {
   const bool agrees = static_cast<bool>(checks::agrees_with_sweep(range, sweep, factor));
   mlregress::MlTest::record("range_agrees_with_sweep", agrees ? 1.0 : 0.0, mlregress::MustEqual,
                             mlregress::Exact{});
-  if (!range.has_band) return;
-  mlregress::MlTest::record("range_suggested_low", range.suggested_low, mlregress::MustEqual,
-                            mlregress::Band{.rtol = 0.5});
-  mlregress::MlTest::record("range_suggested_high", range.suggested_high, mlregress::MustEqual,
-                            mlregress::Band{.rtol = 0.5});
   std::vector<double> smoothed = range.smoothed;
   if (range.non_finite) smoothed.pop_back();  // the NaN of the step that stopped the run
   mlregress::MlTest::record_curve("range_smoothed_loss", smoothed);
+  mlregress::MlTest::record_curve("range_learning_rate", range.rates);
+  if (range.has_band) {
+    mlregress::MlTest::record_curve("range_suggested_band",
+                                    {range.suggested_low, range.suggested_high});
+  }
 }
 
 void print_range(const checks::LearningRateRange& range, const checks::LearningRateSweep& sweep) {
