@@ -20,6 +20,7 @@
 
 #include "mlregress/attempts.h"
 #include "mlregress/dataset.h"
+#include "mlregress/determinism_mode.h"
 #include "mlregress/metric.h"
 #include "mlregress/param.h"
 #include "mlregress/registration.h"
@@ -220,6 +221,10 @@ class MlTest : public ::testing::Test {
   /// The method of Seeds(n).random_search(METHOD, ...) whose trial the variant is ("adam" for
   /// the variant "adam-3"); "" for a variant declared by hand and outside seeded tests.
   static std::string search_method();
+  /// The determinism this test runs under: its own "determinism" parameter ({"determinism",
+  /// "strict"}, changed by --set T.determinism=off) when it declares one, else `run
+  /// --determinism` (default warn). The framework layer applies it before the body.
+  static DeterminismMode determinism();
 
  protected:
   virtual void body() = 0;

@@ -16,6 +16,17 @@ void seed_and_fix_threads(std::uint64_t seed, int threads) {
   at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
 }
 
+// Right after seed_and_fix_threads, before every test: the run's or the test's mode, set afresh
+// so that no test inherits the one before it. Strict makes a kernel without a deterministic
+// implementation throw (at::Context::alertNotDeterministic); warn lets it run with a warning.
+void apply_determinism(DeterminismMode mode) {
+  at::Context& context = at::globalContext();
+  context.setDeterministicAlgorithms(mode != DeterminismMode::Off,
+                                     /*warn_only=*/mode == DeterminismMode::Warn);
+  // cuDNN's own switch follows: off lets it pick its fastest (nondeterministic) algorithms.
+  context.setDeterministicCuDNN(mode != DeterminismMode::Off);
+}
+
 // Runs in a short-lived child process (see RunnerHooks): initialising CUDA here is harmless.
 nlohmann::json probe_torch() {
   // The same determinism the tests run with, so that the probe records it.
@@ -36,6 +47,7 @@ nlohmann::json probe_torch() {
 RunnerHooks torch_runner_hooks() {
   RunnerHooks hooks;
   hooks.before_each_test = seed_and_fix_threads;
+  hooks.apply_determinism = apply_determinism;
   hooks.probe_framework = probe_torch;
   return hooks;
 }

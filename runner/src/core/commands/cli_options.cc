@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "execution/run_plan.h"
+#include "mlregress/determinism_mode.h"
 #include "mlregress/exit_code.h"
 
 namespace mlregress::internal {
@@ -43,6 +44,14 @@ const CLI::Validator kSeed(
       return "";
     },
     "SEED");
+
+// run --determinism: one of the mode names, or a message that lists them.
+const CLI::Validator kDeterminism(
+    [](std::string& text) -> std::string {
+      if (parse_determinism_mode(text)) return "";
+      return fmt::format("--determinism is off, warn or strict, not '{}'", text);
+    },
+    "off|warn|strict");
 
 // NaN passes every range check (all its comparisons are false), and Inf passes PositiveNumber.
 const CLI::Validator kFinite(
@@ -231,6 +240,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& run) {
   command->add_option("--seed", run.seed, "Seed every test starts from")->check(kSeed);
   command->add_option("--threads", run.threads, "Intra-op threads for every test")
       ->check(CLI::Range(1, 1024));
+  command
+      ->add_option("--determinism", run.determinism,
+                   "Deterministic kernels: off (none asked), warn (a kernel without a "
+                   "deterministic implementation warns and runs; the default) or strict (it "
+                   "throws, failing the test); a test's own \"determinism\" parameter overrides "
+                   "it for that test")
+      ->check(kDeterminism);
   add_runs_folder(command, run.out, "the run folders");
   add_junit_copy(command, run.junit);
   add_color(command, run.color);

@@ -19,6 +19,7 @@ struct RunOptions {
   std::vector<std::string> sets;  ///< "Test.key=value" items
   std::uint64_t seed = 0;
   int threads = 1;
+  std::string determinism = "warn";  ///< --determinism: off, warn or strict
   std::string out = "runs";
   std::string junit;  ///< extra copy of the JUnit file; the run folder always has junit.xml
   std::string color = "auto";

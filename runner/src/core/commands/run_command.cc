@@ -84,6 +84,13 @@ RunSettings run_settings(const RunOptions& options) {
   RunSettings settings{options.seed, options.threads, options.jobs > 0 ? options.jobs : cores,
                        options.seed_timeout_s, options.timeout_s};
   settings.quarantine = options.quarantine;
+  // The CLI checked the name; a RunOptions built in code (rerun, ab) may not have.
+  const std::optional<DeterminismMode> mode = parse_determinism_mode(options.determinism);
+  if (!mode) {
+    throw ConfigError(
+        fmt::format("--determinism is off, warn or strict, not '{}'", options.determinism));
+  }
+  settings.determinism = *mode;
   return settings;
 }
 
@@ -163,7 +170,8 @@ nlohmann::json probe_run_environment(const GitInfo& git, const RunnerHooks& hook
                                      std::chrono::system_clock::time_point start) {
   nlohmann::json run_facts = {{"started_at", utc_iso8601(start)},
                               {"seed", settings.seed},
-                              {"intra_op_threads", settings.threads}};
+                              {"intra_op_threads", settings.threads},
+                              {"determinism", determinism_mode_name(settings.determinism)}};
   // Under ctest with a resource spec: the GPUs ctest gave this test become the only ones its
   // processes see (unless the user chose devices already).
   if (const std::vector<std::string> gpus = ctest_gpu_ids(process_environment); !gpus.empty()) {
@@ -220,6 +228,7 @@ RunFolder open_run_folder(const RunOptions& options, const std::string& binary,
   info.filter = options.filter;
   info.seed = planned.plan.settings.seed;
   info.threads = planned.plan.settings.threads;
+  info.determinism = std::string(determinism_mode_name(planned.plan.settings.determinism));
   info.baselines = options.baselines;
   if (reference.rolling) {
     info.baseline_history = options.baseline_history;

@@ -362,6 +362,10 @@ std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; 
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }
 
+DeterminismMode MlTest::determinism() {
+  return internal::require_context("determinism()").determinism;
+}
+
 std::string MlTest::search_method() { return internal::require_context("search_method()").method; }
 
 }  // namespace mlregress

@@ -51,6 +51,7 @@ PlannedTest plan_attempts(PlannedTest planned, Attempts attempts, const RunSetti
 PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
                       const RunSettings& settings) {
   PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
+  test_determinism(test.full_name(), planned.params, settings.determinism);  // checks the value
   const bool quarantined = !settings.quarantine.empty() &&
                            NameFilter(settings.quarantine).matches(test.name, test.full_name());
   if (quarantined && (test.seeded() || test.timing)) {
@@ -93,6 +94,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
         v.params[change.name] = change.default_value;
       }
     }
+    test_determinism(test.full_name(), v.params, settings.determinism);  // checks the value
     v.config_hash = config_hash(v.params, 0, 1);
     v.method = variant.method;
     v.trial = variant.trial;
@@ -125,6 +127,24 @@ std::vector<SeedJob> seed_jobs(const PlannedTest& planned) {
     jobs.push_back({&planned, &planned.variants.at(unit.variant_index), unit.seed});
   }
   return jobs;
+}
+
+DeterminismMode test_determinism(const std::string& test_name, const ResolvedParams& params,
+                                 DeterminismMode run_mode) {
+  const auto it = params.find(kDeterminismParam);
+  if (it == params.end()) return run_mode;
+  const std::string* name = std::get_if<std::string>(&it->second);
+  const std::optional<DeterminismMode> mode =
+      name != nullptr ? parse_determinism_mode(*name) : std::nullopt;
+  if (!mode) {
+    throw ConfigError(fmt::format(
+        "{}: its parameter '{}' chooses the test's determinism and is \"off\", \"warn\" or "
+        "\"strict\", not {}",
+        test_name, kDeterminismParam,
+        name != nullptr ? fmt::format("'{}'", *name)
+                        : fmt::format("a {}", param_type_name(it->second))));
+  }
+  return *mode;
 }
 
 double test_timeout_s(const RunSettings& settings, Tier tier) {

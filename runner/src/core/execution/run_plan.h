@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mlregress/determinism_mode.h"
 #include "mlregress/metric.h"
 #include "registry/param_overrides.h"
 #include "registry/test_registry.h"
@@ -88,6 +89,8 @@ struct RunSettings {
   /// run --quarantine: a filter (GoogleTest syntax) of the plain and flaky tests whose single
   /// failures do not fail the run; they run as attempts, and only their failure rate gates.
   std::string quarantine;
+  /// run --determinism: every test's mode unless it declares a "determinism" parameter.
+  DeterminismMode determinism = DeterminismMode::Warn;
 };
 
 /// How a quarantined plain test repeats: blocks of 4 attempts, at most 200, a rise of its
@@ -98,6 +101,12 @@ inline constexpr int kQuarantineCap = 200;
 /// The seconds a plain test of `tier` may run: --timeout, else the tier's default, the same
 /// ctest gets (fast 120, medium 900, full 3600).
 double test_timeout_s(const RunSettings& settings, Tier tier);
+
+/// The determinism a test runs under: its "determinism" parameter (a string naming a mode) when
+/// it declares one, else `run_mode`. Another value of that parameter throws ConfigError naming
+/// the test (make_run_plan checks every test before the run starts).
+DeterminismMode test_determinism(const std::string& test_name, const ResolvedParams& params,
+                                 DeterminismMode run_mode);
 
 struct RunPlan {
   std::vector<PlannedTest> tests;

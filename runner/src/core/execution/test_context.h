@@ -8,6 +8,7 @@
 #include <string>
 
 #include "execution/event_sink.h"
+#include "mlregress/determinism_mode.h"
 #include "registry/test_registry.h"
 
 namespace mlregress::internal {
@@ -22,8 +23,9 @@ struct TestContext {
   bool attempt = false;  ///< one attempt of a flaky-aware test: its failure_rate is the runner's
   std::string variant;   ///< its variant's name, "" when none
   std::string method;    ///< a random_search() trial's method, "" otherwise
-  std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
-  std::set<std::string> broken_down;       ///< the metrics given a breakdown so far
+  DeterminismMode determinism = DeterminismMode::Warn;  ///< the mode the test runs under
+  std::map<std::string, double> recorded;               ///< the metrics recorded so far, by name
+  std::set<std::string> broken_down;                    ///< the metrics given a breakdown so far
 };
 
 /// The running test's context; nullptr outside a test body.

@@ -55,6 +55,7 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
     }
     sink_.emit(TestStarted{full_name, utc_now_iso8601()});
     if (hooks_.before_each_test) hooks_.before_each_test(context_.seed, context_.threads);
+    apply_determinism(full_name);
     set_current_test_context(&context_);
     start_ = std::chrono::steady_clock::now();
   }
@@ -85,6 +86,19 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
   }
 
  private:
+  // Every test sets its mode afresh (the run's, or its own parameter's), so that none leaks into
+  // the next test of this process. A mode other than the default is a property of the test: a
+  // baseline promoted under another mode gets a note.
+  void apply_determinism(const std::string& full_name) {
+    context_.determinism =
+        test_determinism(full_name, *context_.params, plan_.settings.determinism);
+    if (hooks_.apply_determinism) hooks_.apply_determinism(context_.determinism);
+    if (context_.determinism != DeterminismMode::Warn) {
+      sink_.emit(PropertyRecorded{"determinism",
+                                  std::string(determinism_mode_name(context_.determinism))});
+    }
+  }
+
   const RunPlan& plan_;
   const RunnerHooks& hooks_;
   EventSink& sink_;

@@ -203,6 +203,9 @@ struct RunInfo {
   std::string filter;
   std::uint64_t seed = 0;
   int threads = 1;
+  /// run --determinism: "off", "warn" or "strict" (a test's own parameter may differ; its
+  /// property "determinism" says so). "warn" in a run written before the switch existed.
+  std::string determinism = "warn";
   nlohmann::json environment;
   std::string baselines;  ///< the --baselines folder; empty when not comparing
   std::string environment_profile;

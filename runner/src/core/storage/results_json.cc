@@ -865,6 +865,7 @@ void to_json(nlohmann::json& json, const RunResult& run) {
             {"filter", run.info.filter},
             {"seed", run.info.seed},
             {"threads", run.info.threads},
+            {"determinism", run.info.determinism},
             {"baselines",
              run.info.baselines.empty() ? nlohmann::json() : nlohmann::json(run.info.baselines)},
             {"environment_profile", run.info.environment_profile},
@@ -928,6 +929,7 @@ void from_json(const nlohmann::json& json, RunResult& run) {
     info.filter = field<std::string>(r, "filter");
     info.seed = field<std::uint64_t>(r, "seed");
     info.threads = field<int>(r, "threads");
+    info.determinism = field_or<std::string>(r, "determinism", "warn");
     info.baselines = field_or<std::string>(r, "baselines", "");
     info.environment_profile = field<std::string>(r, "environment_profile");
     info.strict_env = field_or<bool>(r, "strict_env", false);
