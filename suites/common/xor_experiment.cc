@@ -13,6 +13,23 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31U);
 }
 
+// The trained model's results on the test set and the whole training set.
+XorExperimentResult measure(torch::nn::Sequential& model, const LabeledPoints& train,
+                            const LabeledPoints& test) {
+  XorExperimentResult result;
+  const torch::Tensor rule =
+      (test.inputs.select(1, 0) * test.inputs.select(1, 1) > 0).to(torch::kLong);
+  result.test_set_rule_accuracy = rule.eq(test.labels).to(torch::kDouble).mean().item<double>();
+  result.test_accuracy =
+      predict_classes(model, test.inputs).eq(test.labels).to(torch::kDouble).mean().item<double>();
+  torch::NoGradGuard no_grad;
+  // The whole training set rather than the last minibatch: a minibatch loss is one noisy draw.
+  result.train_loss =
+      torch::nn::functional::cross_entropy(model->forward(train.inputs), train.labels)
+          .item<double>();
+  return result;
+}
+
 }  // namespace
 
 XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::uint64_t seed) {
@@ -27,19 +44,20 @@ XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::u
   }
   torch::nn::Sequential model = make_xor_mlp(config.width, config.depth);
   train_minibatches(model, train, config.lr, config.steps, config.batch_size, /*adam=*/true);
+  return measure(model, train, test);
+}
 
-  XorExperimentResult result;
-  const torch::Tensor rule =
-      (test.inputs.select(1, 0) * test.inputs.select(1, 1) > 0).to(torch::kLong);
-  result.test_set_rule_accuracy = rule.eq(test.labels).to(torch::kDouble).mean().item<double>();
-  result.test_accuracy =
-      predict_classes(model, test.inputs).eq(test.labels).to(torch::kDouble).mean().item<double>();
-  torch::NoGradGuard no_grad;
-  // The whole training set rather than the last minibatch: a minibatch loss is one noisy draw.
-  result.train_loss =
-      torch::nn::functional::cross_entropy(model->forward(train.inputs), train.labels)
-          .item<double>();
-  return result;
+XorExperimentResult run_xor_stream_experiment(const XorExperimentConfig& config,
+                                              const XorStreamSeeds& seeds, bool order_from_global) {
+  torch::manual_seed(seeds.data);
+  const LabeledPoints train = make_xor_quadrants(config.train_size);
+  const LabeledPoints test = make_xor_quadrants(config.test_size);
+  torch::manual_seed(seeds.initialisation);
+  torch::nn::Sequential model = make_xor_mlp(config.width, config.depth);
+  // The planted mistake leaves the global RNG where the initialisation left it.
+  if (!order_from_global) torch::manual_seed(seeds.order);
+  train_minibatches(model, train, config.lr, config.steps, config.batch_size, /*adam=*/true);
+  return measure(model, train, test);
 }
 
 }  // namespace mlregress::examples

@@ -34,8 +34,24 @@ struct XorExperimentResult {
   double test_set_rule_accuracy = 0.0;
 };
 
+/// The seeds of a run's three sources of randomness, each its own (MlTest::seed(SeedStream)),
+/// each below 2^63.
+struct XorStreamSeeds {
+  std::uint64_t data = 0;            ///< the training and test sets
+  std::uint64_t initialisation = 0;  ///< the weights
+  std::uint64_t order = 0;           ///< the minibatch indices
+};
+
 /// Seeds torch's RNG with `seed` itself, so the result is a function of (config, seed) whoever
 /// calls it. Draws the training set, then the test set, then the weights, then the minibatches.
 XorExperimentResult run_xor_experiment(const XorExperimentConfig& config, std::uint64_t seed);
+
+/// The same run with each source of randomness drawn from its own seed (weight_stream is not
+/// used). `order_from_global` plants the common mistake: the sampler draws from the global RNG,
+/// which the initialisation seeded, so the minibatches follow `initialisation` and `order` is
+/// ignored.
+XorExperimentResult run_xor_stream_experiment(const XorExperimentConfig& config,
+                                              const XorStreamSeeds& seeds,
+                                              bool order_from_global = false);
 
 }  // namespace mlregress::examples

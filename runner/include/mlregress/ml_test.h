@@ -57,6 +57,7 @@ class MlTest : public ::testing::Test {
   using CurvePolicy = ::mlregress::CurvePolicy;
   using Below = ::mlregress::Below;
   using Above = ::mlregress::Above;
+  using SeedStream = ::mlregress::SeedStream;
 
   /// Records a named scalar metric. Recording the same name twice keeps both entries, so a
   /// reporter can flag it; NaN and Inf are recorded as they are. In a seeded test each seed
@@ -214,6 +215,11 @@ class MlTest : public ::testing::Test {
   /// The seed this test started from (the RNGs were seeded with it before the body ran). In a
   /// seeded test: this run's seed.
   static std::uint64_t seed();
+  /// The seed of one source of randomness (mlregress/seeds.h): derived from seed(), a different
+  /// one per stream, so that seeding the weights, the data and the order each from its own
+  /// stream keeps them independent. In a variant of Seeds(n).randomness_study() that holds the
+  /// stream, it is derived from the test's first seed instead, the same for every seed.
+  static std::uint64_t seed(SeedStream stream);
   /// The intra-op thread count fixed for this test.
   static int threads();
   /// The variant a seeded test runs under ("" when it declares none).

@@ -55,16 +55,39 @@
 // draws the same values (runner/docs/seeded-tests.md, "Random search"); in the body,
 // search_method() is "adam" or "sgd". `list`, the run and `ablation` show the trials per method
 // and warn when the methods of one test had unequal budgets.
+//
+// Which randomness matters ("vary the data order alone, and the other way round"):
+//
+//   ML_SEED_TEST(Full, XorRandomnessStudy, Seeds(8).randomness_study(), ...) {
+//     torch::manual_seed(seed(SeedStream::Initialisation));   // the weights
+//     std::mt19937_64 order(seed(SeedStream::DataOrder));      // the minibatch order
+//     ... seed(SeedStream::Data) ...                          // the dataset drawn
+//   }
+//
+// runs the body under four variants over the same seeds: "all" (every stream follows the seed),
+// "data_order_only", "initialisation_only" and "data_only" (that stream follows the seed, the
+// others stay at the run's first seed). The ablation table then shows each variant's spread over
+// the seeds beside all's, and warns when a varied stream changed nothing (the body drew it from
+// somewhere else). It does not combine with variants() or random_search().
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "mlregress/param.h"
 
 namespace mlregress {
+
+/// The independent sources of randomness of a training run, each with its own seed in the body
+/// (MlTest::seed(SeedStream)): the data drawn or generated, the weights' initialisation, and the
+/// order in which examples are served (shuffling, minibatch sampling).
+enum class SeedStream { Data, Initialisation, DataOrder };
+
+/// "data", "initialisation" or "data_order": as the ablation table and config.json name them.
+std::string_view seed_stream_name(SeedStream stream);
 
 /// One variant of a seeded test's config: a name and the parameters it changes.
 struct Variant {
@@ -74,6 +97,9 @@ struct Variant {
   /// declared by hand belongs to no method ("" and -1) and counts in no tuning budget.
   std::string method = {};
   int trial = -1;
+  /// Streams fixed at the run's first seed whatever the variant's seed (randomness_study()); the
+  /// others follow the seed.
+  std::vector<SeedStream> held = {};
 };
 
 /// A double parameter drawn uniformly in [low, high] (random_search()).
@@ -130,6 +156,15 @@ class Seeds {
     return *this;
   }
 
+  /// Runs the body under the variants "all", "data_order_only", "initialisation_only" and
+  /// "data_only" over the same seeds: in each *_only variant that stream alone follows the seed
+  /// (MlTest::seed(SeedStream)), the others are held at the run's first seed. Combined with
+  /// variants() or random_search() the test is refused at start.
+  Seeds& randomness_study() {
+    randomness_study_ = true;
+    return *this;
+  }
+
   /// Runs the seeds in blocks of count() while the gate is undecided, at most `cap` in all.
   Seeds& up_to(int cap) {
     cap_ = cap;
@@ -180,6 +215,8 @@ class Seeds {
   const std::vector<Variant>& variant_list() const { return variants_; }
   /// The random_search() declarations, in order.
   const std::vector<RandomSearch>& searches() const { return searches_; }
+  /// randomness_study() was called.
+  bool studies_randomness() const { return randomness_study_; }
 
  private:
   int count_ = 0;
@@ -192,6 +229,11 @@ class Seeds {
   bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;
   std::vector<RandomSearch> searches_;
+  bool randomness_study_ = false;  ///< randomness_study() was called
 };
+
+/// The variants randomness_study() adds, in order: all, data_order_only, initialisation_only,
+/// data_only, each with the streams it holds.
+std::vector<Variant> randomness_study_variants();
 
 }  // namespace mlregress

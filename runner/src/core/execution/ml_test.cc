@@ -359,6 +359,26 @@ void MlTest::record_gated_curve(std::string_view name, const std::vector<std::in
 }
 
 std::uint64_t MlTest::seed() { return internal::require_context("seed()").seed; }
+
+namespace {
+
+// SplitMix64's finaliser over the base offset by the stream: unrelated seeds per stream, the same
+// on every machine, below 2^63 so that they read back from a TOML integer.
+std::uint64_t stream_seed(std::uint64_t base, SeedStream stream) {
+  std::uint64_t z = base + (static_cast<std::uint64_t>(stream) + 1) * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return (z ^ (z >> 31)) >> 1;
+}
+
+}  // namespace
+
+std::uint64_t MlTest::seed(SeedStream stream) {
+  const internal::TestContext& context = internal::require_context("seed(SeedStream)");
+  const bool held =
+      std::find(context.held.begin(), context.held.end(), stream) != context.held.end();
+  return stream_seed(held ? context.first_seed : context.seed, stream);
+}
 int MlTest::threads() { return internal::require_context("threads()").threads; }
 std::string MlTest::variant() { return internal::require_context("variant()").variant; }
 

@@ -98,6 +98,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
     v.config_hash = config_hash(v.params, 0, 1);
     v.method = variant.method;
     v.trial = variant.trial;
+    v.held = variant.held;
     planned.variants.push_back(std::move(v));
   }
   for (std::size_t v = 0; v < planned.variants.size(); ++v) {
@@ -185,6 +186,8 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
       for (const PlannedVariant& v : planned.variants) {
         variants.push_back(
             {{"name", v.name}, {"params", params_json(v.params)}, {"config_hash", v.config_hash}});
+        for (const SeedStream stream : v.held)
+          variants.back()["held"].push_back(seed_stream_name(stream));
       }
       entry["variants"] = std::move(variants);
     }

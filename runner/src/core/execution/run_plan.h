@@ -24,6 +24,8 @@ struct PlannedVariant {
   std::string config_hash;
   std::string method = {};  ///< a random_search() trial's method; "" for a variant declared by hand
   int trial = -1;           ///< the trial's index within its method
+  /// randomness_study(): the streams held at the test's first seed in this variant
+  std::vector<SeedStream> held = {};
 };
 
 /// One run of a seeded test's body to do: a variant (its index) under one seed.

@@ -6,9 +6,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "execution/event_sink.h"
 #include "mlregress/determinism_mode.h"
+#include "mlregress/seeds.h"
 #include "registry/test_registry.h"
 
 namespace mlregress::internal {
@@ -24,8 +26,10 @@ struct TestContext {
   std::string variant;   ///< its variant's name, "" when none
   std::string method;    ///< a random_search() trial's method, "" otherwise
   DeterminismMode determinism = DeterminismMode::Warn;  ///< the mode the test runs under
-  std::map<std::string, double> recorded;               ///< the metrics recorded so far, by name
-  std::set<std::string> broken_down;                    ///< the metrics given a breakdown so far
+  std::uint64_t first_seed = 0;            ///< a seeded test's first seed: where held streams stay
+  std::vector<SeedStream> held;            ///< randomness_study(): the streams this variant holds
+  std::map<std::string, double> recorded;  ///< the metrics recorded so far, by name
+  std::set<std::string> broken_down;       ///< the metrics given a breakdown so far
 };
 
 /// The running test's context; nullptr outside a test body.

@@ -49,6 +49,8 @@ class EventEmittingListener final : public ::testing::EmptyTestEventListener {
       context_.attempt = planned->attempts.has_value();
       context_.variant = job_->variant->name;
       context_.method = job_->variant->method;
+      context_.held = job_->variant->held;
+      context_.first_seed = planned->seeds.empty() ? job_->seed : planned->seeds.front();
       // Seeds run side by side in --jobs processes, one core each; an attempt of a flaky-aware
       // test is the plain test, with its threads.
       context_.threads = planned->attempts ? plan_.settings.threads : 1;

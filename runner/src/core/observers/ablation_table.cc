@@ -8,6 +8,7 @@
 #include <map>
 #include <utility>
 
+#include "observers/seed_spread.h"
 #include "record/tuning_budget.h"
 #include "statistics/holm.h"
 #include "statistics/median_interval.h"
@@ -177,6 +178,18 @@ std::string comparison_rows(const std::string& first_variant,
   return out;
 }
 
+// A randomness study's spread over seeds, from the same grouped values ("" for another test).
+std::string spread_section(GroupedLedger& ledger, const std::string& test) {
+  SpreadSamples samples;
+  for (const std::string& metric : ledger.metrics[test]) {
+    for (const std::string& v : ledger.variants[test]) {
+      std::vector<double>& values = samples[metric][v];
+      for (const auto& entry : ledger.values[test][{v, metric}]) values.push_back(entry.second);
+    }
+  }
+  return spread_over_seeds_block(ledger.variants[test], ledger.metrics[test], samples);
+}
+
 }  // namespace
 
 std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std::string& only_test,
@@ -195,6 +208,7 @@ std::string render_ablation_tables(std::vector<SeedLedgerLine> lines, const std:
                        vs.size());
     out += budget_lines(count_trials(ledger.methods[test]), "  ") + body;
     out += comparison_rows(vs.front(), comparisons);
+    out += spread_section(ledger, test);
   }
   return out;
 }

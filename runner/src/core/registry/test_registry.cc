@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "registry/random_search.h"
+#include "registry/randomness_study.h"
 
 namespace mlregress::internal {
 
@@ -174,8 +175,8 @@ void TestRegistry::add(RegisteredTest test) {
   }
   // The first problem found is reported; the test is not registered. A random search's trials
   // join the variants once its ranges are known to be good, and are checked as variants then.
-  for (const auto problem_of :
-       {parameter_problem, seed_plan_problem, attempts_problem, search_problem}) {
+  for (const auto problem_of : {parameter_problem, seed_plan_problem, attempts_problem,
+                                search_problem, randomness_study_problem}) {
     if (std::string problem = problem_of(test, where); !problem.empty()) {
       add_error(std::move(problem));
       return;
@@ -188,6 +189,7 @@ void TestRegistry::add(RegisteredTest test) {
     }
     test.seeds.variants(std::move(variants));
   }
+  add_randomness_study_variants(test);
   if (std::string problem = variant_problem(test, where); !problem.empty()) {
     add_error(std::move(problem));
     return;
