@@ -206,6 +206,19 @@ TEST(CliOptionsRun, AnUnknownTierIsAUsageError) {
   expect_usage_error({"list", "--tier", "nightly"}, "nightly");
 }
 
+// run --determinism: the three modes reach the field (warn when not given); a misspelt mode
+// stops with the list of modes before anything runs.
+TEST(CliOptionsRun, DeterminismTakesTheThreeModesAndNothingElse) {
+  EXPECT_EQ(parse_ok({}).cl().run.determinism, "warn");
+  for (const std::string mode : {"off", "warn", "strict"}) {
+    EXPECT_EQ(parse_ok({"--determinism", mode}).cl().run.determinism, mode);
+  }
+  expect_usage_error({"--determinism", "sometimes"},
+                     "--determinism is off, warn or strict, not 'sometimes'");
+  expect_usage_error({"--determinism", "Strict"}, "not 'Strict'");
+  expect_usage_error({"--determinism", ""});
+}
+
 TEST(CliOptionsRun, ASeedOutsideWhatBaselineFilesHoldIsAUsageError) {
   // "-1" would otherwise become 18446744073709551615, which no baseline file can hold.
   expect_usage_error({"--seed", "-1"}, "a seed is a whole number from 0 to 9223372036854775807");
