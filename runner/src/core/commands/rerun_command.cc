@@ -48,6 +48,7 @@ struct RerunPlan {
   std::vector<std::string> sets;  ///< the run's parameters as --set items
   std::uint64_t run_seed = 0;
   int threads = 1;
+  std::string determinism = "warn";  ///< the run's --determinism
   std::string hash;                  ///< the config hash here
   std::vector<std::uint64_t> seeds;  ///< the seeds the run ran
 };
@@ -145,6 +146,7 @@ RerunPlan plan_rerun(const RerunOptions& options, const RunRecord& record) {
     std::printf("rerun --force: %s\n", list.c_str());
   }
   check_seeds(options, plan);
+  plan.determinism = record.run.info.determinism;
   return plan;
 }
 
@@ -168,6 +170,7 @@ RunOptions rerun_run_options(const RerunOptions& options, const RerunPlan& plan)
   run.sets = plan.sets;
   run.seed = plan.run_seed;
   run.threads = plan.threads;
+  run.determinism = plan.determinism;
   run.out = options.out;
   run.color = "never";
   run.repo = options.repo;
