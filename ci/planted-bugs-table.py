@@ -38,6 +38,8 @@ CHECK_NAMES = {
     "curve_smells": "curve smell (validation better than training)",
     "validation_predicts_test": "curve smell (test poor although validation good)",
     "learning_rate_schedule": "learning-rate schedule (peak at the declared step, decay, floor)",
+    "determinism_strict": "run --determinism strict (nondeterministic kernel refused)",
+    "bitwise_twice": "bitwise twice (check_determinism)",
 }
 
 HEADER = """# Planted bugs × checks

@@ -312,6 +312,54 @@ ML_TEST(Fast, PlantedDropoutLeftOnDuringValidation) {
 
 namespace {
 
+// A few SGD steps on XOR points whose every step calls a kernel without a deterministic
+// implementation (the plant: what index_add_ or scatter_add_ on CUDA report). On the CPU at one
+// thread the numbers repeat anyway.
+checks::TrainingRun training_with_a_nondeterministic_kernel() {
+  const examples::LabeledPoints data = examples::make_xor_quadrants(64);
+  nn::Sequential model = examples::make_xor_mlp(8, 1);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  checks::TrainingRun run;
+  for (int step = 0; step < 5; ++step) {
+    at::Context::alertNotDeterministic("planted_scatter_add");
+    optimizer.zero_grad();
+    torch::Tensor loss = nn::functional::cross_entropy(model->forward(data.inputs), data.labels);
+    loss.backward();
+    optimizer.step();
+    run.losses.push_back(loss.item<double>());
+  }
+  run.module = model.ptr();
+  return run;
+}
+
+}  // namespace
+
+// The test declares its own determinism, strict: the first step of the planted training throws,
+// naming the kernel. The honest miss: under warn (the default) the same training runs twice to
+// the same bits on the CPU, so check_determinism passes it; strict is what names the kernel
+// before a GPU ever produces a differing bit. The runner sets the next test's mode afresh.
+ML_TEST(Fast, PlantedNondeterministicKernel, {"determinism", "strict"}) {
+  EXPECT_EQ(determinism(), mlregress::DeterminismMode::Strict);
+  std::string refused;
+  try {
+    training_with_a_nondeterministic_kernel();
+  } catch (const c10::Error& error) {
+    refused = error.what();
+  }
+  record_caught("determinism_strict", !refused.empty());
+  EXPECT_NE(refused.find("planted_scatter_add"), std::string::npos)
+      << "strict must refuse the kernel and name it; got: " << refused;
+
+  at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);  // the default, warn
+  const checks::DeterminismResult twice =
+      checks::check_determinism(training_with_a_nondeterministic_kernel, {.seed = seed()});
+  record_caught("bitwise_twice", !twice.passed);
+  EXPECT_TRUE(twice.passed) << "one CPU thread repeats the plant bit for bit: "
+                            << twice.assertion().message();
+}
+
+namespace {
+
 // The language model's schedule (warmup 4, cosine to 0.1 x peak at update 40) and what the
 // optimizer was given, update by update, when the trainer runs `steps` updates on one batch.
 struct ScheduledRun {
