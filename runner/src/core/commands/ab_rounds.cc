@@ -73,6 +73,9 @@ ChildRun run_side(Side side, int round, const std::string& program,
                                    "--color",   "never",
                                    "--seed",    std::to_string(options.seed),
                                    "--threads", std::to_string(options.threads)};
+  // Both sides, and only when asked: a build from before the switch knows no --determinism.
+  if (options.determinism != "warn")
+    argv.insert(argv.end(), {"--determinism", options.determinism});
   if (side == Side::kCandidate) {
     for (const std::string& set : options.sets) argv.insert(argv.end(), {"--set", set});
   }
