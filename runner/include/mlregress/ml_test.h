@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mlregress/attempts.h"
@@ -35,6 +36,15 @@ class MlTest;
 /// MlTest::record_predictions; specialised for torch::Tensor in mlregress/torch/predictions.h.
 template <typename T>
 struct ClassIndices;
+
+/// Converts a container of per-example attribute values to std::vector<double> for
+/// MlTest::record_predictions; specialised for torch::Tensor in mlregress/torch/predictions.h.
+template <typename T>
+struct ExampleValues;
+
+/// Per-example attributes of recorded predictions, by name: values[i] belongs to ids[i] (NaN:
+/// no value for that example), e.g. {{"length", lengths}, {"label_frequency", frequencies}}.
+using ExampleAttributes = std::vector<std::pair<std::string, std::vector<double>>>;
 
 namespace internal {
 const ParamValue& resolved_param(std::string_view key);
@@ -136,6 +146,34 @@ class MlTest : public ::testing::Test {
                                  const T& target) {
     record_predictions(name, ClassIndices<T>::to_vector(ids), ClassIndices<T>::to_vector(predicted),
                        ClassIndices<T>::to_vector(target));
+  }
+  /// The same with an attribute per example (a sequence's length, a token's position, an
+  /// image's size, a label's frequency): stored as extra columns of the predictions file, and a
+  /// later run's flips are also sliced by each attribute (one slice per value for at most 12
+  /// integer values, else quartiles; examples without a value in the slice "missing"), each
+  /// slice with McNemar's exact test, Holm-adjusted across the attribute's slices. An attribute
+  /// needs one value per id and a name of letters, digits, '_', '.' or '-', used once
+  /// (std::invalid_argument).
+  static void record_predictions(std::string_view name, const std::vector<std::int64_t>& ids,
+                                 const std::vector<std::int64_t>& predicted,
+                                 const std::vector<std::int64_t>& target,
+                                 const ExampleAttributes& attributes);
+  /// The same for tensors: ids and classes as above, each attribute a 1-D tensor of any numeric
+  /// dtype (ExampleValues<T>).
+  template <typename T>
+  requires requires(const T& t) {
+    ClassIndices<T>::to_vector(t);
+    ExampleValues<T>::to_vector(t);
+  }
+  static void record_predictions(std::string_view name, const T& ids, const T& predicted,
+                                 const T& target,
+                                 const std::vector<std::pair<std::string, T>>& attributes) {
+    ExampleAttributes values;
+    for (const auto& [attribute, tensor] : attributes) {
+      values.emplace_back(attribute, ExampleValues<T>::to_vector(tensor));
+    }
+    record_predictions(name, ClassIndices<T>::to_vector(ids), ClassIndices<T>::to_vector(predicted),
+                       ClassIndices<T>::to_vector(target), values);
   }
 
   /// Records which data the test measured on (a content hash: fingerprint_files, or

@@ -28,6 +28,13 @@ std::unordered_map<std::int64_t, std::size_t> index_by_id(const Predictions& pre
         "{} predictions: {} ids, {} predicted classes and {} targets (the lengths must agree)",
         which, n, predictions.predicted.size(), predictions.target.size()));
   }
+  for (const ExampleAttribute& a : predictions.attributes) {
+    if (a.values.size() != n) {
+      throw std::invalid_argument(
+          fmt::format("{} predictions: {} ids but {} values of the attribute '{}'", which, n,
+                      a.values.size(), a.name));
+    }
+  }
   std::unordered_map<std::int64_t, std::size_t> index;
   index.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -172,6 +179,21 @@ PairedTally pair_examples(const Predictions& baseline, const Predictions& candid
   return tally;
 }
 
+// Where the lost examples went (by predicted class): the confusion matrix's changed cells.
+std::string format_confusion_change(const std::vector<ConfusionCellDelta>& confusion_delta) {
+  if (confusion_delta.empty()) return "";
+  std::vector<std::string> cells;
+  for (std::size_t k = 0; k < confusion_delta.size() && k < kMaxClassesListed; ++k) {
+    const ConfusionCellDelta& cell = confusion_delta[k];
+    cells.push_back(fmt::format("{}→{} {:+d}", cell.target, cell.predicted, cell.delta));
+  }
+  std::string out = fmt::format("  confusion change (true→predicted): {}", fmt::join(cells, ", "));
+  if (confusion_delta.size() > kMaxClassesListed) {
+    out += fmt::format(" (and {} more cells)", confusion_delta.size() - kMaxClassesListed);
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 PredictionComparison compare_predictions(const Predictions& baseline, const Predictions& candidate,
@@ -203,6 +225,8 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
       result.compared == 0 ? nan : static_cast<double>(tally.candidate_correct) / compared;
 
   rank_changes(result, tally.by_class, tally.confusion_delta);
+  attach_flip_attributes(result, baseline, candidate);
+  result.by_attribute = slice_flips_by_attribute(baseline, candidate);
   result.mcnemar = stats::mcnemar_exact(static_cast<std::int64_t>(result.correct_to_wrong.size()),
                                         static_cast<std::int64_t>(result.wrong_to_correct.size()));
   return result;
@@ -248,20 +272,10 @@ std::string format_flip_summary(const PredictionComparison& comparison, std::siz
   if (!comparison.by_class.empty()) {
     out += fmt::format("  by true class: {}\n", format_class_flips(comparison.by_class));
   }
-  // Where the lost examples went (by predicted class): the confusion matrix's changed cells.
-  if (!comparison.confusion_delta.empty()) {
-    std::vector<std::string> cells;
-    for (std::size_t k = 0; k < comparison.confusion_delta.size() && k < kMaxClassesListed; ++k) {
-      const ConfusionCellDelta& cell = comparison.confusion_delta[k];
-      cells.push_back(fmt::format("{}→{} {:+d}", cell.target, cell.predicted, cell.delta));
-    }
-    out += fmt::format("  confusion change (true→predicted): {}", fmt::join(cells, ", "));
-    if (comparison.confusion_delta.size() > kMaxClassesListed) {
-      out += fmt::format(" (and {} more cells)",
-                         comparison.confusion_delta.size() - kMaxClassesListed);
-    }
-    out += "\n";
+  for (const std::string& line : format_slice_flips(comparison.by_attribute)) {
+    out += "  " + line + "\n";
   }
+  out += format_confusion_change(comparison.confusion_delta);
 
   const auto list = [&](std::string_view label, const std::vector<PredictionFlip>& flips) {
     if (flips.empty() || list_limit == 0) return;

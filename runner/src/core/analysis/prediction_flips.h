@@ -14,16 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "analysis/slice_flips.h"
 #include "statistics/mcnemar.h"
 
 namespace mlregress::internal {
 
 /// One run's predictions: example i has id ids[i], predicted class predicted[i] and true class
-/// target[i]. Ids are unique; classes are indices >= 0.
+/// target[i]. Ids are unique; classes are indices >= 0. Each attribute (record_predictions with
+/// attributes) holds one value per example, in the same order.
 struct Predictions {
   std::vector<std::int64_t> ids;
   std::vector<std::int64_t> predicted;
   std::vector<std::int64_t> target;
+  std::vector<ExampleAttribute> attributes = {};
 };
 
 /// An example whose correctness changed between the baseline and the candidate.
@@ -32,6 +35,8 @@ struct PredictionFlip {
   std::int64_t target = 0;
   std::int64_t baseline_predicted = 0;
   std::int64_t candidate_predicted = 0;
+  /// The example's value of each of PredictionComparison::attribute_names (NaN: none).
+  std::vector<double> attributes = {};
 };
 
 /// The flips of one true class.
@@ -78,13 +83,16 @@ struct PredictionComparison {
   std::vector<ConfusionCellDelta> confusion_delta;
   /// b = correct_to_wrong.size(), c = wrong_to_correct.size().
   stats::McNemarResult mcnemar;
+  /// The attributes either set carries (analysis/slice_flips.h), and the flips sliced by each.
+  std::vector<std::string> attribute_names;
+  std::vector<SliceFlips> by_attribute;
 };
 
 /// Pairs `candidate` with `baseline` by id. `list_limit` bounds the example id lists of the
 /// id-set and target differences (and the reason text); the flip lists are always complete.
 /// Throws std::invalid_argument for predictions that are malformed: vectors of different
-/// lengths, an id listed twice, a negative class index (the message names the set and the first
-/// offending id).
+/// lengths, an id listed twice, a negative class index, an attribute with another number of
+/// values than ids (the message names the set and the first offending id or attribute).
 PredictionComparison compare_predictions(const Predictions& baseline, const Predictions& candidate,
                                          std::size_t list_limit);
 
@@ -93,6 +101,7 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
 ///   McNemar exact p = 0.00051 (one-sided, worse)
 ///     accuracy 0.9120 → 0.8870
 ///     by true class: 3: 31 →wrong, 2 →correct; 7: 4 →wrong, 1 →correct
+///     by position: [12, 16) 31 →wrong, 1 →correct of 250 (McNemar Holm p 1.5e-08); 4 slices
 ///     confusion change (true→predicted): 3→3 -29, 3→5 +25, 3→0 +6, 7→7 -3, ...
 ///     first correct→wrong: id 12 (class 3 → 5), id 31 (class 3 → 0), ... (38 more)
 ///     first wrong→correct: id 40 (class 7, was 2), ...

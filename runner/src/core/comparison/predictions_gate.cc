@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::size_t kListedFlips = 5;
 constexpr std::size_t kListedClasses = 10;
+constexpr std::size_t kListedSlices = 10;  // of each attribute
 
 FlipsAnalysis flips_analysis(std::shared_ptr<const PredictionComparison> comparison) {
   FlipsAnalysis a;
@@ -27,6 +28,7 @@ FlipsAnalysis flips_analysis(std::shared_ptr<const PredictionComparison> compari
   a.p_better = comparison->mcnemar.p_better;
   for (std::size_t i = 0; i < comparison->by_class.size() && i < kListedClasses; ++i)
     a.by_class.push_back(comparison->by_class[i]);
+  a.by_attribute = cap_slices(comparison->by_attribute, kListedSlices);
   a.summary = format_flip_summary(*comparison, kListedFlips);
   a.full = std::move(comparison);
   return a;

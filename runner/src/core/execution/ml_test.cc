@@ -9,6 +9,7 @@
 #include "comparison/constraint.h"
 #include "execution/test_context.h"
 #include "record/run_result.h"
+#include "storage/predictions_file.h"
 #include "support/dataset_hasher.h"
 
 namespace mlregress {
@@ -240,6 +241,13 @@ void MlTest::record_curve(std::string_view name, const std::vector<std::int64_t>
 void MlTest::record_predictions(std::string_view name, const std::vector<std::int64_t>& ids,
                                 const std::vector<std::int64_t>& predicted,
                                 const std::vector<std::int64_t>& target) {
+  record_predictions(name, ids, predicted, target, ExampleAttributes{});
+}
+
+void MlTest::record_predictions(std::string_view name, const std::vector<std::int64_t>& ids,
+                                const std::vector<std::int64_t>& predicted,
+                                const std::vector<std::int64_t>& target,
+                                const ExampleAttributes& attributes) {
   internal::TestContext& context = internal::require_context("record_predictions()");
   if (context.seeded) {
     throw std::invalid_argument(fmt::format(
@@ -248,9 +256,14 @@ void MlTest::record_predictions(std::string_view name, const std::vector<std::in
         name));
   }
   internal::Predictions predictions{ids, predicted, target};
+  for (const auto& [attribute, values] : attributes) {
+    predictions.attributes.push_back({attribute, values});
+  }
   try {
-    // Pairing the set with itself checks it: equal lengths, unique ids, classes >= 0.
+    // Pairing the set with itself checks it: equal lengths, unique ids, classes >= 0; rendering
+    // its file checks the attributes' names.
     (void)internal::compare_predictions(predictions, predictions, 0);
+    if (!predictions.attributes.empty()) (void)internal::render_predictions_csv(predictions);
   } catch (const std::invalid_argument& error) {
     throw std::invalid_argument(fmt::format("predictions '{}': {}", name, error.what()));
   }

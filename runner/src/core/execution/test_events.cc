@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "record/json_number.h"
@@ -23,6 +24,19 @@ nlohmann::json numbers(const std::vector<double>& values) {
   nlohmann::json array = nlohmann::json::array();
   for (double v : values) array.push_back(json_number(v));
   return array;
+}
+
+// record_predictions' per-example attributes; null (NaN) for an example without a value.
+std::vector<ExampleAttribute> attributes_from(const nlohmann::json& json) {
+  std::vector<ExampleAttribute> attributes;
+  for (const nlohmann::json& a : json) {
+    ExampleAttribute attribute{a.at("name").get<std::string>(), {}};
+    for (const nlohmann::json& v : a.at("values")) {
+      attribute.values.push_back(read_json_number(v).value_or(std::nan("")));
+    }
+    attributes.push_back(std::move(attribute));
+  }
+  return attributes;
 }
 
 nlohmann::json end_json(const TestEnded& e) {
@@ -93,6 +107,13 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                     {"ids", e.predictions.ids},
                     {"predicted", e.predictions.predicted},
                     {"target", e.predictions.target}};
+            if (!e.predictions.attributes.empty()) {
+              nlohmann::json attributes = nlohmann::json::array();
+              for (const ExampleAttribute& a : e.predictions.attributes) {
+                attributes.push_back({{"name", a.name}, {"values", numbers(a.values)}});
+              }
+              json["attributes"] = std::move(attributes);
+            }
           },
           [&](const DatasetRecorded& e) {
             json = {
@@ -152,6 +173,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
     predictions.ids = json.at("ids").get<std::vector<std::int64_t>>();
     predictions.predicted = json.at("predicted").get<std::vector<std::int64_t>>();
     predictions.target = json.at("target").get<std::vector<std::int64_t>>();
+    if (json.contains("attributes")) predictions.attributes = attributes_from(json.at("attributes"));
     event = PredictionsRecorded{json.at("name").get<std::string>(), std::move(predictions)};
   } else if (kind == "dataset") {
     event =

@@ -18,6 +18,7 @@
 //   {"event": "constraint", "text": "val_loss <= +0.5%"}
 //   {"event": "held_out", "name": "test", "sha256": "sha256:ab12..."}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
+//     (with attributes: "attributes": [{"name": "length", "values": [12, null]}], null: no value)
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
 

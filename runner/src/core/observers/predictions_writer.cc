@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "storage/predictions_file.h"
@@ -33,11 +34,16 @@ void PredictionsWriter::on_predictions(const TestResult& /*test*/,
 void PredictionsWriter::on_test_end(const TestResult& test, const RunResult& /*run*/) {
   for (const MetricComparison& c : test.comparisons) {
     if (!c.flips || !c.flips->full) continue;
-    std::string csv = "kind,id,target,baseline_predicted,candidate_predicted\n";
+    std::string csv = "kind,id,target,baseline_predicted,candidate_predicted";
+    for (const std::string& name : c.flips->full->attribute_names) csv += "," + name;
+    csv += "\n";
     const auto rows = [&](const char* kind, const std::vector<PredictionFlip>& flips) {
       for (const PredictionFlip& f : flips) {
-        csv += fmt::format("{},{},{},{},{}\n", kind, f.id, f.target, f.baseline_predicted,
+        csv += fmt::format("{},{},{},{},{}", kind, f.id, f.target, f.baseline_predicted,
                            f.candidate_predicted);
+        // One column per attribute, empty where the example has no value.
+        for (const double v : f.attributes) csv += std::isfinite(v) ? fmt::format(",{}", v) : ",";
+        csv += "\n";
       }
     };
     rows("correct_to_wrong", c.flips->full->correct_to_wrong);

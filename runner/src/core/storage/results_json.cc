@@ -248,6 +248,28 @@ Cause cause_from(const nlohmann::json& json) {
   return cause;
 }
 
+// The flips of each per-example attribute's slices: {"attribute": "position", "slice": "[12, 16)",
+// "low": 12, "high": 16, "compared": 1024, ...} (no low and high for the slice "missing").
+nlohmann::json slices_json(const std::vector<SliceFlips>& slices) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SliceFlips& s : slices) {
+    nlohmann::json slice = {{"attribute", s.attribute}, {"slice", s.label}};
+    if (!s.missing()) {
+      slice["low"] = json_number(s.low);
+      slice["high"] = json_number(s.high);
+    }
+    slice.update({{"compared", s.compared},
+                  {"correct_to_wrong", s.correct_to_wrong},
+                  {"wrong_to_correct", s.wrong_to_correct},
+                  {"accuracy_before", json_number(s.accuracy_before)},
+                  {"accuracy_after", json_number(s.accuracy_after)},
+                  {"p_two_sided", json_number(s.p_two_sided)},
+                  {"p_holm", json_number(s.p_holm)}});
+    out.push_back(std::move(slice));
+  }
+  return out;
+}
+
 void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
   metric["verdict"] = verdict_name(c.verdict);
   metric["baseline"] = optional_number(c.baseline);
@@ -290,6 +312,7 @@ void add_comparison(nlohmann::json& metric, const MetricComparison& c) {
                        {"p_better", json_number(f.p_better)},
                        {"by_class", std::move(by_class)},
                        {"summary", f.summary}};
+    if (!f.by_attribute.empty()) metric["flips"]["by_attribute"] = slices_json(f.by_attribute);
     if (c.decision) {
       metric["flips"]["p_worse_holm"] = json_number(c.decision->p_worse_adjusted);
       metric["flips"]["p_better_holm"] = json_number(c.decision->p_better_adjusted);
@@ -524,6 +547,22 @@ ClassFlips class_flips_from(const nlohmann::json& k) {
   return cf;
 }
 
+SliceFlips slice_from(const nlohmann::json& k) {
+  SliceFlips slice;
+  slice.attribute = field<std::string>(k, "attribute");
+  slice.label = field<std::string>(k, "slice");
+  if (k.contains("low")) slice.low = number_field(k, "low");
+  if (k.contains("high")) slice.high = number_field(k, "high");
+  slice.compared = field<std::size_t>(k, "compared");
+  slice.correct_to_wrong = field<std::size_t>(k, "correct_to_wrong");
+  slice.wrong_to_correct = field<std::size_t>(k, "wrong_to_correct");
+  slice.accuracy_before = number_field(k, "accuracy_before");
+  slice.accuracy_after = number_field(k, "accuracy_after");
+  slice.p_two_sided = number_field(k, "p_two_sided");
+  slice.p_holm = number_field(k, "p_holm");
+  return slice;
+}
+
 FlipsAnalysis flips_from(const nlohmann::json& f) {
   FlipsAnalysis flips;
   flips.compared = field<std::size_t>(f, "compared");
@@ -534,6 +573,9 @@ FlipsAnalysis flips_from(const nlohmann::json& f) {
   flips.p_worse = number_field(f, "p_worse");
   flips.p_better = number_field(f, "p_better");
   for (const nlohmann::json& k : f.at("by_class")) flips.by_class.push_back(class_flips_from(k));
+  if (f.contains("by_attribute")) {
+    for (const nlohmann::json& k : f.at("by_attribute")) flips.by_attribute.push_back(slice_from(k));
+  }
   flips.summary = field<std::string>(f, "summary");
   return flips;
 }
