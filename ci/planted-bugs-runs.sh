@@ -29,6 +29,7 @@ against_baselines=(
   "LmScheduleDoesWhatItSays LmScheduleDoesWhatItSays.schedule_counts_examples=true"
   "LmGenerationHonoursItsLength LmGenerationHonoursItsLength.length_offset=1"
   "XorBeatsDumbBaselines XorBeatsDumbBaselines.depth=0"
+  "LmValidationLossRespectsTheEntropyBound LmValidationLossRespectsTheEntropyBound.train_length=12"
 )
 
 # Changes planted against a baseline promoted, in the same script, from a run of the same test

@@ -1,6 +1,7 @@
 #include "analysis/slice_flips.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -240,6 +241,33 @@ std::vector<std::string> format_slice_flips(const std::vector<SliceFlips>& slice
     k += count;
   }
   return lines;
+}
+
+std::optional<ConcentratedLoss> concentrated_loss(const std::vector<SliceFlips>& slices,
+                                                  std::size_t total_lost,
+                                                  std::size_t total_compared, double alpha) {
+  std::optional<ConcentratedLoss> best;
+  for (std::size_t k = 0; k < slices.size();) {
+    ConcentratedLoss loss{slices[k].attribute, {}, 0, 0};
+    for (; k < slices.size() && slices[k].attribute == loss.attribute; ++k) {
+      const SliceFlips& s = slices[k];
+      if (s.net_lost() <= 0 || !(s.p_holm < alpha)) continue;
+      loss.slices.push_back(s.label);
+      loss.lost += s.correct_to_wrong;
+      loss.compared += s.compared;
+    }
+    const bool concentrated = !loss.slices.empty() && 2 * loss.lost >= total_lost &&
+                              2 * loss.compared <= total_compared;
+    if (concentrated && (!best || loss.lost > best->lost)) best = std::move(loss);
+  }
+  return best;
+}
+
+std::string describe_concentrated_loss(const ConcentratedLoss& loss, std::size_t total_lost,
+                                       std::size_t total_compared) {
+  return fmt::format("{} {} ({} of {} correct→wrong, on {} of {} examples)", loss.attribute,
+                     fmt::join(loss.slices, ", "), loss.lost, total_lost, loss.compared,
+                     total_compared);
 }
 
 std::vector<SliceFlips> cap_slices(const std::vector<SliceFlips>& slices, std::size_t limit) {

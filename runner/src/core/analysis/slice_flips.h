@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,23 @@ const SliceFlips* slice_that_lost_most(const std::vector<SliceFlips>& slices,
 ///   "by position: [12, 16) 40 →wrong, 0 →correct of 48 (McNemar Holm p 1.8e-12); 4 slices"
 /// naming the slice that lost most, or "by position: no slice lost examples (4 slices)".
 std::vector<std::string> format_slice_flips(const std::vector<SliceFlips>& slices);
+
+/// Where an attribute's losses concentrate: its slices that lost significantly (net loss > 0,
+/// Holm p < alpha) hold at least half the lost (correct → wrong) examples but at most half the
+/// compared ones. The attribute whose such slices hold the largest share of the lost wins.
+struct ConcentratedLoss {
+  std::string attribute;
+  std::vector<std::string> slices;  ///< their labels, in the values' order
+  std::size_t lost = 0;             ///< correct → wrong in those slices
+  std::size_t compared = 0;         ///< compared examples in those slices
+};
+std::optional<ConcentratedLoss> concentrated_loss(const std::vector<SliceFlips>& slices,
+                                                  std::size_t total_lost,
+                                                  std::size_t total_compared, double alpha);
+
+/// "position 12, 13, 14, 15 (38 of 40 correct→wrong, on 1024 of 2560 examples)".
+std::string describe_concentrated_loss(const ConcentratedLoss& loss, std::size_t total_lost,
+                                       std::size_t total_compared);
 
 /// The slices worth keeping of each attribute: all when at most `limit`, else the `limit` that
 /// lost most (then most flips), still in the order of the values.

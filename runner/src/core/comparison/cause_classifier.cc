@@ -129,6 +129,22 @@ std::optional<std::string> concentrated_flips(const MetricComparison& c) {
       c.metric, top.target, top.correct_to_wrong, c.flips->correct_to_wrong);
 }
 
+// A REGRESSION of predictions whose lost examples crowd into a few slices of an attribute the
+// test recorded per example (record_predictions with attributes): at least 5 lost, and the slices
+// that lost significantly hold at least half of them on at most half of the examples. The
+// examples of those slices, or what the data pipeline made of them, changed, more likely than
+// the model as a whole (weak: a model can lose the long sequences).
+std::optional<std::string> concentrated_slices(const MetricComparison& c) {
+  constexpr double kSliceAlpha = 0.05;
+  if (!c.flips || c.flips->correct_to_wrong < 5) return std::nullopt;
+  const auto loss = concentrated_loss(c.flips->by_attribute, c.flips->correct_to_wrong,
+                                      c.flips->compared, kSliceAlpha);
+  if (!loss) return std::nullopt;
+  return fmt::format("the predictions '{}' lost their examples mostly in {}", c.metric,
+                     describe_concentrated_loss(*loss, c.flips->correct_to_wrong,
+                                                c.flips->compared));
+}
+
 std::optional<std::string> diverged_curve(const MetricComparison& c) {
   if (!c.curve || !c.curve->first_exit_step || !moved(c)) return std::nullopt;
   return fmt::format(
@@ -407,6 +423,11 @@ void fire_value_rules(Rules& rules, const MetricComparison& c) {
       rules.fire(CauseClass::kData, false,
                  *flips + ": the labels or examples of that class may have changed");
     }
+    if (const auto slices = concentrated_slices(c)) {
+      rules.fire(CauseClass::kData, false,
+                 *slices + ": those examples, or what the data pipeline made of them, may have "
+                           "changed");
+    }
   }
 }
 
@@ -453,6 +474,7 @@ void note_moved_siblings(Rules& rules, const MetricComparison& c, const TestResu
           fmt::format("the curve '{}' from step {}", other.metric, *other.curve->first_exit_step));
     }
     if (const auto flips = concentrated_flips(other)) rules.sibling(CauseClass::kData, *flips);
+    if (const auto slices = concentrated_slices(other)) rules.sibling(CauseClass::kData, *slices);
   }
 }
 

@@ -39,6 +39,31 @@ std::vector<ExampleAttribute> attributes_from(const nlohmann::json& json) {
   return attributes;
 }
 
+nlohmann::json predictions_json(const PredictionsRecorded& e) {
+  nlohmann::json json = {{"event", "predictions"},
+                         {"name", e.name},
+                         {"ids", e.predictions.ids},
+                         {"predicted", e.predictions.predicted},
+                         {"target", e.predictions.target}};
+  if (!e.predictions.attributes.empty()) {
+    nlohmann::json attributes = nlohmann::json::array();
+    for (const ExampleAttribute& a : e.predictions.attributes) {
+      attributes.push_back({{"name", a.name}, {"values", numbers(a.values)}});
+    }
+    json["attributes"] = std::move(attributes);
+  }
+  return json;
+}
+
+PredictionsRecorded predictions_from(const nlohmann::json& json) {
+  Predictions predictions;
+  predictions.ids = json.at("ids").get<std::vector<std::int64_t>>();
+  predictions.predicted = json.at("predicted").get<std::vector<std::int64_t>>();
+  predictions.target = json.at("target").get<std::vector<std::int64_t>>();
+  if (json.contains("attributes")) predictions.attributes = attributes_from(json.at("attributes"));
+  return PredictionsRecorded{json.at("name").get<std::string>(), std::move(predictions)};
+}
+
 nlohmann::json end_json(const TestEnded& e) {
   return {{"event", "end"},
           {"test", e.test},
@@ -101,20 +126,7 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
                     {"values", numbers(e.curve.values)}};
             if (e.curve.policy) json["policy"] = curve_policy_to_json(*e.curve.policy);
           },
-          [&](const PredictionsRecorded& e) {
-            json = {{"event", "predictions"},
-                    {"name", e.name},
-                    {"ids", e.predictions.ids},
-                    {"predicted", e.predictions.predicted},
-                    {"target", e.predictions.target}};
-            if (!e.predictions.attributes.empty()) {
-              nlohmann::json attributes = nlohmann::json::array();
-              for (const ExampleAttribute& a : e.predictions.attributes) {
-                attributes.push_back({{"name", a.name}, {"values", numbers(a.values)}});
-              }
-              json["attributes"] = std::move(attributes);
-            }
-          },
+          [&](const PredictionsRecorded& e) { json = predictions_json(e); },
           [&](const DatasetRecorded& e) {
             json = {
                 {"event", "dataset"}, {"name", e.name}, {"sha256", e.sha256}, {"bytes", e.bytes}};
@@ -169,12 +181,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
     if (json.contains("policy")) curve.policy = curve_policy_from_json(json.at("policy"));
     event = CurveRecorded{std::move(curve)};
   } else if (kind == "predictions") {
-    Predictions predictions;
-    predictions.ids = json.at("ids").get<std::vector<std::int64_t>>();
-    predictions.predicted = json.at("predicted").get<std::vector<std::int64_t>>();
-    predictions.target = json.at("target").get<std::vector<std::int64_t>>();
-    if (json.contains("attributes")) predictions.attributes = attributes_from(json.at("attributes"));
-    event = PredictionsRecorded{json.at("name").get<std::string>(), std::move(predictions)};
+    event = predictions_from(json);
   } else if (kind == "dataset") {
     event =
         DatasetRecorded{json.at("name").get<std::string>(), json.at("sha256").get<std::string>(),

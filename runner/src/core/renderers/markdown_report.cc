@@ -119,13 +119,19 @@ std::string seeded_row(const TestResult& t, const MetricComparison& c) {
                      verdict_mark(c.verdict));
 }
 
+// Each attribute's slice that lost most ("by position: [12, 16) 40 →wrong, ..."), or "—".
+std::string attribute_cell(const FlipsAnalysis& f) {
+  const std::vector<std::string> lines = format_slice_flips(f.by_attribute);
+  return lines.empty() ? "—" : cell(fmt::format("{}", fmt::join(lines, "; ")));
+}
+
 std::string flips_row(const TestResult& t, const MetricComparison& c) {
   const FlipsAnalysis& f = *c.flips;
-  return fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} |\n",
+  return fmt::format("| `{}` | {} | {:.4f} → {:.4f} | {} | {} | {} | {} | {} | {} |\n",
                      cell(t.full_name), cell(c.metric), f.baseline_accuracy, f.candidate_accuracy,
                      f.correct_to_wrong, f.wrong_to_correct,
-                     cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)), mcnemar_p(c),
-                     verdict_mark(c.verdict));
+                     cell(f.by_class.empty() ? "—" : format_class_flips(f.by_class)),
+                     attribute_cell(f), mcnemar_p(c), verdict_mark(c.verdict));
 }
 
 // Why a metric is not a PASS: a NOT_COMPARABLE names what changed (the dataset, the fields of
@@ -309,8 +315,8 @@ std::string render_markdown_report(const RunReport& r, std::size_t limit) {
   if (!flips.empty()) {
     append_table(out,
                  "### Per-example flips\n\n| test | predictions | accuracy | correct→wrong | "
-                 "wrong→correct | by true class | McNemar p(worse) | verdict |\n"
-                 "|---|---|---:|---:|---:|---|---:|---|\n",
+                 "wrong→correct | by true class | by attribute | McNemar p(worse) | verdict |\n"
+                 "|---|---|---:|---:|---:|---|---|---:|---|\n",
                  flips, budget, "predictions");
   }
   append_capabilities(out, r, budget);
