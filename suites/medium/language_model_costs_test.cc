@@ -145,8 +145,7 @@ ML_TEST(Medium, LmValidationLossRespectsTheEntropyBound, {"steps", 300}, {"causa
     const torch::Tensor ids =
         (torch::arange(validation.size(0)).unsqueeze(1) * kLength + torch::arange(d, kLength))
             .reshape(-1);
-    const torch::Tensor repeats =
-        target == validation.index({Slice(), Slice(0, kLength - d)});
+    const torch::Tensor repeats = target == validation.index({Slice(), Slice(0, kLength - d)});
     record_predictions("next_token_from_d", ids, predicted.reshape(-1), target.reshape(-1),
                        {{"position", ids.remainder(kLength)},
                         {"repeats_d_back", repeats.reshape(-1).to(torch::kLong)}});

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -144,6 +145,64 @@ TEST_F(PredictionsE2eTest, CompareUsesTheOtherRunsPredictionsAndNamesADamagedFil
   const ProcessResult damaged = predictions("compare " + a + " " + b);
   EXPECT_EQ(damaged.exit_code, kRunFolderError);
   EXPECT_THAT(damaged.err, HasSubstr("Predictions.eval.csv:2"));
+}
+
+// Predictions recorded with per-example attributes: the file has their columns; a bug that hits
+// only the longest examples is a REGRESSION whose losses results.json, the console and the flips
+// file place in the slice length [12, 16); the other slices lost nothing, and the examples
+// without a size form the slice "missing".
+TEST_F(PredictionsE2eTest, FlipsAreSlicedByTheRecordedAttributes) {
+  const std::string csv =
+      test_support::read_file(latest() + "/predictions/SlicedPredictions.eval.csv");
+  EXPECT_THAT(csv, ::testing::StartsWith("id,predicted,target,length,size\n"));
+  const ProcessResult damaged = run_against_baselines("--set SlicedPredictions.late_damage=true");
+  EXPECT_EQ(damaged.exit_code, kRegression) << damaged.out;
+  const json eval = test_named(results(), "SlicedPredictions").at("predictions").at(0);
+  EXPECT_EQ(eval.at("verdict"), "REGRESSION");
+  const json& flips = eval.at("flips");
+  ASSERT_GT(flips.at("correct_to_wrong").get<int>(), 20);
+  std::map<std::string, json> length_slices;
+  bool size_missing = false;
+  for (const json& slice : flips.at("by_attribute")) {
+    if (slice.at("attribute") == "length") length_slices[slice.at("slice")] = slice;
+    if (slice.at("attribute") == "size" && slice.at("slice") == "missing") {
+      size_missing = true;
+      EXPECT_EQ(slice.at("compared"), 8);  // ids 0, 50, ..., 350
+      EXPECT_FALSE(slice.contains("low"));
+    }
+  }
+  EXPECT_TRUE(size_missing);
+  ASSERT_EQ(length_slices.size(), 4u);  // quartiles of 16 values
+  const json& late = length_slices.at("[12, 16)");
+  EXPECT_EQ(late.at("low"), 12.0);
+  EXPECT_EQ(late.at("high"), 16.0);
+  EXPECT_EQ(late.at("compared"), 100);
+  EXPECT_EQ(late.at("correct_to_wrong"), flips.at("correct_to_wrong"));
+  EXPECT_LT(late.at("p_holm").get<double>(), 1e-6);
+  for (const char* early : {"[0, 4)", "[4, 8)", "[8, 12)"}) {
+    EXPECT_EQ(length_slices.at(early).at("correct_to_wrong"), 0) << early;
+  }
+  EXPECT_THAT(eval.at("note").get<std::string>(), HasSubstr("lost mostly in length [12, 16)"));
+  EXPECT_THAT(damaged.out, HasSubstr("by length: [12, 16) "));
+  // The flips file has one column per attribute: every lost example is of length 12 to 15.
+  const std::string file =
+      test_support::read_file(latest() + "/predictions/SlicedPredictions.eval.flips.csv");
+  std::istringstream lines(file);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "kind,id,target,baseline_predicted,candidate_predicted,length,size");
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    long long id = 0, target = 0, before = 0, after = 0;
+    double length = -1;
+    ASSERT_EQ(std::sscanf(line.c_str(), "correct_to_wrong,%lld,%lld,%lld,%lld,%lf", &id, &target,
+                          &before, &after, &length),
+              5)
+        << line;
+    EXPECT_GE(length, 12.0) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, flips.at("correct_to_wrong").get<int>());
 }
 
 // Every recorded set carries its confusion matrix: in results.json (rows summing to the label

@@ -434,6 +434,45 @@ TEST(CauseClassifier, FlipsCrowdedIntoOneClassPointToTheDataWithUnknown) {
   EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
 }
 
+// A slice of a per-example attribute (analysis/slice_flips.h) for the flips of `with_flips`.
+SliceFlips slice(const std::string& label, std::size_t compared, std::size_t lost, double p_holm) {
+  SliceFlips s;
+  s.attribute = "position";
+  s.label = label;
+  s.compared = compared;
+  s.correct_to_wrong = lost;
+  s.p_holm = p_holm;
+  return s;
+}
+
+TEST(CauseClassifier, FlipsCrowdedIntoFewSlicesPointToTheDataWithUnknown) {
+  // 40 lost over 4 classes evenly (no class rule), 36 of them in the late positions: a quarter of
+  // the examples.
+  TestResult t = with_flips(40, {{.target = 0, .correct_to_wrong = 10, .net_lost = 10},
+                                 {.target = 1, .correct_to_wrong = 10, .net_lost = 10},
+                                 {.target = 2, .correct_to_wrong = 10, .net_lost = 10},
+                                 {.target = 3, .correct_to_wrong = 10, .net_lost = 10}});
+  FlipsAnalysis& flips = *t.comparisons[0].flips;
+  flips.compared = 400;
+  flips.by_attribute = {slice("[0, 4)", 100, 2, 1.0), slice("[4, 8)", 100, 1, 1.0),
+                        slice("[8, 12)", 100, 1, 1.0), slice("[12, 16)", 100, 36, 1e-9)};
+  const Cause cause = classify_cause(t.comparisons[0], t, CauseEvidence{});
+  EXPECT_EQ(cause.cause, CauseClass::kData);
+  EXPECT_THAT(cause.rule, HasSubstr("lost their examples mostly in position [12, 16) (36 of 40 "
+                                    "correct→wrong, on 100 of 400 examples)"));
+  EXPECT_EQ(alternatives(cause), (std::vector<CauseClass>{CauseClass::kUnknown}));
+  // Not significant in its slice: nothing named.
+  flips.by_attribute[3].p_holm = 0.2;
+  EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
+  // Significant but on more than half the examples (a binary attribute's larger half): nothing.
+  flips.by_attribute = {slice("0", 100, 4, 1.0), slice("1", 300, 36, 1e-9)};
+  EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
+  // Fewer than 5 lost: too few to point anywhere.
+  flips.correct_to_wrong = 4;
+  flips.by_attribute = {slice("0", 300, 0, 1.0), slice("1", 100, 4, 0.01)};
+  EXPECT_EQ(classify_cause(t.comparisons[0], t, CauseEvidence{}).cause, CauseClass::kUnknown);
+}
+
 TEST(CauseClassifier, ClassNamesReadBack) {
   for (const CauseClass c : {CauseClass::kData, CauseClass::kDataOrder, CauseClass::kPreprocessing,
                              CauseClass::kOptimisation, CauseClass::kNumerics, CauseClass::kCompile,

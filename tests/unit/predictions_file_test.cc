@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -84,6 +86,63 @@ TEST(PredictionsFile, DamagedFilesNameTheLine) {
     EXPECT_EQ(error_reading(dir, text), path + error);
   }
   EXPECT_EQ(error_reading(dir, header + "7,1,1\n"), "");
+}
+
+TEST(PredictionsFile, AttributesRoundTripAsColumns) {
+  TempDir dir;
+  const std::string path = dir / "predictions.csv";
+  const double nan = std::nan("");
+  Predictions written{{42, -7, 3}, {3, 0, 1}, {3, 1, 1}};
+  written.attributes = {{"position", {12, 0, 15}}, {"size", {0.25, nan, -3.5}}};
+  write_predictions_csv(path, written);
+  EXPECT_EQ(read_file(path),
+            "id,predicted,target,position,size\n42,3,3,12,0.25\n-7,0,1,0,\n3,1,1,15,-3.5\n");
+  const Predictions read = read_predictions_csv(path);
+  EXPECT_EQ(read.ids, written.ids);
+  EXPECT_EQ(read.predicted, written.predicted);
+  EXPECT_EQ(read.target, written.target);
+  ASSERT_EQ(read.attributes.size(), 2u);
+  EXPECT_EQ(read.attributes[0].name, "position");
+  EXPECT_EQ(read.attributes[0].values, (std::vector<double>{12, 0, 15}));
+  EXPECT_EQ(read.attributes[1].name, "size");
+  EXPECT_EQ(read.attributes[1].values[0], 0.25);
+  EXPECT_TRUE(std::isnan(read.attributes[1].values[1]));  // no value: empty, read back as NaN
+  EXPECT_EQ(read.attributes[1].values[2], -3.5);
+
+  // The three-column file of earlier runs and baselines still reads, without attributes.
+  write_text(path, "id,predicted,target\n1,2,2\n");
+  const Predictions old = read_predictions_csv(path);
+  EXPECT_EQ(old.ids, (std::vector<std::int64_t>{1}));
+  EXPECT_TRUE(old.attributes.empty());
+}
+
+TEST(PredictionsFile, BadAttributesAreRejected) {
+  TempDir dir;
+  Predictions short_values{{1, 2}, {0, 0}, {0, 0}};
+  short_values.attributes = {{"length", {3}}};
+  EXPECT_THROW(write_predictions_csv(dir / "p.csv", short_values), std::invalid_argument);
+  for (const char* name : {"target", "a,b", "", "x y"}) {
+    Predictions named{{1}, {0}, {0}};
+    named.attributes = {{name, {1}}};
+    EXPECT_THROW(render_predictions_csv(named), std::invalid_argument) << name;
+  }
+  Predictions twice{{1}, {0}, {0}};
+  twice.attributes = {{"length", {1}}, {"length", {2}}};
+  EXPECT_THROW(render_predictions_csv(twice), std::invalid_argument);
+
+  const std::string path = dir / "predictions.csv";
+  const std::string header = "id,predicted,target,length\n";
+  EXPECT_EQ(error_reading(dir, header + "1,2,3\n"),
+            path +
+                ":2: expected 'id,predicted,target' (three integers) and 1 attribute values "
+                "(numbers or empty), got '1,2,3'");
+  EXPECT_EQ(error_reading(dir, header + "1,2,3,abc\n"),
+            path +
+                ":2: expected 'id,predicted,target' (three integers) and 1 attribute values "
+                "(numbers or empty), got '1,2,3,abc'");
+  EXPECT_THAT(error_reading(dir, "id,predicted,target,length,length\n"),
+              ::testing::HasSubstr(":1: expected attribute names after 'id,predicted,target'"));
+  EXPECT_EQ(error_reading(dir, header + "1,2,3,\n4,0,0,7.5\n"), "");
 }
 
 TEST(PredictionsFile, MissingFile) {

@@ -25,8 +25,8 @@ struct FlipsAnalysis {
   /// The flips sliced by each per-example attribute the predictions carry (analysis/
   /// slice_flips.h): at most 10 slices an attribute, those that lost most, in the values' order.
   std::vector<SliceFlips> by_attribute;
-  std::string summary;               ///< format_flip_summary, a few lines
-  std::string flips_file;            ///< relative to the run folder; empty when not written
+  std::string summary;     ///< format_flip_summary, a few lines
+  std::string flips_file;  ///< relative to the run folder; empty when not written
   /// The whole comparison while the run goes (for the flips file); not in results.json.
   std::shared_ptr<const PredictionComparison> full;
 };

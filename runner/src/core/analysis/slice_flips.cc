@@ -75,8 +75,8 @@ std::vector<double> quartile_lows(const std::vector<double>& sorted,
   const auto n = static_cast<double>(sorted.size());
   for (int k = 1; k <= 3; ++k) {
     for (const double v : distinct) {
-      const auto below = static_cast<double>(
-          std::lower_bound(sorted.begin(), sorted.end(), v) - sorted.begin());
+      const auto below =
+          static_cast<double>(std::lower_bound(sorted.begin(), sorted.end(), v) - sorted.begin());
       if (below >= k * n / 4.0) {
         if (v > lows.back()) lows.push_back(v);
         break;
@@ -256,8 +256,8 @@ std::optional<ConcentratedLoss> concentrated_loss(const std::vector<SliceFlips>&
       loss.lost += s.correct_to_wrong;
       loss.compared += s.compared;
     }
-    const bool concentrated = !loss.slices.empty() && 2 * loss.lost >= total_lost &&
-                              2 * loss.compared <= total_compared;
+    const bool concentrated =
+        !loss.slices.empty() && 2 * loss.lost >= total_lost && 2 * loss.compared <= total_compared;
     if (concentrated && (!best || loss.lost > best->lost)) best = std::move(loss);
   }
   return best;

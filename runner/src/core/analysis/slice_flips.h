@@ -42,7 +42,8 @@ struct SliceFlips {
   double p_two_sided = 1.0;  ///< McNemar exact, this slice alone
   double p_holm = 1.0;       ///< Holm-adjusted across the attribute's slices
   std::int64_t net_lost() const {
-    return static_cast<std::int64_t>(correct_to_wrong) - static_cast<std::int64_t>(wrong_to_correct);
+    return static_cast<std::int64_t>(correct_to_wrong) -
+           static_cast<std::int64_t>(wrong_to_correct);
   }
   bool missing() const { return label == "missing"; }
 };

@@ -140,9 +140,9 @@ std::optional<std::string> concentrated_slices(const MetricComparison& c) {
   const auto loss = concentrated_loss(c.flips->by_attribute, c.flips->correct_to_wrong,
                                       c.flips->compared, kSliceAlpha);
   if (!loss) return std::nullopt;
-  return fmt::format("the predictions '{}' lost their examples mostly in {}", c.metric,
-                     describe_concentrated_loss(*loss, c.flips->correct_to_wrong,
-                                                c.flips->compared));
+  return fmt::format(
+      "the predictions '{}' lost their examples mostly in {}", c.metric,
+      describe_concentrated_loss(*loss, c.flips->correct_to_wrong, c.flips->compared));
 }
 
 std::optional<std::string> diverged_curve(const MetricComparison& c) {
@@ -425,8 +425,9 @@ void fire_value_rules(Rules& rules, const MetricComparison& c) {
     }
     if (const auto slices = concentrated_slices(c)) {
       rules.fire(CauseClass::kData, false,
-                 *slices + ": those examples, or what the data pipeline made of them, may have "
-                           "changed");
+                 *slices +
+                     ": those examples, or what the data pipeline made of them, may have "
+                     "changed");
     }
   }
 }

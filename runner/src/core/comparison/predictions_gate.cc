@@ -103,8 +103,8 @@ GateDecision decide_predictions(const FlipsAnalysis& flips, const OtherCheck& ad
     d.verdict = Verdict::kRegression;
     d.reason = fmt::format("{}: McNemar p(worse)={:.2g} (Holm {:.2g}) < {}", counts, flips.p_worse,
                            adjusted.p_worse, alpha);
-    if (const auto loss = concentrated_loss(flips.by_attribute, flips.correct_to_wrong,
-                                            flips.compared, alpha)) {
+    if (const auto loss =
+            concentrated_loss(flips.by_attribute, flips.correct_to_wrong, flips.compared, alpha)) {
       d.reason += "; lost mostly in " +
                   describe_concentrated_loss(*loss, flips.correct_to_wrong, flips.compared);
     }

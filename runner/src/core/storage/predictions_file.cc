@@ -80,8 +80,7 @@ void check_attributes(const Predictions& predictions) {
 // The header's attribute names after "id,predicted,target".
 std::vector<ExampleAttribute> read_header(const std::string& path, std::string_view line) {
   const std::vector<std::string_view> fields = split_fields(line);
-  if (fields.size() < 3 || fields[0] != "id" || fields[1] != "predicted" ||
-      fields[2] != "target") {
+  if (fields.size() < 3 || fields[0] != "id" || fields[1] != "predicted" || fields[2] != "target") {
     throw RunFolderError(
         fmt::format("{}:1: expected the header '{}', got '{}'", path, kHeader, line));
   }
@@ -125,9 +124,10 @@ bool parse_row(std::string_view line, Predictions& predictions) {
 // What the rows must be, for the error message.
 std::string expected_row(const Predictions& predictions) {
   if (predictions.attributes.empty()) return "'id,predicted,target' (three integers)";
-  return fmt::format("'id,predicted,target' (three integers) and {} attribute values (numbers or "
-                     "empty)",
-                     predictions.attributes.size());
+  return fmt::format(
+      "'id,predicted,target' (three integers) and {} attribute values (numbers or "
+      "empty)",
+      predictions.attributes.size());
 }
 
 }  // namespace

@@ -574,7 +574,8 @@ FlipsAnalysis flips_from(const nlohmann::json& f) {
   flips.p_better = number_field(f, "p_better");
   for (const nlohmann::json& k : f.at("by_class")) flips.by_class.push_back(class_flips_from(k));
   if (f.contains("by_attribute")) {
-    for (const nlohmann::json& k : f.at("by_attribute")) flips.by_attribute.push_back(slice_from(k));
+    for (const nlohmann::json& k : f.at("by_attribute"))
+      flips.by_attribute.push_back(slice_from(k));
   }
   flips.summary = field<std::string>(f, "summary");
   return flips;
