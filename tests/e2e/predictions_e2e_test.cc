@@ -203,6 +203,12 @@ TEST_F(PredictionsE2eTest, FlipsAreSlicedByTheRecordedAttributes) {
     ++rows;
   }
   EXPECT_EQ(rows, flips.at("correct_to_wrong").get<int>());
+  // The Markdown report, from results.json read back, has the slice in its "by attribute" column.
+  const ProcessResult report = predictions("report " + latest() + " --format markdown --out -");
+  ASSERT_EQ(report.exit_code, kPassed) << report.err;
+  const std::string& markdown = report.out;
+  EXPECT_THAT(markdown, HasSubstr("| by true class | by attribute | McNemar p(worse) |"));
+  EXPECT_THAT(markdown, HasSubstr("by length: [12, 16) "));
 }
 
 // Every recorded set carries its confusion matrix: in results.json (rows summing to the label
