@@ -183,7 +183,7 @@ TEST_F(PredictionsE2eTest, FlipsAreSlicedByTheRecordedAttributes) {
     EXPECT_EQ(length_slices.at(early).at("correct_to_wrong"), 0) << early;
   }
   EXPECT_THAT(eval.at("note").get<std::string>(), HasSubstr("lost mostly in length [12, 16)"));
-  EXPECT_THAT(damaged.out, HasSubstr("by length: [12, 16) "));
+  EXPECT_THAT(damaged.out, HasSubstr("by length: [12, 16) lost most, "));
   // The flips file has one column per attribute: every lost example is of length 12 to 15.
   const std::string file =
       test_support::read_file(latest() + "/predictions/SlicedPredictions.eval.flips.csv");
@@ -208,7 +208,7 @@ TEST_F(PredictionsE2eTest, FlipsAreSlicedByTheRecordedAttributes) {
   ASSERT_EQ(report.exit_code, kPassed) << report.err;
   const std::string& markdown = report.out;
   EXPECT_THAT(markdown, HasSubstr("| by true class | by attribute | McNemar p(worse) |"));
-  EXPECT_THAT(markdown, HasSubstr("by length: [12, 16) "));
+  EXPECT_THAT(markdown, HasSubstr("by length: [12, 16) lost most, "));
 }
 
 // Every recorded set carries its confusion matrix: in results.json (rows summing to the label

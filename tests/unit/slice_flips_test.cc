@@ -77,8 +77,9 @@ TEST(SliceFlips, FortyLossesInTheLatePositionsLandInTheirQuartile) {
     EXPECT_EQ(slices[k].p_holm, 1.0) << slices[k].label;
   }
   EXPECT_EQ(slice_that_lost_most(slices, "position"), &slices[3]);
-  EXPECT_THAT(format_slice_flips(slices),
-              ElementsAre(HasSubstr("by position: [12, 16) 40 →wrong, 0 →correct of 48")));
+  EXPECT_THAT(
+      format_slice_flips(slices),
+      ElementsAre(HasSubstr("by position: [12, 16) lost most, 40 →wrong, 0 →correct of 48")));
 
   // The comparison carries the slices and their summary line, and each flip its value.
   const PredictionComparison comparison = compare_predictions(baseline, candidate, 5);
@@ -89,7 +90,8 @@ TEST(SliceFlips, FortyLossesInTheLatePositionsLandInTheirQuartile) {
     ASSERT_EQ(flip.attributes.size(), 1u);
     EXPECT_GE(flip.attributes[0], 12.0);
   }
-  EXPECT_THAT(format_flip_summary(comparison, 5), HasSubstr("  by position: [12, 16) 40 →wrong"));
+  EXPECT_THAT(format_flip_summary(comparison, 5),
+              HasSubstr("  by position: [12, 16) lost most, 40 →wrong"));
 
   // Concentrated: all the lost on a quarter of the examples.
   const auto loss = concentrated_loss(slices, 40, 200, 0.05);

@@ -101,13 +101,13 @@ PredictionComparison compare_predictions(const Predictions& baseline, const Pred
 ///   McNemar exact p = 0.00051 (one-sided, worse)
 ///     accuracy 0.9120 → 0.8870
 ///     by true class: 3: 31 →wrong, 2 →correct; 7: 4 →wrong, 1 →correct
-///     by position: [12, 16) 31 →wrong, 1 →correct of 250 (McNemar Holm p 1.5e-08); 4 slices
+///     by position: [12, 16) lost most, 31 →wrong, 1 →correct of 250 (Holm p 1.5e-08); 4 slices
 ///     confusion change (true→predicted): 3→3 -29, 3→5 +25, 3→0 +6, 7→7 -3, ...
 ///     first correct→wrong: id 12 (class 3 → 5), id 31 (class 3 → 0), ... (38 more)
 ///     first wrong→correct: id 40 (class 7, was 2), ...
-/// (the first line is one line). At most `list_limit` flips of each kind, 10 classes and 10
-/// confusion cells are named; the rest are counted. A comparison that is not comparable starts with
-/// its reason.
+/// (the first line is one line; "McNemar Holm p" in the by-attribute line, shortened here). At most
+/// `list_limit` flips of each kind, 10 classes and 10 confusion cells are named; the rest are
+/// counted. A comparison that is not comparable starts with its reason.
 std::string format_flip_summary(const PredictionComparison& comparison, std::size_t list_limit);
 
 /// The "by true class" part of that summary: "0: 86 →wrong; 3: 16 →wrong, 1 →correct", at most

@@ -234,8 +234,8 @@ std::vector<std::string> format_slice_flips(const std::vector<SliceFlips>& slice
     lines.push_back(
         most == nullptr
             ? fmt::format("by {}: no slice lost examples ({} slices)", attribute, count)
-            : fmt::format("by {}: {} {} →wrong, {} →correct of {} (McNemar Holm p {:.2g}); {} "
-                          "slices",
+            : fmt::format("by {}: {} lost most, {} →wrong, {} →correct of {} (McNemar Holm p "
+                          "{:.2g}); {} slices",
                           attribute, most->label, most->correct_to_wrong, most->wrong_to_correct,
                           most->compared, most->p_holm, count));
     k += count;

@@ -77,7 +77,8 @@ const SliceFlips* slice_that_lost_most(const std::vector<SliceFlips>& slices,
                                        const std::string& attribute);
 
 /// One line per attribute for the flip summary, e.g.
-///   "by position: [12, 16) 40 →wrong, 0 →correct of 48 (McNemar Holm p 1.8e-12); 4 slices"
+///   "by position: [12, 16) lost most, 40 →wrong, 0 →correct of 48 (McNemar Holm p 7.3e-12);
+///    4 slices" (one line)
 /// naming the slice that lost most, or "by position: no slice lost examples (4 slices)".
 std::vector<std::string> format_slice_flips(const std::vector<SliceFlips>& slices);
 

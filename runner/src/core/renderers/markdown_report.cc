@@ -119,7 +119,8 @@ std::string seeded_row(const TestResult& t, const MetricComparison& c) {
                      verdict_mark(c.verdict));
 }
 
-// Each attribute's slice that lost most ("by position: [12, 16) 40 →wrong, ..."), or "—".
+// Each attribute's slice that lost most ("by position: [12, 16) lost most, 40 →wrong, ..."), or
+// "—".
 std::string attribute_cell(const FlipsAnalysis& f) {
   const std::vector<std::string> lines = format_slice_flips(f.by_attribute);
   return lines.empty() ? "—" : cell(fmt::format("{}", fmt::join(lines, "; ")));
