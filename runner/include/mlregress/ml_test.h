@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mlregress/attempts.h"
+#include "mlregress/batch_view.h"
 #include "mlregress/dataset.h"
 #include "mlregress/determinism_mode.h"
 #include "mlregress/metric.h"
@@ -175,6 +176,16 @@ class MlTest : public ::testing::Test {
     record_predictions(name, ClassIndices<T>::to_vector(ids), ClassIndices<T>::to_vector(predicted),
                        ClassIndices<T>::to_vector(target), values);
   }
+
+  /// Records a batch as the model receives it, for a person to look at: images as a grid,
+  /// decoded text, tabular rows, each example beside its label (mlregress/torch/batch_view.h
+  /// makes one from tensors: image_batch, text_batch, table_batch). Stored in the run folder
+  /// (batches/<test>.<name>.json) and drawn in report.html's "Batches" block; not gated.
+  /// Recording a name twice keeps the later batch. A seeded test keeps its first seed's batch
+  /// (the first variant's), as it keeps its datasets. The name holds only letters, digits, '_',
+  /// '.' and '-'; a name or a view that cannot be stored (batch_view_problem) throws
+  /// std::invalid_argument.
+  static void record_batch(std::string_view name, const BatchView& view);
 
   /// Records which data the test measured on (a content hash: fingerprint_files, or
   /// fingerprint_tensors from mlregress/torch/dataset.h). Promote keeps it in the baseline; when

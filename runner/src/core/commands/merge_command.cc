@@ -292,6 +292,7 @@ void keep_first_seed_datasets(SeededMerge& merged, const TestResult& part) {
       merged.first_unit = unit;
       merged.test.datasets = part.datasets;
       merged.test.properties = part.properties;
+      merged.test.batches = part.batches;  // the shard that ran the first seed recorded them
     }
   }
 }
@@ -438,6 +439,7 @@ void replay(const RunResult& run, const std::vector<RunObserver*>& observers,
       notify([&](RunObserver& o) { o.on_metric(test, m); });
     for (const RecordedPredictions& p : test.predictions)
       notify([&](RunObserver& o) { o.on_predictions(test, p); });
+    for (const RecordedBatch& b : test.batches) notify([&](RunObserver& o) { o.on_batch(test, b); });
     notify([&](RunObserver& o) { o.on_test_end(test, run); });
   }
 }

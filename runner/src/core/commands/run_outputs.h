@@ -1,5 +1,5 @@
 // Everything a run writes while it goes on, as observers of the run: the console, the files in
-// its folder (junit.xml, results.json, curves, predictions, seeds.jsonl), the --junit copy and, for
+// its folder (junit.xml, results.json, curves, predictions, batches, seeds.jsonl), the --junit copy and, for
 // ctest, the measurements. `run` feeds them as tests end; `merge` replays a merged run through
 // them.
 #pragma once
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "observers/batch_view_writer.h"
 #include "observers/console_reporter.h"
 #include "observers/ctest_measurements.h"
 #include "observers/curve_csv_writer.h"
@@ -42,11 +43,12 @@ struct RunOutputs {
         results(folder.path + "/results.json"),
         curves(folder.path),
         predictions(folder.path),
+        batches(folder.path),
         seed_ledger(folder.path + "/seeds.jsonl"),
         ctest_measurements(stdout) {
     console.show_ablations_from(folder.path + "/seeds.jsonl");
     // Predictions before the console and results.json, which name their files.
-    observers = {&predictions, &console, &junit, &results, &seed_ledger};
+    observers = {&predictions, &batches, &console, &junit, &results, &seed_ledger};
     if (settings.write_curves) observers.push_back(&curves);
     if (!settings.junit.empty()) observers.push_back(&junit_copy);
     if (settings.ctest_measurements) observers.push_back(&ctest_measurements);
@@ -56,6 +58,7 @@ struct RunOutputs {
   ResultsJsonWriter results;
   CurveCsvWriter curves;
   PredictionsWriter predictions;
+  BatchViewWriter batches;
   SeedLedgerWriter seed_ledger;
   CTestMeasurementReporter ctest_measurements;
   std::vector<RunObserver*> observers;

@@ -340,6 +340,20 @@ void MlTest::record_property(std::string_view key, double value) {
   record_property(key, std::string_view(fmt::format("{}", value)));
 }
 
+void MlTest::record_batch(std::string_view name, const BatchView& view) {
+  if (!is_property_key(name)) {
+    throw std::invalid_argument(fmt::format(
+        "record_batch: the name '{}' is not a batch name (letters, digits, '_', '.' and '-', at "
+        "least one)",
+        name));
+  }
+  if (const std::string problem = batch_view_problem(view); !problem.empty()) {
+    throw std::invalid_argument(fmt::format("record_batch '{}': {}", name, problem));
+  }
+  internal::TestContext& context = internal::require_context("record_batch()");
+  context.sink->emit(internal::BatchRecorded{std::string(name), view});
+}
+
 void MlTest::constrain(std::string_view text, const char* file, int line) {
   const internal::ParsedConstraint parsed = internal::parse_constraint(text);
   if (!parsed.constraint)

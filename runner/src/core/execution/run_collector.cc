@@ -7,6 +7,7 @@
 
 #include "execution/seed_runs.h"
 #include "registry/config_hash.h"
+#include "storage/batch_view_file.h"
 #include "storage/predictions_file.h"
 #include "support/clock.h"
 #include "support/errors.h"
@@ -92,6 +93,29 @@ void RunCollector::add_predictions(TestResult& test, const PredictionsRecorded& 
   notify([&](RunObserver& o) { o.on_predictions(test, test.predictions.back()); });
 }
 
+void RunCollector::add_batch(TestResult& test, const BatchRecorded& event) {
+  RecordedBatch recorded;
+  recorded.name = event.name;
+  recorded.kind = event.view.kind;
+  recorded.file = batch_file_name(test.name, event.name);
+  recorded.examples = static_cast<std::size_t>(batch_examples(event.view));
+  recorded.data = std::make_shared<const BatchView>(event.view);
+  std::erase_if(test.batches,  // recorded twice: the later batch counts
+                [&](const RecordedBatch& b) { return b.name == event.name; });
+  test.batches.push_back(std::move(recorded));
+  notify([&](RunObserver& o) { o.on_batch(test, test.batches.back()); });
+}
+
+void RunCollector::keep_first_seed_batches(TestResult& test, const SeedJob& job,
+                                           const std::vector<TestEvent>& events) {
+  const bool first_variant =
+      !job.test->variants.empty() && job.variant == &job.test->variants.front();
+  if (job.seed != test.seed || !first_variant) return;
+  for (const TestEvent& event : events) {
+    if (const auto* b = std::get_if<BatchRecorded>(&event)) add_batch(test, *b);
+  }
+}
+
 void RunCollector::handle(const TestEvent& event) {
   if (const auto* start = std::get_if<TestStarted>(&event)) {
     const PlannedTest* planned = plan_.find(start->test);
@@ -135,6 +159,7 @@ void RunCollector::handle(const TestEvent& event) {
           [&](const HeldOutEvaluated& e) {
             add_held_out_evaluation(test.held_out, e.name, e.sha256);
           },
+          [&](const BatchRecorded& e) { add_batch(test, e); },
           [&](const TestEnded& e) { end_current(ended_status(e), e.duration_s); },
       },
       event);
@@ -210,6 +235,7 @@ void RunCollector::add_seed_run(const SeedJob& job, const std::vector<TestEvent>
       if (const auto* p = std::get_if<PredictionsRecorded>(&event)) add_predictions(test, *p);
     }
   }
+  keep_first_seed_batches(test, job, events);
   notify([&](RunObserver& o) { o.on_seed_end(test, run, run_); });
 }
 

@@ -58,6 +58,10 @@ class RunCollector {
   const TestResult& current() const;
   void start_test(TestResult result);
   void add_predictions(TestResult& test, const PredictionsRecorded& event);
+  void add_batch(TestResult& test, const BatchRecorded& event);
+  /// A seeded test keeps the batches of its first seed (of the first variant).
+  void keep_first_seed_batches(TestResult& test, const SeedJob& job,
+                               const std::vector<TestEvent>& events);
   void add_curve(TestResult& test, CurveRecord curve);
   void end_current(TestStatus status_if_clean, double duration_s);
   template <typename Call>

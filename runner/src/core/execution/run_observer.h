@@ -16,6 +16,8 @@ class RunObserver {
   virtual void on_curve(const TestResult& /*test*/, const RecordedCurve& /*curve*/) {}
   virtual void on_predictions(const TestResult& /*test*/,
                               const RecordedPredictions& /*predictions*/) {}
+  /// A batch the test recorded (record_batch), its view in batch.data.
+  virtual void on_batch(const TestResult& /*test*/, const RecordedBatch& /*batch*/) {}
   /// A seed of a seeded test finished (its SeedRun is in test.seed_runs).
   virtual void on_seed_end(const TestResult& /*test*/, const SeedRun& /*seed_run*/,
                            const RunResult& /*run*/) {}

@@ -99,6 +99,9 @@ SeedRun seed_run_from_events(const SeedJob& job, const std::vector<TestEvent>& e
             [&](const HeldOutEvaluated& e) {
               add_held_out_evaluation(run.held_out, e.name, e.sha256);
             },
+            // Batches are not kept per seed: the collector keeps the first seed's
+            // (keep_first_seed_batches).
+            [](const BatchRecorded&) {},
             [&](const TestEnded& e) {
               ended = true;
               run.status = ended_status(e);

@@ -7,6 +7,7 @@
 
 #include "record/json_number.h"
 #include "record/json_text.h"
+#include "storage/batch_view_file.h"
 #include "storage/breakdown_json.h"
 #include "storage/policy_json.h"
 #include "support/overloaded.h"
@@ -95,6 +96,19 @@ nlohmann::json metric_event_json(const MetricRecord& metric) {
   return json;
 }
 
+MetricRecord metric_from_event_json(const nlohmann::json& json) {
+  MetricRecord metric;
+  metric.name = json.at("name").get<std::string>();
+  metric.value = number_at(json, "value");
+  const std::string direction = json.at("direction").get<std::string>();
+  const std::optional<Direction> parsed = parse_direction(direction);
+  if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
+  metric.direction = *parsed;
+  metric.policy = policy_from_json(json.at("policy"));
+  if (json.contains("target")) metric.target = target_from_json(json.at("target"));
+  return metric;
+}
+
 }  // namespace
 
 void to_json(nlohmann::json& json, const TestEvent& event) {
@@ -141,6 +155,9 @@ void to_json(nlohmann::json& json, const TestEvent& event) {
           [&](const HeldOutEvaluated& e) {
             json = {{"event", "held_out"}, {"name", e.name}, {"sha256", e.sha256}};
           },
+          [&](const BatchRecorded& e) {
+            json = {{"event", "batch"}, {"name", e.name}, {"batch", batch_view_to_json(e.view)}};
+          },
           [&](const TestEnded& e) { json = end_json(e); },
       },
       event);
@@ -156,16 +173,7 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
   } else if (kind == "skip") {
     event = TestSkipped{json.at("message").get<std::string>()};
   } else if (kind == "metric") {
-    MetricRecord metric;
-    metric.name = json.at("name").get<std::string>();
-    metric.value = number_at(json, "value");
-    const std::string direction = json.at("direction").get<std::string>();
-    const std::optional<Direction> parsed = parse_direction(direction);
-    if (!parsed) throw std::invalid_argument(fmt::format("unknown direction '{}'", direction));
-    metric.direction = *parsed;
-    metric.policy = policy_from_json(json.at("policy"));
-    if (json.contains("target")) metric.target = target_from_json(json.at("target"));
-    event = MetricRecorded{std::move(metric)};
+    event = MetricRecorded{metric_from_event_json(json)};
   } else if (kind == "breakdown") {
     event = BreakdownRecorded{json.at("metric").get<std::string>(),
                               breakdown_from_json(json.at("breakdown"))};
@@ -195,6 +203,8 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
   } else if (kind == "held_out") {
     event =
         HeldOutEvaluated{json.at("name").get<std::string>(), json.at("sha256").get<std::string>()};
+  } else if (kind == "batch") {
+    event = BatchRecorded{json.at("name").get<std::string>(), batch_view_from_json(json.at("batch"))};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

@@ -19,6 +19,7 @@
 //   {"event": "held_out", "name": "test", "sha256": "sha256:ab12..."}
 //   {"event": "predictions", "name": "eval", "ids": [0, 1], "predicted": [3, 1], "target": [3, 2]}
 //     (with attributes: "attributes": [{"name": "length", "values": [12, null]}], null: no value)
+//   {"event": "batch", "name": "input", "batch": {"kind": "images", …}} (storage/batch_view_file.h)
 //   {"event": "end", "test": "Fast.Cnn", "passed": true, "skipped": false, "duration_s": 0.2}
 #pragma once
 
@@ -28,6 +29,7 @@
 #include <variant>
 
 #include "analysis/prediction_flips.h"
+#include "mlregress/batch_view.h"
 #include "mlregress/metric.h"
 #include "record/run_result.h"
 
@@ -65,6 +67,12 @@ struct PredictionsRecorded {
   Predictions predictions;
 };
 
+/// record_batch: a batch as the model receives it, for the report.
+struct BatchRecorded {
+  std::string name;
+  BatchView view;
+};
+
 struct DatasetRecorded {
   std::string name;
   std::string sha256;
@@ -99,7 +107,7 @@ struct TestEnded {
 using TestEvent =
     std::variant<TestStarted, AssertionFailed, TestSkipped, MetricRecorded, BreakdownRecorded,
                  CurveRecorded, PredictionsRecorded, DatasetRecorded, PropertyRecorded,
-                 ConstraintDeclared, HeldOutEvaluated, TestEnded>;
+                 ConstraintDeclared, HeldOutEvaluated, BatchRecorded, TestEnded>;
 
 /// The status a test ended with, as its worker reported it: skipped, passed or failed. (The
 /// collector lets a recorded failure win over a skip.)

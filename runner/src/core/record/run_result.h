@@ -16,6 +16,7 @@
 #include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
 #include "mlregress/confusion.h"
+#include "mlregress/batch_view.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
@@ -69,6 +70,18 @@ struct RecordedPredictions {
   /// Their confusion matrix: set while the run goes, and from results.json (without its cells
   /// above kConfusionMatrixMaxClasses classes); absent in a results.json written before it.
   std::optional<ConfusionMatrix> confusion;
+};
+
+/// A batch recorded by record_batch(): a file in the run folder, drawn by report.html.
+struct RecordedBatch {
+  std::string name;
+  BatchView::Kind kind = BatchView::Kind::kImages;
+  std::string file;  ///< relative to the run folder, "batches/<test>.<name>.json"
+  std::size_t examples = 0;
+  /// The view itself: set while the run goes, and by read_run_record from the file.
+  std::shared_ptr<const BatchView> data;
+  /// Why read_run_record could not read the file (the report says so), or empty.
+  std::string problem;
 };
 
 /// What a recorded fingerprint hashes.
@@ -132,6 +145,9 @@ struct TestResult {
   std::vector<MetricRecord> metrics;
   std::vector<RecordedCurve> curves;
   std::vector<RecordedPredictions> predictions;
+  /// record_batch: each batch once, the later of two of one name; a seeded test keeps its first
+  /// seed's (the first variant's).
+  std::vector<RecordedBatch> batches;
   std::vector<RecordedDataset> datasets;
   /// record_property: key -> value, ordered by key; the last value recorded for a key. Not gated.
   std::map<std::string, std::string> properties;

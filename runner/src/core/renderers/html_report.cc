@@ -9,6 +9,7 @@
 #include "observers/regression_report.h"
 #include "observers/test_report.h"
 #include "renderers/predictions_report.h"
+#include "renderers/batch_html.h"
 #include "renderers/scorecard_report.h"
 #include "support/number_format.h"
 #include "support/text_sanitize.h"
@@ -328,6 +329,7 @@ std::string section_html(const TestSection& s) {
   out += seeded_html(s);
   out += curves_html(s);
   out += predictions_html(t);
+  out += batches_html(t);
   if (!s.ablation_text.empty())
     out += "<h3>Ablation</h3><pre class=\"ablation\">" + escape_markup(s.ablation_text) + "</pre>";
   if (!s.regression_text.empty()) {

@@ -397,6 +397,18 @@ nlohmann::json predictions_json(const TestResult& test) {
   return predictions;
 }
 
+// The test's recorded batches (record_batch): each one's file; the view is in the file.
+nlohmann::json batches_json(const TestResult& test) {
+  nlohmann::json batches = nlohmann::json::array();
+  for (const RecordedBatch& b : test.batches) {
+    batches.push_back({{"name", b.name},
+                       {"kind", batch_kind_name(b.kind)},
+                       {"file", b.file},
+                       {"examples", b.examples}});
+  }
+  return batches;
+}
+
 // The test's recorded fingerprints: datasets, data orders, checkpoints.
 nlohmann::json datasets_json(const TestResult& test) {
   nlohmann::json datasets = nlohmann::json::array();
@@ -432,6 +444,7 @@ nlohmann::json test_json(const TestResult& test) {
                          {"metrics", std::move(metrics)},
                          {"curves", std::move(curves)}};
   if (!predictions.empty()) json["predictions"] = std::move(predictions);
+  if (!test.batches.empty()) json["batches"] = batches_json(test);
   if (!test.datasets.empty()) json["datasets"] = datasets_json(test);
   if (!test.properties.empty()) json["properties"] = test.properties;
   if (!test.config.empty()) json["config"] = test.config;
@@ -728,6 +741,20 @@ void read_predictions(const nlohmann::json& predictions, TestResult& test) {
   }
 }
 
+// The batches a test recorded; their views stay in their files (read_run_record reads them).
+std::vector<RecordedBatch> read_batches(const nlohmann::json& batches) {
+  std::vector<RecordedBatch> read;
+  for (const nlohmann::json& entry : batches) {
+    RecordedBatch b;
+    b.name = field<std::string>(entry, "name");
+    b.kind = enum_field<BatchView::Kind>(entry, "kind", parse_batch_kind);
+    b.file = field<std::string>(entry, "file");
+    b.examples = field<std::size_t>(entry, "examples");
+    read.push_back(std::move(b));
+  }
+  return read;
+}
+
 // The comparisons of the gated curves (a curve entry with a verdict).
 void read_curve_comparisons(const nlohmann::json& curves, TestResult& test) {
   for (const nlohmann::json& entry : curves) {
@@ -793,6 +820,9 @@ void from_json(const nlohmann::json& json, TestResult& test) {
   test.curves = array_field<RecordedCurve>(json, "curves");
   if (json.contains("predictions")) {
     with_field_context("predictions", [&] { read_predictions(json.at("predictions"), test); });
+  }
+  if (json.contains("batches")) {
+    with_field_context("batches", [&] { test.batches = read_batches(json.at("batches")); });
   }
   if (json.contains("datasets")) {
     with_field_context("datasets", [&] {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "record/json_text.h"
+#include "storage/batch_view_file.h"
 #include "storage/curve_csv.h"
 #include "storage/predictions_file.h"
 #include "storage/results_json.h"
@@ -46,6 +47,14 @@ RunRecord read_run_record(const std::string& path) {
     }
     for (RecordedPredictions& p : test.predictions) {
       p.data = std::make_shared<const Predictions>(read_predictions_csv(path + "/" + p.csv_file));
+    }
+    for (RecordedBatch& b : test.batches) {
+      // A batch is for looking at: one that cannot be read is reported, never a refused folder.
+      try {
+        b.data = std::make_shared<const BatchView>(read_batch_file(path + "/" + b.file));
+      } catch (const Error& error) {
+        b.problem = error.what();
+      }
     }
   }
   return record;
