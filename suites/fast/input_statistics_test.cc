@@ -4,8 +4,11 @@
 // from the seed's data checks, each a parameter: normalisation applied twice, and the colour
 // channels swapped (an image read as BGR, normalised as RGB). Neither fails anything inside the
 // test; both are REGRESSIONs against the committed baseline, the report naming the channel
-// (tests/e2e/preprocessing_drift_is_caught.sh).
+// (tests/e2e/preprocessing_drift_is_caught.sh). The batch itself is recorded for the report
+// (record_batch): the seeds' "look at the batch right before it enters the model".
 #include <ATen/CPUGeneratorImpl.h>
+
+#include <vector>
 
 #include "mlregress/mlregress.h"
 
@@ -21,9 +24,13 @@ torch::Tensor raw_images() {
       .round();
 }
 
+// torchvision's Normalize constants (ImageNet's), which the pipeline declares.
+const std::vector<double> kMean = {0.485, 0.456, 0.406};
+const std::vector<double> kStd = {0.229, 0.224, 0.225};
+
 torch::Tensor normalise(const torch::Tensor& images) {
-  const torch::Tensor mean = torch::tensor({0.485, 0.456, 0.406}).view({1, 3, 1, 1});
-  const torch::Tensor sd = torch::tensor({0.229, 0.224, 0.225}).view({1, 3, 1, 1});
+  const torch::Tensor mean = torch::tensor(kMean, torch::kFloat).view({1, 3, 1, 1});
+  const torch::Tensor sd = torch::tensor(kStd, torch::kFloat).view({1, 3, 1, 1});
   return (images - mean) / sd;
 }
 
@@ -35,6 +42,11 @@ ML_TEST(Fast, PreprocessedInputStatistics, {"normalise_twice", false}, {"swap_ch
   torch::Tensor batch = normalise(images.to(torch::kFloat) / 255.0);
   if (param<bool>("normalise_twice")) batch = normalise(batch);
   mlregress::checks::record_input_statistics("input", batch);
+  // The batch as the model receives it, un-normalised with the declared constants, for a person
+  // to look at in report.html: swapped channels show as swapped colours, a second
+  // normalisation as saturated pixels and a clamped_fraction far above 0.
+  record_batch("input",
+               mlregress::image_batch(batch, torch::Tensor(), {.mean = kMean, .std = kStd}));
   // What the pipeline promises, whatever the baseline says: finite, and not constant.
   EXPECT_TRUE(torch::isfinite(batch).all().item<bool>());
   EXPECT_GT(batch.std().item<double>(), 0.1);

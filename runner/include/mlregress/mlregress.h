@@ -25,6 +25,7 @@
 #include "mlregress/checks/permuted_label_leak.h"
 #include "mlregress/checks/train_eval_mode.h"
 #include "mlregress/core.h"
+#include "mlregress/torch/batch_view.h"
 #include "mlregress/torch/compilation.h"
 #include "mlregress/torch/dataset.h"
 #include "mlregress/torch/memory_tracker.h"
