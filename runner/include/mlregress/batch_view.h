@@ -40,6 +40,8 @@ struct BatchView {
   /// How the view was made ("un-normalised with mean … std …; 16 of 64 examples"), for the
   /// report; may be empty.
   std::string note;
+
+  friend bool operator==(const BatchView&, const BatchView&) = default;
 };
 
 /// "images", "text", "table".
