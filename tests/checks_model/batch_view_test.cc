@@ -45,10 +45,10 @@ TEST(ImageBatch, ChannelsSwappedByABgrReadShowAsSwappedColours) {
   const torch::Tensor raw = reddish_bytes();
   // Through the pipeline: scaled to [0, 1], normalised; the view undoes it with the constants.
   const ImageViewOptions declared{.mean = kMean, .std = kStd};
-  const BatchView right = image_batch(normalise(raw.to(torch::kFloat) / 255.0), torch::Tensor(),
-                                      declared);
-  const BatchView swapped = image_batch(normalise(raw.flip(1).to(torch::kFloat) / 255.0),
-                                        torch::Tensor(), declared);
+  const BatchView right =
+      image_batch(normalise(raw.to(torch::kFloat) / 255.0), torch::Tensor(), declared);
+  const BatchView swapped =
+      image_batch(normalise(raw.flip(1).to(torch::kFloat) / 255.0), torch::Tensor(), declared);
   EXPECT_EQ(batch_view_problem(right), "");
   EXPECT_EQ(right.clamped_fraction, 0.0);
   EXPECT_EQ(rgb(right, 0, 0, 0), (std::array<int, 3>{200, 110, 30}));
@@ -95,8 +95,10 @@ TEST(ImageBatch, ABatchNormalisedTwiceIsClampedAndSaysHowMuch) {
 
 TEST(ImageBatch, EachLabelStaysBesideItsExample) {
   // Image i is a flat grey of 10·i, labelled i: the pair can be checked by eye and here.
-  const torch::Tensor images =
-      (torch::arange(6, torch::kLong) * 10).to(torch::kByte).view({6, 1, 1, 1}).expand({6, 1, 2, 2});
+  const torch::Tensor images = (torch::arange(6, torch::kLong) * 10)
+                                   .to(torch::kByte)
+                                   .view({6, 1, 1, 1})
+                                   .expand({6, 1, 2, 2});
   const torch::Tensor labels = torch::arange(6, torch::kLong);
   const BatchView view = image_batch(images, labels, {.max_images = 4});
   ASSERT_EQ(batch_examples(view), 4);
@@ -117,7 +119,8 @@ TEST(ImageBatch, EachLabelStaysBesideItsExample) {
 
 TEST(ImageBatch, ALargeImageIsShrunkToFitThePage) {
   torch::manual_seed(0);
-  const BatchView view = image_batch(torch::rand({2, 3, 64, 48}), torch::Tensor(), {.max_side = 32});
+  const BatchView view =
+      image_batch(torch::rand({2, 3, 64, 48}), torch::Tensor(), {.max_side = 32});
   EXPECT_EQ(view.height, 32);
   EXPECT_EQ(view.width, 24);
   EXPECT_EQ(view.channels, 3);
@@ -132,8 +135,9 @@ TEST(ImageBatch, RefusesWhatIsNotAnImageBatch) {
   EXPECT_THROW(image_batch(torch::zeros({2, 3, 8, 8}), torch::Tensor(),
                            {.mean = {0.5, 0.5}, .std = {0.2, 0.2}}),
                std::invalid_argument);  // two constants for three channels
-  EXPECT_THROW(image_batch(torch::zeros({2, 3, 8, 8}), torch::Tensor(), {.mean = {0.5}, .std = {0.0}}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      image_batch(torch::zeros({2, 3, 8, 8}), torch::Tensor(), {.mean = {0.5}, .std = {0.0}}),
+      std::invalid_argument);
   EXPECT_THROW(image_batch(torch::zeros({2, 3, 8, 8}), torch::arange(3)), std::invalid_argument);
   EXPECT_THROW(image_batch(torch::zeros({2, 3, 8, 8}), std::vector<std::string>{"cat"}),
                std::invalid_argument);

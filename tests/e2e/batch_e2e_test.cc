@@ -117,7 +117,8 @@ TEST_F(BatchE2eTest, ASeededTestKeepsItsFirstSeedsBatch) {
   ASSERT_EQ(test.at("batches").size(), 1u) << test.dump(2);
   const json input = json::parse(read_file(latest() + "/batches/SeededBatch.input.json"));
   EXPECT_EQ(input.at("texts")[0], "seed " + std::to_string(test.at("seed").get<std::uint64_t>()));
-  EXPECT_EQ(input.at("texts")[0], "seed " + std::to_string(test.at("seed_runs")[0].at("seed").get<std::uint64_t>()));
+  EXPECT_EQ(input.at("texts")[0],
+            "seed " + std::to_string(test.at("seed_runs")[0].at("seed").get<std::uint64_t>()));
 }
 
 }  // namespace

@@ -2,13 +2,14 @@
 // colours or rows come out swapped or flipped, a label drawn beside another example, a test,
 // batch, label, text or column name that carries markup into the page, a batch file that could
 // not be read, and a CSP that would block the inline images.
+#include "renderers/batch_html.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
-#include "renderers/batch_html.h"
 #include "renderers/bmp_image.h"
 #include "renderers/html_report.h"
 #include "renderers/run_report.h"
@@ -80,10 +81,12 @@ TEST(BatchesHtml, ImagesAreInlineBmpsEachAboveItsLabel) {
   const std::uint8_t red[] = {255, 0, 0};
   const std::uint8_t blue[] = {0, 0, 255};
   // Each image is followed by its own label: the pair, not two lists.
-  EXPECT_THAT(html, HasSubstr(bmp_data_uri(red, 1, 1, 3) + "\" width=\"64\" height=\"64\" "
+  EXPECT_THAT(html, HasSubstr(bmp_data_uri(red, 1, 1, 3) +
+                              "\" width=\"64\" height=\"64\" "
                               "alt=\"example 0\" style=\"image-rendering:pixelated;border:1px "
                               "solid #ddd\"><figcaption>cat</figcaption>"));
-  EXPECT_THAT(html, HasSubstr(bmp_data_uri(blue, 1, 1, 3) + "\" width=\"64\" height=\"64\" "
+  EXPECT_THAT(html, HasSubstr(bmp_data_uri(blue, 1, 1, 3) +
+                              "\" width=\"64\" height=\"64\" "
                               "alt=\"example 1\" style=\"image-rendering:pixelated;border:1px "
                               "solid #ddd\"><figcaption>dog</figcaption>"));
   EXPECT_EQ(batches_html(TestResult{}), "") << "no batch, no block";

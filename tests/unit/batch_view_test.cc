@@ -3,6 +3,8 @@
 // images, labels that do not match the examples, a damaged batch file, a batch recorded twice,
 // seeds that each record one (only the first seed's is kept, whatever order the seeds end in),
 // and bytes that base64 would carry wrongly.
+#include "mlregress/batch_view.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -18,7 +20,6 @@
 #include "execution/run_plan.h"
 #include "execution/test_context.h"
 #include "execution/test_events.h"
-#include "mlregress/batch_view.h"
 #include "mlregress/ml_test.h"
 #include "storage/batch_view_file.h"
 #include "storage/results_json.h"
@@ -166,7 +167,8 @@ TEST(ResultsJson, ATestsBatchesAreListedWithTheirFiles) {
   test.finished = true;
   test.batches.push_back(
       {"input", BatchView::Kind::kImages, "batches/Cnn.input.json", 2, nullptr, ""});
-  test.batches.push_back({"tokens", BatchView::Kind::kText, "batches/Cnn.tokens.json", 8, nullptr, ""});
+  test.batches.push_back(
+      {"tokens", BatchView::Kind::kText, "batches/Cnn.tokens.json", 8, nullptr, ""});
   run.tests.push_back(test);
   const nlohmann::json written(run);
   const nlohmann::json& batches = written["tests"][0]["batches"];
@@ -206,7 +208,6 @@ TEST(RecordBatch, ANameOrAViewThatCannotBeStoredIsRefusedInTheTest) {
   ASSERT_EQ(sink.events.size(), 1u);
   EXPECT_EQ(std::get<BatchRecorded>(sink.events[0]).view, two_images());
 }
-
 
 // Tests live in unique_ptrs: the plan keeps pointers to them.
 struct OneTestSuite {
@@ -256,9 +257,9 @@ TEST(RunCollector, ABatchRecordedTwiceKeepsTheLaterOneAndIsWrittenEachTime) {
   EXPECT_EQ(test.batches[1].file, "batches/Cnn.input.json");
   ASSERT_TRUE(test.batches[1].data);
   EXPECT_THAT(test.batches[1].data->texts, ElementsAre("second"));
-  EXPECT_THAT(observer.files, ElementsAre("Fast.Cnn batches/Cnn.input.json",
-                                          "Fast.Cnn batches/Cnn.labels.json",
-                                          "Fast.Cnn batches/Cnn.input.json"));
+  EXPECT_THAT(observer.files,
+              ElementsAre("Fast.Cnn batches/Cnn.input.json", "Fast.Cnn batches/Cnn.labels.json",
+                          "Fast.Cnn batches/Cnn.input.json"));
 }
 
 TEST(RunCollector, ASeededTestKeepsItsFirstSeedsBatchWhateverOrderTheSeedsEndIn) {

@@ -20,8 +20,8 @@ std::vector<std::string> label_texts(std::string_view what, const torch::Tensor&
                                      std::int64_t examples) {
   if (!labels.defined()) return {};
   if (labels.dim() != 1 || labels.size(0) != examples) {
-    refuse(what, fmt::format("labels must be 1-D with one value per example ({}), got {}",
-                             examples, shape_of(labels)));
+    refuse(what, fmt::format("labels must be 1-D with one value per example ({}), got {}", examples,
+                             shape_of(labels)));
   }
   std::vector<std::string> texts;
   const bool floating = labels.is_floating_point();
@@ -36,7 +36,8 @@ std::vector<std::string> label_texts(std::string_view what, const torch::Tensor&
 
 // The first `keep` entries (labels beside the examples kept).
 std::vector<std::string> first(std::vector<std::string> values, std::int64_t keep) {
-  if (static_cast<std::int64_t>(values.size()) > keep) values.resize(static_cast<std::size_t>(keep));
+  if (static_cast<std::int64_t>(values.size()) > keep)
+    values.resize(static_cast<std::size_t>(keep));
   return values;
 }
 
@@ -45,9 +46,8 @@ torch::Tensor per_channel(const std::vector<double>& values, std::int64_t channe
                           const char* name) {
   const auto n = static_cast<std::int64_t>(values.size());
   if (n != 1 && n != channels) {
-    refuse("image_batch",
-           fmt::format("{} has {} values for {} channels (one, or one per channel)", name, n,
-                       channels));
+    refuse("image_batch", fmt::format("{} has {} values for {} channels (one, or one per channel)",
+                                      name, n, channels));
   }
   return torch::tensor(values, torch::kDouble).view({1, n, 1, 1});
 }
@@ -87,8 +87,9 @@ torch::Tensor shrink(const torch::Tensor& images, std::int64_t max_side,
 BatchView images_view(const torch::Tensor& images, std::vector<std::string> labels,
                       const ImageViewOptions& options) {
   if (images.dim() != 4 || (images.size(1) != 1 && images.size(1) != 3) || images.size(0) == 0) {
-    refuse("image_batch", fmt::format("images must be [N, C, H, W] with N >= 1 and C 1 or 3, got {}",
-                                      shape_of(images)));
+    refuse("image_batch",
+           fmt::format("images must be [N, C, H, W] with N >= 1 and C 1 or 3, got {}",
+                       shape_of(images)));
   }
   const std::int64_t total = images.size(0);
   const std::int64_t shown = std::min(total, std::max<std::int64_t>(1, options.max_images));
@@ -159,7 +160,8 @@ BatchView text_batch(const std::vector<std::string>& texts, const torch::Tensor&
 BatchView table_batch(const torch::Tensor& rows, std::vector<std::string> columns,
                       const torch::Tensor& labels, std::int64_t max_rows) {
   if (rows.dim() != 2 || rows.size(0) == 0 || rows.size(1) == 0) {
-    refuse("table_batch", fmt::format("rows must be [N, F] with N, F >= 1, got {}", shape_of(rows)));
+    refuse("table_batch",
+           fmt::format("rows must be [N, F] with N, F >= 1, got {}", shape_of(rows)));
   }
   const std::int64_t total = rows.size(0), features = rows.size(1);
   if (columns.empty()) {
@@ -173,9 +175,11 @@ BatchView table_batch(const torch::Tensor& rows, std::vector<std::string> column
   view.kind = BatchView::Kind::kTable;
   view.columns = std::move(columns);
   view.labels = first(label_texts("table_batch", labels, total), shown);
-  const torch::Tensor values = rows.detach().slice(0, 0, shown).to(torch::kCPU, torch::kDouble).contiguous();
+  const torch::Tensor values =
+      rows.detach().slice(0, 0, shown).to(torch::kCPU, torch::kDouble).contiguous();
   const double* data = values.data_ptr<double>();
-  for (std::int64_t r = 0; r < shown; ++r) view.rows.emplace_back(data + r * features, data + (r + 1) * features);
+  for (std::int64_t r = 0; r < shown; ++r)
+    view.rows.emplace_back(data + r * features, data + (r + 1) * features);
   if (shown < total) view.note = fmt::format("the first {} of {} examples", shown, total);
   return view;
 }

@@ -439,7 +439,8 @@ void replay(const RunResult& run, const std::vector<RunObserver*>& observers,
       notify([&](RunObserver& o) { o.on_metric(test, m); });
     for (const RecordedPredictions& p : test.predictions)
       notify([&](RunObserver& o) { o.on_predictions(test, p); });
-    for (const RecordedBatch& b : test.batches) notify([&](RunObserver& o) { o.on_batch(test, b); });
+    for (const RecordedBatch& b : test.batches)
+      notify([&](RunObserver& o) { o.on_batch(test, b); });
     notify([&](RunObserver& o) { o.on_test_end(test, run); });
   }
 }

@@ -1,7 +1,7 @@
 // Everything a run writes while it goes on, as observers of the run: the console, the files in
-// its folder (junit.xml, results.json, curves, predictions, batches, seeds.jsonl), the --junit copy and, for
-// ctest, the measurements. `run` feeds them as tests end; `merge` replays a merged run through
-// them.
+// its folder (junit.xml, results.json, curves, predictions, batches, seeds.jsonl), the --junit copy
+// and, for ctest, the measurements. `run` feeds them as tests end; `merge` replays a merged run
+// through them.
 #pragma once
 
 #include <unistd.h>

@@ -204,7 +204,8 @@ void from_json(const nlohmann::json& json, TestEvent& event) {
     event =
         HeldOutEvaluated{json.at("name").get<std::string>(), json.at("sha256").get<std::string>()};
   } else if (kind == "batch") {
-    event = BatchRecorded{json.at("name").get<std::string>(), batch_view_from_json(json.at("batch"))};
+    event =
+        BatchRecorded{json.at("name").get<std::string>(), batch_view_from_json(json.at("batch"))};
   } else if (kind == "end") {
     event = TestEnded{json.at("test").get<std::string>(), json.at("passed").get<bool>(),
                       json.at("skipped").get<bool>(), json.at("duration_s").get<double>()};

@@ -23,8 +23,7 @@ std::string images_problem(const BatchView& view) {
   }
   if (!std::isfinite(view.clamped_fraction) || view.clamped_fraction < 0.0 ||
       view.clamped_fraction > 1.0) {
-    return fmt::format("clamped_fraction {} is not a share between 0 and 1",
-                       view.clamped_fraction);
+    return fmt::format("clamped_fraction {} is not a share between 0 and 1", view.clamped_fraction);
   }
   return "";
 }

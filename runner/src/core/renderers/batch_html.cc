@@ -39,8 +39,7 @@ std::string images_html(const BatchView& view) {
 }
 
 std::string header_row(const BatchView& view, const std::string& cells) {
-  return fmt::format("<tr><th>#</th>{}{}</tr>", view.labels.empty() ? "" : "<th>label</th>",
-                     cells);
+  return fmt::format("<tr><th>#</th>{}{}</tr>", view.labels.empty() ? "" : "<th>label</th>", cells);
 }
 
 std::string row_start(const BatchView& view, std::size_t i) {
@@ -76,11 +75,11 @@ std::string caption(const RecordedBatch& batch, const BatchView& view) {
                                  batch_examples(view), batch_examples(view) == 1 ? "" : "s");
   if (view.labels.empty()) text += ", no labels";
   if (view.kind == BatchView::Kind::kImages) {
-    text += fmt::format(" · {}x{}, {}", view.height, view.width,
-                        view.channels == 3 ? "RGB" : "grey");
+    text +=
+        fmt::format(" · {}x{}, {}", view.height, view.width, view.channels == 3 ? "RGB" : "grey");
     if (view.clamped_fraction > 0.0) {
-      text += fmt::format(" · {:.1f}% of values clamped to [0, 255]",
-                          100.0 * view.clamped_fraction);
+      text +=
+          fmt::format(" · {:.1f}% of values clamped to [0, 255]", 100.0 * view.clamped_fraction);
     }
   }
   if (!view.note.empty()) text += " · " + view.note;
@@ -89,10 +88,10 @@ std::string caption(const RecordedBatch& batch, const BatchView& view) {
 
 std::string batch_html(const RecordedBatch& batch) {
   if (!batch.data) {
-    return fmt::format("<p class=\"batch-missing\">{}</p>",
-                       escape_markup(fmt::format("{}: not shown ({})", batch.name,
-                                                 batch.problem.empty() ? batch.file
-                                                                       : batch.problem)));
+    return fmt::format(
+        "<p class=\"batch-missing\">{}</p>",
+        escape_markup(fmt::format("{}: not shown ({})", batch.name,
+                                  batch.problem.empty() ? batch.file : batch.problem)));
   }
   const BatchView& view = *batch.data;
   const std::string body = view.kind == BatchView::Kind::kImages ? images_html(view)

@@ -1,6 +1,7 @@
 // report.html: one self-contained page per run. No script, no font, no image file, no request:
-// a Content-Security-Policy meta tag forbids every load, the plots are inline SVG
-// (renderers/svg_plot.h) and the tables are plain HTML, so it opens from a CI artifact, from
+// a Content-Security-Policy meta tag forbids every load but inline style and data: images, the
+// plots are inline SVG (renderers/svg_plot.h), a recorded batch's images inline BMPs
+// (renderers/batch_html.h) and the tables plain HTML, so it opens from a CI artifact, from
 // file:// and in a browser without JavaScript. Regressions and failures come first.
 #pragma once
 

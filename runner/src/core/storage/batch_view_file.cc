@@ -29,7 +29,8 @@ std::vector<std::vector<double>> rows_from(const nlohmann::json& json) {
   with_field_context("rows", [&] {
     if (!json.is_array()) throw std::invalid_argument("expected an array of rows");
     for (const nlohmann::json& row : json) {
-      if (!row.is_array()) throw std::invalid_argument("expected a row (an array), got " + row.dump());
+      if (!row.is_array())
+        throw std::invalid_argument("expected a row (an array), got " + row.dump());
       std::vector<double> values;
       for (const nlohmann::json& v : row) {
         const std::optional<double> value = read_json_number(v);

@@ -51,7 +51,8 @@ std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {
       v[static_cast<std::size_t>(k)] = digit(c);
       if (v[static_cast<std::size_t>(k)] < 0) return std::nullopt;
     }
-    const auto triple = static_cast<std::uint32_t>((v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3]);
+    const auto triple =
+        static_cast<std::uint32_t>((v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3]);
     out.push_back(static_cast<std::uint8_t>(triple >> 16));
     if (padding < 2) out.push_back(static_cast<std::uint8_t>((triple >> 8) & 255));
     if (padding < 1) out.push_back(static_cast<std::uint8_t>(triple & 255));
