@@ -15,8 +15,8 @@
 
 #include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
-#include "mlregress/confusion.h"
 #include "mlregress/batch_view.h"
+#include "mlregress/confusion.h"
 #include "mlregress/exit_code.h"
 #include "mlregress/metric.h"
 #include "mlregress/tier.h"
