@@ -240,7 +240,7 @@ TEST_F(PredictionsE2eTest, TheConfusionMatrixReachesResultsJsonAndTheReports) {
   EXPECT_THAT(html, HasSubstr("vs majority rate 0.2500 (class 0)"));
   const ProcessResult markdown = predictions("report " + latest() + " --format markdown --out -");
   ASSERT_EQ(markdown.exit_code, kPassed) << markdown.err;
-  EXPECT_THAT(markdown.out, HasSubstr("<details><summary>Predictions of 1 tests</summary>"));
+  EXPECT_THAT(markdown.out, HasSubstr("<details><summary>Predictions of 2 tests</summary>"));
   EXPECT_THAT(markdown.out, HasSubstr("labels 0: 25%, 1: 25%, 2: 25%, 3: 25%"));
 }
 
