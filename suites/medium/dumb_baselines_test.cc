@@ -32,8 +32,11 @@ ML_TEST(Medium, XorBeatsDumbBaselines, {"depth", 2}, {"steps", 300}, {"lr", 0.03
                               .item<double>();
   const checks::DumbBaselines baselines =
       checks::dumb_baselines(train.inputs, train.labels, eval.inputs, eval.labels);
-  record("accuracy", accuracy, HigherIsBetter, Band{.atol = 0.03});
-  checks::record_dumb_baselines("baseline", baselines, accuracy);
+  // Exact per numerics profile: a band committed for every CPU needs its spread measured on each
+  // (runner/docs/numerics/); the in-test assertion below is what catches a model no better than
+  // the baselines, on every machine.
+  record("accuracy", accuracy, HigherIsBetter, Exact{});
+  checks::record_dumb_baselines("baseline", baselines, accuracy, Exact{});
   EXPECT_TRUE(checks::beats_dumb_baselines(
       accuracy, baselines, {.over_majority = 0.05, .over_linear = param<double>("over_linear")}));
 }

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "mlregress/metric.h"
+
 namespace mlregress::checks {
 
 /// The linear baseline's training: full-batch Adam on cross-entropy, from torch's global RNG
@@ -50,9 +52,11 @@ struct BaselineMargin {
                                                 const DumbBaselines& baselines,
                                                 const BaselineMargin& margin = {});
 
-/// Records <name>.majority_accuracy and <name>.linear_accuracy (MustEqual, Band atol 0.03) and
-/// <name>.margin_over_linear = model_accuracy - linear_accuracy (HigherIsBetter, Band atol 0.03).
+/// Records <name>.majority_accuracy and <name>.linear_accuracy (MustEqual) and
+/// <name>.margin_over_linear = model_accuracy - linear_accuracy (HigherIsBetter), each with
+/// `policy` (default Band atol 0.03; `Exact{}` keeps one value per numerics profile, for a
+/// baseline committed before the band's spread has been measured on other CPUs).
 void record_dumb_baselines(std::string_view name, const DumbBaselines& baselines,
-                           double model_accuracy);
+                           double model_accuracy, TolerancePolicy policy = Band{.atol = 0.03});
 
 }  // namespace mlregress::checks

@@ -110,14 +110,13 @@ DumbBaselines dumb_baselines(const torch::Tensor& train_inputs, const torch::Ten
 }
 
 void record_dumb_baselines(std::string_view name, const DumbBaselines& baselines,
-                           double model_accuracy) {
+                           double model_accuracy, TolerancePolicy policy) {
   MlTest::record(fmt::format("{}.majority_accuracy", name), baselines.majority_accuracy,
-                 Direction::MustEqual, Band{.atol = 0.03});
+                 Direction::MustEqual, policy);
   MlTest::record(fmt::format("{}.linear_accuracy", name), baselines.linear_accuracy,
-                 Direction::MustEqual, Band{.atol = 0.03});
+                 Direction::MustEqual, policy);
   MlTest::record(fmt::format("{}.margin_over_linear", name),
-                 model_accuracy - baselines.linear_accuracy, Direction::HigherIsBetter,
-                 Band{.atol = 0.03});
+                 model_accuracy - baselines.linear_accuracy, Direction::HigherIsBetter, policy);
 }
 
 }  // namespace mlregress::checks
