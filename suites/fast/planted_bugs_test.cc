@@ -576,6 +576,19 @@ SmellCurves train_with_validation(bool dropout, std::int64_t steps, bool score_t
   return curves;
 }
 
+// Records whether the planted smell was caught, prints both explanations, and asserts the plant
+// flagged and its healthy twin not, each at least kSmellMargin from the threshold.
+void expect_smell_beside_its_twin(const std::string& check, const checks::CurveSmellResult& smell,
+                                  const checks::CurveSmellResult& twin, double threshold,
+                                  const char* twin_name) {
+  record_caught(check, smell.smell);
+  std::cout << smell.explanation << "\n" << twin_name << ": " << twin.explanation << std::endl;
+  EXPECT_TRUE(smell.smell) << smell.explanation;
+  EXPECT_TRUE(checks::no_curve_smell(twin)) << "no false alarm: " << twin_name;
+  EXPECT_GT(smell.relative_gap, threshold + kSmellMargin) << smell.explanation;
+  EXPECT_LT(twin.relative_gap, threshold - kSmellMargin) << twin.explanation;
+}
+
 }  // namespace
 
 ML_TEST(Fast, PlantedDropoutInTrainingLoss, {"steps", 160}) {
@@ -590,12 +603,8 @@ ML_TEST(Fast, PlantedDropoutInTrainingLoss, {"steps", 160}) {
       checks::validation_better_than_training(planted.train, planted.validation, options);
   const checks::CurveSmellResult twin =
       checks::validation_better_than_training(healthy.train, healthy.validation, options);
-  record_caught("curve_smells", smell.smell);
-  std::cout << smell.explanation << "\nwithout dropout: " << twin.explanation << std::endl;
-  EXPECT_TRUE(smell.smell) << smell.explanation;
-  EXPECT_TRUE(checks::no_curve_smell(twin)) << "no false alarm without dropout";
-  EXPECT_GT(smell.relative_gap, options.min_relative_gap + kSmellMargin) << smell.explanation;
-  EXPECT_LT(twin.relative_gap, options.min_relative_gap - kSmellMargin) << twin.explanation;
+  expect_smell_beside_its_twin("curve_smells", smell, twin, options.min_relative_gap,
+                               "without dropout");
 }
 
 ML_TEST(Fast, PlantedTestSetShifted, {"steps", 160}) {
@@ -610,12 +619,8 @@ ML_TEST(Fast, PlantedTestSetShifted, {"steps", 160}) {
       checks::test_poor_although_validation_good(curves.validation, curves.shifted_test, options);
   const checks::CurveSmellResult twin =
       checks::test_poor_although_validation_good(curves.validation, curves.test, options);
-  record_caught("validation_predicts_test", smell.smell);
-  std::cout << smell.explanation << "\nsame distribution: " << twin.explanation << std::endl;
-  EXPECT_TRUE(smell.smell) << smell.explanation;
-  EXPECT_TRUE(checks::no_curve_smell(twin)) << "no false alarm on a test set like validation";
-  EXPECT_GT(smell.relative_gap, options.max_test_gap + kSmellMargin) << smell.explanation;
-  EXPECT_LT(twin.relative_gap, options.max_test_gap - kSmellMargin) << twin.explanation;
+  expect_smell_beside_its_twin("validation_predicts_test", smell, twin, options.max_test_gap,
+                               "same distribution");
 }
 
 namespace {

@@ -70,6 +70,25 @@ examples::Batch template_batch(const torch::Tensor& templates, double signal, st
   return batch;
 }
 
+// The range test's settings, from the test's parameters `range_steps`, `min_rate`, `max_rate`.
+checks::RangeTestOptions range_options() {
+  checks::RangeTestOptions options;
+  options.steps = mlregress::MlTest::param<std::int64_t>("range_steps");
+  options.min_rate = mlregress::MlTest::param<double>("min_rate");
+  options.max_rate = mlregress::MlTest::param<double>("max_rate");
+  return options;
+}
+
+// Prints and records the range test beside its sweep; asserts a band that agrees with the sweep
+// within the test's `agreement_factor`.
+void judge_range(const checks::LearningRateRange& range, const checks::LearningRateSweep& sweep) {
+  print_range(range, sweep);
+  const double factor = mlregress::MlTest::param<double>("agreement_factor");
+  record_range(range, sweep, factor);
+  EXPECT_TRUE(range.has_band) << range.table();
+  EXPECT_TRUE(checks::agrees_with_sweep(range, sweep, factor));
+}
+
 }  // namespace
 
 // The sweep's best rate is 1 (XorLearningRateSweepIsUShaped); the range test's band lies just
@@ -93,10 +112,6 @@ ML_TEST(Medium, XorLearningRateRangeTest, {"range_steps", 300}, {"min_rate", 1e-
   const examples::LabeledPoints data = examples::make_xor_quadrants(512);
   auto model = examples::make_xor_mlp(32);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(1e-3));
-  checks::RangeTestOptions options;
-  options.steps = param<std::int64_t>("range_steps");
-  options.min_rate = param<double>("min_rate");
-  options.max_rate = param<double>("max_rate");
   const checks::LearningRateRange range = checks::run_learning_rate_range_test(
       [&](double rate) {
         set_learning_rate(optimizer, rate);
@@ -104,12 +119,8 @@ ML_TEST(Medium, XorLearningRateRangeTest, {"range_steps", 300}, {"min_rate", 1e-
         return update(optimizer, model->forward(data.inputs.index_select(0, idx)),
                       data.labels.index_select(0, idx));
       },
-      options);
-  print_range(range, sweep);
-  const double factor = param<double>("agreement_factor");
-  record_range(range, sweep, factor);
-  EXPECT_TRUE(range.has_band) << range.table();
-  EXPECT_TRUE(checks::agrees_with_sweep(range, sweep, factor));
+      range_options());
+  judge_range(range, sweep);
 }
 
 // `signal`: the templates' scale against unit noise (an easy task, so the loss falls within the
@@ -141,20 +152,12 @@ ML_TEST(Medium, CnnLearningRateRangeTest, {"range_steps", 150}, {"min_rate", 1e-
   const torch::Tensor templates = torch::randn({examples::kSmallCnnClasses, 1, 16, 16});
   auto model = examples::make_small_cnn();
   torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-5));
-  checks::RangeTestOptions options;
-  options.steps = param<std::int64_t>("range_steps");
-  options.min_rate = param<double>("min_rate");
-  options.max_rate = param<double>("max_rate");
   const checks::LearningRateRange range = checks::run_learning_rate_range_test(
       [&](double rate) {
         set_learning_rate(optimizer, rate);
         const examples::Batch b = template_batch(templates, signal, batch);
         return update(optimizer, model->forward(b.images), b.labels);
       },
-      options);
-  print_range(range, sweep);
-  const double factor = param<double>("agreement_factor");
-  record_range(range, sweep, factor);
-  EXPECT_TRUE(range.has_band) << range.table();
-  EXPECT_TRUE(checks::agrees_with_sweep(range, sweep, factor));
+      range_options());
+  judge_range(range, sweep);
 }

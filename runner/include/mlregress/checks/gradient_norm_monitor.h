@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <vector>
@@ -73,6 +74,40 @@ double global_gradient_norm(const torch::nn::Module& module);
 /// no parameter has a gradient, NaN when a gradient holds a NaN.
 double max_abs_gradient(const torch::nn::Module& module);
 
+namespace detail {
+
+/// The running median of the values added so far, with two heaps: the lower half (a max-heap) and
+/// the upper half. Shared by the monitor's spike rule and the clip-threshold suggestion.
+class RunningMedian {
+ public:
+  void add(double x) {
+    if (lower_.empty() || x <= lower_.top()) {
+      lower_.push(x);
+    } else {
+      upper_.push(x);
+    }
+    if (lower_.size() > upper_.size() + 1) {
+      upper_.push(lower_.top());
+      lower_.pop();
+    } else if (upper_.size() > lower_.size()) {
+      lower_.push(upper_.top());
+      upper_.pop();
+    }
+  }
+  /// NaN before the first value.
+  double median() const {
+    if (lower_.empty()) return std::numeric_limits<double>::quiet_NaN();
+    if (lower_.size() > upper_.size()) return lower_.top();
+    return 0.5 * (lower_.top() + upper_.top());
+  }
+
+ private:
+  std::priority_queue<double> lower_;
+  std::priority_queue<double, std::vector<double>, std::greater<double>> upper_;
+};
+
+}  // namespace detail
+
 /// Call once per step after backward() and before clipping, or pass clip_grad_norm_'s return
 /// value (the pre-clip norm) to observe_norm(). Step numbers are the order of the calls, from 0.
 ///
@@ -94,14 +129,11 @@ class GradientNormMonitor {
   const GradientNormResult& result() const { return result_; }
 
  private:
-  double running_median() const;
   void observe_values(const torch::nn::Module& module);
   void update_verdict();
 
   GradientNormResult result_;
-  // Two heaps hold the previous finite norms: the lower half (max-heap) and the upper half.
-  std::priority_queue<double> lower_;
-  std::priority_queue<double, std::vector<double>, std::greater<double>> upper_;
+  detail::RunningMedian previous_norms_;  // the previous finite norms
   std::int64_t components_seen_ = 0;
   std::int64_t components_clipped_ = 0;
 };

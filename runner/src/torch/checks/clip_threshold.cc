@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <queue>
 #include <stdexcept>
 
+#include "mlregress/checks/gradient_norm_monitor.h"
 #include "mlregress/ml_test.h"
 
 namespace mlregress::checks {
@@ -24,35 +23,6 @@ void validate(const ClipSuggestionOptions& o) {
   }
 }
 
-// The running median of every finite norm seen so far (spikes included, as the monitor keeps
-// them), with two heaps.
-class RunningMedian {
- public:
-  void add(double x) {
-    if (lower_.empty() || x <= lower_.top()) {
-      lower_.push(x);
-    } else {
-      upper_.push(x);
-    }
-    if (lower_.size() > upper_.size() + 1) {
-      upper_.push(lower_.top());
-      lower_.pop();
-    } else if (upper_.size() > lower_.size()) {
-      lower_.push(upper_.top());
-      upper_.pop();
-    }
-  }
-  std::optional<double> median() const {
-    if (lower_.empty()) return std::nullopt;
-    if (lower_.size() > upper_.size()) return lower_.top();
-    return 0.5 * (lower_.top() + upper_.top());
-  }
-
- private:
-  std::priority_queue<double> lower_;
-  std::priority_queue<double, std::vector<double>, std::greater<double>> upper_;
-};
-
 // Linear interpolation between the order statistics of a sorted sample (numpy's default).
 double quantile_of_sorted(const std::vector<double>& sorted, double q) {
   const double position = q * static_cast<double>(sorted.size() - 1);
@@ -67,15 +37,15 @@ double quantile_of_sorted(const std::vector<double>& sorted, double q) {
 std::optional<ClipSuggestion> suggest_clip_threshold(const std::vector<double>& unclipped_norms,
                                                      const ClipSuggestionOptions& options) {
   validate(options);
-  RunningMedian running;
+  detail::RunningMedian running;
   std::vector<double> healthy;
   ClipSuggestion s;
   for (std::size_t step = 0; step < unclipped_norms.size(); ++step) {
     const double norm = unclipped_norms[step];
     const bool finite = std::isfinite(norm);
     if (static_cast<std::int64_t>(step) >= options.skip_steps) {
-      const std::optional<double> median = running.median();
-      const bool spike = finite && median && *median > 0.0 && norm > options.spike_factor * *median;
+      const double median = running.median();  // NaN before the first finite norm
+      const bool spike = finite && median > 0.0 && norm > options.spike_factor * median;
       if (finite && !spike) {
         healthy.push_back(norm);
       } else {

@@ -71,12 +71,6 @@ void GradientNormMonitor::observe_values(const torch::nn::Module& module) {
           : 0.0;
 }
 
-double GradientNormMonitor::running_median() const {
-  if (lower_.empty()) return std::numeric_limits<double>::quiet_NaN();
-  if (lower_.size() > upper_.size()) return lower_.top();
-  return 0.5 * (lower_.top() + upper_.top());
-}
-
 void GradientNormMonitor::observe_norm(double norm) {
   const GradientNormOptions& options = result_.options;
   const auto step = static_cast<std::int64_t>(result_.norms.size());
@@ -89,26 +83,15 @@ void GradientNormMonitor::observe_norm(double norm) {
   // A non-finite norm needs clipping too (and clipping cannot save it).
   if (options.max_norm && !(norm <= *options.max_norm)) ++result_.clipped_steps;
 
-  const double median = running_median();
+  const double median = previous_norms_.median();
   if (step >= options.warmup_steps && std::isfinite(norm) && median > 0.0 &&
       norm > options.spike_factor * median) {
     result_.spikes.push_back(
         {.step = step, .norm = norm, .running_median = median, .ratio = norm / median});
   }
   if (std::isfinite(norm)) {
-    if (lower_.empty() || norm <= lower_.top()) {
-      lower_.push(norm);
-    } else {
-      upper_.push(norm);
-    }
-    if (lower_.size() > upper_.size() + 1) {
-      upper_.push(lower_.top());
-      lower_.pop();
-    } else if (upper_.size() > lower_.size()) {
-      lower_.push(upper_.top());
-      upper_.pop();
-    }
-    result_.median_norm = running_median();
+    previous_norms_.add(norm);
+    result_.median_norm = previous_norms_.median();
   }
   update_verdict();
 }
