@@ -124,10 +124,12 @@ ML_TEST(Medium, XorLearningRateRangeTest, {"range_steps", 300}, {"min_rate", 1e-
 }
 
 // `signal`: the templates' scale against unit noise (an easy task, so the loss falls within the
-// range test's few steps); one fresh minibatch of `batch` images per step.
+// range test's few steps); one fresh minibatch of `batch` images per step. Agreement within 4x:
+// at 3x the 40-step sweep's best rate fell outside on 1 of seeds 0-39 (seed 4: 0.003 against a
+// band from 0.0117, 3.9x), a sweep noisier than the XOR one (3x held on all 40 seeds there).
 ML_TEST(Medium, CnnLearningRateRangeTest, {"range_steps", 150}, {"min_rate", 1e-4},
         {"max_rate", 1.0}, {"sweep_steps", 40}, {"batch", 8}, {"signal", 1.0},
-        {"agreement_factor", 3.0}) {
+        {"agreement_factor", 4.0}) {
   const auto batch = param<std::int64_t>("batch");
   const double signal = param<double>("signal");
   checks::LearningRateSweepOptions sweep_options;

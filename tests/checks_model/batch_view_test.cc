@@ -70,6 +70,31 @@ TEST(ImageBatch, ChannelsSwappedByABgrReadShowAsSwappedColours) {
   EXPECT_NE(declared_bgr.note.find("BGR drawn as RGB"), std::string::npos);
 }
 
+TEST(ImageBatch, ABgrBatchIsUnNormalisedWithItsOwnChannelOrderThenDrawnAsRgb) {
+  // An OpenCV pipeline: BGR tensors normalised with BGR-ordered constants. Declared as such, the
+  // view equals the RGB pipeline's; un-normalising after the flip (the planted order) would put
+  // blue's mean on red and differ.
+  torch::manual_seed(0);
+  const torch::Tensor rgb_images = torch::rand({2, 3, 4, 4});
+  const BatchView from_rgb =
+      image_batch(normalise(rgb_images), torch::Tensor(), {.mean = kMean, .std = kStd});
+  const std::vector<double> bgr_mean(kMean.rbegin(), kMean.rend());
+  const std::vector<double> bgr_std(kStd.rbegin(), kStd.rend());
+  const torch::Tensor bgr_images = rgb_images.flip(1);
+  const torch::Tensor bgr_normalised =
+      (bgr_images - torch::tensor(bgr_mean, torch::kFloat).view({1, 3, 1, 1})) /
+      torch::tensor(bgr_std, torch::kFloat).view({1, 3, 1, 1});
+  const BatchView from_bgr =
+      image_batch(bgr_normalised, torch::Tensor(), {.mean = bgr_mean, .std = bgr_std, .bgr = true});
+  ASSERT_EQ(from_bgr.pixels.size(), from_rgb.pixels.size());
+  int off_by_more_than_one = 0;
+  for (std::size_t i = 0; i < from_rgb.pixels.size(); ++i) {
+    off_by_more_than_one +=
+        std::abs(static_cast<int>(from_bgr.pixels[i]) - static_cast<int>(from_rgb.pixels[i])) > 1;
+  }
+  EXPECT_EQ(off_by_more_than_one, 0);
+}
+
 TEST(ImageBatch, ABatchNormalisedTwiceIsClampedAndSaysHowMuch) {
   torch::manual_seed(0);
   const torch::Tensor images = torch::rand({8, 3, 8, 8});

@@ -247,4 +247,21 @@ TEST(LearningRateRangeTest, NoBandNeverAgrees) {
 }
 
 }  // namespace
+TEST(LearningRateRangeTest, OptionsThatCannotWorkAreRefusedBeforeAnyStep) {
+  // A divergence factor of 1 would stop the run at its first step and blame the start rate.
+  int steps_taken = 0;
+  const auto counting_step = [&](double) {
+    ++steps_taken;
+    return 1.0;
+  };
+  RangeTestOptions at_one;
+  at_one.divergence_factor = 1.0;
+  EXPECT_THROW(run_learning_rate_range_test(counting_step, at_one), c10::Error);
+  RangeTestOptions negative_drop;
+  negative_drop.min_drop = -0.1;
+  EXPECT_THROW(run_learning_rate_range_test(counting_step, negative_drop), c10::Error);
+  EXPECT_EQ(steps_taken, 0);
+  EXPECT_THROW(judge_learning_rate_range({1e-3, 1e-2}, {1.0, 0.5}, at_one), c10::Error);
+}
+
 }  // namespace mlregress::checks

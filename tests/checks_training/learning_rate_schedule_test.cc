@@ -130,6 +130,21 @@ TEST(LearningRateSchedule, WrongLengthOrSpecThrows) {
   ScheduleSpec bad = declared();
   bad.floor = 2 * kPeak;
   EXPECT_THROW(check_schedule(rates(), bad), std::invalid_argument);
+  // A warmup longer than the run (--set warmup_steps=400 of 320): refused, never read past the
+  // last rate.
+  ScheduleSpec long_warmup = declared();
+  long_warmup.warmup_steps = kTotal + 80;
+  EXPECT_THROW(check_schedule(rates(kTotal + 80), long_warmup), std::invalid_argument);
+}
+
+// A warmup as long as the run peaks at its last step: judged without reading past the rates.
+TEST(LearningRateSchedule, AWarmupAsLongAsTheRunIsJudgedWithinItsRates) {
+  ScheduleSpec spec = declared();
+  spec.warmup_steps = kTotal;
+  spec.decay = ScheduleSpec::Decay::Constant;
+  const ScheduleCheck c = check_schedule(rates(kTotal), spec);
+  ASSERT_TRUE(c.peak_step.has_value()) << c.assertion().message();
+  EXPECT_EQ(*c.peak_step, kTotal - 1);
 }
 
 // The rate the optimizer holds, not the one a formula computes: set through the options, read

@@ -195,6 +195,11 @@ TEST_F(ShardE2eTest, MergeNamesMissingShardsAndRefusesWhatDoesNotBelongTogether)
   EXPECT_THAT(refused.err, HasSubstr("plan: plan"));
   EXPECT_THAT(refused.err, HasSubstr("merge --force joins them anyway"));
   EXPECT_EQ(merge({parts[0], parts[1], parts[2], other}, "--force").exit_code, kPassed);
+  // A shard run under another determinism mode belongs to another plan too.
+  const std::string strict = run_into("strict", "--shard 3/4 --determinism strict");
+  const ProcessResult mixed_modes = merge({parts[0], parts[1], parts[2], strict});
+  EXPECT_EQ(mixed_modes.exit_code, kMergeRefused) << mixed_modes.out << mixed_modes.err;
+  EXPECT_THAT(mixed_modes.err, HasSubstr("plan: plan"));
 
   // The same shard twice agrees with itself; a copy with one value changed does not.
   EXPECT_EQ(merge({parts[0], parts[0], parts[1], parts[2], parts[3]}).exit_code, kPassed);

@@ -101,6 +101,27 @@ TEST(BatchView, AViewWhoseSizesDisagreeCannotBeStored) {
               HasSubstr("no examples"));
 }
 
+TEST(BatchView, ImagesPastThePixelBudgetCannotBeStored) {
+  // 32 RGB images of 512x512 (24 MiB), each within the side and count limits: refused, so a
+  // report page never carries them inline.
+  BatchView big;
+  big.kind = BatchView::Kind::kImages;
+  big.height = 512;
+  big.width = 512;
+  big.channels = 3;
+  big.pixels.assign(static_cast<std::size_t>(32 * 512 * 512 * 3), 0);
+  big.labels.assign(32, "x");
+  EXPECT_THAT(batch_view_problem(big), HasSubstr("more than 4194304"));
+  // At the budget exactly: stored.
+  BatchView at_budget = big;
+  at_budget.height = 256;
+  at_budget.width = 256;
+  at_budget.channels = 1;
+  at_budget.pixels.assign(static_cast<std::size_t>(kMaxBatchPixelBytes), 0);
+  at_budget.labels.assign(static_cast<std::size_t>(kMaxBatchPixelBytes / (256 * 256)), "x");
+  EXPECT_EQ(batch_view_problem(at_budget), "");
+}
+
 TEST(BatchViewFile, EachKindReadsBackAsItWasWritten) {
   test_support::TempDir dir;
   for (const BatchView& view : {two_images(), text_rows(), table_rows()}) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <stdexcept>
@@ -78,6 +79,11 @@ TEST(ConfusionMatrix, ManyClassesKeepOnlyTheTotals) {
 TEST(ConfusionMatrix, MalformedSetsAreRefused) {
   EXPECT_THROW((void)confusion_matrix({0, 1}, {0}), std::invalid_argument);
   EXPECT_THROW((void)confusion_matrix({0, -1}, {0, 1}), std::invalid_argument);
+  // The largest index: refused before `largest + 1` overflows into a matrix of 0 classes that the
+  // counting loop would then write past.
+  constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max();
+  EXPECT_THROW((void)confusion_matrix({kLargest}, {0}), std::invalid_argument);
+  EXPECT_THROW((void)confusion_matrix({0}, {kLargest}), std::invalid_argument);
 }
 
 TEST(ConfusionMatrix, TableAndSummaryShowTheMatrixAndThePrior) {

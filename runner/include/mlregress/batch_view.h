@@ -54,6 +54,9 @@ std::int64_t batch_examples(const BatchView& view);
 /// The most examples, and the largest image side, a view may hold (a report page stays small).
 inline constexpr std::int64_t kMaxBatchExamples = 1024;
 inline constexpr std::int64_t kMaxBatchImageSide = 512;
+/// The most pixel values (bytes) of an images view: 4 MiB, about 5.3 MiB of base64 in the batch
+/// file and a little more as inline BMP in report.html (e.g. 85 RGB images of 128x128).
+inline constexpr std::int64_t kMaxBatchPixelBytes = 4 * 1024 * 1024;
 
 /// Why the view cannot be stored as it is (sizes that disagree, a label count that is not the
 /// example count, too many examples), or "" when it can.

@@ -95,12 +95,14 @@ BatchView images_view(const torch::Tensor& images, std::vector<std::string> labe
   const std::int64_t shown = std::min(total, std::max<std::int64_t>(1, options.max_images));
   std::vector<std::string> notes;
   torch::Tensor x = images.detach().to(torch::kCPU);
+  // Un-normalised first: mean and std are in the tensor's own channel order (the pipeline's
+  // Normalize), which for a BGR tensor is B, G, R.
+  x = to_byte_scale(x.scalar_type() == torch::kByte ? x : x.to(torch::kDouble), options, notes)
+          .to(torch::kDouble);
   if (options.bgr && x.size(1) == 3) {
     x = x.flip(1);
     notes.push_back("BGR drawn as RGB");
   }
-  x = to_byte_scale(x.scalar_type() == torch::kByte ? x : x.to(torch::kDouble), options, notes)
-          .to(torch::kDouble);
   BatchView view;
   view.kind = BatchView::Kind::kImages;
   view.clamped_fraction = ((x < -0.5) | (x > 255.5)).to(torch::kDouble).mean().item<double>();

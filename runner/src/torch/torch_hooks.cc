@@ -29,7 +29,8 @@ void apply_determinism(DeterminismMode mode) {
 
 // Runs in a short-lived child process (see RunnerHooks): initialising CUDA here is harmless.
 nlohmann::json probe_torch() {
-  // The same determinism the tests run with, so that the probe records it.
+  // The run's determinism mode is recorded in environment.json's `run` section; the probe only
+  // needs CUDA's deterministic settings in place before it initialises CUDA.
   make_cuda_deterministic();
   const nlohmann::json cuda = probe_cuda();
   return {{"name", "libtorch"},
@@ -38,7 +39,6 @@ nlohmann::json probe_torch() {
           {"cuda", cuda},
           {"mkldnn", at::hasMKLDNN()},
           {"default_intra_op_threads", at::get_num_threads()},
-          {"tests_use_deterministic_algorithms", true},
           {"build_config", at::show_config()}};
 }
 

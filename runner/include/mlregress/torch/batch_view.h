@@ -26,7 +26,8 @@ struct ImageViewOptions {
   std::int64_t max_images = 16;  ///< the first examples shown
   std::int64_t max_side = 32;    ///< a larger image is shrunk (area average) to fit this side
   /// The per-channel mean and std of the pipeline's Normalize (one value each, or one per
-  /// channel). Empty: the batch is scaled from its own minimum and maximum to 0..255.
+  /// channel, in the tensor's own channel order: B, G, R for a `bgr` tensor). Empty: the batch
+  /// is scaled from its own minimum and maximum to 0..255.
   std::vector<double> mean;
   std::vector<double> std;
   /// The un-normalised value drawn as 255: 1 for ToTensor's [0, 1], 255 for raw bytes.

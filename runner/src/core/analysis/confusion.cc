@@ -75,6 +75,13 @@ ConfusionMatrix confusion_matrix(const std::vector<std::int64_t>& predicted,
           fmt::format("confusion matrix: example {} has a negative class (predicted {}, target {})",
                       i, predicted[i], target[i]));
     }
+    // Checked here, before `largest + 1` could overflow on an index near INT64_MAX.
+    if (predicted[i] >= kConfusionMaxClasses || target[i] >= kConfusionMaxClasses) {
+      throw std::invalid_argument(fmt::format(
+          "confusion matrix: example {} has class {} (predicted {}, target {}), more than {} "
+          "classes (are these class indices?)",
+          i, std::max(predicted[i], target[i]), predicted[i], target[i], kConfusionMaxClasses));
+    }
     largest = std::max({largest, predicted[i], target[i]});
   }
   const auto n = static_cast<std::size_t>(std::max(classes, largest + 1));

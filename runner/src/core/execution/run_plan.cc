@@ -199,6 +199,12 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
           {"overrides", plan.overrides},
           {"order", plan.order},
           {"tests", std::move(tests)}};
+  // Written only when it is not the default, so the plans (and the shard plan hashes) of runs
+  // made before the switch existed stay as they were; shards of two modes differ and merge refuses
+  // them.
+  if (plan.settings.determinism != DeterminismMode::Warn) {
+    json["determinism"] = std::string(determinism_mode_name(plan.settings.determinism));
+  }
 }
 
 }  // namespace mlregress::internal

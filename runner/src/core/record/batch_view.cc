@@ -16,6 +16,12 @@ std::string images_problem(const BatchView& view) {
     return fmt::format("an image of {}x{}: each side is 1 to {} pixels", view.height, view.width,
                        kMaxBatchImageSide);
   }
+  if (view.pixels.size() > static_cast<std::size_t>(kMaxBatchPixelBytes)) {
+    return fmt::format(
+        "{} pixel values, more than {} (fewer or smaller images keep the report "
+        "small)",
+        view.pixels.size(), kMaxBatchPixelBytes);
+  }
   const auto per_image = static_cast<std::size_t>(view.height * view.width * view.channels);
   if (view.pixels.empty() || view.pixels.size() % per_image != 0) {
     return fmt::format("{} pixel values are not whole images of {}x{}x{}", view.pixels.size(),

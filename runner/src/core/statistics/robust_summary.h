@@ -59,9 +59,9 @@ struct BootstrapInterval {
 
 /// The percentile bootstrap interval of `statistic`: `resamples` samples of size n drawn with
 /// replacement (index floor(u · n), u = (word >> 11) · 2^-53 of std::mt19937_64(seed)), and the
-/// type-7 quantiles (1 ∓ level) / 2 of their statistics. It under-covers at small n (see
-/// seeded-tests.md, "Few seeds: robust summaries"). Throws std::invalid_argument on an empty or
-/// non-finite sample, a level outside (0, 1) or fewer than 100 resamples.
+/// type-7 quantiles (1 ∓ level) / 2 of their statistics. Its coverage is not guaranteed at small
+/// n (see seeded-tests.md, "Few seeds: robust summaries"). Throws std::invalid_argument on an empty
+/// or non-finite sample, a level outside (0, 1) or fewer than 100 resamples.
 BootstrapInterval bootstrap_interval(std::span<const double> values,
                                      double (*statistic)(std::span<const double>),
                                      double level = 0.95, int resamples = 2000,

@@ -87,6 +87,20 @@ void suggest_band(LearningRateRange& range) {
   range.suggested_low = std::min(range.steepest_rate, range.suggested_high);
 }
 
+// The options both entry points share, checked before any step runs.
+void validate_options(const RangeTestOptions& options) {
+  TORCH_CHECK(options.smoothing >= 0.0 && options.smoothing < 1.0,
+              "learning-rate range test: smoothing must be in [0, 1), got ", options.smoothing);
+  TORCH_CHECK(options.high_divisor >= 1.0,
+              "learning-rate range test: high_divisor must be >= 1, got ", options.high_divisor);
+  TORCH_CHECK(options.divergence_factor > 1.0,
+              "learning-rate range test: divergence_factor must be > 1 (the smoothed loss stops "
+              "the run above that multiple of its best), got ",
+              options.divergence_factor);
+  TORCH_CHECK(options.min_drop >= 0.0 && options.min_drop < 1.0,
+              "learning-rate range test: min_drop must be in [0, 1), got ", options.min_drop);
+}
+
 }  // namespace
 
 LearningRateRange judge_learning_rate_range(const std::vector<double>& rates,
@@ -94,10 +108,7 @@ LearningRateRange judge_learning_rate_range(const std::vector<double>& rates,
                                             const RangeTestOptions& options) {
   TORCH_CHECK(rates.size() == losses.size(), "learning-rate range test: ", rates.size(),
               " rates but ", losses.size(), " losses");
-  TORCH_CHECK(options.smoothing >= 0.0 && options.smoothing < 1.0,
-              "learning-rate range test: smoothing must be in [0, 1), got ", options.smoothing);
-  TORCH_CHECK(options.high_divisor >= 1.0,
-              "learning-rate range test: high_divisor must be >= 1, got ", options.high_divisor);
+  validate_options(options);
   LearningRateRange range;
   range.high_divisor = options.high_divisor;
   range.min_drop = options.min_drop;
@@ -124,6 +135,7 @@ LearningRateRange run_learning_rate_range_test(const StepAtRate& step,
   TORCH_CHECK(options.min_rate > 0.0 && options.max_rate > options.min_rate && options.steps >= 2,
               "learning-rate range test: need 0 < min_rate < max_rate and steps >= 2, got ",
               options.min_rate, ", ", options.max_rate, ", ", options.steps);
+  validate_options(options);
   const double ratio = std::log(options.max_rate / options.min_rate);
   std::vector<double> rates;
   std::vector<double> losses;

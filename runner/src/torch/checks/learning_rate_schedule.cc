@@ -16,10 +16,12 @@ using Decay = ScheduleSpec::Decay;
 
 void validate(const std::vector<double>& rates, const ScheduleSpec& spec) {
   if (!(spec.peak > 0.0) || !(spec.floor <= spec.peak) || spec.warmup_steps < 0 ||
-      spec.total_steps < 1 || !(spec.rtol >= 0.0) || !(spec.floor_tolerance >= 0.0)) {
+      spec.total_steps < 1 || spec.warmup_steps > spec.total_steps || !(spec.rtol >= 0.0) ||
+      !(spec.floor_tolerance >= 0.0)) {
     throw std::invalid_argument(fmt::format(
-        "check_schedule: a spec needs peak > 0, floor <= peak, warmup_steps >= 0, total_steps >= "
-        "1 and tolerances >= 0; got peak {:g}, floor {:g}, warmup_steps {}, total_steps {}",
+        "check_schedule: a spec needs peak > 0, floor <= peak, 0 <= warmup_steps <= total_steps, "
+        "total_steps >= 1 and tolerances >= 0; got peak {:g}, floor {:g}, warmup_steps {}, "
+        "total_steps {}",
         spec.peak, spec.floor, spec.warmup_steps, spec.total_steps));
   }
   if (static_cast<std::int64_t>(rates.size()) != spec.total_steps) {
@@ -32,8 +34,10 @@ void validate(const std::vector<double>& rates, const ScheduleSpec& spec) {
 
 // The warmup rises at every step up to the declared peak (or the earlier one it reached).
 void judge_warmup(ScheduleCheck& c, double tol) {
+  // Never past the last rate, whatever the spec declares.
   const std::int64_t end =
-      std::min(c.expected_peak_step, c.peak_step.value_or(c.expected_peak_step));
+      std::min({c.expected_peak_step, c.peak_step.value_or(c.expected_peak_step),
+                static_cast<std::int64_t>(c.rates.size()) - 1});
   for (std::int64_t s = 1; s <= end; ++s) {
     const auto i = static_cast<std::size_t>(s);
     if (!(c.rates[i] > c.rates[i - 1] + tol)) {
