@@ -1,0 +1,113 @@
+// Wald's bound on the expected seeds of a sequential test, against values computed by hand from
+// the formula (python3, math.log only):
+//   kl = lambda p, q: p*log(p/q) + (1-p)*log((1-p)/(1-q))
+//   kl(1-a, b) / (d*d/2), kl(1-b, a) / (d*d/2)
+//   a 0.01,  b 0.2,  d 0.5:  12.31658747574443,  25.485950339383884  (the figures of the issue
+//                            that asked for the bound: 12.3 and 25.5)
+//   a 0.05,  b 0.1,  d 1.0:   3.9884172415627233, 4.752410804491798
+//   a 0.005, b 0.2,  d 1.2:   2.1819824648351864, 5.1934083028679865
+// and by hand for the first: kl(0.99, 0.2) = 0.99 ln 4.95 + 0.01 ln 0.0125 = 1.58340 - 0.04382
+// = 1.53958, / 0.125 = 12.317. Planted: kl with its arguments swapped, and d in place of d^2/2.
+#include "statistics/sequential_bound.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace mlregress::internal::stats {
+namespace {
+
+constexpr double kTolerance = 1e-12;
+
+TEST(SequentialBound, MatchesValuesDerivedIndependently) {
+  struct Case {
+    double alpha, beta, d, h0, h1;
+  };
+  const Case cases[] = {{0.01, 0.2, 0.5, 12.31658747574443, 25.485950339383884},
+                        {0.05, 0.1, 1.0, 3.9884172415627233, 4.752410804491798},
+                        {0.005, 0.2, 1.2, 2.1819824648351864, 5.1934083028679865}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "alpha=" << c.alpha << " beta=" << c.beta << " d=" << c.d);
+    const ExpectedSeedsBound bound = wald_expected_seeds(c.alpha, c.beta, c.d);
+    EXPECT_NEAR(bound.h0, c.h0, kTolerance * c.h0);
+    EXPECT_NEAR(bound.h1, c.h1, kTolerance * c.h1);
+  }
+}
+
+TEST(SequentialBound, TheIssuesFiguresRoundedAsPrinted) {
+  const ExpectedSeedsBound bound = wald_expected_seeds(0.01, 0.2, 0.5);
+  EXPECT_NEAR(bound.h0, 12.3, 0.05);
+  EXPECT_NEAR(bound.h1, 25.5, 0.05);
+}
+
+TEST(SequentialBound, SwappingTheErrorsSwapsTheHypotheses) {
+  // kl(1 - a, b) at (a, b) is kl(1 - b', a') at (a', b') = (b, a): the bound under no change with
+  // the errors exchanged is the bound at the shift.
+  for (const double alpha : {0.001, 0.01, 0.05, 0.3}) {
+    for (const double beta : {0.05, 0.2, 0.5}) {
+      const ExpectedSeedsBound forward = wald_expected_seeds(alpha, beta, 0.7);
+      const ExpectedSeedsBound swapped = wald_expected_seeds(beta, alpha, 0.7);
+      EXPECT_NEAR(forward.h0, swapped.h1, 1e-12 * forward.h0);
+      EXPECT_NEAR(forward.h1, swapped.h0, 1e-12 * forward.h1);
+    }
+  }
+}
+
+TEST(SequentialBound, ScalesWithOneOverDSquared) {
+  const ExpectedSeedsBound at_one = wald_expected_seeds(0.01, 0.2, 1.0);
+  const ExpectedSeedsBound at_half = wald_expected_seeds(0.01, 0.2, 0.5);
+  EXPECT_NEAR(at_half.h0, 4.0 * at_one.h0, 1e-12 * at_half.h0);
+  EXPECT_NEAR(at_half.h1, 4.0 * at_one.h1, 1e-12 * at_half.h1);
+}
+
+TEST(SequentialBound, BinaryKlIsZeroOnlyAtEqualArguments) {
+  EXPECT_EQ(binary_kl(0.3, 0.3), 0.0);
+  EXPECT_GT(binary_kl(0.3, 0.31), 0.0);
+  // kl(p, q) = kl(1 - p, 1 - q): the same divergence with the outcomes renamed.
+  EXPECT_NEAR(binary_kl(0.99, 0.2), binary_kl(0.01, 0.8), 1e-15);
+  EXPECT_NEAR(binary_kl(0.99, 0.2), 1.5395734344680538, 1e-12);
+}
+
+TEST(SequentialBound, PlantedSwappedKlArgumentsGiveOtherValues) {
+  // kl(b, 1 - a) instead of kl(1 - a, b): 25.49 instead of 12.32 at the issue's figures, so the
+  // first test would catch it.
+  const double planted_h0 = binary_kl(0.2, 0.99) / (0.5 * 0.5 / 2.0);
+  EXPECT_NEAR(planted_h0, 25.485950339383884, 1e-9);
+  EXPECT_GT(std::abs(planted_h0 - wald_expected_seeds(0.01, 0.2, 0.5).h0), 10.0);
+  // kl(1 - a, b) with the arguments swapped is kl(b, 1 - a): not symmetric in its arguments.
+  EXPECT_GT(std::abs(binary_kl(0.99, 0.2) - binary_kl(0.2, 0.99)), 1.0);
+}
+
+TEST(SequentialBound, PlantedDInPlaceOfItsSquareOverTwoGivesOtherValues) {
+  // Dividing by d (0.5) instead of d^2 / 2 (0.125): a quarter of the bound.
+  const double planted_h0 = binary_kl(0.99, 0.2) / 0.5;
+  EXPECT_LT(planted_h0, 0.3 * wald_expected_seeds(0.01, 0.2, 0.5).h0);
+}
+
+TEST(SequentialBound, RejectsBadArguments) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(wald_expected_seeds(0.0, 0.2, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(1.0, 0.2, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 0.0, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 1.2, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 0.2, 0.0), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 0.2, -1.0), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(nan, 0.2, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, nan, 0.5), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 0.2, nan), std::invalid_argument);
+  EXPECT_THROW(wald_expected_seeds(0.01, 0.2, inf), std::invalid_argument);
+  EXPECT_THROW(binary_kl(0.5, 1.0), std::invalid_argument);
+  try {
+    wald_expected_seeds(0.01, 0.2, -1.0);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("d (the shift"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mlregress::internal::stats
