@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Seed floor benchmark: how far are the seed gate's designs from the fewest seeds any sequential
+# test can use? For each study, build/tests/benchmarks/seed_floor_benchmark simulates TRIALS
+# sequences under no change and as many at a shift d through the gate's own decision code
+# (look_sequentially, decide_gate), on values drawn from normals:
+#   fixture  the torch-free fixture's known normals (tests/fixture/seed_gate_fixture.cc: the XOR
+#            study's sd, covariate share and stream correlation), 2 hypotheses;
+#   xor      (with TABLE.tsv) Full.XorSequentialSeedStudy's noise measured from a table of its
+#            real per-seed values, 3 hypotheses. The table is the one
+#            ci/sequential-seeds-benchmark.sh writes (KEEP=1 keeps it: its folder's table.tsv).
+# Designs: the study's default Seeds(12).then_blocks_of(8).up_to(52).pass_early() and one that
+# looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); each paired, fresh against a
+# 52-seed baseline and fresh against a 260-seed pool. One line per design:
+#   design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=… bound_h1=…
+#   ratio_h1=… p95_seeds=… false_regression=… [CI] power_observed=… [CI]
+# with Wald's bound (statistics/sequential_bound.h) at the metric's level alpha / hypotheses,
+# power 0.8 and d; d is the shift at which the default design reaches power 0.8, in standard
+# deviations of what one seed tells the test (paired: the per-seed difference; fresh: one seed
+# after the covariate). Intervals: Clopper-Pearson 95%. runner/docs/seeded-tests.md, "How far
+# from the floor", says how to read the lines and the targets.
+#
+# A benchmark, not a test: it exits non-zero only when something failed to run, never on a
+# figure.
+#
+# Usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]   (TRIALS=10000 from the environment)
+set -euo pipefail
+export LC_ALL=C
+
+usage() {
+  cat >&2 <<'EOF_USAGE'
+usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]
+
+  BUILD_DIR  a CMake build folder with this built:
+               cmake --build BUILD_DIR --target seed_floor_benchmark
+  TABLE.tsv  real per-seed values of Full.XorSequentialSeedStudy (columns seed, weight_stream,
+             test_accuracy, train_loss, test_set_rule_accuracy; ci/sequential-seeds-benchmark.sh
+             writes it); without it only the fixture's lines are printed
+  TRIALS     (environment) simulated sequences per line and hypothesis (default 10000)
+
+Prints one line per study, design and pairing: the mean seeds under no change and at the shift d,
+Wald's bound on them, their ratio, the 95th percentile of the seeds, the false REGRESSION rate and
+the power observed. Exits non-zero only if the benchmark failed to run.
+EOF_USAGE
+}
+
+die() {
+  echo "seed-floor-benchmark: $*" >&2
+  exit 1
+}
+
+[[ $# -ge 1 && $# -le 2 ]] || { usage; exit 64; }
+build=$1
+table=${2:-}
+trials=${TRIALS:-10000}
+[[ $trials =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
+bench=$build/tests/benchmarks/seed_floor_benchmark
+[[ -x $bench ]] || die "no executable $bench (see the usage for the target to build)"
+if [[ -n $table ]]; then
+  [[ -r $table ]] || die "cannot read $table"
+fi
+
+echo "Seeds against Wald's bound, $trials simulated sequences per line and hypothesis"
+"$bench" fixture - "$trials" 2 || die "the fixture's lines failed"
+if [[ -n $table ]]; then
+  "$bench" xor "$table" "$trials" 3 || die "the XOR study's lines failed"
+fi

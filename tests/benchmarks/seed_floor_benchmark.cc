@@ -1,0 +1,113 @@
+// How far the seed gate's designs are from the fewest seeds any sequential test can use: one
+// line per design (seed_floor_simulation.h), for a study's noise measured from a table of real
+// per-seed values, or for the torch-free fixture's known normals.
+//
+//   seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2]
+//
+// TABLE.tsv is the table ci/sequential-seeds-benchmark.sh writes from real runs of
+// Full.XorSequentialSeedStudy (columns seed, weight_stream, test_accuracy, train_loss,
+// test_set_rule_accuracy; a header line); "-" takes the fixture's normals
+// (tests/fixture/seed_gate_fixture.cc). FAMILY: the run's distinct seeded hypotheses (the
+// fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY.
+//
+// Designs: the study's default, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), and one that
+// looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); each paired (a 52-seed
+// baseline's own seeds, other weights), fresh against a 52-seed baseline, and fresh against a
+// 260-seed pool. Per pairing, d is the shift at which the default design reaches power 0.8
+// (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of unit_sd;
+// every design of that pairing is measured at that d. Deterministic (fixed RNG seeds).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "seed_floor_simulation.h"
+
+namespace {
+
+seed_floor::SeedTable read_table(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  seed_floor::SeedTable table;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::uint64_t seed = 0;
+    int stream = 0;
+    double loss = 0;
+    seed_floor::SeedValues v;
+    if (!(fields >> seed >> stream >> v.accuracy >> loss >> v.covariate)) {
+      throw std::runtime_error(path + ": bad line '" + line + "'");
+    }
+    table[stream][seed] = v;
+  }
+  return table;
+}
+
+void print_study(const std::string& study, const seed_floor::NoiseModel& model,
+                 const seed_floor::FloorSettings& settings) {
+  fmt::print(
+      "# {}: accuracy sd {:.4g}, covariate r^2 {:.3f}, stream correlation {:.3f}, margin {}; "
+      "unit sd paired {:.4g}, fresh {:.4g}; alpha {} / {} hypotheses, {} sequences per line and "
+      "hypothesis\n",
+      study, model.sd, model.covariate_share, model.pair_correlation, model.margin,
+      seed_floor::unit_sd(model, true), seed_floor::unit_sd(model, false), settings.alpha,
+      settings.family, settings.trials);
+  struct Pairing {
+    const char* name;
+    bool paired;
+    int baseline;
+  };
+  for (const Pairing p : {Pairing{"paired", true, 52}, Pairing{"fresh52", false, 52},
+                          Pairing{"fresh-pool260", false, 260}}) {
+    const std::string prefix = study + ":" + p.name + ":";
+    const seed_floor::FloorDesign reference{prefix + "default-12+8-c52-pass-early",
+                                            seed_floor::study_plan(), p.paired, p.baseline};
+    const seed_floor::FloorDesign wasteful{prefix + "every-8-c52", seed_floor::every_eight_plan(),
+                                           p.paired, p.baseline};
+    const double shift =
+        seed_floor::shift_at_power(model, reference, settings, std::max(1000, settings.trials / 5));
+    const double d = shift / seed_floor::unit_sd(model, p.paired);
+    for (const seed_floor::FloorDesign& design : {reference, wasteful}) {
+      fmt::print("{}\n", seed_floor::format_floor_line(
+                             seed_floor::measure_floor(model, design, settings, d)));
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || argc > 5) {
+    fmt::print(stderr,
+               "usage: seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2]\n");
+    return 64;
+  }
+  seed_floor::FloorSettings settings;
+  settings.trials = argc > 3 ? std::atoi(argv[3]) : 10000;
+  settings.family = argc > 4 ? std::atoi(argv[4]) : 2;
+  if (settings.trials < 1 || settings.family < 1) {
+    fmt::print(stderr, "seed_floor_benchmark: TRIALS and FAMILY must be positive integers\n");
+    return 64;
+  }
+  try {
+    const std::string table = argv[2];
+    const seed_floor::NoiseModel model =
+        table == "-" ? seed_floor::fixture_noise() : seed_floor::measure_noise(read_table(table));
+    print_study(argv[1], model, settings);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "seed_floor_benchmark: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,252 @@
+#include "seed_floor_simulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include "analysis/distribution_gate.h"
+#include "statistics/failure_rate_design.h"
+#include "statistics/sequential_bound.h"
+
+namespace seed_floor {
+namespace mi = mlregress::internal;
+namespace {
+
+// What one seed fixes: the normals every stream shares, and each of two streams' own.
+struct SeedNoise {
+  double data = 0.0, seed = 0.0, stream[2] = {0.0, 0.0};
+};
+
+struct Loadings {
+  double data, seed, stream;
+};
+
+Loadings loadings_of(const NoiseModel& m) {
+  const double shared = std::max(m.pair_correlation, m.covariate_share);
+  return {std::sqrt(m.covariate_share), std::sqrt(shared - m.covariate_share),
+          std::sqrt(1.0 - shared)};
+}
+
+SeedNoise draw_seed(std::mt19937_64& rng) {
+  std::normal_distribution<double> z(0.0, 1.0);
+  SeedNoise s;
+  s.data = z(rng);
+  s.seed = z(rng);
+  s.stream[0] = z(rng);
+  s.stream[1] = z(rng);
+  return s;
+}
+
+// One arm's accuracy and covariate samples: `noise[i]` under seed id `first_id + i`.
+struct Arm {
+  mi::SeedSamples accuracy, covariate;
+};
+
+Arm arm_of(const NoiseModel& m, const std::vector<SeedNoise>& noise, std::uint64_t first_id,
+           int stream, double shift) {
+  const Loadings l = loadings_of(m);
+  Arm arm;
+  for (std::size_t i = 0; i < noise.size(); ++i) {
+    const SeedNoise& s = noise[i];
+    const std::uint64_t id = first_id + i;
+    arm.accuracy.values.push_back(
+        m.mean - shift + m.sd * (l.data * s.data + l.seed * s.seed + l.stream * s.stream[stream]));
+    arm.accuracy.seeds.push_back(id);
+    arm.covariate.values.push_back(m.covariate_mean + m.covariate_sd * s.data);
+    arm.covariate.seeds.push_back(id);
+  }
+  return arm;
+}
+
+struct Outcome {
+  bool regression = false;
+  int seeds = 0;
+};
+
+// One sequence through the gate's code: each metric's looks (look_sequentially), the seeds the
+// test ran (until every metric settled), then the run's Holm decision (decide_gate). The run has
+// `family` hypotheses; the two simulated here join decide_gate's families (a third, e.g. the
+// XOR study's train_loss, is left out: Holm's later steps are then a little more lenient).
+Outcome one_sequence(const NoiseModel& m, const FloorDesign& design, const FloorSettings& settings,
+                     double shift, std::mt19937_64& rng) {
+  const int cap = design.plan.cap;
+  std::vector<SeedNoise> baseline_noise(static_cast<std::size_t>(design.baseline_seeds));
+  for (SeedNoise& s : baseline_noise) s = draw_seed(rng);
+  std::vector<SeedNoise> candidate_noise(static_cast<std::size_t>(cap));
+  for (std::size_t i = 0; i < candidate_noise.size(); ++i) {
+    candidate_noise[i] = design.paired ? baseline_noise[i] : draw_seed(rng);
+  }
+  const Arm baseline = arm_of(m, baseline_noise, 0, 0, 0.0);
+  const std::uint64_t first_candidate = design.paired ? 0 : baseline_noise.size();
+  const Arm candidate = arm_of(m, candidate_noise, first_candidate, design.paired ? 1 : 0, shift);
+  const mi::CovariateSamples covariate{"covariate", candidate.covariate, baseline.covariate};
+  mi::SequentialPlan plan = design.plan;
+  plan.family = settings.family;
+  const auto accuracy =
+      mi::look_sequentially("accuracy", mlregress::HigherIsBetter, m.margin, candidate.accuracy,
+                            baseline.accuracy, plan, settings.alpha, &covariate);
+  const auto covariate_looks =
+      mi::look_sequentially("covariate", mlregress::HigherIsBetter, m.covariate_margin,
+                            candidate.covariate, baseline.covariate, plan, settings.alpha);
+  const std::vector<mi::DistributionAnalysis> analyses{
+      mi::sequential_decision_analysis(accuracy.back()),
+      mi::sequential_decision_analysis(covariate_looks.back())};
+  const std::vector<mi::GateDecision> decisions = mi::decide_gate(analyses, settings.alpha);
+  return {decisions[0].verdict == mi::Verdict::kRegression,
+          std::max(accuracy.back().seeds, covariate_looks.back().seeds)};
+}
+
+double mean_of(const std::vector<int>& seeds) {
+  return std::accumulate(seeds.begin(), seeds.end(), 0.0) / static_cast<double>(seeds.size());
+}
+
+int percentile_95(std::vector<int> seeds) {
+  std::sort(seeds.begin(), seeds.end());
+  const auto index = static_cast<std::size_t>(std::ceil(0.95 * seeds.size())) - 1;
+  return seeds[std::min(index, seeds.size() - 1)];
+}
+
+std::string rate(int k, int n) {
+  const mi::stats::RateInterval ci = mi::stats::clopper_pearson(k, n, 0.95);
+  return fmt::format("{:.2f}% [{:.2f}, {:.2f}]", 100.0 * k / n, 100.0 * ci.lower, 100.0 * ci.upper);
+}
+
+// Sample means, sds and correlation of paired values.
+struct PairMoments {
+  double mean_x = 0, mean_y = 0, sd_x = 0, sd_y = 0, correlation = 0;
+};
+
+PairMoments pair_moments(const std::vector<double>& x, const std::vector<double>& y) {
+  const auto n = static_cast<double>(x.size());
+  PairMoments m;
+  m.mean_x = std::accumulate(x.begin(), x.end(), 0.0) / n;
+  m.mean_y = std::accumulate(y.begin(), y.end(), 0.0) / n;
+  double sxx = 0, syy = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxx += (x[i] - m.mean_x) * (x[i] - m.mean_x);
+    syy += (y[i] - m.mean_y) * (y[i] - m.mean_y);
+    sxy += (x[i] - m.mean_x) * (y[i] - m.mean_y);
+  }
+  if (!(sxx > 0.0) || !(syy > 0.0)) throw std::invalid_argument("the table's values do not vary");
+  m.sd_x = std::sqrt(sxx / (n - 1));
+  m.sd_y = std::sqrt(syy / (n - 1));
+  m.correlation = sxy / std::sqrt(sxx * syy);
+  return m;
+}
+
+}  // namespace
+
+NoiseModel fixture_noise() { return NoiseModel{}; }
+
+NoiseModel measure_noise(const SeedTable& table) {
+  const auto first = table.find(0), second = table.find(1);
+  if (first == table.end() || second == table.end() || first->second.size() < 3) {
+    throw std::invalid_argument("the table needs weight streams 0 and 1 with at least 3 seeds");
+  }
+  std::vector<double> accuracy, covariate, own, other;
+  for (const auto& [seed, v] : first->second) {
+    accuracy.push_back(v.accuracy);
+    covariate.push_back(v.covariate);
+    if (const auto it = second->second.find(seed); it != second->second.end()) {
+      own.push_back(v.accuracy);
+      other.push_back(it->second.accuracy);
+    }
+  }
+  if (own.size() < 3) throw std::invalid_argument("fewer than 3 seeds ran in both streams");
+  const PairMoments within = pair_moments(accuracy, covariate);
+  NoiseModel model;
+  model.mean = within.mean_x;
+  model.sd = within.sd_x;
+  model.covariate_mean = within.mean_y;
+  model.covariate_sd = within.sd_y;
+  model.covariate_share = within.correlation * within.correlation;
+  model.pair_correlation = std::max(0.0, pair_moments(own, other).correlation);
+  return model;
+}
+
+mi::SequentialPlan study_plan() {
+  mi::SequentialPlan plan{.block = 12, .cap = 52, .next_block = 8};
+  plan.pass_spending = mi::stats::SpendingFunction::kPocock;
+  return plan;
+}
+
+mi::SequentialPlan every_eight_plan() { return mi::SequentialPlan{.block = 8, .cap = 52}; }
+
+double unit_sd(const NoiseModel& model, bool paired) {
+  const double shared = std::max(model.pair_correlation, model.covariate_share);
+  return paired ? model.sd * std::sqrt(2.0 * (1.0 - shared))
+                : model.sd * std::sqrt(1.0 - model.covariate_share);
+}
+
+Sequences simulate_sequences(const NoiseModel& model, const FloorDesign& design,
+                             const FloorSettings& settings, double shift, int trials) {
+  if (trials < 1 || design.baseline_seeds < (design.paired ? design.plan.cap : 2)) {
+    throw std::invalid_argument(
+        fmt::format("design {}: needs at least one trial and a baseline of at least {} seeds",
+                    design.name, design.paired ? design.plan.cap : 2));
+  }
+  std::mt19937_64 rng(settings.rng_seed);
+  Sequences out;
+  out.trials = trials;
+  for (int t = 0; t < trials; ++t) {
+    const Outcome o = one_sequence(model, design, settings, shift, rng);
+    out.regressions += o.regression;
+    out.seeds.push_back(o.seeds);
+  }
+  return out;
+}
+
+double shift_at_power(const NoiseModel& model, const FloorDesign& design,
+                      const FloorSettings& settings, int trials) {
+  const auto power_at = [&](double shift) {
+    const Sequences s = simulate_sequences(model, design, settings, shift, trials);
+    return static_cast<double>(s.regressions) / s.trials;
+  };
+  double low = 0.0, high = model.margin;
+  for (int doubling = 0; power_at(high) < settings.power; ++doubling) {
+    if (doubling == 12) throw std::runtime_error("no shift reaches the power: " + design.name);
+    low = high;
+    high *= 2.0;
+  }
+  for (int step = 0; step < 14; ++step) {
+    const double middle = 0.5 * (low + high);
+    (power_at(middle) >= settings.power ? high : low) = middle;
+  }
+  return high;
+}
+
+FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
+                        const FloorSettings& settings, double d) {
+  FloorLine line;
+  line.design = design.name;
+  line.d = d;
+  line.alpha = settings.alpha / settings.family;
+  line.power = settings.power;
+  const mi::stats::ExpectedSeedsBound bound =
+      mi::stats::wald_expected_seeds(line.alpha, 1.0 - settings.power, d);
+  line.bound_h0 = bound.h0;
+  line.bound_h1 = bound.h1;
+  line.h0 = simulate_sequences(model, design, settings, 0.0, settings.trials);
+  line.h1 = simulate_sequences(model, design, settings, d * unit_sd(model, design.paired),
+                               settings.trials);
+  line.mean_h0 = mean_of(line.h0.seeds);
+  line.mean_h1 = mean_of(line.h1.seeds);
+  line.p95_seeds = std::max(percentile_95(line.h0.seeds), percentile_95(line.h1.seeds));
+  return line;
+}
+
+std::string format_floor_line(const FloorLine& l) {
+  return fmt::format(
+      "design={} d={:.3f} alpha={:.4g} power={:.2f} mean_seeds_h0={:.2f} bound_h0={:.2f} "
+      "ratio_h0={:.2f} mean_seeds_h1={:.2f} bound_h1={:.2f} ratio_h1={:.2f} p95_seeds={} "
+      "false_regression={} power_observed={}",
+      l.design, l.d, l.alpha, l.power, l.mean_h0, l.bound_h0, l.ratio_h0(), l.mean_h1, l.bound_h1,
+      l.ratio_h1(), l.p95_seeds, rate(l.h0.regressions, l.h0.trials),
+      rate(l.h1.regressions, l.h1.trials));
+}
+
+}  // namespace seed_floor

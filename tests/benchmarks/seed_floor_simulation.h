@@ -1,0 +1,118 @@
+// How far a seed gate's design is from the fewest seeds any sequential test can use: sequences of
+// seeds simulated through the gate's own decision code (look_sequentially on each metric, then
+// the run's Holm decision, decide_gate), their mean seeds set beside Wald's bound
+// (statistics/sequential_bound.h). Torch-free; ci/seed-floor-benchmark.sh runs the benchmark
+// built on it (seed_floor_benchmark.cc).
+//
+// The values: the torch-free fixture's model (tests/fixture/seed_gate_fixture.cc), three
+// independent standard normals per seed, with its parameters either the fixture's known ones or
+// measured from a table of real per-seed values (measure_noise):
+//   accuracy(stream) = mean - shift + sd · (√r² z_data + √(ρ - r²) z_seed + √(1 - ρ) z_stream)
+//   covariate        = covariate_mean + covariate_sd · z_data
+// r² the share of the accuracy's variance the covariate explains, ρ the correlation of two weight
+// streams of one seed. A paired sequence runs the baseline's seeds with the other stream; a fresh
+// one runs new seeds against a baseline of `baseline_seeds` others, adjusted by the covariate as
+// the gate adjusts independent arms.
+//
+// d, the shift in standard deviations that the bound needs, is the shift divided by the sd of
+// what one candidate seed tells the test (unit_sd):
+//   paired  the sd of the per-seed difference, sd · √(2 (1 - ρ)) (the covariate cancels in it);
+//   fresh   the sd of one seed's value after the covariate, sd · √(1 - r²): as if the baseline's
+//           mean were known exactly, which only helps a test, so the bound stays a floor for
+//           any finite baseline.
+// The shift itself is the one at which the reference design (the study's default) reaches the
+// stated power (shift_at_power): the design's own minimum detectable effect, so the bound asks
+// "could any test tell no change from this shift, at this level and power, with fewer seeds?".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/sequential_seeds.h"
+
+namespace seed_floor {
+
+struct NoiseModel {
+  double mean = 0.873, sd = 0.009;
+  double covariate_share = 0.39;  ///< r²
+  double pair_correlation = 0.8;  ///< ρ
+  double covariate_mean = 0.883, covariate_sd = 0.0077;
+  double margin = 0.005;           ///< the accuracy's Margin{.delta}
+  double covariate_margin = 0.02;  ///< the covariate's own margin (it is a gated metric too)
+};
+
+/// The fixture's known normals (seed_gate_fixture.cc): the XOR study's figures.
+NoiseModel fixture_noise();
+
+struct SeedValues {
+  double accuracy = 0.0, covariate = 0.0;
+};
+/// weight stream -> seed -> values (streams 0 and 1 needed).
+using SeedTable = std::map<int, std::map<std::uint64_t, SeedValues>>;
+
+/// sd, mean, r² and the covariate's mean and sd from stream 0; ρ from the seeds both streams
+/// ran. The margins stay the fixture's (the XOR study's). Throws std::invalid_argument for a
+/// table with fewer than 3 seeds in both streams or without spread.
+NoiseModel measure_noise(const SeedTable& table);
+
+struct FloorDesign {
+  std::string name;
+  mlregress::internal::SequentialPlan plan;
+  bool paired = true;
+  int baseline_seeds = 52;  ///< paired: at least plan.cap
+};
+
+/// Seeds(12).then_blocks_of(8).up_to(52).pass_early(): the study's default.
+mlregress::internal::SequentialPlan study_plan();
+/// Seeds(8).then_blocks_of(8).up_to(52): looks every 8 seeds only.
+mlregress::internal::SequentialPlan every_eight_plan();
+
+struct FloorSettings {
+  double alpha = 0.01;  ///< the run's family-wise level
+  int family = 2;       ///< the run's distinct hypotheses: each metric settles at alpha / family
+  double power = 0.8;
+  int trials = 10000;  ///< sequences under no change, and again at the shift
+  std::uint64_t rng_seed = 20261206;
+};
+
+/// The sd that d is measured in (see the top of this file).
+double unit_sd(const NoiseModel& model, bool paired);
+
+struct Sequences {
+  int trials = 0;
+  int regressions = 0;     ///< the accuracy judged REGRESSION
+  std::vector<int> seeds;  ///< each sequence's seeds (the test runs until every metric settled)
+};
+
+/// `trials` sequences at a true degradation of `shift` (>= 0, in the accuracy's units).
+Sequences simulate_sequences(const NoiseModel& model, const FloorDesign& design,
+                             const FloorSettings& settings, double shift, int trials);
+
+/// The smallest shift at which `design` judges REGRESSION with settings.power, by bisection on
+/// the same draws (common random numbers) with `trials` sequences per step.
+double shift_at_power(const NoiseModel& model, const FloorDesign& design,
+                      const FloorSettings& settings, int trials);
+
+struct FloorLine {
+  std::string design;
+  double d = 0.0, alpha = 0.0, power = 0.0;  ///< alpha: the metric's level, alpha / family
+  double mean_h0 = 0.0, bound_h0 = 0.0, mean_h1 = 0.0, bound_h1 = 0.0;
+  int p95_seeds = 0;  ///< the larger of the 95th percentiles under no change and at the shift
+  Sequences h0, h1;
+  double ratio_h0() const { return mean_h0 / bound_h0; }
+  double ratio_h1() const { return mean_h1 / bound_h1; }
+};
+
+/// settings.trials sequences under no change and as many at d · unit_sd, and Wald's bounds at
+/// alpha / family, 1 - power and d.
+FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
+                        const FloorSettings& settings, double d);
+
+/// design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=…
+/// bound_h1=… ratio_h1=… p95_seeds=… false_regression=…% [lo, hi] power_observed=…% [lo, hi]
+/// (Clopper–Pearson 95%).
+std::string format_floor_line(const FloorLine& line);
+
+}  // namespace seed_floor

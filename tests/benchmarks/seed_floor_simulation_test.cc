@@ -1,0 +1,86 @@
+// The seed-floor measurement (seed_floor_simulation.h) on the fixture's known normals. Planted: a
+// design that wastes seeds (looks every 8 seeds only, never after fewer) must show a ratio to
+// Wald's bound above 1.3; the measurement counts seeds, not looks; d's unit is the sd of what one
+// seed tells the test. Few sequences (a unit test, not the benchmark): each check has a wide
+// margin against the simulation's noise.
+#include "seed_floor_simulation.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+
+#include "statistics/sequential_bound.h"
+
+namespace seed_floor {
+namespace {
+
+constexpr int kTrials = 200;
+
+FloorSettings few_sequences() {
+  FloorSettings settings;
+  settings.trials = kTrials;
+  return settings;
+}
+
+TEST(SeedFloor, PlantedDesignThatLooksEveryEightSeedsIsAboveOnePointThreeTimesTheBound) {
+  const FloorDesign wasteful{"every-8", every_eight_plan(), /*paired=*/true, 52};
+  // d 1.0: one seed tells the test a shift of one per-seed-difference sd; Wald's bound at alpha
+  // 0.01 / 2 and power 0.8 is kl(0.995, 0.2) / 0.5 = 3.14 seeds under no change.
+  const FloorLine line = measure_floor(fixture_noise(), wasteful, few_sequences(), 1.0);
+  EXPECT_NEAR(line.bound_h0, mlregress::internal::stats::wald_expected_seeds(0.005, 0.2, 1.0).h0,
+              1e-12);
+  EXPECT_GT(line.ratio_h0(), 1.3) << format_floor_line(line);
+  // Every sequence ran at least the first block of 8 seeds, and stopped at a look (a multiple of
+  // 8, or the cap): the seeds counted are seeds, not looks.
+  for (const int seeds : line.h0.seeds) {
+    EXPECT_TRUE(seeds % 8 == 0 || seeds == 52) << seeds;
+    EXPECT_GE(seeds, 8);
+  }
+  EXPECT_GE(line.mean_h0, 8.0);
+}
+
+TEST(SeedFloor, ALargeShiftIsDecidedAtTheFirstLookAndAnUnchangedCandidateRarelyRegresses) {
+  const FloorDesign design{"default", study_plan(), /*paired=*/true, 52};
+  const NoiseModel model = fixture_noise();
+  const Sequences large =
+      simulate_sequences(model, design, few_sequences(), 10 * model.margin, kTrials);
+  EXPECT_EQ(large.regressions, kTrials);
+  EXPECT_EQ(*std::max_element(large.seeds.begin(), large.seeds.end()), 12);
+  const Sequences none = simulate_sequences(model, design, few_sequences(), 0.0, kTrials);
+  EXPECT_LE(none.regressions, 6);  // alpha 0.5% per metric: 1 expected in 200
+}
+
+TEST(SeedFloor, UnitSdIsThePairDifferenceOrTheAdjustedSeed) {
+  const NoiseModel model = fixture_noise();
+  // seed_gate_fixture.cc: sd 0.009, streams correlate 0.8 (pair sd 0.0057), r^2 0.39.
+  EXPECT_NEAR(unit_sd(model, true), 0.009 * std::sqrt(0.4), 1e-15);
+  EXPECT_NEAR(unit_sd(model, false), 0.009 * std::sqrt(0.61), 1e-15);
+}
+
+TEST(SeedFloor, MeasuresTheModelOfATable) {
+  // A table drawn from the model itself gives back its parameters (within sampling error).
+  SeedTable table;
+  const NoiseModel truth = fixture_noise();
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> z(0.0, 1.0);
+  const double a = std::sqrt(0.39), b = std::sqrt(0.41), c = std::sqrt(0.2);
+  for (std::uint64_t seed = 0; seed < 4000; ++seed) {
+    const double data = z(rng), shared = z(rng);
+    for (const int stream : {0, 1}) {
+      table[stream][seed] = {truth.mean + truth.sd * (a * data + b * shared + c * z(rng)),
+                             truth.covariate_mean + truth.covariate_sd * data};
+    }
+  }
+  const NoiseModel measured = measure_noise(table);
+  EXPECT_NEAR(measured.sd, truth.sd, 0.05 * truth.sd);
+  EXPECT_NEAR(measured.covariate_share, 0.39, 0.04);
+  EXPECT_NEAR(measured.pair_correlation, 0.8, 0.03);
+  EXPECT_THROW(measure_noise(SeedTable{}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace seed_floor
