@@ -7,20 +7,13 @@
 #include <functional>
 #include <vector>
 
+#include "synthetic_curves.h"
+
 namespace mlregress::checks {
 namespace {
 
-std::vector<double> curve(std::size_t n, const std::function<double(double)>& f) {
-  std::vector<double> v;
-  for (std::size_t i = 0; i < n; ++i) v.push_back(f(static_cast<double>(i)));
-  return v;
-}
-
-// Minibatch noise on the training curve: +-5%, alternating.
-std::vector<double> noisy(std::vector<double> v) {
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] *= i % 2 ? 1.05 : 0.95;
-  return v;
-}
+using testing_curves::curve;
+using testing_curves::noisy;
 
 TEST(CurveDiagnosis, EquilibriumGapIsAStableGapNotOverfitting) {
   const auto train = noisy(curve(50, [](double i) { return 0.2 + 0.8 * std::exp(-0.3 * i); }));

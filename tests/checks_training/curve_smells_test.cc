@@ -13,22 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "synthetic_curves.h"
+
 namespace mlregress::checks {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<double> curve(std::size_t n, const std::function<double(double)>& f) {
-  std::vector<double> v;
-  for (std::size_t i = 0; i < n; ++i) v.push_back(f(static_cast<double>(i)));
-  return v;
-}
-
-// Minibatch noise on a training curve: +-5%, alternating.
-std::vector<double> noisy(std::vector<double> v) {
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] *= i % 2 ? 1.05 : 0.95;
-  return v;
-}
+using testing_curves::curve;
+using testing_curves::noisy;
 
 std::vector<double> scaled(std::vector<double> v, double factor) {
   for (double& x : v) x *= factor;
