@@ -132,11 +132,12 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- The table, read from each run folder's results.json.
-python3 - "$index" "$(nproc)" "$load_before" "$load_after" <<'EOF'
+PYTHONPATH=$(dirname "$0") python3 - "$index" "$(nproc)" "$load_before" "$load_after" <<'EOF'
 import json
-import math
 import statistics
 import sys
+
+from binomial_interval import clopper_pearson
 
 index_path, cores, load_before, load_after = sys.argv[1:5]
 rows = [line.rstrip("\n").split("\t") for line in open(index_path)]
@@ -156,26 +157,6 @@ def accuracy(folder):
         if metric["name"] == METRIC:
             return metric
     sys.exit(f"full-tier-gate-benchmark: {METRIC} missing from {folder}/results.json")
-
-
-def binomial_cdf(k, n, p):
-    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
-
-
-def clopper_pearson(k, n, level=0.95):
-    """Exact two-sided interval: the p at which each tail of Binomial(n, p) holds (1-level)/2."""
-    tail = (1 - level) / 2
-
-    def solve(f):  # bisection on a function of p that is decreasing from + to -
-        lo, hi = 0.0, 1.0
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
-        return (lo + hi) / 2
-
-    lower = 0.0 if k == 0 else solve(lambda p: tail - (1 - binomial_cdf(k - 1, n, p)))
-    upper = 1.0 if k == n else solve(lambda p: binomial_cdf(k, n, p) - tail)
-    return lower, upper
 
 
 def number(x, spec):  # results.json writes non-finite numbers as strings

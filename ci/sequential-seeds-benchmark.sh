@@ -214,11 +214,12 @@ EOF_TABLE
 fi
 
 # --- The tables, from each run folder's results.json.
-python3 - "$index" <<'EOF'
+PYTHONPATH=$(dirname "$0") python3 - "$index" <<'EOF'
 import json
-import math
 import statistics
 import sys
+
+from binomial_interval import rate
 
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 STUDIES = {  # study: (test, the metric a margin of half a seed-sd is asked of)
@@ -232,35 +233,6 @@ def study(folder, name):
         if test["name"] == name:
             return test
     raise SystemExit(f"{folder}: no {name}")
-
-
-def binomial_cdf(k, n, p):
-    return sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k + 1))
-
-
-def solve(f, target):
-    # f decreases in p on [0, 1]: the p where f(p) = target, by bisection.
-    low, high = 0.0, 1.0
-    for _ in range(100):
-        mid = (low + high) / 2
-        if f(mid) > target:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
-
-
-def clopper_pearson(k, n, level=0.95):
-    # The exact interval: P(X >= k; p_low) = a and P(X <= k; p_high) = a, a = (1 - level) / 2.
-    a = (1 - level) / 2
-    low = 0.0 if k == 0 else solve(lambda p: -(1 - binomial_cdf(k - 1, n, p)), -a)
-    high = 1.0 if k == n else solve(lambda p: binomial_cdf(k, n, p), a)
-    return low, high
-
-
-def rate(k, n):
-    low, high = clopper_pearson(k, n)
-    return f"{k:>3} of {n} = {100 * k / n:4.1f}% [{100 * low:.2f}, {100 * high:.2f}]"
 
 
 def run_summary(folder, test_name):

@@ -74,10 +74,20 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
                                             seed_floor::study_plan(), p.paired, p.baseline};
     const seed_floor::FloorDesign wasteful{prefix + "every-8-c52", seed_floor::every_eight_plan(),
                                            p.paired, p.baseline};
+    const std::vector<seed_floor::FloorDesign> designs{
+        reference,
+        wasteful,
+        {prefix + "blocks-4-c52-pass-early", seed_floor::frequent_plan(4, 4, 0.025), p.paired,
+         p.baseline},
+        {prefix + "blocks-4-c52-pass-beta", seed_floor::frequent_plan(4, 4, 0.2), p.paired,
+         p.baseline},
+        {prefix + "first-6-blocks-2-c52-pass-beta", seed_floor::frequent_plan(6, 2, 0.2), p.paired,
+         p.baseline},
+    };
     const double shift =
         seed_floor::shift_at_power(model, reference, settings, std::max(1000, settings.trials / 5));
     const double d = shift / seed_floor::unit_sd(model, p.paired);
-    for (const seed_floor::FloorDesign& design : {reference, wasteful}) {
+    for (const seed_floor::FloorDesign& design : designs) {
       fmt::print("{}\n", seed_floor::format_floor_line(
                              seed_floor::measure_floor(model, design, settings, d)));
       std::fflush(stdout);

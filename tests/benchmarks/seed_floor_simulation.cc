@@ -176,6 +176,24 @@ mi::SequentialPlan study_plan() {
 
 mi::SequentialPlan every_eight_plan() { return mi::SequentialPlan{.block = 8, .cap = 52}; }
 
+mi::SequentialPlan frequent_plan(int first, int next, double pass_error) {
+  mi::SequentialPlan plan{.block = first, .cap = 52, .next_block = next};
+  plan.pass_spending = mi::stats::SpendingFunction::kPocock;
+  plan.pass_error = pass_error;
+  return plan;
+}
+
+int wall_clock_rounds(const mi::SequentialPlan& plan, int seeds, int jobs) {
+  if (jobs < 1) throw std::invalid_argument("jobs must be at least 1");
+  int rounds = 0, before = 0;
+  for (const int look : mi::sequential_looks(plan)) {
+    if (before >= seeds) break;
+    rounds += (look - before + jobs - 1) / jobs;
+    before = look;
+  }
+  return rounds;
+}
+
 double unit_sd(const NoiseModel& model, bool paired) {
   const double shared = std::max(model.pair_correlation, model.covariate_share);
   return paired ? model.sd * std::sqrt(2.0 * (1.0 - shared))
@@ -236,6 +254,27 @@ FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
   line.mean_h0 = mean_of(line.h0.seeds);
   line.mean_h1 = mean_of(line.h1.seeds);
   line.p95_seeds = std::max(percentile_95(line.h0.seeds), percentile_95(line.h1.seeds));
+  line.worst_mean = line.mean_h0;
+  if (line.mean_h1 > line.worst_mean) {
+    line.worst_mean = line.mean_h1;
+    line.worst_at = 1.0;
+  }
+  constexpr int kEighths = 8;
+  for (int k = 1; k < kEighths; ++k) {
+    const double at = static_cast<double>(k) / kEighths;
+    const Sequences between =
+        simulate_sequences(model, design, settings, at * d * unit_sd(model, design.paired),
+                           std::max(1, settings.trials / 4));
+    if (const double mean = mean_of(between.seeds); mean > line.worst_mean) {
+      line.worst_mean = mean;
+      line.worst_at = at;
+    }
+  }
+  line.worst_bound =
+      mi::stats::worst_case_expected_seeds(line.alpha, 1.0 - settings.power, d).seeds;
+  double rounds = 0.0;
+  for (const int seeds : line.h0.seeds) rounds += wall_clock_rounds(design.plan, seeds, 2);
+  line.wall_rounds_h0 = rounds / static_cast<double>(line.h0.seeds.size());
   return line;
 }
 
@@ -243,10 +282,11 @@ std::string format_floor_line(const FloorLine& l) {
   return fmt::format(
       "design={} d={:.3f} alpha={:.4g} power={:.2f} mean_seeds_h0={:.2f} bound_h0={:.2f} "
       "ratio_h0={:.2f} mean_seeds_h1={:.2f} bound_h1={:.2f} ratio_h1={:.2f} p95_seeds={} "
+      "worst_mean={:.2f} worst_at={:.3g}d worst_bound={:.2f} wall_rounds_h0={:.2f} "
       "false_regression={} power_observed={}",
       l.design, l.d, l.alpha, l.power, l.mean_h0, l.bound_h0, l.ratio_h0(), l.mean_h1, l.bound_h1,
-      l.ratio_h1(), l.p95_seeds, rate(l.h0.regressions, l.h0.trials),
-      rate(l.h1.regressions, l.h1.trials));
+      l.ratio_h1(), l.p95_seeds, l.worst_mean, l.worst_at, l.worst_bound, l.wall_rounds_h0,
+      rate(l.h0.regressions, l.h0.trials), rate(l.h1.regressions, l.h1.trials));
 }
 
 }  // namespace seed_floor

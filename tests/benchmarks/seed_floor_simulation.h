@@ -68,6 +68,11 @@ struct FloorDesign {
 mlregress::internal::SequentialPlan study_plan();
 /// Seeds(8).then_blocks_of(8).up_to(52): looks every 8 seeds only.
 mlregress::internal::SequentialPlan every_eight_plan();
+/// Seeds(first).then_blocks_of(next).up_to(52).pass_early(), its PASS error `pass_error`: looks as
+/// the seeds arrive (blocks of `next` when --jobs runs that many at once). pass_error 0.2 = beta
+/// at power 0.8: the acceptance side spends the type II error as the REGRESSION side spends
+/// alpha, so P(PASS) at a degradation of the margin is at most beta instead of 2.5%.
+mlregress::internal::SequentialPlan frequent_plan(int first, int next, double pass_error);
 
 struct FloorSettings {
   double alpha = 0.01;  ///< the run's family-wise level
@@ -86,6 +91,11 @@ struct Sequences {
   std::vector<int> seeds;  ///< each sequence's seeds (the test runs until every metric settled)
 };
 
+/// The wall-clock of a sequence that took `seeds` seeds under `plan`, in rounds of seed runs with
+/// `jobs` workers: each look's block of b seeds takes ceil(b / jobs) rounds (a look waits for its
+/// whole block). jobs >= 1.
+int wall_clock_rounds(const mlregress::internal::SequentialPlan& plan, int seeds, int jobs);
+
 /// `trials` sequences at a true degradation of `shift` (>= 0, in the accuracy's units).
 Sequences simulate_sequences(const NoiseModel& model, const FloorDesign& design,
                              const FloorSettings& settings, double shift, int trials);
@@ -100,19 +110,25 @@ struct FloorLine {
   double d = 0.0, alpha = 0.0, power = 0.0;  ///< alpha: the metric's level, alpha / family
   double mean_h0 = 0.0, bound_h0 = 0.0, mean_h1 = 0.0, bound_h1 = 0.0;
   int p95_seeds = 0;  ///< the larger of the 95th percentiles under no change and at the shift
+  /// The largest mean seeds over the true shifts 0, d/8, ..., d (the ends from h0 and h1, the
+  /// others from settings.trials / 4 sequences each), where it was (in units of d), and the floor
+  /// of every test's worst case (stats::worst_case_expected_seeds).
+  double worst_mean = 0.0, worst_at = 0.0, worst_bound = 0.0;
+  /// Mean wall-clock under no change, in rounds of seed runs with --jobs 2 (wall_clock_rounds).
+  double wall_rounds_h0 = 0.0;
   Sequences h0, h1;
   double ratio_h0() const { return mean_h0 / bound_h0; }
   double ratio_h1() const { return mean_h1 / bound_h1; }
 };
 
 /// settings.trials sequences under no change and as many at d · unit_sd, and Wald's bounds at
-/// alpha / family, 1 - power and d.
+/// alpha / family, 1 - power and d; the worst case over the shifts between (see FloorLine).
 FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
                         const FloorSettings& settings, double d);
 
 /// design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=…
-/// bound_h1=… ratio_h1=… p95_seeds=… false_regression=…% [lo, hi] power_observed=…% [lo, hi]
-/// (Clopper–Pearson 95%).
+/// bound_h1=… ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
+/// false_regression=…% [lo, hi] power_observed=…% [lo, hi] (Clopper–Pearson 95%).
 std::string format_floor_line(const FloorLine& line);
 
 }  // namespace seed_floor

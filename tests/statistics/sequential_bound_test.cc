@@ -8,10 +8,22 @@
 //   a 0.005, b 0.2,  d 1.2:   2.1819824648351864, 5.1934083028679865
 // and by hand for the first: kl(0.99, 0.2) = 0.99 ln 4.95 + 0.01 ln 0.0125 = 1.58340 - 0.04382
 // = 1.53958, / 0.125 = 12.317. Planted: kl with its arguments swapped, and d in place of d^2/2.
+//
+// The bound between the hypotheses, by brute force (python3, no bisection: the minimum over a grid
+// of 400,000 values of p of max(kl(p, a) / (t*t/2), kl(1-p, b) / ((d-t)^2/2)), each term 0 where
+// p <= a, resp. 1 - p <= b; grid error below 2e-4):
+//   a 0.05,  b 0.1, d 1.0,   t 0.5:     5.240978204604876
+//   a 0.005, b 0.2, d 0.915, t 0.4575:  6.929042942996576
+//   a 0.01,  b 0.2, d 0.5,   t 0.25:   21.05936379650865
+// and its largest value over t, by brute force over t in steps of d / 20000 (bisection over p):
+//   a 0.01,  b 0.2, d 0.5:    25.550124339410363 at t 0.4758
+//   a 0.005, b 0.2, d 0.915:   8.936170605268703 at t 0.8986
+//   a 0.05,  b 0.1, d 1.0:     5.304562644028107 at t 0.6248
 #include "statistics/sequential_bound.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -87,6 +99,54 @@ TEST(SequentialBound, PlantedDInPlaceOfItsSquareOverTwoGivesOtherValues) {
   EXPECT_LT(planted_h0, 0.3 * wald_expected_seeds(0.01, 0.2, 0.5).h0);
 }
 
+TEST(SequentialBound, BetweenTheHypothesesMatchesABruteForceMinimum) {
+  struct Case {
+    double alpha, beta, d, theta, seeds;
+  };
+  const Case cases[] = {{0.05, 0.1, 1.0, 0.5, 5.240978204604876},
+                        {0.005, 0.2, 0.915, 0.4575, 6.929042942996576},
+                        {0.01, 0.2, 0.5, 0.25, 21.05936379650865}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "alpha=" << c.alpha << " theta=" << c.theta);
+    EXPECT_NEAR(expected_seeds_bound_at(c.alpha, c.beta, c.d, c.theta), c.seeds, 5e-4);
+  }
+}
+
+TEST(SequentialBound, BetweenTheHypothesesMeetsWaldsBoundAtTheEnds) {
+  const ExpectedSeedsBound wald = wald_expected_seeds(0.005, 0.2, 0.915);
+  EXPECT_EQ(expected_seeds_bound_at(0.005, 0.2, 0.915, 0.0), wald.h0);
+  EXPECT_EQ(expected_seeds_bound_at(0.005, 0.2, 0.915, 0.915), wald.h1);
+  // And tends to them: the bound is continuous at the ends.
+  EXPECT_NEAR(expected_seeds_bound_at(0.005, 0.2, 0.915, 1e-6), wald.h0, 1e-3 * wald.h0);
+  EXPECT_NEAR(expected_seeds_bound_at(0.005, 0.2, 0.915, 0.915 - 1e-6), wald.h1, 1e-3 * wald.h1);
+}
+
+TEST(SequentialBound, WorstCaseMatchesABruteForceMaximum) {
+  struct Case {
+    double alpha, beta, d, seeds, theta;
+  };
+  const Case cases[] = {{0.01, 0.2, 0.5, 25.550124339410363, 0.4758},
+                        {0.005, 0.2, 0.915, 8.936170605268703, 0.8986},
+                        {0.05, 0.1, 1.0, 5.304562644028107, 0.6248}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "alpha=" << c.alpha << " d=" << c.d);
+    const WorstCaseSeedsBound worst = worst_case_expected_seeds(c.alpha, c.beta, c.d);
+    EXPECT_NEAR(worst.seeds, c.seeds, 1e-6 * c.seeds);
+    EXPECT_NEAR(worst.theta, c.theta, 2e-3);
+    // Never below Wald's bounds at the ends: they are two of the shifts it maximises over.
+    const ExpectedSeedsBound wald = wald_expected_seeds(c.alpha, c.beta, c.d);
+    EXPECT_GE(worst.seeds, std::max(wald.h0, wald.h1));
+  }
+}
+
+TEST(SequentialBound, PlantedWorstCaseThatOnlyLooksAtTheEnds) {
+  // max(h0, h1) alone misses the middle: at alpha 0.05, beta 0.1, d 1 the worst case is 5.30,
+  // 12% above Wald's 4.75 at the shift.
+  const ExpectedSeedsBound wald = wald_expected_seeds(0.05, 0.1, 1.0);
+  const double planted = std::max(wald.h0, wald.h1);
+  EXPECT_GT(worst_case_expected_seeds(0.05, 0.1, 1.0).seeds, 1.1 * planted);
+}
+
 TEST(SequentialBound, RejectsBadArguments) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -101,6 +161,10 @@ TEST(SequentialBound, RejectsBadArguments) {
   EXPECT_THROW(wald_expected_seeds(0.01, 0.2, nan), std::invalid_argument);
   EXPECT_THROW(wald_expected_seeds(0.01, 0.2, inf), std::invalid_argument);
   EXPECT_THROW(binary_kl(0.5, 1.0), std::invalid_argument);
+  EXPECT_THROW(expected_seeds_bound_at(0.01, 0.2, 0.5, -0.1), std::invalid_argument);
+  EXPECT_THROW(expected_seeds_bound_at(0.01, 0.2, 0.5, 0.6), std::invalid_argument);
+  EXPECT_THROW(expected_seeds_bound_at(0.01, 0.2, 0.5, nan), std::invalid_argument);
+  EXPECT_THROW(worst_case_expected_seeds(0.01, 0.2, 0.0), std::invalid_argument);
   try {
     wald_expected_seeds(0.01, 0.2, -1.0);
     ADD_FAILURE() << "no exception";

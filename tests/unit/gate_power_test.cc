@@ -4,6 +4,7 @@
 // is the smallest with 80% power, and it is deterministic and sentence-safe on unusable samples.
 #include "analysis/gate_power.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include "baselines/stored_samples_power.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "statistics/sequential_bound.h"
 #include "statistics/t_distribution.h"
 
 namespace mlregress::internal {
@@ -184,6 +186,51 @@ TEST(GatePowerTest, ACovariateIsSimulatedWithItsMetric) {
 
   adjusted.covariate_values.pop_back();
   EXPECT_THAT(gate_power(adjusted).problem, HasSubstr("has 39 stored values for 40 samples"));
+}
+
+// A sequential design states what it costs: its mean seeds under no change and at the effect it
+// states, beside Wald's floor at the metric's level (alpha / family), the target power and d =
+// effect / sd of one seed. The floor is computed from the formula, checked here against
+// stats::wald_expected_seeds with d taken from the samples' own sd (exactly 0.006 by
+// construction); the simulated means lie above it, as every test's must. Planted: a floor at
+// the run's alpha instead of alpha / family is lower, and a fixed-seed test states no expected
+// seeds (it always runs cap).
+TEST(GatePowerTest, ASequentialDesignStatesItsExpectedSeedsBesideWaldsBound) {
+  GatePowerQuestion q{.direction = Direction::HigherIsBetter,
+                      .margin = 0.005,
+                      .baseline = normal_samples(200, 0.87, 0.006),
+                      .block = 8,
+                      .cap = 40,
+                      .family = 2,
+                      .runs = 600};
+  const GatePower power = gate_power(q);
+  ASSERT_TRUE(power.problem.empty()) << power.problem;
+  ASSERT_TRUE(power.expected_seeds.has_value());
+  const ExpectedSeeds& e = *power.expected_seeds;
+  EXPECT_NEAR(e.d, power.detectable.effect / 0.006, 1e-9);
+  const stats::ExpectedSeedsBound floor = stats::wald_expected_seeds(0.01 / 2, 0.2, e.d);
+  EXPECT_DOUBLE_EQ(e.bound_h0, floor.h0);
+  EXPECT_DOUBLE_EQ(e.bound_h1, floor.h1);
+  EXPECT_LT(stats::wald_expected_seeds(0.01, 0.2, e.d).h0, e.bound_h0);  // the planted level
+  EXPECT_EQ(e.mean_h1, power.detectable.mean_seeds);
+  EXPECT_GE(e.mean_h0, 8.0);  // at least the first block
+  EXPECT_LE(e.mean_h0, 40.0);
+  EXPECT_GT(e.mean_h0, e.bound_h0);
+  EXPECT_GT(e.mean_h1, e.bound_h1);
+  EXPECT_NEAR(simulated_gate_power(q, 0.0).mean_seeds, e.mean_h0, 1e-12);
+  EXPECT_THAT(gate_power_sentence(q, power), HasSubstr("; expected seeds "));
+  EXPECT_THAT(gate_power_sentence(q, power), HasSubstr(" under no change and "));
+  EXPECT_THAT(gate_power_sentence(q, power),
+              HasSubstr(fmt::format("can average fewer than {:.1f} and {:.1f} (Wald's bound at d "
+                                    "{:.2f} sd of one seed)",
+                                    floor.h0, floor.h1, e.d)));
+
+  GatePowerQuestion fixed = q;
+  fixed.block = 0;
+  const GatePower fixed_power = gate_power(fixed);
+  ASSERT_TRUE(fixed_power.problem.empty()) << fixed_power.problem;
+  EXPECT_FALSE(fixed_power.expected_seeds.has_value());
+  EXPECT_THAT(gate_power_sentence(fixed, fixed_power), ::testing::Not(HasSubstr("expected seeds")));
 }
 
 // A test declared Seeds(8).up_to(40).pass_early() is simulated with the PASS error spent

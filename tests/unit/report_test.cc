@@ -96,6 +96,44 @@ TEST(SvgPlotTest, TheSeedStripShadesTheWorseSideOfTheMargin) {
   EXPECT_THAT(seed_strip_svg(strip), HasSubstr("worse than the margin (0.01)"));
 }
 
+// A sequential test's strip marks each look: a row per look with its seeds, the interval it saw
+// at its level and what it decided, the deciding (last) look in the verdict's colour; an
+// infinite end is drawn to the axis' edge; the strip grows a row per look. Planted: a strip
+// that dropped the looks (the one-look strip) has none of these rows.
+TEST(SvgPlotTest, TheSeedStripMarksEachLookOfASequentialTest) {
+  SeedStrip strip{"accuracy",
+                  Direction::HigherIsBetter,
+                  {0.87, 0.88, 0.86},
+                  {0.85, 0.86, 0.84},
+                  -0.02,
+                  -0.03,
+                  -0.01,
+                  0.005,
+                  Verdict::kRegression};
+  const std::string one_look = seed_strip_svg(strip);
+  EXPECT_THAT(one_look, Not(HasSubstr("class=\"looks\"")));
+  strip.looks = {
+      {.seeds = 12,
+       .lower = -0.05,
+       .upper = std::numeric_limits<double>::infinity(),
+       .level = 0.999999,
+       .outcome = "continue"},
+      {.seeds = 20, .lower = -0.03, .upper = -0.01, .level = 0.971, .outcome = "regression"}};
+  const std::string svg = seed_strip_svg(strip);
+  EXPECT_THAT(svg, HasSubstr("look 1 · 12 seeds"));
+  EXPECT_THAT(svg, HasSubstr("look 2 · 20 seeds"));
+  EXPECT_THAT(svg, HasSubstr("look 1 (12 seeds): 99.9999% CI [-0.05, inf]; continue"));
+  EXPECT_THAT(svg, HasSubstr("look 2 (20 seeds): 97.1% CI [-0.03, -0.01]; regression"));
+  EXPECT_LT(svg.find("look 1 ·"), svg.find("look 2 ·"));
+  // The deciding look in the verdict's colour, the earlier one grey.
+  const std::size_t second = svg.find("<line class=\"look\"", svg.find("look 2 ·"));
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_NE(svg.find(std::string(verdict_colour(Verdict::kRegression)), second), std::string::npos);
+  EXPECT_THAT(svg.substr(0, svg.find("look 2 ·")), HasSubstr("stroke=\"#9e9e9e\""));
+  EXPECT_THAT(one_look, HasSubstr("height=\"168\""));
+  EXPECT_THAT(svg, HasSubstr("height=\"208\""));  // 136 + 40 + 2 rows of 16
+}
+
 RunReport many_regressions(std::size_t tests) {
   RunReport report;
   report.headline = "REGRESSION";

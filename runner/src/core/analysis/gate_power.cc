@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <set>
@@ -15,6 +16,7 @@
 #include "analysis/sequential_seeds.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "statistics/sequential_bound.h"
 
 namespace mlregress::internal {
 namespace {
@@ -180,10 +182,12 @@ class CaughtRuns {
       caught.push_back(j.regression ? 1 : 0);
       seeds.push_back(j.seeds);
     }
+    const double mean =
+        std::accumulate(seeds.begin(), seeds.end(), 0.0) / static_cast<double>(seeds.size());
     std::nth_element(seeds.begin(), seeds.begin() + seeds.size() / 2, seeds.end());
     const double power = share(caught);
     judged_.insert_or_assign(effect, std::move(caught));
-    return {effect, power, static_cast<double>(seeds[seeds.size() / 2])};
+    return {effect, power, static_cast<double>(seeds[seeds.size() / 2]), mean};
   }
 
  private:
@@ -197,6 +201,39 @@ double two_digits_up(double value) {
   const double unit = std::pow(10.0, std::floor(std::log10(value)) - 1.0);
   // The slack keeps 0.013 from becoming 0.014 through representation error.
   return std::ceil(value / unit * (1.0 - 1e-12)) * unit;
+}
+
+// The sd of what one candidate seed tells the gate: the stored values' sd, after the covariate
+// when there is one (the share r² of their variance it explains is taken out).
+double one_seed_sd(const GatePowerQuestion& q) {
+  const stats::SampleSummary values = stats::summarize_samples(q.baseline.values);
+  if (q.covariate.empty()) return values.sd;
+  const stats::SampleSummary covariate = stats::summarize_samples(q.covariate_values);
+  if (!(covariate.sd > 0.0)) return values.sd;
+  double products = 0.0;
+  for (std::size_t i = 0; i < q.baseline.values.size(); ++i) {
+    products += (q.baseline.values[i] - values.mean) * (q.covariate_values[i] - covariate.mean);
+  }
+  const double n = static_cast<double>(q.baseline.values.size());
+  const double r = products / ((n - 1.0) * values.sd * covariate.sd);
+  return values.sd * std::sqrt(std::max(0.0, 1.0 - r * r));
+}
+
+ExpectedSeeds expected_seeds_of(const GatePowerQuestion& q, double target_power,
+                                const GatePowerAtEffect& unchanged,
+                                const GatePowerAtEffect& detectable) {
+  ExpectedSeeds e;
+  e.mean_h0 = unchanged.mean_seeds;
+  e.mean_h1 = detectable.mean_seeds;
+  const double sd = one_seed_sd(q);
+  e.d = sd > 0.0 ? detectable.effect / sd : 0.0;
+  if (e.d > 0.0 && std::isfinite(e.d) && target_power > 0.0 && target_power < 1.0) {
+    const stats::ExpectedSeedsBound bound =
+        stats::wald_expected_seeds(q.alpha / q.family, 1.0 - target_power, e.d);
+    e.bound_h0 = bound.h0;
+    e.bound_h1 = bound.h1;
+  }
+  return e;
 }
 
 // Powers are printed rounded down: 79.9% is not 80%.
@@ -240,6 +277,10 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power) {
     (share(caught.at(middle)) >= target_power ? hi : lo) = middle;
   }
   result.detectable = caught.judge_every_run(two_digits_up(hi));
+  if (question.block > 0) {
+    result.expected_seeds =
+        expected_seeds_of(question, target_power, caught.judge_every_run(0.0), result.detectable);
+  }
   if (question.margin > 0.0) {
     result.at_margin = {question.margin, share(caught.at(question.margin)), 0.0};
     result.at_two_margins = {2.0 * question.margin, share(caught.at(2.0 * question.margin)), 0.0};
@@ -278,6 +319,14 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
     line +=
         fmt::format("; at the margin {:g}: {}%; at 2 margins: {}%", q.margin,
                     percent_down(power.at_margin.power), percent_down(power.at_two_margins.power));
+  }
+  if (const auto& e = power.expected_seeds; e && e->bound_h0 > 0.0) {
+    line += fmt::format(
+        "; expected seeds {:.1f} under no change and {:.1f} at that {}; no test at this level "
+        "and power can average fewer than {:.1f} and {:.1f} (Wald's bound at d {:.2f} sd of one "
+        "seed{})",
+        e->mean_h0, e->mean_h1, q.direction == Direction::HigherIsBetter ? "drop" : "rise",
+        e->bound_h0, e->bound_h1, e->d, q.covariate.empty() ? "" : " after the covariate");
   }
   return line +
          "; a paired rerun on the stored seeds (the CI default) is not simulated: its power "

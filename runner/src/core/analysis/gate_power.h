@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,17 @@ struct GatePowerAtEffect {
   double effect = 0.0;
   double power = 0.0;         ///< share of the simulated runs judged REGRESSION
   double median_seeds = 0.0;  ///< seeds the gate took (a fixed-seed test: always cap)
+  double mean_seeds = 0.0;    ///< their mean: what the gate costs on average
+};
+
+/// What a sequential design costs against what any test must: the gate's mean seeds under no
+/// change and at the detectable effect, beside Wald's floor (statistics/sequential_bound.h) at
+/// the metric's level alpha / family, the target power and d, the detectable effect in standard
+/// deviations of one seed's value (after the covariate, when there is one: sd · sqrt(1 - r²)).
+struct ExpectedSeeds {
+  double d = 0.0;
+  double mean_h0 = 0.0, mean_h1 = 0.0;    ///< simulated: no change, the detectable effect
+  double bound_h0 = 0.0, bound_h1 = 0.0;  ///< Wald's floor for any test with this level and power
 };
 
 struct GatePower {
@@ -68,6 +80,8 @@ struct GatePower {
   /// Power only (median_seeds 0); unset (effect 0, power 0) when the margin is 0.
   GatePowerAtEffect at_margin, at_two_margins;
   double target_power = 0.8;
+  /// Sequential tests only (block > 0): the seeds the gate is expected to take, and the floor.
+  std::optional<ExpectedSeeds> expected_seeds;
 };
 
 /// The gate's power at one effect, over question.runs simulated candidates. Throws
@@ -85,8 +99,11 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power = 0.
 ///    these 40 samples, 2000 runs); at the margin 0.005: 31%; at 2 margins: 88%; a paired
 ///    candidate (the baseline's own seeds) depends on each seed's change between the two runs,
 ///    which the samples do not say"
-/// Powers are rounded down and the effect up, so the line never promises more than the
-/// simulation found. With a problem: why no power is stated.
+/// A sequential test adds the seeds it is expected to take, e.g. "expected seeds 18.4 under no
+/// change and 24.0 at that drop; no test at this level and power can average fewer than 3.8 and
+/// 8.9 (Wald's bound at d 0.92 sd of one seed)". Powers are rounded down and the effect up, so
+/// the line never promises more than the simulation found. With a problem: why no power is
+/// stated.
 std::string gate_power_sentence(const GatePowerQuestion& question, const GatePower& power);
 
 }  // namespace mlregress::internal

@@ -201,6 +201,13 @@ std::string seeded_html(const TestSection& s) {
         strip.ci_high = c.distribution->ci_upper;
         strip.margin = c.distribution->margin;
       }
+      for (const SequentialLook& look : c.looks) {
+        strip.looks.push_back({.seeds = look.seeds,
+                               .lower = look.interval_lower,
+                               .upper = look.interval_upper,
+                               .level = look.pass_level,
+                               .outcome = std::string(look_outcome_name(look.outcome))});
+      }
     }
     std::string power;
     if (const auto it = s.gate_power.find(m.name); it != s.gate_power.end()) {

@@ -324,13 +324,25 @@ std::string sample_row_svg(const std::vector<double>& samples, const Axis& x, do
   return out + "</g>";
 }
 
+// The axis of the difference row and the look rows: the final CI, 0 and the margin on both
+// sides, and every look's finite interval ends.
+Axis difference_axis(const SeedStrip& strip, double left, double right) {
+  const double limit = strip.margin;
+  std::vector<double> values{*strip.ci_low, *strip.ci_high, 0.0, limit, -limit};
+  for (const LookMark& look : strip.looks) {
+    for (const double end : {look.lower, look.upper}) {
+      if (std::isfinite(end)) values.push_back(end);
+    }
+  }
+  return placed(value_axis(values, false), left, right);
+}
+
 // The difference with its CI on the line `diff_y`, against 0 and the margin on the worse side
 // (that side shaded).
-std::string difference_svg(const SeedStrip& strip, double left, double right, double diff_y) {
+std::string difference_svg(const SeedStrip& strip, const Axis& d, double diff_y) {
+  const double left = d.from, right = d.to;
   const double worse_sign = strip.direction == Direction::HigherIsBetter ? -1.0 : 1.0;
   const double limit = worse_sign * strip.margin;
-  const Axis d =
-      placed(value_axis({*strip.ci_low, *strip.ci_high, 0.0, limit, -limit}, false), left, right);
   const double zero = d.pixel(0.0), edge = d.pixel(limit);
   const double shade_from = worse_sign > 0 ? edge : left, shade_to = worse_sign > 0 ? right : edge;
   std::string out = fmt::format(
@@ -351,6 +363,32 @@ std::string difference_svg(const SeedStrip& strip, double left, double right, do
       format_value(*strip.ci_low), format_value(*strip.ci_high), px(d.pixel(*strip.difference)),
       format_value(*strip.difference));
   out += tick_labels(d, diff_y + 26);
+  return out + "</g>";
+}
+
+// One row per look from `first_y` down, each `kLookRow` apart: "look k · n seeds" and the
+// interval it saw (an infinite end drawn to the edge); the last look, the one that decided, in
+// the verdict's colour, the others grey.
+constexpr double kLookRow = 16;
+std::string looks_svg(const SeedStrip& strip, const Axis& d, double first_y) {
+  std::string out = "<g class=\"looks\">";
+  const auto clamp_end = [&](double v) {
+    return std::isfinite(v) ? d.pixel(v) : (v > 0 ? d.to : d.from);
+  };
+  for (std::size_t k = 0; k < strip.looks.size(); ++k) {
+    const LookMark& look = strip.looks[k];
+    const double y = first_y + kLookRow * static_cast<double>(k);
+    const bool last = k + 1 == strip.looks.size();
+    const std::string_view colour = last ? verdict_colour(strip.verdict) : "#9e9e9e";
+    out += fmt::format(
+        "<text x=\"8\" y=\"{0}\" class=\"tick\">look {1} · {2} seeds</text>"
+        "<line class=\"look\" x1=\"{3}\" x2=\"{4}\" y1=\"{5}\" y2=\"{5}\" stroke=\"{6}\" "
+        "stroke-width=\"{7}\"><title>look {1} ({2} seeds): {8}% CI [{9}, {10}]; {11}</title>"
+        "</line>",
+        px(y + 4), k + 1, look.seeds, px(clamp_end(look.lower)), px(clamp_end(look.upper)), px(y),
+        colour, last ? 3 : 2, format_level_percent(look.level), format_value(look.lower),
+        format_value(look.upper), escape_markup(look.outcome));
+  }
   return out + "</g>";
 }
 
@@ -401,7 +439,7 @@ std::string line_chart_svg(const LineChart& chart) {
 }
 
 std::string seed_strip_svg(const SeedStrip& strip) {
-  constexpr int kWidth = 640, kHeight = 168;
+  constexpr int kWidth = 640, kStripHeight = 168;
   constexpr double left = 130, right = kWidth - 16;
   const bool has_difference = strip.difference && strip.ci_low && strip.ci_high;
   std::vector<double> values = strip.baseline;
@@ -410,7 +448,13 @@ std::string seed_strip_svg(const SeedStrip& strip) {
   const std::string title =
       fmt::format("{}: per-seed values, baseline (n={}) and candidate (n={})", strip.metric,
                   strip.baseline.size(), strip.candidate.size());
-  std::string out = svg_open("seeded", strip.metric, kWidth, kHeight, title);
+  const bool show_looks = has_difference && !strip.looks.empty();
+  const double diff_y = 136;
+  const double looks_y = diff_y + 40;  // below the difference row and its tick labels
+  const int height =
+      show_looks ? static_cast<int>(looks_y + kLookRow * static_cast<double>(strip.looks.size()))
+                 : kStripHeight;
+  std::string out = svg_open("seeded", strip.metric, kWidth, height, title);
   out += fmt::format("<text x=\"8\" y=\"14\" class=\"plot-title\">{}</text>",
                      escape_markup(strip.metric));
   const double axis_y = 84;
@@ -420,9 +464,10 @@ std::string seed_strip_svg(const SeedStrip& strip) {
   out += sample_row_svg(strip.baseline, x, 34, "baseline", kReferenceColour, "baseline-samples");
   out += sample_row_svg(strip.candidate, x, 62, "candidate", kCandidateColour, "candidate-samples");
 
-  const double diff_y = 136;
   if (has_difference) {
-    out += difference_svg(strip, left, right, diff_y);
+    const Axis d = difference_axis(strip, left, right);
+    out += difference_svg(strip, d, diff_y);
+    if (show_looks) out += looks_svg(strip, d, looks_y);
   } else {
     out += fmt::format(
         "<text x=\"8\" y=\"{}\" class=\"tick\">no difference to show: the baseline has no "

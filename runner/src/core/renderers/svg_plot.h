@@ -37,9 +37,19 @@ struct LineChart {
 /// hundred points are reduced to the minimum and maximum of each pixel column, so spikes stay.
 std::string line_chart_svg(const LineChart& chart);
 
+/// One look of a sequential seeded test (Seeds(b).up_to(cap)): the seeds so far and the
+/// difference's interval at that look's level.
+struct LookMark {
+  int seeds = 0;
+  double lower = 0.0, upper = 0.0;  ///< may be infinite (drawn to the edge)
+  double level = 0.0;               ///< two-sided, e.g. 0.971
+  std::string outcome;              ///< "continue", "regression", "improvement", "pass"
+};
+
 /// The per-seed values of a seeded metric, baseline above candidate, with each mean marked; and
 /// below them the difference (candidate − baseline) with its 95% CI against the margin on the
-/// worse side.
+/// worse side; for a sequential test, one row per look below that, on the same axis: the
+/// interval each look saw and what it decided (the last look's in the verdict's colour).
 struct SeedStrip {
   std::string metric;
   Direction direction = Direction::HigherIsBetter;
@@ -48,6 +58,7 @@ struct SeedStrip {
   std::optional<double> difference, ci_low, ci_high;
   double margin = 0.0;
   Verdict verdict = Verdict::kNew;
+  std::vector<LookMark> looks = {};
 };
 std::string seed_strip_svg(const SeedStrip& strip);
 

@@ -1,5 +1,6 @@
 #include "statistics/sequential_bound.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,14 @@ void require_probability(double value, const char* name) {
   }
 }
 
+void require_shift(double d) {
+  if (!(d > 0.0) || !std::isfinite(d)) {
+    throw std::invalid_argument(
+        "d (the shift in standard deviations) must be positive and finite, got " +
+        std::to_string(d));
+  }
+}
+
 }  // namespace
 
 double binary_kl(double p, double q) {
@@ -26,14 +35,66 @@ double binary_kl(double p, double q) {
 ExpectedSeedsBound wald_expected_seeds(double alpha, double beta, double d) {
   require_probability(alpha, "alpha (the level)");
   require_probability(beta, "beta (1 - power)");
-  if (!(d > 0.0) || !std::isfinite(d)) {
-    throw std::invalid_argument(
-        "d (the shift in standard deviations) must be positive and finite, got " +
-        std::to_string(d));
-  }
+  require_shift(d);
   const double information = d * d / 2.0;  // KL divergence of N(d, 1) from N(0, 1)
   return {.h0 = binary_kl(1.0 - alpha, beta) / information,
           .h1 = binary_kl(1.0 - beta, alpha) / information};
+}
+
+double expected_seeds_bound_at(double alpha, double beta, double d, double theta) {
+  const ExpectedSeedsBound wald = wald_expected_seeds(alpha, beta, d);
+  if (!(theta >= 0.0 && theta <= d)) {
+    throw std::invalid_argument("theta (the true shift) must lie in [0, d], got " +
+                                std::to_string(theta));
+  }
+  if (theta == 0.0) return wald.h0;
+  if (theta == d) return wald.h1;
+  const double information_h0 = theta * theta / 2.0;
+  const double information_h1 = (d - theta) * (d - theta) / 2.0;
+  // p = P_theta(reject): the first term grows with p from 0 at alpha, the second falls to 0 at
+  // 1 - beta, so the smallest maximum is where they cross.
+  const auto against_h0 = [&](double p) {
+    return p > alpha ? binary_kl(p, alpha) / information_h0 : 0.0;
+  };
+  const auto against_h1 = [&](double p) {
+    return 1.0 - p > beta ? binary_kl(1.0 - p, beta) / information_h1 : 0.0;
+  };
+  double low = alpha, high = 1.0 - beta;
+  for (int step = 0; step < 200 && high - low > 1e-15; ++step) {
+    const double middle = 0.5 * (low + high);
+    (against_h0(middle) < against_h1(middle) ? low : high) = middle;
+  }
+  const double p = 0.5 * (low + high);
+  return std::max(against_h0(p), against_h1(p));
+}
+
+WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double d) {
+  const auto at = [&](double theta) { return expected_seeds_bound_at(alpha, beta, d, theta); };
+  constexpr int kSteps = 2000;
+  WorstCaseSeedsBound worst{.theta = 0.0, .seeds = at(0.0)};
+  int best_step = 0;
+  for (int step = 1; step <= kSteps; ++step) {
+    const double theta = d * step / kSteps;
+    if (const double seeds = at(theta); seeds > worst.seeds) {
+      worst = {.theta = theta, .seeds = seeds};
+      best_step = step;
+    }
+  }
+  // Golden-section search between the grid's neighbours of its best point.
+  double low = d * std::max(0, best_step - 1) / kSteps;
+  double high = d * std::min(kSteps, best_step + 1) / kSteps;
+  const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
+  for (int step = 0; step < 100; ++step) {
+    const double left = high - ratio * (high - low), right = low + ratio * (high - low);
+    if (at(left) < at(right)) {
+      low = left;
+    } else {
+      high = right;
+    }
+  }
+  const double theta = 0.5 * (low + high);
+  if (const double seeds = at(theta); seeds > worst.seeds) worst = {.theta = theta, .seeds = seeds};
+  return worst;
 }
 
 }  // namespace mlregress::internal::stats
