@@ -6,17 +6,24 @@
 #   fixture  the torch-free fixture's known normals (tests/fixture/seed_gate_fixture.cc: the XOR
 #            study's sd, covariate share and stream correlation), 2 hypotheses;
 #   xor      (with TABLE.tsv) Full.XorSequentialSeedStudy's noise measured from a table of its
-#            real per-seed values, 3 hypotheses. The table is the one
-#            ci/sequential-seeds-benchmark.sh writes (KEEP=1 keeps it: its folder's table.tsv).
-# Designs: the study's default Seeds(12).then_blocks_of(8).up_to(52).pass_early() and one that
-# looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); each paired, fresh against a
-# 52-seed baseline and fresh against a 260-seed pool. One line per design:
+#            real per-seed values, 3 hypotheses. ci/xor-seed-table.sh BUILD_DIR TABLE.tsv writes
+#            it (520 seeds x 2 weight streams, about a minute).
+# Designs: the study's default Seeds(12).then_blocks_of(8).up_to(52).pass_early(); one that
+# looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); and designs that look as the
+# seeds arrive: blocks of 4 (Seeds(4).then_blocks_of(4).up_to(52).pass_early()), the same with
+# the acceptance side at beta (PASS error 0.2 instead of 0.025), and a first look at 6 with
+# blocks of 2 at beta; each paired, fresh against a 52-seed baseline and fresh against a 260-seed
+# pool. One line per design:
 #   design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=… bound_h1=…
-#   ratio_h1=… p95_seeds=… false_regression=… [CI] power_observed=… [CI]
+#   ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
+#   false_regression=… [CI] power_observed=… [CI]
 # with Wald's bound (statistics/sequential_bound.h) at the metric's level alpha / hypotheses,
 # power 0.8 and d; d is the shift at which the default design reaches power 0.8, in standard
 # deviations of what one seed tells the test (paired: the per-seed difference; fresh: one seed
-# after the covariate). Intervals: Clopper-Pearson 95%. runner/docs/seeded-tests.md, "How far
+# after the covariate). worst_mean is the largest mean seeds over the shifts 0, d/8, ..., d,
+# worst_bound the floor of every test's worst case (stats::worst_case_expected_seeds);
+# wall_rounds_h0 the mean wall-clock under no change in rounds of seed runs at --jobs 2.
+# Intervals: Clopper-Pearson 95%. runner/docs/seeded-tests.md, "How far
 # from the floor", says how to read the lines and the targets.
 #
 # A benchmark, not a test: it exits non-zero only when something failed to run, never on a
@@ -33,8 +40,8 @@ usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]
   BUILD_DIR  a CMake build folder with this built:
                cmake --build BUILD_DIR --target seed_floor_benchmark
   TABLE.tsv  real per-seed values of Full.XorSequentialSeedStudy (columns seed, weight_stream,
-             test_accuracy, train_loss, test_set_rule_accuracy; ci/sequential-seeds-benchmark.sh
-             writes it); without it only the fixture's lines are printed
+             test_accuracy, train_loss, test_set_rule_accuracy; ci/xor-seed-table.sh writes
+             it); without it only the fixture's lines are printed
   TRIALS     (environment) simulated sequences per line and hypothesis (default 10000)
 
 Prints one line per study, design and pairing: the mean seeds under no change and at the shift d,

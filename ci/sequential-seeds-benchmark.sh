@@ -185,32 +185,7 @@ for change in lr/10 width-4 steps/4; do
 done
 
 echo "levers: $lever_seeds seeds x 2 weight streams into a table" >&2
-for stream in 0 1; do
-  for ((s = 0; s < lever_seeds; s += cap)); do
-    run_study "table-$stream" "$s" "$bin" "$test_name" --seed $((5000 + s)) --all-seeds \
-      --set "$test_name.weight_stream=$stream" --baselines "$work/baselines/none"
-  done
-done
-python3 - "$index" "$work/table.tsv" <<'EOF_TABLE'
-import json
-import sys
-
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-values = {}
-for section, _, folder, _ in rows:
-    if not section.startswith("table-"):
-        continue
-    stream = int(section.split("-")[1])
-    test = json.load(open(f"{folder}/results.json"))["tests"][0]
-    by_metric = {m["name"]: dict(zip(m["seeds"], m["samples"])) for m in test["metrics"]}
-    for seed, accuracy in by_metric["test_accuracy"].items():
-        values[(seed, stream)] = (accuracy, by_metric["train_loss"][seed],
-                                  by_metric["test_set_rule_accuracy"][seed])
-with open(sys.argv[2], "w") as out:
-    out.write("seed\tweight_stream\ttest_accuracy\ttrain_loss\ttest_set_rule_accuracy\n")
-    for (seed, stream), v in sorted(values.items()):
-        out.write(f"{seed}\t{stream}\t{v[0]!r}\t{v[1]!r}\t{v[2]!r}\n")
-EOF_TABLE
+"$(dirname "$0")/xor-seed-table.sh" "$build" "$work/table.tsv" "$lever_seeds"
 fi
 
 # --- The tables, from each run folder's results.json.

@@ -4,14 +4,16 @@
 //
 //   seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2]
 //
-// TABLE.tsv is the table ci/sequential-seeds-benchmark.sh writes from real runs of
+// TABLE.tsv is the table ci/xor-seed-table.sh writes from real runs of
 // Full.XorSequentialSeedStudy (columns seed, weight_stream, test_accuracy, train_loss,
 // test_set_rule_accuracy; a header line); "-" takes the fixture's normals
 // (tests/fixture/seed_gate_fixture.cc). FAMILY: the run's distinct seeded hypotheses (the
 // fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY.
 //
-// Designs: the study's default, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), and one that
-// looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); each paired (a 52-seed
+// Designs: the study's default, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), one that
+// looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52), and three that look as the
+// seeds arrive (frequent_plan: blocks of 4, PASS error 0.025 or beta; first 6, blocks of 2, at
+// beta); each paired (a 52-seed
 // baseline's own seeds, other weights), fresh against a 52-seed baseline, and fresh against a
 // 260-seed pool. Per pairing, d is the shift at which the default design reaches power 0.8
 // (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of unit_sd;
