@@ -219,6 +219,50 @@ TEST_F(SequentialSeedsE2eTest, PassingEarlyFlowsFromTheDeclarationToTheVerdict) 
             late_look.at("interval_level").get<double>() - 0.01);
 }
 
+// Seeds(4).up_to(12).pass_error(0.2) (mlregress_pass_error_fixture): the design is listed,
+// planned in config.json, recorded in results.json, judged by the gate (on the same seeds each
+// look's PASS interval is narrower than the default design's: its level spends 0.2, not 0.025)
+// and named in promote's simulated power. Planted: a gate that ignored the declared error would
+// give both designs the same interval level.
+TEST_F(SequentialSeedsE2eTest, APassErrorFlowsFromTheDeclarationToTheVerdict) {
+  const std::string beta = MLREGRESS_PASS_ERROR_FIXTURE_BINARY;
+  const auto beta_fixture = [&](const std::string& args) {
+    return run_fixture_in(temp_.path(), beta, args);
+  };
+  EXPECT_THAT(beta_fixture("list").out, HasSubstr("[4 seeds at a time, up to 12, PASS error 0.2]"));
+  EXPECT_EQ(json::parse(beta_fixture("list --format json").out)
+                .at("tests")
+                .at(0)
+                .at("seeds_pass_error")
+                .get<double>(),
+            0.2);
+  promote_baseline();
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(beta_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  const ProcessResult promoted =
+      beta_fixture("promote " + latest("first") + " --baselines " + baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("4 at a time up to 12, PASS error 0.2"));
+
+  const std::string args = run_args + temp_.path();
+  ASSERT_EQ(fixture(args + "/default --seed 100").exit_code, kPassed);
+  const ProcessResult result = beta_fixture(args + "/beta --seed 100");
+  ASSERT_EQ(result.exit_code, kPassed) << result.out << result.err;
+  EXPECT_DOUBLE_EQ(test_result(latest("beta")).at("seed_pass_error").get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(test_result(latest("default")).at("seed_pass_error").get<double>(), 0.025);
+  const json config = json::parse(read_file(latest("beta") + "/config.json"));
+  EXPECT_DOUBLE_EQ(config.at("tests").at("SequentialAccuracy").at("pass_error").get<double>(), 0.2);
+  EXPECT_FALSE(json::parse(read_file(latest("default") + "/config.json"))
+                   .at("tests")
+                   .at("SequentialAccuracy")
+                   .contains("pass_error"));
+  const json beta_look = accuracy(latest("beta")).at("looks").at(0);
+  const json default_look = accuracy(latest("default")).at("looks").at(0);
+  EXPECT_EQ(beta_look.at("p_worse"), default_look.at("p_worse"));  // the same seeds and samples
+  EXPECT_LT(beta_look.at("interval_level").get<double>(),
+            default_look.at("interval_level").get<double>() - 0.01);
+}
+
 // Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
 // planned in config.json and results.json, the runner runs 2 seeds between two looks after the
 // first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12

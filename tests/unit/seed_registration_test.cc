@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "builders.h"
@@ -88,6 +89,22 @@ TEST(SeedRegistrationTest, LaterBlocksNeedASequentialPlanAndTwoSeeds) {
   EXPECT_THAT(error_of({}, Seeds(12).then_blocks_of(8)),
               ::testing::HasSubstr("Seeds(12).then_blocks_of(8) without up_to(cap) or "
                                    "until_decided(cap)"));
+}
+
+// pass_error() is the PASS side's error over the looks of a planned sequential plan: refused
+// without up_to() (no looks, or an anytime-valid study that spends nothing over planned looks)
+// and outside (0, 0.5).
+TEST(SeedRegistrationTest, APassErrorNeedsPlannedLooksAndAnErrorBelowOneHalf) {
+  EXPECT_EQ(error_of({}, Seeds(4).then_blocks_of(4).up_to(52).pass_early().pass_error(0.2)), "");
+  EXPECT_THAT(error_of({}, Seeds(8).pass_error(0.2)),
+              ::testing::HasSubstr("Seeds(8).pass_error(0.2) without up_to(cap)"));
+  EXPECT_THAT(error_of({}, Seeds(8).until_decided(200).pass_error(0.2)),
+              ::testing::HasSubstr("without up_to(cap)"));
+  for (const double bad : {0.0, 0.5, 0.7, -0.1, std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_THAT(error_of({}, Seeds(8).up_to(40).pass_error(bad)),
+                ::testing::HasSubstr("a one-sided error in (0, 0.5)"))
+        << bad;
+  }
 }
 
 // until_decided() is its own design: combined with up_to() (a second cap) or pass_early() (a

@@ -196,6 +196,19 @@ class Seeds {
     return *this;
   }
 
+  /// Sequential tests: the one-sided error of a PASS, P(PASS) at a degradation of exactly the
+  /// margin (default 0.025, the single-look gate's 95% interval). pass_error(0.2) spends the
+  /// type II error of power 0.8 there instead: the acceptance boundary calibrated to beta as the
+  /// REGRESSION boundary is to alpha. An unchanged candidate then PASSes with about half the
+  /// seeds (runner/docs/seeded-tests.md, "How far from the floor"), and a PASS says "no
+  /// degradation of the margin, with the stated power" rather than "with 97.5% confidence".
+  /// Values outside (0, 0.5), or without up_to(), are refused at start.
+  Seeds& pass_error(double error) {
+    pass_error_ = error;
+    has_pass_error_ = true;
+    return *this;
+  }
+
   /// The seeds a run starts with: the first block of a sequential test.
   int count() const { return count_; }
   /// The most seeds a run may take: the cap of a sequential test, else count().
@@ -203,6 +216,10 @@ class Seeds {
   bool sequential() const { return sequential_; }
   /// pass_early() was called.
   bool passes_early() const { return pass_early_; }
+  /// The PASS error of a sequential test: pass_error()'s, else 0.025.
+  double pass_error_value() const { return has_pass_error_ ? pass_error_ : 0.025; }
+  /// pass_error() was called.
+  bool has_pass_error() const { return has_pass_error_; }
   /// The size of the blocks after the first: then_blocks_of()'s, else count().
   int next_block() const { return has_next_block_ ? next_block_ : count_; }
   /// then_blocks_of() was called.
@@ -223,8 +240,10 @@ class Seeds {
   int cap_ = 0;
   bool sequential_ = false;  ///< up_to() was called (a cap below the block is refused)
   bool pass_early_ = false;
-  bool planned_cap_ = false;  ///< up_to() was called
-  bool anytime_ = false;      ///< until_decided() was called
+  double pass_error_ = 0.025;
+  bool has_pass_error_ = false;  ///< pass_error() was called
+  bool planned_cap_ = false;     ///< up_to() was called
+  bool anytime_ = false;         ///< until_decided() was called
   int next_block_ = 0;
   bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;

@@ -121,6 +121,7 @@ class Simulation {
                                            .cap = q_.cap,
                                            .next_block = q_.next_block,
                                            .anytime = q_.anytime,
+                                           .pass_error = q_.pass_error,
                                            .pass_spending = q_.pass_spending,
                                            .family = q_.family},
                             q_.alpha, adjust);
@@ -294,12 +295,15 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
       q.next_block > 0 && q.next_block != q.block
           ? fmt::format("{}, then {} at a time up to {}", q.block, q.next_block, q.cap)
           : fmt::format("{} at a time up to {}", q.block, q.cap);
+  const std::string pass_error =
+      q.pass_error != 0.025 ? fmt::format(", PASS error {:g}", q.pass_error) : "";
   const std::string design = q.block > 0
-                                 ? fmt::format("fresh seeds, {}{}", blocks,
+                                 ? fmt::format("fresh seeds, {}{}{}", blocks,
                                                q.anytime ? ", anytime-valid"
                                                : q.pass_spending == stats::SpendingFunction::kPocock
                                                    ? ", PASS error spent early"
-                                                   : "")
+                                                   : "",
+                                               pass_error)
                                  : fmt::format("fresh seeds, {} of them in one look", q.cap);
   const std::string level = q.family <= 1
                                 ? fmt::format("alpha {:g}", q.alpha)

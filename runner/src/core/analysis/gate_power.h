@@ -43,6 +43,8 @@ struct GatePowerQuestion {
   /// Sequential tests: how the PASS error is spent (Seeds(b).up_to(cap).pass_early(): Pocock-type).
   /// An early PASS stops the looks, so it changes both the power and the seeds a run takes.
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the one-sided PASS error (Seeds::pass_error(); 0.025 unless declared).
+  double pass_error = 0.025;
   int next_block = 0;    ///< sequential tests: the blocks after the first (0: block)
   bool anytime = false;  ///< Seeds(b).until_decided(cap): anytime-valid looks
   double alpha = kDefaultGateAlpha;

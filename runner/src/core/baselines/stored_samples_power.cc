@@ -17,6 +17,7 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   q.cap = test.seed_block > 0 ? test.seed_cap : static_cast<int>(metric.samples.size());
   q.family = family;
   q.pass_spending = test.seed_pass_spending;
+  q.pass_error = test.seed_pass_error;
   q.next_block = test.seed_next_block;
   q.anytime = test.seed_anytime;
   if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;

@@ -48,6 +48,8 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       if (test->seeds.sequential()) {
         entry["seeds_up_to"] = test->seeds.max_count();
         entry["seeds_pass_early"] = test->seeds.passes_early();
+        if (test->seeds.has_pass_error())
+          entry["seeds_pass_error"] = test->seeds.pass_error_value();
         if (test->seeds.has_next_block()) entry["seeds_then_blocks_of"] = test->seeds.next_block();
         if (test->seeds.anytime()) entry["seeds_anytime"] = true;
       }
@@ -86,11 +88,15 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
           seeds.next_block() != seeds.count()
               ? fmt::format("{} seeds, then {} at a time", seeds.count(), seeds.next_block())
               : fmt::format("{} seeds at a time", seeds.count());
-      kind = seeds.sequential() ? fmt::format("  [{}, up to {}{}", blocks, seeds.max_count(),
-                                              seeds.anytime()        ? ", anytime-valid"
-                                              : seeds.passes_early() ? ", PASS early"
-                                                                     : "")
-                                : fmt::format("  [{} seeds", seeds.count());
+      kind = seeds.sequential()
+                 ? fmt::format("  [{}, up to {}{}{}", blocks, seeds.max_count(),
+                               seeds.anytime()        ? ", anytime-valid"
+                               : seeds.passes_early() ? ", PASS early"
+                                                      : "",
+                               seeds.has_pass_error()
+                                   ? fmt::format(", PASS error {:g}", seeds.pass_error_value())
+                                   : "")
+                 : fmt::format("  [{} seeds", seeds.count());
       for (const Variant& v : test->seeds.variant_list())
         kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;
       kind += "]";

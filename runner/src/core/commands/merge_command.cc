@@ -47,6 +47,7 @@ struct PlannedEntry {
   std::vector<std::uint64_t> seeds;   ///< seeded tests
   int seed_block = 0;                 ///< sequential tests
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  double pass_error = 0.025;              ///< sequential tests: pass_error()
   int seed_next_block = 0;                ///< sequential tests: then_blocks_of() (0: seed_block)
   bool anytime = false;                   ///< sequential tests: until_decided()
   std::optional<double> attempts_detect;  ///< flaky-aware tests
@@ -83,6 +84,7 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.seeds = planned->seeds;
     entry.seed_block = planned->seed_block;
     entry.pass_spending = planned->pass_spending;
+    entry.pass_error = planned->pass_error;
     entry.seed_next_block = planned->seed_next_block;
     entry.anytime = planned->anytime;
     entry.variants = planned->variants;
@@ -139,8 +141,10 @@ std::string sequential_design(const RunConfigTest& test) {
   if (test.anytime) {
     return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
   }
-  return fmt::format("Seeds({}){}.up_to({}){}", test.seed_block, next, test.seeds.size(),
-                     test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "");
+  return fmt::format(
+      "Seeds({}){}.up_to({}){}{}", test.seed_block, next, test.seeds.size(),
+      test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
+      test.pass_error != 0.025 ? fmt::format(".pass_error({:g})", test.pass_error) : "");
 }
 
 // A sequential test's looks are judged under one design: its block, cap and PASS spending decide
@@ -248,6 +252,7 @@ void apply_seed_plan(TestResult& test, const PlannedEntry& entry) {
   test.seed_block = entry.seed_block;
   test.seed_cap = static_cast<int>(entry.seeds.size());
   test.seed_pass_spending = entry.pass_spending;
+  test.seed_pass_error = entry.pass_error;
   test.seed_next_block = entry.seed_next_block;
   test.seed_anytime = entry.anytime;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};

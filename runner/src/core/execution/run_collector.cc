@@ -211,6 +211,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_block = planned.seed_block;
   result.seed_cap = static_cast<int>(planned.seeds.size());
   result.seed_pass_spending = planned.pass_spending;
+  result.seed_pass_error = planned.pass_error;
   result.seed_next_block = planned.seed_next_block;
   result.seed_anytime = planned.seed_anytime;
   if (planned.attempts) {

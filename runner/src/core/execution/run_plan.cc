@@ -75,6 +75,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
   if (test.seeds.sequential()) {
     planned.seed_block = test.seeds.count();
     if (test.seeds.passes_early()) planned.pass_spending = stats::SpendingFunction::kPocock;
+    planned.pass_error = test.seeds.pass_error_value();
     if (test.seeds.next_block() != test.seeds.count()) {
       planned.seed_next_block = test.seeds.next_block();
     }
@@ -175,6 +176,8 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
       // so in the shards' plan hash).
       if (planned.seed_block > 0 && !planned.attempts) {
         entry["pass_spending"] = stats::spending_function_name(planned.pass_spending);
+        // Written only when declared, so that the plans (and hashes) of earlier runs still match.
+        if (planned.pass_error != 0.025) entry["pass_error"] = planned.pass_error;
         if (planned.seed_next_block > 0) entry["seed_next_block"] = planned.seed_next_block;
         if (planned.seed_anytime) entry["anytime"] = true;
       }

@@ -51,6 +51,8 @@ struct PlannedTest {
   /// Sequential tests: how the PASS error is spent over the looks (Pocock-type under
   /// .pass_early()).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the one-sided PASS error (Seeds::pass_error(); 0.025 unless declared).
+  double pass_error = 0.025;
   /// Sequential tests: the seeds of every block after the first (then_blocks_of()); 0: the
   /// first block's.
   int seed_next_block = 0;

@@ -175,6 +175,9 @@ struct TestResult {
   /// Seeds(b).up_to(cap).pass_early(), else O'Brien–Fleming-type). The gate, merge and the
   /// simulated power all judge by it.
   stats::SpendingFunction seed_pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the one-sided error of a PASS (Seeds(b).up_to(cap).pass_error(e); 0.025
+  /// unless declared). The gate, merge and the simulated power all judge by it.
+  double seed_pass_error = 0.025;
   /// Sequential tests: the seeds of the blocks after the first (Seeds(b).then_blocks_of(n)); 0:
   /// seed_block.
   int seed_next_block = 0;

@@ -100,6 +100,15 @@ std::string seed_plan_problem(const RegisteredTest& test, const std::string& whe
         where, test.name, seeds.count(), seeds.next_block(),
         seeds.sequential() ? "" : " without up_to(cap) or until_decided(cap)", seeds.count());
   }
+  if (seeds.has_pass_error() && (!seeds.has_planned_cap() || !(seeds.pass_error_value() > 0.0 &&
+                                                               seeds.pass_error_value() < 0.5))) {
+    return fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).pass_error({}){}; the PASS error is a one-sided "
+        "error in (0, 0.5) spent over the looks of a planned sequential plan: "
+        "Seeds({}).up_to(CAP).pass_error(0.2)",
+        where, test.name, seeds.count(), seeds.pass_error_value(),
+        seeds.has_planned_cap() ? "" : " without up_to(cap)", seeds.count());
+  }
   if (seeds.passes_early() && !seeds.sequential()) {
     return fmt::format(
         "{}: seeded test '{}' declares Seeds({}).pass_early() without up_to(cap); passing early "

@@ -459,6 +459,7 @@ nlohmann::json test_json(const TestResult& test) {
       json["seed_cap"] = test.seed_cap;
       if (!test.attempts) {
         json["seed_pass_spending"] = stats::spending_function_name(test.seed_pass_spending);
+        json["seed_pass_error"] = test.seed_pass_error;
         if (test.seed_next_block > 0) json["seed_next_block"] = test.seed_next_block;
         if (test.seed_anytime) json["seed_anytime"] = true;
       }
@@ -778,6 +779,8 @@ void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
     test.seed_pass_spending = enum_field<stats::SpendingFunction>(json, "seed_pass_spending",
                                                                   stats::parse_spending_function);
   }
+  // Written since pass_error(); the runs before kept the single-look gate's 0.025.
+  test.seed_pass_error = field_or<double>(json, "seed_pass_error", 0.025);
   test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
   test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
   if (json.contains("attempts")) {

@@ -36,6 +36,8 @@ struct RunConfigTest {
   /// Sequential tests: how the PASS error is spent over the looks ("pass_spending"; absent in a
   /// plan written before pass_early(): O'Brien–Fleming-type).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
+  /// Sequential tests: the one-sided PASS error ("pass_error"; absent: 0.025).
+  double pass_error = 0.025;
   /// Sequential tests: the seeds of the blocks after the first ("seed_next_block"; absent: the
   /// first block's, 0 here) and whether the looks are anytime-valid ("anytime").
   int seed_next_block = 0;
