@@ -35,8 +35,9 @@
 # Usage: ci/sequential-seeds-benchmark.sh BUILD_DIR [AA_RUNS=150] [POOL_RUNS=50] [INJECT_REPS=5]
 #        (FIXTURE_RUNS=300, FIXTURE_POOL_RUNS=100, LEVER_SEEDS=520 and LEVER_TRIALS=10000 from the
 #        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes; FIRST_SEED
-#        (default 1000) moves the trials' seeds, for more independent trials). About 70 minutes
-#        on 2 cores with the defaults.
+#        (default 1000) moves the trials' seeds, for more independent trials; FIXTURE=BINARY runs
+#        the fixture's trials with another build of it, e.g. mlregress_seed_gate_beta_fixture).
+#        About 70 minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
 
@@ -83,8 +84,10 @@ done
 [[ $fixture_pool_runs =~ ^[0-9]+$ && $fixture_pool_runs -le $fixture_runs ]] ||
   die "FIXTURE_POOL_RUNS must be 0 .. FIXTURE_RUNS"
 bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
-fixture=$(realpath "$build/tests/fixture/mlregress_seed_gate_fixture" 2>/dev/null) ||
-  die "no $build/tests/fixture/mlregress_seed_gate_fixture"
+# FIXTURE (environment) swaps the fixture's binary for one of its other designs, e.g.
+# build/tests/fixture/mlregress_seed_gate_beta_fixture (blocks of 4, PASS error 0.2).
+fixture_path=${FIXTURE:-$build/tests/fixture/mlregress_seed_gate_fixture}
+fixture=$(realpath "$fixture_path" 2>/dev/null) || die "no $fixture_path"
 levers=$build/tests/benchmarks/sequential_seeds_levers
 for exe in "$bin" "$fixture" "$levers"; do
   [[ -x $exe ]] || die "no executable $exe (see the usage for the targets to build)"
@@ -222,7 +225,26 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-print("Sequential seeds: Seeds(12).then_blocks_of(8).up_to(52).pass_early(), alpha 0.01 with Holm")
+def declared_design(test):
+    first, cap = test.get("seed_block", 0), test.get("seed_cap", 0)
+    text = f"Seeds({first})"
+    if test.get("seed_next_block"):
+        text += f".then_blocks_of({test['seed_next_block']})"
+    text += f".up_to({cap})"
+    if test.get("seed_pass_spending") == "pocock":
+        text += ".pass_early()"
+    if test.get("seed_pass_error", 0.025) != 0.025:
+        text += f".pass_error({test['seed_pass_error']:g})"
+    return text
+
+
+designs = {}
+for name, (test_name, _) in STUDIES.items():
+    for r in rows:
+        if r[0].startswith(f"aa-{name}-"):
+            designs[name] = declared_design(study(r[2], test_name))
+            break
+print("Sequential seeds: " + "; ".join(f"{k} {v}" for k, v in designs.items()) + "; alpha 0.01 with Holm")
 print("over each run's metrics; the accuracy margin is 0.005, about half a seed-sd, adjusted by a covariate")
 print("against fresh seeds. A/A: unchanged candidates, one independent baseline per trial.")
 print()

@@ -188,6 +188,17 @@ TEST(GatePowerTest, ACovariateIsSimulatedWithItsMetric) {
   EXPECT_THAT(gate_power(adjusted).problem, HasSubstr("has 39 stored values for 40 samples"));
 }
 
+// Seeds(8).up_to(40) against 200 stored samples of sd 0.006 (exactly), margin 0.005, 2 hypotheses.
+GatePowerQuestion eight_up_to_forty(int runs) {
+  return {.direction = Direction::HigherIsBetter,
+          .margin = 0.005,
+          .baseline = normal_samples(200, 0.87, 0.006),
+          .block = 8,
+          .cap = 40,
+          .family = 2,
+          .runs = runs};
+}
+
 // A sequential design states what it costs: its mean seeds under no change and at the effect it
 // states, beside Wald's floor at the metric's level (alpha / family), the target power and d =
 // effect / sd of one seed. The floor is computed from the formula, checked here against
@@ -196,13 +207,7 @@ TEST(GatePowerTest, ACovariateIsSimulatedWithItsMetric) {
 // the run's alpha instead of alpha / family is lower, and a fixed-seed test states no expected
 // seeds (it always runs cap).
 TEST(GatePowerTest, ASequentialDesignStatesItsExpectedSeedsBesideWaldsBound) {
-  GatePowerQuestion q{.direction = Direction::HigherIsBetter,
-                      .margin = 0.005,
-                      .baseline = normal_samples(200, 0.87, 0.006),
-                      .block = 8,
-                      .cap = 40,
-                      .family = 2,
-                      .runs = 600};
+  GatePowerQuestion q = eight_up_to_forty(600);
   const GatePower power = gate_power(q);
   ASSERT_TRUE(power.problem.empty()) << power.problem;
   ASSERT_TRUE(power.expected_seeds.has_value());
@@ -238,13 +243,7 @@ TEST(GatePowerTest, ASequentialDesignStatesItsExpectedSeedsBesideWaldsBound) {
 // median seeds promote prints), and the sentence names the design. Planted: a simulation that
 // ignored the option would give the same seeds as the default design.
 TEST(GatePowerTest, PassingEarlyIsSimulatedAsTheGateWillSpendIt) {
-  GatePowerQuestion late{.direction = Direction::HigherIsBetter,
-                         .margin = 0.005,
-                         .baseline = normal_samples(200, 0.87, 0.006),
-                         .block = 8,
-                         .cap = 40,
-                         .family = 2,
-                         .runs = 1000};
+  GatePowerQuestion late = eight_up_to_forty(1000);
   GatePowerQuestion early = late;
   early.pass_spending = stats::SpendingFunction::kPocock;
   const GatePowerAtEffect unchanged_late = simulated_gate_power(late, 0.0);
