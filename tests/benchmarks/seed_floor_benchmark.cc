@@ -25,32 +25,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "seed_floor_simulation.h"
+#include "xor_seed_table.h"
 
 namespace {
 
+// The XOR table's accuracy and covariate, per stream and seed.
 seed_floor::SeedTable read_table(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
   seed_floor::SeedTable table;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::uint64_t seed = 0;
-    int stream = 0;
-    double loss = 0;
-    seed_floor::SeedValues v;
-    if (!(fields >> seed >> stream >> v.accuracy >> loss >> v.covariate)) {
-      throw std::runtime_error(path + ": bad line '" + line + "'");
-    }
-    table[stream][seed] = v;
+  for (const auto& [stream, seeds] : xor_table::read_table(path)) {
+    for (const auto& [seed, v] : seeds) table[stream][seed] = {v.accuracy, v.rule};
   }
   return table;
 }

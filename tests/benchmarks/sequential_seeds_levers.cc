@@ -35,11 +35,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
+#include <exception>
 #include <map>
 #include <numeric>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,40 +47,14 @@
 #include "analysis/sequential_seeds.h"
 #include "statistics/failure_rate_design.h"
 #include "statistics/moments.h"
+#include "xor_seed_table.h"
 
 namespace mi = mlregress::internal;
 
 namespace {
 
-struct SeedValues {
-  double accuracy = 0, loss = 0, rule = 0;
-};
-
-// seed -> values, per weight stream.
-using Table = std::map<int, std::map<std::uint64_t, SeedValues>>;
-
-Table read_table(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    fmt::print(stderr, "cannot read {}\n", path);
-    std::exit(1);
-  }
-  Table table;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::uint64_t seed = 0;
-    int stream = 0;
-    SeedValues v;
-    if (!(fields >> seed >> stream >> v.accuracy >> v.loss >> v.rule)) {
-      fmt::print(stderr, "{}: bad line '{}'\n", path, line);
-      std::exit(1);
-    }
-    table[stream][seed] = v;
-  }
-  return table;
-}
+using xor_table::SeedValues;
+using Table = xor_table::Table;
 
 struct Levers {
   std::string name;
@@ -207,7 +180,13 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: sequential_seeds_levers TABLE.tsv [TRIALS=10000]\n");
     return 64;
   }
-  const Table table = read_table(argv[1]);
+  Table table;
+  try {
+    table = xor_table::read_table(argv[1]);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sequential_seeds_levers: {}\n", e.what());
+    return 1;
+  }
   const int trials = argc == 3 ? std::atoi(argv[2]) : 10000;
   constexpr auto kObf = mi::stats::SpendingFunction::kOBrienFleming;
   const std::vector<Levers> rows{
