@@ -183,6 +183,20 @@ TEST(GatePowerTest, ACovariateIsSimulatedWithItsMetric) {
   ASSERT_TRUE(with.problem.empty()) << with.problem;
   EXPECT_LT(with.detectable.effect, 0.6 * without.detectable.effect);
   EXPECT_THAT(gate_power_sentence(adjusted, with), HasSubstr("adjusted by 'difficulty'"));
+  // Its floor counts one seed's sd after the covariate: sd · sqrt(1 - r²), r the stored values'
+  // correlation with it (computed here by hand).
+  ASSERT_TRUE(with.expected_seeds.has_value());
+  const stats::SampleSummary y = stats::summarize_samples(stored.values);
+  const stats::SampleSummary x = stats::summarize_samples(covariate);
+  double sxy = 0.0;
+  for (std::size_t i = 0; i < covariate.size(); ++i) {
+    sxy += (stored.values[i] - y.mean) * (covariate[i] - x.mean);
+  }
+  const double r = sxy / (static_cast<double>(covariate.size() - 1) * y.sd * x.sd);
+  EXPECT_NEAR(with.expected_seeds->d, with.detectable.effect / (y.sd * std::sqrt(1.0 - r * r)),
+              1e-9);
+  EXPECT_THAT(gate_power_sentence(adjusted, with),
+              HasSubstr("sd of one seed after the covariate)"));
 
   adjusted.covariate_values.pop_back();
   EXPECT_THAT(gate_power(adjusted).problem, HasSubstr("has 39 stored values for 40 samples"));

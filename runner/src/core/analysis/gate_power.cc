@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/sequential_seeds.h"
+#include "statistics/control_variate.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
 #include "statistics/sequential_bound.h"
@@ -205,19 +206,18 @@ double two_digits_up(double value) {
 }
 
 // The sd of what one candidate seed tells the gate: the stored values' sd, after the covariate
-// when there is one (the share r² of their variance it explains is taken out).
+// when there is one, sd · sqrt(1 - R²) with R² the share of their variance the covariate's slope
+// explains (the gate's own CUPED adjustment, fitted on the stored samples as both arms).
 double one_seed_sd(const GatePowerQuestion& q) {
-  const stats::SampleSummary values = stats::summarize_samples(q.baseline.values);
-  if (q.covariate.empty()) return values.sd;
-  const stats::SampleSummary covariate = stats::summarize_samples(q.covariate_values);
-  if (!(covariate.sd > 0.0)) return values.sd;
-  double products = 0.0;
-  for (std::size_t i = 0; i < q.baseline.values.size(); ++i) {
-    products += (q.baseline.values[i] - values.mean) * (q.covariate_values[i] - covariate.mean);
+  const double sd = stats::summarize_samples(q.baseline.values).sd;
+  if (q.covariate.empty()) return sd;
+  try {
+    const stats::ControlVariateAdjustment fit = stats::adjust_by_covariate(
+        q.baseline.values, q.covariate_values, q.baseline.values, q.covariate_values);
+    return sd * std::sqrt(std::max(0.0, 1.0 - fit.variance_explained));
+  } catch (const std::invalid_argument&) {
+    return sd;  // a constant covariate explains nothing
   }
-  const double n = static_cast<double>(q.baseline.values.size());
-  const double r = products / ((n - 1.0) * values.sd * covariate.sd);
-  return values.sd * std::sqrt(std::max(0.0, 1.0 - r * r));
 }
 
 ExpectedSeeds expected_seeds_of(const GatePowerQuestion& q, double target_power,
