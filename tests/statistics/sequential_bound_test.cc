@@ -139,6 +139,16 @@ TEST(SequentialBound, WorstCaseMatchesABruteForceMaximum) {
   }
 }
 
+TEST(SequentialBound, WorstCaseTakesAnyShift) {
+  // d * step / steps can round past d at the last grid point; every d must still give a bound
+  // at least Wald's at the shift.
+  for (double d = 0.1; d < 3.0; d += 0.0137) {
+    const WorstCaseSeedsBound worst = worst_case_expected_seeds(0.005, 0.2, d);
+    EXPECT_GE(worst.seeds, wald_expected_seeds(0.005, 0.2, d).h1 * (1 - 1e-12)) << d;
+    EXPECT_LE(worst.theta, d) << d;
+  }
+}
+
 TEST(SequentialBound, PlantedWorstCaseThatOnlyLooksAtTheEnds) {
   // max(h0, h1) alone misses the middle: at alpha 0.05, beta 0.1, d 1 the worst case is 5.30,
   // 12% above Wald's 4.75 at the shift.

@@ -69,7 +69,10 @@ double expected_seeds_bound_at(double alpha, double beta, double d, double theta
 }
 
 WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double d) {
-  const auto at = [&](double theta) { return expected_seeds_bound_at(alpha, beta, d, theta); };
+  // Clamped: d * step / kSteps may round a hair past d at the last step.
+  const auto at = [&](double theta) {
+    return expected_seeds_bound_at(alpha, beta, d, std::clamp(theta, 0.0, d));
+  };
   constexpr int kSteps = 2000;
   WorstCaseSeedsBound worst{.theta = 0.0, .seeds = at(0.0)};
   int best_step = 0;
@@ -93,7 +96,9 @@ WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double 
     }
   }
   const double theta = 0.5 * (low + high);
-  if (const double seeds = at(theta); seeds > worst.seeds) worst = {.theta = theta, .seeds = seeds};
+  if (const double seeds = at(theta); seeds > worst.seeds) {
+    worst = {.theta = std::clamp(theta, 0.0, d), .seeds = seeds};
+  }
   return worst;
 }
 
