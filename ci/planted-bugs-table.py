@@ -170,7 +170,9 @@ environment instead, against a baseline promoted in the same script from a run w
 counters are stored per machine, so both sides are measured on the machine that runs the script.
 Each cell is what that part of the gate said: the verdict and, for a regression, the values that
 regressed; — when the test records nothing of that kind. The last cell counts the causes the
-verdicts that are not a PASS report (runner/docs/causes.md).
+verdicts that are not a PASS report (runner/docs/causes.md). A curve's first step outside its band
+follows the CPU's float arithmetic (the warmup row's 57344 on an Intel Xeon is 61440 on an AMD
+EPYC): the steps are as measured where the table was generated, and its check ignores them.
 
 """
 
@@ -332,6 +334,16 @@ def confusion_matrix(plants):
     return CONFUSION_HEADER + "\n".join(lines) + "\n" + summary, problems
 
 
+# The step at which a curve first left its band follows the CPU's float arithmetic (57344 on one
+# machine, 61440 on another for the same planted change): the check compares the tables with it
+# masked, so the committed table, measured on one CPU, holds on every machine.
+CPU_DEPENDENT = re.compile(r"from step \d+")
+
+
+def comparable(text):
+    return CPU_DEPENDENT.sub("from step N", text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", metavar="DOC", help="compare with DOC instead of printing")
@@ -356,7 +368,7 @@ def main():
     committed = pathlib.Path(args.check).read_text()
     if problems:
         return 1
-    if committed == document:
+    if comparable(committed) == comparable(document):
         print(f"ok: {args.check} matches the planted-bug tests")
         return 0
     sys.stdout.writelines(difflib.unified_diff(committed.splitlines(True), document.splitlines(True),
