@@ -296,7 +296,7 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
           ? fmt::format("{}, then {} at a time up to {}", q.block, q.next_block, q.cap)
           : fmt::format("{} at a time up to {}", q.block, q.cap);
   const std::string pass_error =
-      q.pass_error != 0.025 ? fmt::format(", PASS error {:g}", q.pass_error) : "";
+      q.pass_error != kDefaultPassError ? fmt::format(", PASS error {:g}", q.pass_error) : "";
   const std::string design = q.block > 0
                                  ? fmt::format("fresh seeds, {}{}{}", blocks,
                                                q.anytime ? ", anytime-valid"

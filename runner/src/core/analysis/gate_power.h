@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "analysis/distribution_gate.h"
+#include "analysis/sequential_seeds.h"
 #include "mlregress/metric.h"
 #include "statistics/group_sequential.h"
 
@@ -44,7 +45,7 @@ struct GatePowerQuestion {
   /// An early PASS stops the looks, so it changes both the power and the seeds a run takes.
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Sequential tests: the one-sided PASS error (Seeds::pass_error(); 0.025 unless declared).
-  double pass_error = 0.025;
+  double pass_error = kDefaultPassError;
   int next_block = 0;    ///< sequential tests: the blocks after the first (0: block)
   bool anytime = false;  ///< Seeds(b).until_decided(cap): anytime-valid looks
   double alpha = kDefaultGateAlpha;

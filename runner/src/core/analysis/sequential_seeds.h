@@ -52,6 +52,10 @@
 
 namespace mlregress::internal {
 
+/// The one-sided error of a PASS unless a test declares Seeds(...).pass_error(e): the single-look
+/// gate's 95% interval. (The public Seeds keeps the same default.)
+inline constexpr double kDefaultPassError = 0.025;
+
 /// Seeds(block).up_to(cap): looks after block, 2·block, ... seeds, the last at cap;
 /// Seeds(block).then_blocks_of(next).up_to(cap): after block, block + next, block + 2·next, ...
 struct SequentialPlan {
@@ -63,7 +67,7 @@ struct SequentialPlan {
   /// Seeds(block).until_decided(cap): anytime-valid looks (analysis/anytime_seeds.h) instead of
   /// error spending over the planned looks; the cap bounds the cost, not the error.
   bool anytime = false;
-  double pass_error = 0.025;  ///< one-sided error of a PASS, spent over the looks
+  double pass_error = kDefaultPassError;  ///< one-sided error of a PASS, spent over the looks
   stats::SpendingFunction regression_spending = stats::SpendingFunction::kPocock;
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// How the PASS error of paired looks is spent: exactly (the t boundaries of

@@ -47,7 +47,7 @@ struct PlannedEntry {
   std::vector<std::uint64_t> seeds;   ///< seeded tests
   int seed_block = 0;                 ///< sequential tests
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
-  double pass_error = 0.025;              ///< sequential tests: pass_error()
+  double pass_error = kDefaultPassError;  ///< sequential tests: pass_error()
   int seed_next_block = 0;                ///< sequential tests: then_blocks_of() (0: seed_block)
   bool anytime = false;                   ///< sequential tests: until_decided()
   std::optional<double> attempts_detect;  ///< flaky-aware tests
@@ -141,10 +141,11 @@ std::string sequential_design(const RunConfigTest& test) {
   if (test.anytime) {
     return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
   }
-  return fmt::format(
-      "Seeds({}){}.up_to({}){}{}", test.seed_block, next, test.seeds.size(),
-      test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
-      test.pass_error != 0.025 ? fmt::format(".pass_error({:g})", test.pass_error) : "");
+  return fmt::format("Seeds({}){}.up_to({}){}{}", test.seed_block, next, test.seeds.size(),
+                     test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
+                     test.pass_error != kDefaultPassError
+                         ? fmt::format(".pass_error({:g})", test.pass_error)
+                         : "");
 }
 
 // A sequential test's looks are judged under one design: its block, cap and PASS spending decide

@@ -177,7 +177,7 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
       if (planned.seed_block > 0 && !planned.attempts) {
         entry["pass_spending"] = stats::spending_function_name(planned.pass_spending);
         // Written only when declared, so that the plans (and hashes) of earlier runs still match.
-        if (planned.pass_error != 0.025) entry["pass_error"] = planned.pass_error;
+        if (planned.pass_error != kDefaultPassError) entry["pass_error"] = planned.pass_error;
         if (planned.seed_next_block > 0) entry["seed_next_block"] = planned.seed_next_block;
         if (planned.seed_anytime) entry["anytime"] = true;
       }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sequential_seeds.h"
 #include "mlregress/determinism_mode.h"
 #include "mlregress/metric.h"
 #include "registry/param_overrides.h"
@@ -52,7 +53,7 @@ struct PlannedTest {
   /// .pass_early()).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Sequential tests: the one-sided PASS error (Seeds::pass_error(); 0.025 unless declared).
-  double pass_error = 0.025;
+  double pass_error = kDefaultPassError;
   /// Sequential tests: the seeds of every block after the first (then_blocks_of()); 0: the
   /// first block's.
   int seed_next_block = 0;

@@ -15,6 +15,7 @@
 
 #include "analysis/capability.h"
 #include "analysis/prediction_flips.h"
+#include "analysis/sequential_seeds.h"
 #include "mlregress/batch_view.h"
 #include "mlregress/confusion.h"
 #include "mlregress/exit_code.h"
@@ -177,7 +178,7 @@ struct TestResult {
   stats::SpendingFunction seed_pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Sequential tests: the one-sided error of a PASS (Seeds(b).up_to(cap).pass_error(e); 0.025
   /// unless declared). The gate, merge and the simulated power all judge by it.
-  double seed_pass_error = 0.025;
+  double seed_pass_error = kDefaultPassError;
   /// Sequential tests: the seeds of the blocks after the first (Seeds(b).then_blocks_of(n)); 0:
   /// seed_block.
   int seed_next_block = 0;

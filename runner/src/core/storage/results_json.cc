@@ -780,7 +780,7 @@ void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
                                                                   stats::parse_spending_function);
   }
   // Written since pass_error(); the runs before kept the single-look gate's 0.025.
-  test.seed_pass_error = field_or<double>(json, "seed_pass_error", 0.025);
+  test.seed_pass_error = field_or<double>(json, "seed_pass_error", kDefaultPassError);
   test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
   test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
   if (json.contains("attempts")) {

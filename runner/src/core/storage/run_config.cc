@@ -26,7 +26,7 @@ RunConfigTest read_test(const nlohmann::json& json) {
       test.pass_spending = enum_field<stats::SpendingFunction>(json, "pass_spending",
                                                                stats::parse_spending_function);
     }
-    test.pass_error = field_or<double>(json, "pass_error", 0.025);
+    test.pass_error = field_or<double>(json, "pass_error", kDefaultPassError);
     test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
     test.anytime = field_or<bool>(json, "anytime", false);
     if (json.contains("attempts")) {

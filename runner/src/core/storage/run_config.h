@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sequential_seeds.h"
 #include "mlregress/tier.h"
 #include "statistics/group_sequential.h"
 
@@ -37,7 +38,7 @@ struct RunConfigTest {
   /// plan written before pass_early(): O'Brien–Fleming-type).
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Sequential tests: the one-sided PASS error ("pass_error"; absent: 0.025).
-  double pass_error = 0.025;
+  double pass_error = kDefaultPassError;
   /// Sequential tests: the seeds of the blocks after the first ("seed_next_block"; absent: the
   /// first block's, 0 here) and whether the looks are anytime-valid ("anytime").
   int seed_next_block = 0;
