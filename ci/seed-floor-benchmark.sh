@@ -13,14 +13,17 @@
 # seeds arrive: blocks of 4 (Seeds(4).then_blocks_of(4).up_to(52).pass_early()), the same with
 # the acceptance side at beta (PASS error 0.2 instead of 0.025), and a first look at 6 with
 # blocks of 2 at beta; each paired, fresh against a 52-seed baseline and fresh against a 260-seed
-# pool. One line per design:
+# pool; and Wald's sequential probability ratio test (Seeds(…).likelihood_ratio().pass_error(0.2)):
+# fresh with a first look at 2 then every seed, blocks of 2 and blocks of 4, paired with a first
+# look at 8 then every seed or blocks of 2. One line per design:
 #   design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=… bound_h1=…
 #   ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
 #   false_regression=… [CI] power_observed=… [CI]
 # with Wald's bound (statistics/sequential_bound.h) at the metric's level alpha / hypotheses,
-# power 0.8 and d; d is the shift at which the default design reaches power 0.8, in standard
-# deviations of what one seed tells the test (paired: the per-seed difference; fresh: one seed
-# after the covariate). worst_mean is the largest mean seeds over the shifts 0, d/8, ..., d,
+# power 0.8 and d; d is the shift at which the default design reaches power 0.8 (a
+# likelihood-ratio design: where it reaches it itself, about the margin it is built for), in
+# standard deviations of what one seed tells the test (paired: the per-seed difference; fresh:
+# one seed after the covariate). worst_mean is the largest mean seeds over the shifts 0, d/8, ..., d,
 # worst_bound the floor of every test's worst case (stats::worst_case_expected_seeds);
 # wall_rounds_h0 the mean wall-clock under no change in rounds of seed runs at --jobs 2.
 # Intervals: Clopper-Pearson 95%. runner/docs/seeded-tests.md, "How far
@@ -29,7 +32,8 @@
 # A benchmark, not a test: it exits non-zero only when something failed to run, never on a
 # figure.
 #
-# Usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]   (TRIALS=10000 from the environment)
+# Usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]   (TRIALS=10000, ONLY= from the
+# environment; ONLY=lr- prints only the lines whose design name contains it)
 set -euo pipefail
 export LC_ALL=C
 
@@ -43,6 +47,7 @@ usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]
              test_accuracy, train_loss, test_set_rule_accuracy; ci/xor-seed-table.sh writes
              it); without it only the fixture's lines are printed
   TRIALS     (environment) simulated sequences per line and hypothesis (default 10000)
+  ONLY       (environment) print only the designs whose name contains it (e.g. lr- or pool260)
 
 Prints one line per study, design and pairing: the mean seeds under no change and at the shift d,
 Wald's bound on them, their ratio, the 95th percentile of the seeds, the false REGRESSION rate and
@@ -67,7 +72,8 @@ if [[ -n $table ]]; then
 fi
 
 echo "Seeds against Wald's bound, $trials simulated sequences per line and hypothesis"
-"$bench" fixture - "$trials" 2 || die "the fixture's lines failed"
+only=${ONLY:-}
+"$bench" fixture - "$trials" 2 "$only" || die "the fixture's lines failed"
 if [[ -n $table ]]; then
-  "$bench" xor "$table" "$trials" 3 || die "the XOR study's lines failed"
+  "$bench" xor "$table" "$trials" 3 "$only" || die "the XOR study's lines failed"
 fi

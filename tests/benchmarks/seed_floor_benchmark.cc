@@ -2,13 +2,14 @@
 // line per design (seed_floor_simulation.h), for a study's noise measured from a table of real
 // per-seed values, or for the torch-free fixture's known normals.
 //
-//   seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2]
+//   seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2] [ONLY]
 //
 // TABLE.tsv is the table ci/xor-seed-table.sh writes from real runs of
 // Full.XorSequentialSeedStudy (columns seed, weight_stream, test_accuracy, train_loss,
 // test_set_rule_accuracy; a header line); "-" takes the fixture's normals
 // (tests/fixture/seed_gate_fixture.cc). FAMILY: the run's distinct seeded hypotheses (the
-// fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY.
+// fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY. ONLY: print
+// only the lines whose design name contains it (e.g. "lr-" or "fresh-pool260").
 //
 // Designs: the study's default, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), one that
 // looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52), and three that look as the
@@ -43,8 +44,29 @@ seed_floor::SeedTable read_table(const std::string& path) {
   return table;
 }
 
+// Wald's SPRT at power 0.8 (PASS error 0.2). Paired looks scale the differences by the first
+// look's sd, so their first look is larger; fresh ones take the baseline's sd and may look from
+// the second seed.
+std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string& prefix,
+                                                              bool paired, int baseline) {
+  using seed_floor::likelihood_ratio_plan;
+  if (paired) {
+    return {
+        {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
+        {prefix + "lr-first-8-blocks-2-c52-beta", likelihood_ratio_plan(8, 2, 0.2), true,
+         baseline}};
+  }
+  return {
+      {prefix + "lr-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), false, baseline},
+      {prefix + "lr-blocks-2-c52-beta", likelihood_ratio_plan(2, 2, 0.2), false, baseline},
+      {prefix + "lr-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), false, baseline}};
+}
+
 void print_study(const std::string& study, const seed_floor::NoiseModel& model,
-                 const seed_floor::FloorSettings& settings) {
+                 const seed_floor::FloorSettings& settings, const std::string& only) {
+  const auto wanted = [&](const seed_floor::FloorDesign& design) {
+    return design.name.find(only) != std::string::npos;
+  };
   fmt::print(
       "# {}: accuracy sd {:.4g}, covariate r^2 {:.3f}, stream correlation {:.3f}, margin {}; "
       "unit sd paired {:.4g}, fresh {:.4g}; alpha {} / {} hypotheses, {} sequences per line and "
@@ -74,12 +96,25 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
         {prefix + "first-6-blocks-2-c52-pass-beta", seed_floor::frequent_plan(6, 2, 0.2), p.paired,
          p.baseline},
     };
-    const double shift =
-        seed_floor::shift_at_power(model, reference, settings, std::max(1000, settings.trials / 5));
-    const double d = shift / seed_floor::unit_sd(model, p.paired);
-    for (const seed_floor::FloorDesign& design : designs) {
-      fmt::print("{}\n", seed_floor::format_floor_line(
-                             seed_floor::measure_floor(model, design, settings, d)));
+    const int bisection_trials = std::max(1000, settings.trials / 5);
+    if (std::any_of(designs.begin(), designs.end(), wanted)) {
+      const double shift = seed_floor::shift_at_power(model, reference, settings, bisection_trials);
+      const double d = shift / seed_floor::unit_sd(model, p.paired);
+      for (const seed_floor::FloorDesign& design : designs) {
+        if (!wanted(design)) continue;
+        fmt::print("{}\n", seed_floor::format_floor_line(
+                               seed_floor::measure_floor(model, design, settings, d)));
+        std::fflush(stdout);
+      }
+    }
+    // Likelihood-ratio designs are built for a degradation of the margin: each is measured at the
+    // shift where it reaches the power itself (about the margin), not at the default's.
+    for (const seed_floor::FloorDesign& design :
+         likelihood_ratio_designs(prefix, p.paired, p.baseline)) {
+      if (!wanted(design)) continue;
+      const double own = seed_floor::shift_at_power(model, design, settings, bisection_trials);
+      fmt::print("{}\n", seed_floor::format_floor_line(seed_floor::measure_floor(
+                             model, design, settings, own / seed_floor::unit_sd(model, p.paired))));
       std::fflush(stdout);
     }
   }
@@ -88,9 +123,10 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 5) {
+  if (argc < 3 || argc > 6) {
     fmt::print(stderr,
-               "usage: seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2]\n");
+               "usage: seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2] "
+               "[ONLY]\n");
     return 64;
   }
   seed_floor::FloorSettings settings;
@@ -104,7 +140,7 @@ int main(int argc, char** argv) {
     const std::string table = argv[2];
     const seed_floor::NoiseModel model =
         table == "-" ? seed_floor::fixture_noise() : seed_floor::measure_noise(read_table(table));
-    print_study(argv[1], model, settings);
+    print_study(argv[1], model, settings, argc > 5 ? argv[5] : "");
   } catch (const std::exception& e) {
     fmt::print(stderr, "seed_floor_benchmark: {}\n", e.what());
     return 1;

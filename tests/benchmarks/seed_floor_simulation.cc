@@ -183,6 +183,13 @@ mi::SequentialPlan frequent_plan(int first, int next, double pass_error) {
   return plan;
 }
 
+mi::SequentialPlan likelihood_ratio_plan(int first, int next, double beta) {
+  mi::SequentialPlan plan{.block = first, .cap = 52, .next_block = next};
+  plan.likelihood_ratio = true;
+  plan.pass_error = beta;
+  return plan;
+}
+
 int wall_clock_rounds(const mi::SequentialPlan& plan, int seeds, int jobs) {
   if (jobs < 1) throw std::invalid_argument("jobs must be at least 1");
   int rounds = 0, before = 0;

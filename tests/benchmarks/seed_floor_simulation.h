@@ -73,6 +73,10 @@ mlregress::internal::SequentialPlan every_eight_plan();
 /// at power 0.8: the acceptance side spends the type II error as the REGRESSION side spends
 /// alpha, so P(PASS) at a degradation of the margin is at most beta instead of 2.5%.
 mlregress::internal::SequentialPlan frequent_plan(int first, int next, double pass_error);
+/// Seeds(first).then_blocks_of(next).up_to(52).likelihood_ratio().pass_error(beta): Wald's
+/// sequential probability ratio test of a degradation of the margin against none, calibrated to
+/// the metric's level and power 1 - beta (analysis/likelihood_ratio_seeds.h); next may be 1.
+mlregress::internal::SequentialPlan likelihood_ratio_plan(int first, int next, double beta);
 
 struct FloorSettings {
   double alpha = 0.01;  ///< the run's family-wise level

@@ -173,7 +173,8 @@ class Seeds {
     return *this;
   }
 
-  /// Sequential tests: every block after the first has `next` seeds (at least 2).
+  /// Sequential tests: every block after the first has `next` seeds (at least 2; 1 with
+  /// likelihood_ratio(), which may look after every seed).
   Seeds& then_blocks_of(int next) {
     next_block_ = next;
     has_next_block_ = true;
@@ -209,6 +210,19 @@ class Seeds {
     return *this;
   }
 
+  /// Sequential tests: Wald's sequential probability ratio test at the looks, weighing a
+  /// degradation of exactly the margin against none, with boundaries calibrated to the run's level
+  /// (REGRESSION under no change) and to pass_error() (PASS at a degradation of the margin: the
+  /// type II error, so pass_error(0.2) is power 0.8). The design that comes closest to the fewest
+  /// seeds any test can use when seeds run against a baseline arm (fresh seeds: its sd is the
+  /// scale); paired looks take the first look's sd. It needs up_to() and a margin above 0, never
+  /// reports IMPROVED, and may look after every seed: Seeds(2).then_blocks_of(1).up_to(52)
+  /// .likelihood_ratio().pass_error(0.2). runner/docs/seeded-tests.md, "Likelihood-ratio looks".
+  Seeds& likelihood_ratio() {
+    likelihood_ratio_ = true;
+    return *this;
+  }
+
   /// The seeds a run starts with: the first block of a sequential test.
   int count() const { return count_; }
   /// The most seeds a run may take: the cap of a sequential test, else count().
@@ -226,6 +240,8 @@ class Seeds {
   bool has_next_block() const { return has_next_block_; }
   /// until_decided() was called (anytime-valid looks).
   bool anytime() const { return anytime_; }
+  /// likelihood_ratio() was called.
+  bool likelihood_ratio_looks() const { return likelihood_ratio_; }
   /// up_to() was called.
   bool has_planned_cap() const { return planned_cap_; }
   /// The variants: those declared by hand, then (once registered) the random searches' trials.
@@ -241,9 +257,10 @@ class Seeds {
   bool sequential_ = false;  ///< up_to() was called (a cap below the block is refused)
   bool pass_early_ = false;
   double pass_error_ = 0.025;
-  bool has_pass_error_ = false;  ///< pass_error() was called
-  bool planned_cap_ = false;     ///< up_to() was called
-  bool anytime_ = false;         ///< until_decided() was called
+  bool has_pass_error_ = false;    ///< pass_error() was called
+  bool planned_cap_ = false;       ///< up_to() was called
+  bool anytime_ = false;           ///< until_decided() was called
+  bool likelihood_ratio_ = false;  ///< likelihood_ratio() was called
   int next_block_ = 0;
   bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;

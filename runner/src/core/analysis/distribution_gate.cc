@@ -118,8 +118,41 @@ bool same_hypothesis(const DistributionAnalysis& a, const DistributionAnalysis& 
          same(a.p_worse, b.p_worse) && same(a.p_better, b.p_better);
 }
 
+// A likelihood-ratio test's verdict (analysis/likelihood_ratio_seeds.h): its stagewise p-value
+// after Holm for a REGRESSION (below alpha / family wherever the ratio crossed its boundary), its
+// lower boundary for a PASS. It weighs a degradation of the margin against none, so it has no
+// IMPROVED.
+GateDecision decide_by_likelihood_ratio(const DistributionAnalysis& a, double p_worse_adjusted,
+                                        double alpha) {
+  const DistributionAnalysis::LikelihoodRatio& lr = *a.likelihood_ratio;
+  GateDecision d;
+  d.p_worse_adjusted = p_worse_adjusted;
+  d.p_better_adjusted = 1.0;
+  const std::string ratio =
+      fmt::format("log likelihood ratio {:.3g} of a degradation of {:.4g} against none",
+                  lr.log_ratio, lr.alternative);
+  if (p_worse_adjusted < alpha) {
+    d.verdict = Verdict::kRegression;
+    d.reason = fmt::format("worse: {} (REGRESSION at {:.3g}); p={:.2g} (Holm {:.2g}) < {:g}", ratio,
+                           lr.regression_boundary, a.p_worse, p_worse_adjusted, alpha);
+  } else if (lr.log_ratio <= lr.pass_boundary) {
+    d.verdict = Verdict::kPass;
+    d.reason =
+        fmt::format("{} fell to its PASS boundary {:.3g}: no degradation of the margin {:.4g}",
+                    ratio, lr.pass_boundary, a.margin);
+  } else {
+    d.verdict = Verdict::kInconclusive;
+    d.reason = fmt::format(
+        "{} lies between its boundaries ({:.3g} PASS, {:.3g} REGRESSION; p(worse) Holm {:.2g}); "
+        "more seeds would tell",
+        ratio, lr.pass_boundary, lr.regression_boundary, p_worse_adjusted);
+  }
+  return d;
+}
+
 GateDecision decide_one(const DistributionAnalysis& a, double p_worse_adjusted,
                         double p_better_adjusted, double alpha) {
+  if (a.likelihood_ratio) return decide_by_likelihood_ratio(a, p_worse_adjusted, alpha);
   GateDecision d;
   d.p_worse_adjusted = p_worse_adjusted;
   d.p_better_adjusted = p_better_adjusted;

@@ -112,6 +112,14 @@ struct DistributionAnalysis {
     double level = 0.95, lower = 0.0, upper = 0.0;
   };
   std::optional<Interval> pass_interval;
+  /// Likelihood-ratio looks (analysis/likelihood_ratio_seeds.h): the last look's log likelihood
+  /// ratio of a degradation of `alternative` against none, and its boundaries. The gate then
+  /// decides by them: REGRESSION when p_worse (the ratio's stagewise p-value) is below alpha after
+  /// Holm, PASS when the ratio fell to pass_boundary, else INCONCLUSIVE; never IMPROVED.
+  struct LikelihoodRatio {
+    double log_ratio = 0.0, regression_boundary = 0.0, pass_boundary = 0.0, alternative = 0.0;
+  };
+  std::optional<LikelihoodRatio> likelihood_ratio;
   /// Margin{.covariate}: whether the metric was adjusted by its covariate, and how much it helped.
   std::optional<CovariateUse> covariate;
 };

@@ -122,6 +122,7 @@ class Simulation {
                                            .cap = q_.cap,
                                            .next_block = q_.next_block,
                                            .anytime = q_.anytime,
+                                           .likelihood_ratio = q_.likelihood_ratio,
                                            .pass_error = q_.pass_error,
                                            .pass_spending = q_.pass_spending,
                                            .family = q_.family},
@@ -299,7 +300,8 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
       q.pass_error != kDefaultPassError ? fmt::format(", PASS error {:g}", q.pass_error) : "";
   const std::string design = q.block > 0
                                  ? fmt::format("fresh seeds, {}{}{}", blocks,
-                                               q.anytime ? ", anytime-valid"
+                                               q.anytime            ? ", anytime-valid"
+                                               : q.likelihood_ratio ? ", likelihood-ratio looks"
                                                : q.pass_spending == stats::SpendingFunction::kPocock
                                                    ? ", PASS error spent early"
                                                    : "",

@@ -46,8 +46,9 @@ struct GatePowerQuestion {
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
   /// Sequential tests: the one-sided PASS error (Seeds::pass_error(); 0.025 unless declared).
   double pass_error = kDefaultPassError;
-  int next_block = 0;    ///< sequential tests: the blocks after the first (0: block)
-  bool anytime = false;  ///< Seeds(b).until_decided(cap): anytime-valid looks
+  int next_block = 0;             ///< sequential tests: the blocks after the first (0: block)
+  bool anytime = false;           ///< Seeds(b).until_decided(cap): anytime-valid looks
+  bool likelihood_ratio = false;  ///< Seeds(b).up_to(cap).likelihood_ratio(): Wald's SPRT
   double alpha = kDefaultGateAlpha;
   /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
   /// order). A simulated seed then draws its value and its covariate together, and the gate

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/anytime_seeds.h"
+#include "analysis/likelihood_ratio_seeds.h"
 #include "analysis/sequential_look_steps.h"
 #include "statistics/block_combination.h"
 #include "statistics/t_distribution.h"
@@ -181,10 +182,12 @@ void set_pass_interval(SequentialLook& look, double pass_tail) {
 }  // namespace
 
 std::vector<int> sequential_looks(const SequentialPlan& plan) {
-  if (plan.block < 2 || plan.cap < plan.block || plan.next_block < 0 || plan.next_block == 1) {
+  if (plan.block < 2 || plan.cap < plan.block || plan.next_block < 0 ||
+      (plan.next_block == 1 && !plan.likelihood_ratio)) {
     throw std::invalid_argument(fmt::format(
-        "a sequential plan needs blocks of at least 2 seeds and a cap of at least one block "
-        "(block {}, then blocks of {}, cap {})",
+        "a sequential plan needs a first block of at least 2 seeds, later blocks of at least 2 "
+        "(1 in a likelihood-ratio plan) and a cap of at least one block (block {}, then blocks "
+        "of {}, cap {})",
         plan.block, plan.next_block > 0 ? plan.next_block : plan.block, plan.cap));
   }
   const int next = plan.next_block > 0 ? plan.next_block : plan.block;
@@ -201,6 +204,10 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
                                               const CovariateSamples* covariate) {
   if (plan.anytime)
     return look_anytime(metric, direction, margin, candidate, baseline, plan, alpha, covariate);
+  if (plan.likelihood_ratio) {
+    return look_likelihood_ratio(metric, direction, margin, candidate, baseline, plan, alpha,
+                                 covariate);
+  }
   const LookSchedule schedule = schedule_looks(candidate, baseline, plan, alpha);
   const SeedComparison comparison{metric, direction, margin, candidate, baseline, covariate};
   const SeedSamples ran = first_seeds(candidate, seeds_that_ran(candidate));
@@ -253,11 +260,16 @@ DistributionAnalysis sequential_decision_analysis(const SequentialLook& last) {
   a.p_better = last.p_better_sequential;
   a.pass_interval =
       DistributionAnalysis::Interval{last.pass_level, last.interval_lower, last.interval_upper};
+  if (last.likelihood_ratio) {
+    a.likelihood_ratio = DistributionAnalysis::LikelihoodRatio{
+        last.log_ratio, last.regression_boundary, last.pass_boundary, last.alternative};
+  }
   return a;
 }
 
 std::string format_look(const SequentialLook& look) {
   if (look.anytime) return format_anytime_look(look);
+  if (look.likelihood_ratio) return format_likelihood_ratio_look(look);
   const DistributionAnalysis& a = look.analysis;
   if (!a.problem.empty()) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);

@@ -67,6 +67,10 @@ struct SequentialPlan {
   /// Seeds(block).until_decided(cap): anytime-valid looks (analysis/anytime_seeds.h) instead of
   /// error spending over the planned looks; the cap bounds the cost, not the error.
   bool anytime = false;
+  /// Seeds(block).up_to(cap).likelihood_ratio(): Wald's sequential probability ratio test of a
+  /// degradation of the margin against none (analysis/likelihood_ratio_seeds.h) at the plan's
+  /// looks, which may then come every seed (then_blocks_of(1)). pass_error is its type II error.
+  bool likelihood_ratio = false;
   double pass_error = kDefaultPassError;  ///< one-sided error of a PASS, spent over the looks
   stats::SpendingFunction regression_spending = stats::SpendingFunction::kPocock;
   stats::SpendingFunction pass_spending = stats::SpendingFunction::kOBrienFleming;
@@ -93,8 +97,8 @@ struct SequentialPlan {
 
 /// The seed counts at which the plan looks: {8, 16, 24, 32, 40} for block 8, cap 40; {12, 20,
 /// 28, 36, 44} for block 12, next_block 8, cap 44; a cap the blocks do not reach exactly adds a
-/// last, smaller block. Invalid plans (block < 2, next_block < 0 or 1, cap < block) are
-/// std::invalid_argument.
+/// last, smaller block. Invalid plans (block < 2, next_block < 0, next_block 1 outside a
+/// likelihood-ratio plan, cap < block) are std::invalid_argument.
 std::vector<int> sequential_looks(const SequentialPlan& plan);
 
 enum class LookOutcome { kContinue, kRegression, kImproved, kPass };
@@ -131,6 +135,16 @@ struct SequentialLook {
   /// A look of Seeds(b).until_decided(n) (analysis/anytime_seeds.h): its interval is a
   /// confidence sequence, its sequential p-values anytime p-values; worse_weight is 0.
   bool anytime = false;
+  /// A look of Seeds(...).likelihood_ratio() (analysis/likelihood_ratio_seeds.h): its log
+  /// likelihood ratio of a degradation of `alternative` (the margin as tested) against none, the
+  /// boundaries on it (regression_boundary above, pass_boundary below), and the sd of one seed's
+  /// degradation the ratio is measured in, with where it came from (`scale_source`).
+  bool likelihood_ratio = false;
+  double log_ratio = std::numeric_limits<double>::quiet_NaN();
+  double pass_boundary = std::numeric_limits<double>::quiet_NaN();
+  double alternative = std::numeric_limits<double>::quiet_NaN();
+  double seed_sd = std::numeric_limits<double>::quiet_NaN();
+  std::string scale_source;
 };
 
 /// Looks at the candidate's seeds (in the order they ran) against the baseline, from the first

@@ -20,6 +20,7 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   q.pass_error = test.seed_pass_error;
   q.next_block = test.seed_next_block;
   q.anytime = test.seed_anytime;
+  q.likelihood_ratio = test.seed_likelihood_ratio;
   if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;
   const auto covariate = stored_test->metrics.find(margin->covariate);
   if (covariate == stored_test->metrics.end()) return q;

@@ -52,6 +52,7 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
           entry["seeds_pass_error"] = test->seeds.pass_error_value();
         if (test->seeds.has_next_block()) entry["seeds_then_blocks_of"] = test->seeds.next_block();
         if (test->seeds.anytime()) entry["seeds_anytime"] = true;
+        if (test->seeds.likelihood_ratio_looks()) entry["seeds_likelihood_ratio"] = true;
       }
       entry["variants"] = std::move(variants);
       if (const auto budgets = tuning_budgets(test->seeds); !budgets.empty()) {
@@ -90,9 +91,10 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
               : fmt::format("{} seeds at a time", seeds.count());
       kind = seeds.sequential()
                  ? fmt::format("  [{}, up to {}{}{}", blocks, seeds.max_count(),
-                               seeds.anytime()        ? ", anytime-valid"
-                               : seeds.passes_early() ? ", PASS early"
-                                                      : "",
+                               seeds.anytime()                  ? ", anytime-valid"
+                               : seeds.likelihood_ratio_looks() ? ", likelihood-ratio looks"
+                               : seeds.passes_early()           ? ", PASS early"
+                                                                : "",
                                seeds.has_pass_error()
                                    ? fmt::format(", PASS error {:g}", seeds.pass_error_value())
                                    : "")

@@ -50,6 +50,7 @@ struct PlannedEntry {
   double pass_error = kDefaultPassError;  ///< sequential tests: pass_error()
   int seed_next_block = 0;                ///< sequential tests: then_blocks_of() (0: seed_block)
   bool anytime = false;                   ///< sequential tests: until_decided()
+  bool likelihood_ratio = false;          ///< sequential tests: likelihood_ratio()
   std::optional<double> attempts_detect;  ///< flaky-aware tests
   bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
@@ -87,6 +88,7 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.pass_error = planned->pass_error;
     entry.seed_next_block = planned->seed_next_block;
     entry.anytime = planned->anytime;
+    entry.likelihood_ratio = planned->likelihood_ratio;
     entry.variants = planned->variants;
     entry.attempts_detect = planned->attempts_detect;
     entry.quarantined = planned->quarantined;
@@ -141,8 +143,9 @@ std::string sequential_design(const RunConfigTest& test) {
   if (test.anytime) {
     return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
   }
-  return fmt::format("Seeds({}){}.up_to({}){}{}", test.seed_block, next, test.seeds.size(),
+  return fmt::format("Seeds({}){}.up_to({}){}{}{}", test.seed_block, next, test.seeds.size(),
                      test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
+                     test.likelihood_ratio ? ".likelihood_ratio()" : "",
                      test.pass_error != kDefaultPassError
                          ? fmt::format(".pass_error({:g})", test.pass_error)
                          : "");
@@ -256,6 +259,7 @@ void apply_seed_plan(TestResult& test, const PlannedEntry& entry) {
   test.seed_pass_error = entry.pass_error;
   test.seed_next_block = entry.seed_next_block;
   test.seed_anytime = entry.anytime;
+  test.seed_likelihood_ratio = entry.likelihood_ratio;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
   test.quarantined = entry.quarantined;
 }

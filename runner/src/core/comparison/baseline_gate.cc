@@ -250,6 +250,7 @@ MetricComparison BaselineGate::analyse_metric(const TestResult& test, const Metr
                                   .cap = test.seed_cap,
                                   .next_block = test.seed_next_block,
                                   .anytime = test.seed_anytime,
+                                  .likelihood_ratio = test.seed_likelihood_ratio,
                                   .pass_error = test.seed_pass_error,
                                   .pass_spending = test.seed_pass_spending,
                                   .family = family_},

@@ -295,6 +295,7 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                                    plan.next_block, plan.cap)
                      : fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
   if (plan.anytime) c.tolerance += ", anytime-valid";
+  if (plan.likelihood_ratio) c.tolerance += ", likelihood-ratio looks";
   return c;
 }
 

@@ -214,6 +214,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_pass_error = planned.pass_error;
   result.seed_next_block = planned.seed_next_block;
   result.seed_anytime = planned.seed_anytime;
+  result.seed_likelihood_ratio = planned.seed_likelihood_ratio;
   if (planned.attempts) {
     result.threads = plan_.settings.threads;
     add_run_settings(result.config, plan_.settings.seed, result.threads);

@@ -80,6 +80,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
       planned.seed_next_block = test.seeds.next_block();
     }
     planned.seed_anytime = test.seeds.anytime();
+    planned.seed_likelihood_ratio = test.seeds.likelihood_ratio_looks();
   }
   planned.seeds = planned_seeds(test, test.seeds.max_count(), settings.seed);
   std::vector<Variant> variants = test.seeds.variant_list();
@@ -180,6 +181,7 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
         if (planned.pass_error != kDefaultPassError) entry["pass_error"] = planned.pass_error;
         if (planned.seed_next_block > 0) entry["seed_next_block"] = planned.seed_next_block;
         if (planned.seed_anytime) entry["anytime"] = true;
+        if (planned.seed_likelihood_ratio) entry["likelihood_ratio"] = true;
       }
       if (planned.attempts) {
         entry["attempts"] = {{"detect", planned.attempts->detect},

@@ -59,6 +59,8 @@ struct PlannedTest {
   int seed_next_block = 0;
   /// Sequential tests declared Seeds(b).until_decided(cap): anytime-valid looks.
   bool seed_anytime = false;
+  /// Sequential tests declared Seeds(b).up_to(cap).likelihood_ratio(): Wald's SPRT at the looks.
+  bool seed_likelihood_ratio = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
   /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
   /// gated with this policy. Unset for every other test.

@@ -184,6 +184,9 @@ struct TestResult {
   int seed_next_block = 0;
   /// Sequential tests declared Seeds(b).until_decided(cap): the looks are anytime-valid.
   bool seed_anytime = false;
+  /// Sequential tests declared Seeds(b).up_to(cap).likelihood_ratio(): the looks are Wald's
+  /// sequential probability ratio test (analysis/likelihood_ratio_seeds.h).
+  bool seed_likelihood_ratio = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
   /// plain body; a failed attempt does not fail the test, the failure rate (the metric
   /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.

@@ -92,10 +92,11 @@ std::string seed_plan_problem(const RegisteredTest& test, const std::string& whe
         seeds.has_planned_cap() ? "up_to()" : "pass_early()", seeds.count(), seeds.count(),
         seeds.passes_early() ? ".pass_early()" : "");
   }
-  if (seeds.has_next_block() && (!seeds.sequential() || seeds.next_block() < 2)) {
+  if (seeds.has_next_block() &&
+      (!seeds.sequential() || seeds.next_block() < (seeds.likelihood_ratio_looks() ? 1 : 2))) {
     return fmt::format(
         "{}: seeded test '{}' declares Seeds({}).then_blocks_of({}){}; the blocks after the "
-        "first need at least 2 seeds, and a plan that looks again: "
+        "first need at least 2 seeds (1 with likelihood_ratio()), and a plan that looks again: "
         "Seeds({}).then_blocks_of(N).up_to(CAP)",
         where, test.name, seeds.count(), seeds.next_block(),
         seeds.sequential() ? "" : " without up_to(cap) or until_decided(cap)", seeds.count());
@@ -108,6 +109,14 @@ std::string seed_plan_problem(const RegisteredTest& test, const std::string& whe
         "Seeds({}).up_to(CAP).pass_error(0.2)",
         where, test.name, seeds.count(), seeds.pass_error_value(),
         seeds.has_planned_cap() ? "" : " without up_to(cap)", seeds.count());
+  }
+  if (seeds.likelihood_ratio_looks() && (!seeds.has_planned_cap() || seeds.passes_early())) {
+    return fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).likelihood_ratio(){}; likelihood-ratio looks "
+        "need a planned cap, and calibrate the PASS error themselves (pass_error(), not "
+        "pass_early()): Seeds({}).then_blocks_of(1).up_to(CAP).likelihood_ratio().pass_error(0.2)",
+        where, test.name, seeds.count(),
+        !seeds.has_planned_cap() ? " without up_to(cap)" : " with pass_early()", seeds.count());
   }
   if (seeds.passes_early() && !seeds.sequential()) {
     return fmt::format(

@@ -56,6 +56,13 @@ nlohmann::json distribution_json(const DistributionAnalysis& a,
                              {"lower", json_number(a.pass_interval->lower)},
                              {"upper", json_number(a.pass_interval->upper)}};
   }
+  if (a.likelihood_ratio) {
+    const DistributionAnalysis::LikelihoodRatio& lr = *a.likelihood_ratio;
+    json["likelihood_ratio"] = {{"log_ratio", json_number(lr.log_ratio)},
+                                {"regression_boundary", json_number(lr.regression_boundary)},
+                                {"pass_boundary", json_number(lr.pass_boundary)},
+                                {"alternative", json_number(lr.alternative)}};
+  }
   if (a.covariate) {
     const CovariateUse& c = *a.covariate;
     json["covariate"] = {{"name", c.name}, {"applied", c.applied}};
@@ -101,6 +108,14 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
     json["z_better"] = json_number(look.z_better);
     json["regression_boundary"] = json_number(look.regression_boundary);
   }
+  if (look.likelihood_ratio) {  // absent on the looks of the other designs
+    json["likelihood_ratio"] = {{"log_ratio", json_number(look.log_ratio)},
+                                {"regression_boundary", json_number(look.regression_boundary)},
+                                {"pass_boundary", json_number(look.pass_boundary)},
+                                {"alternative", json_number(look.alternative)},
+                                {"seed_sd", json_number(look.seed_sd)},
+                                {"scale_source", look.scale_source}};
+  }
   if (!a.problem.empty()) json["problem"] = a.problem;
 }
 
@@ -143,6 +158,18 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
     look.z_worse = number_field(json, "z_worse");
     look.z_better = number_field(json, "z_better");
     look.regression_boundary = number_field(json, "regression_boundary");
+  }
+  if (json.contains("likelihood_ratio")) {
+    with_field_context("likelihood_ratio", [&] {
+      const nlohmann::json& lr = json.at("likelihood_ratio");
+      look.likelihood_ratio = true;
+      look.log_ratio = number_field(lr, "log_ratio");
+      look.regression_boundary = number_field(lr, "regression_boundary");
+      look.pass_boundary = number_field(lr, "pass_boundary");
+      look.alternative = number_field(lr, "alternative");
+      look.seed_sd = number_field(lr, "seed_sd");
+      look.scale_source = field<std::string>(lr, "scale_source");
+    });
   }
 }
 
@@ -420,6 +447,27 @@ nlohmann::json datasets_json(const TestResult& test) {
   return datasets;
 }
 
+// A seeded test's runs and, for a sequential or flaky-aware one, its design.
+void write_seeded_fields(const TestResult& test, nlohmann::json& json) {
+  json["seed_runs"] = test.seed_runs;
+  json["seed_runs_planned"] = test.seed_runs_planned;
+  if (test.seed_block > 0) {
+    json["seed_block"] = test.seed_block;
+    json["seed_cap"] = test.seed_cap;
+    if (!test.attempts) {
+      json["seed_pass_spending"] = stats::spending_function_name(test.seed_pass_spending);
+      json["seed_pass_error"] = test.seed_pass_error;
+      if (test.seed_next_block > 0) json["seed_next_block"] = test.seed_next_block;
+      if (test.seed_anytime) json["seed_anytime"] = true;
+      if (test.seed_likelihood_ratio) json["seed_likelihood_ratio"] = true;
+    }
+  }
+  if (test.attempts) {
+    json["attempts"] = {{"detect", json_number(test.attempts->detect)},
+                        {"quarantined", test.quarantined}};
+  }
+}
+
 nlohmann::json test_json(const TestResult& test) {
   nlohmann::json failures = nlohmann::json::array();
   for (const TestFailure& f : test.failures) {
@@ -451,24 +499,7 @@ nlohmann::json test_json(const TestResult& test) {
   if (!test.constraints.empty()) json["constraints"] = test.constraints;
   if (!test.constraints_violated.empty()) json["constraints_violated"] = test.constraints_violated;
   if (!test.held_out.empty()) json["held_out"] = test.held_out;
-  if (test.seeded) {
-    json["seed_runs"] = test.seed_runs;
-    json["seed_runs_planned"] = test.seed_runs_planned;
-    if (test.seed_block > 0) {
-      json["seed_block"] = test.seed_block;
-      json["seed_cap"] = test.seed_cap;
-      if (!test.attempts) {
-        json["seed_pass_spending"] = stats::spending_function_name(test.seed_pass_spending);
-        json["seed_pass_error"] = test.seed_pass_error;
-        if (test.seed_next_block > 0) json["seed_next_block"] = test.seed_next_block;
-        if (test.seed_anytime) json["seed_anytime"] = true;
-      }
-    }
-    if (test.attempts) {
-      json["attempts"] = {{"detect", json_number(test.attempts->detect)},
-                          {"quarantined", test.quarantined}};
-    }
-  }
+  if (test.seeded) write_seeded_fields(test, json);
   if (!test.skip_message.empty()) json["skip_message"] = test.skip_message;
   if (!test.crash_message.empty()) json["crash_message"] = test.crash_message;
   if (!test.baseline_file.empty()) {
@@ -536,6 +567,14 @@ DistributionAnalysis distribution_from(const nlohmann::json& json, const MetricR
       const nlohmann::json& i = json.at("pass_interval");
       a.pass_interval = DistributionAnalysis::Interval{
           number_field(i, "level"), number_field(i, "lower"), number_field(i, "upper")};
+    });
+  }
+  if (json.contains("likelihood_ratio")) {
+    with_field_context("likelihood_ratio", [&] {
+      const nlohmann::json& lr = json.at("likelihood_ratio");
+      a.likelihood_ratio = DistributionAnalysis::LikelihoodRatio{
+          number_field(lr, "log_ratio"), number_field(lr, "regression_boundary"),
+          number_field(lr, "pass_boundary"), number_field(lr, "alternative")};
     });
   }
   return a;
@@ -783,6 +822,7 @@ void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
   test.seed_pass_error = field_or<double>(json, "seed_pass_error", kDefaultPassError);
   test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
   test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
+  test.seed_likelihood_ratio = field_or<bool>(json, "seed_likelihood_ratio", false);
   if (json.contains("attempts")) {
     with_field_context("attempts", [&] {
       const nlohmann::json& a = json.at("attempts");

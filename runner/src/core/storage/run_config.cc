@@ -29,6 +29,7 @@ RunConfigTest read_test(const nlohmann::json& json) {
     test.pass_error = field_or<double>(json, "pass_error", kDefaultPassError);
     test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
     test.anytime = field_or<bool>(json, "anytime", false);
+    test.likelihood_ratio = field_or<bool>(json, "likelihood_ratio", false);
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& attempts = json.at("attempts");

@@ -40,9 +40,11 @@ struct RunConfigTest {
   /// Sequential tests: the one-sided PASS error ("pass_error"; absent: 0.025).
   double pass_error = kDefaultPassError;
   /// Sequential tests: the seeds of the blocks after the first ("seed_next_block"; absent: the
-  /// first block's, 0 here) and whether the looks are anytime-valid ("anytime").
+  /// first block's, 0 here) and whether the looks are anytime-valid ("anytime") or likelihood
+  /// ratio tests ("likelihood_ratio").
   int seed_next_block = 0;
   bool anytime = false;
+  bool likelihood_ratio = false;
   std::vector<std::string> variants;
   /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
   std::optional<double> attempts_detect;

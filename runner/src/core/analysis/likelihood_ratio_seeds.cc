@@ -1,0 +1,256 @@
+#include "analysis/likelihood_ratio_seeds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
+#include "analysis/sequential_look_steps.h"
+#include "statistics/moments.h"
+#include "statistics/truncated_sprt.h"
+#include "statistics/welch.h"
+
+namespace mlregress::internal {
+namespace {
+
+// The grid the tested shift d = margin / sd is rounded to: steps of 2% (so the alternative is the
+// margin to within 1%), whose boundaries are computed once per process.
+constexpr double kShiftGridStep = 0.02;
+
+double rounded_shift(double d) {
+  return std::exp(std::round(std::log(d) / kShiftGridStep) * kShiftGridStep);
+}
+
+// Calibrations take from a few milliseconds to a few seconds (a baseline's error adds two
+// integrals); the gate, promote's simulation and the benchmarks ask for the same ones again.
+stats::SprtCalibration calibrated(const stats::SprtShape& shape, double alpha, double beta) {
+  using Key = std::tuple<double, std::vector<int>, int, double, double, double>;
+  static std::mutex mutex;
+  static std::map<Key, stats::SprtCalibration> cache;
+  const Key key{shape.d, shape.looks, shape.reference_seeds, shape.spread_df, alpha, beta};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, beta);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, c).first->second;
+}
+
+// Each candidate seed's degradation (in the metric's units, positive: worse), and the sd and
+// reference that measure it.
+struct SeedScale {
+  std::vector<double> degradations;  // per candidate seed that ran, in order
+  double sd = 0.0;
+  double df = 0.0;
+  int reference_seeds = 0;  // 0 for paired differences
+  double magnitude = 1.0;   // of the metric's values: an sd below 1e-12 of it is rounding
+  std::string source;
+  std::optional<CovariateUse> covariate;
+};
+
+// Paired: the per-seed differences; the sd is the first look's.
+SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSamples& baseline,
+                       int first_look) {
+  const SeedSamples b = *samples_of_seeds(baseline, ran.seeds);
+  SeedScale s;
+  for (std::size_t i = 0; i < ran.values.size(); ++i) {
+    s.degradations.push_back(degradation_of(direction, ran.values[i] - b.values[i]));
+  }
+  const std::vector<double> first(s.degradations.begin(), s.degradations.begin() + first_look);
+  s.sd = stats::summarize_samples(first).sd;
+  s.df = first_look - 1;
+  for (const double v : b.values) s.magnitude = std::max(s.magnitude, std::abs(v));
+  s.source = fmt::format("the first look's {} paired differences", first_look);
+  return s;
+}
+
+// The covariate's values of `samples`' seeds, or nullopt when one lacks a finite value.
+std::optional<std::vector<double>> covariate_of(const SeedSamples& samples,
+                                                const SeedSamples& covariate) {
+  const std::optional<SeedSamples> aligned = samples_of_seeds(covariate, samples.seeds);
+  if (!aligned || !std::all_of(aligned->values.begin(), aligned->values.end(),
+                               [](double v) { return std::isfinite(v); })) {
+    return std::nullopt;
+  }
+  return aligned->values;
+}
+
+// Fresh seeds against the baseline arm: its mean is the reference and its sd the scale, after
+// the covariate by the baseline's own slope when every seed of both arms has it and it varies in
+// the baseline (the scale then has one degree of freedom fewer).
+SeedScale fresh_scale(Direction direction, const SeedSamples& ran, const SeedSamples& baseline,
+                      const CovariateSamples* covariate) {
+  const std::size_t m = baseline.values.size();
+  std::vector<double> y = baseline.values;
+  std::vector<double> candidate = ran.values;
+  SeedScale s;
+  s.reference_seeds = static_cast<int>(m);
+  s.df = static_cast<double>(m) - 1.0;
+  if (covariate != nullptr) {
+    CovariateUse& use = s.covariate.emplace();
+    use.name = covariate->name;
+    const auto xb = covariate_of(baseline, covariate->baseline);
+    const auto xc = covariate_of(ran, covariate->candidate);
+    const double mean_x = xb ? stats::mean(*xb) : 0.0;
+    double sxx = 0.0, sxy = 0.0;
+    const double mean_y = stats::mean(y);
+    for (std::size_t i = 0; xb && i < m; ++i) {
+      sxx += ((*xb)[i] - mean_x) * ((*xb)[i] - mean_x);
+      sxy += ((*xb)[i] - mean_x) * (y[i] - mean_y);
+    }
+    if (!xb || !xc) {
+      use.note = fmt::format("not adjusted: the {} lacks a finite '{}' for one of its seeds",
+                             !xc ? "candidate" : "baseline", covariate->name);
+    } else if (!(sxx > 0.0) || m < 4) {
+      use.note = fmt::format("not adjusted by '{}': it does not vary in the baseline's seeds",
+                             covariate->name);
+    } else {
+      use.applied = true;
+      use.theta = sxy / sxx;
+      for (std::size_t i = 0; i < m; ++i) y[i] -= use.theta * ((*xb)[i] - mean_x);
+      for (std::size_t i = 0; i < candidate.size(); ++i)
+        candidate[i] -= use.theta * ((*xc)[i] - mean_x);
+      use.variance_explained =
+          sxy * sxy / (sxx * stats::sample_variance(baseline.values) * static_cast<double>(m - 1));
+      if (xc->size() >= 2) use.balance_p = stats::welch_t_test(*xc, *xb).p_value;
+      s.df -= 1.0;
+    }
+  }
+  const double reference = stats::mean(y);
+  for (const double v : baseline.values) s.magnitude = std::max(s.magnitude, std::abs(v));
+  double squares = 0.0;
+  for (const double v : y) squares += (v - reference) * (v - reference);
+  s.sd = std::sqrt(squares / s.df);
+  for (const double v : candidate)
+    s.degradations.push_back(degradation_of(direction, v - reference));
+  s.source = fmt::format("the baseline's {} seeds{}", m,
+                         s.covariate && s.covariate->applied ? " after the covariate" : "");
+  return s;
+}
+
+// The look's problem, or an empty string when the ratio can be formed.
+std::string scale_problem(double margin, const SeedScale& s) {
+  if (!(margin > 0.0)) {
+    return "a likelihood-ratio plan needs a margin above 0: it weighs a degradation of the margin "
+           "against none";
+  }
+  // Equal values can leave an sd of rounding errors, which no seed's spread is.
+  if (!(s.sd > 1e-12 * s.magnitude) || !std::isfinite(s.sd)) {
+    return fmt::format("{} do not vary: no scale to weigh a degradation of the margin in",
+                       s.source);
+  }
+  return "";
+}
+
+// The look settles by the ratio; its p-value is the stagewise one where the test stopped with a
+// REGRESSION or ended at the cap, 1 where the looks go on or PASSed.
+void settle_by_ratio(SequentialLook& look, const stats::SprtShape& shape,
+                     const stats::SprtBoundaries& b, std::size_t k, bool last) {
+  if (look.log_ratio >= b.upper) {
+    look.outcome = LookOutcome::kRegression;
+  } else if (look.log_ratio <= b.lower) {
+    look.outcome = LookOutcome::kPass;
+  }
+  const bool p_needed =
+      look.outcome == LookOutcome::kRegression || (last && look.outcome == LookOutcome::kContinue);
+  look.p_worse_sequential = p_needed ? stats::sprt_p_value(shape, b, k, look.log_ratio) : 1.0;
+  look.p_better_sequential = 1.0;
+}
+
+// What the report shows of a look: the plain analysis of its seeds (the covariate as the ratio
+// used it) and that analysis's 95% interval.
+void describe_look(SequentialLook& look, const SeedComparison& comparison, const SeedSamples& ran,
+                   bool paired, const SeedScale& scale) {
+  const SeedSamples c = first_seeds(ran, look.seeds);
+  const std::optional<SeedSamples> same_seeds =
+      paired ? samples_of_seeds(comparison.baseline, c.seeds) : std::nullopt;
+  look.analysis = analyse_distribution(comparison.metric, comparison.direction, comparison.margin,
+                                       c, same_seeds.value_or(comparison.baseline),
+                                       paired ? nullptr : comparison.covariate);
+  if (scale.covariate) look.analysis.covariate = scale.covariate;
+  look.pass_level = 0.95;
+  look.interval_lower = look.analysis.ci_lower;
+  look.interval_upper = look.analysis.ci_upper;
+}
+
+}  // namespace
+
+std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Direction direction,
+                                                  double margin, const SeedSamples& candidate,
+                                                  const SeedSamples& baseline,
+                                                  const SequentialPlan& plan, double alpha,
+                                                  const CovariateSamples* covariate) {
+  const std::vector<int> looks = sequential_looks(plan);
+  const int available = seeds_that_ran(candidate);
+  const SeedSamples ran = first_seeds(candidate, available);
+  const bool paired = looks_are_paired(ran, baseline, plan.cap);
+  const SeedComparison comparison{metric, direction, margin, candidate, baseline, covariate};
+  if (std::optional<SequentialLook> single =
+          look_before_first_block(comparison, ran, looks.front(), /*anytime=*/false)) {
+    return {*single};
+  }
+  const SeedScale scale = paired ? paired_scale(direction, ran, baseline, looks.front())
+                                 : fresh_scale(direction, ran, baseline, covariate);
+  const double decision_level = alpha / std::max(1, plan.family);
+  SequentialLook base;
+  base.likelihood_ratio = true;
+  base.decision_level = decision_level;
+  base.family = std::max(1, plan.family);
+  base.seed_sd = scale.sd;
+  base.scale_source = scale.source;
+  if (const std::string problem = scale_problem(margin, scale); !problem.empty()) {
+    base.seeds = looks.front();
+    base.analysis = analyse_distribution(metric, direction, margin, first_seeds(ran, looks.front()),
+                                         baseline, paired ? nullptr : covariate);
+    base.analysis.problem = problem;
+    return {base};
+  }
+  stats::SprtShape shape;
+  shape.d = rounded_shift(margin / scale.sd);
+  shape.looks = looks;
+  shape.reference_seeds = scale.reference_seeds;
+  shape.spread_df = scale.df;
+  const stats::SprtBoundaries b = calibrated(shape, decision_level, plan.pass_error).boundaries;
+  base.alternative = shape.d * scale.sd;
+  base.regression_boundary = b.upper;
+  base.pass_boundary = b.lower;
+
+  std::vector<SequentialLook> taken;
+  double sum = 0.0;  // of the degradations, in sds
+  for (std::size_t k = 0; k < looks.size() && looks[k] <= available; ++k) {
+    SequentialLook look = base;
+    look.seeds = looks[k];
+    look.information = static_cast<double>(looks[k]) / plan.cap;
+    for (int i = k == 0 ? 0 : looks[k - 1]; i < looks[k]; ++i)
+      sum += scale.degradations[static_cast<std::size_t>(i)] / scale.sd;
+    look.log_ratio = shape.d * sum - looks[k] * shape.d * shape.d / 2.0;
+    describe_look(look, comparison, ran, paired, scale);
+    settle_by_ratio(look, shape, b, k, k + 1 == looks.size());
+    taken.push_back(look);
+    if (look.outcome != LookOutcome::kContinue) break;
+  }
+  return taken;
+}
+
+std::string format_likelihood_ratio_look(const SequentialLook& look) {
+  const DistributionAnalysis& a = look.analysis;
+  if (!a.problem.empty()) {
+    return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
+  }
+  const std::string family = look.family > 1
+                                 ? fmt::format("; settles below {:.2g} = alpha / {} hypotheses",
+                                               look.decision_level, look.family)
+                                 : "";
+  return fmt::format(
+      "look at {} seeds: diff {:.4g}, log likelihood ratio {:.3g} (REGRESSION at {:.3g}, PASS at "
+      "{:.3g}; a degradation of {:.4g} against none, sd {:.4g} from {}{}); {}",
+      look.seeds, a.difference, look.log_ratio, look.regression_boundary, look.pass_boundary,
+      look.alternative, look.seed_sd, look.scale_source, family, look_outcome_name(look.outcome));
+}
+
+}  // namespace mlregress::internal

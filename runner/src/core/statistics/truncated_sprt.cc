@@ -1,0 +1,363 @@
+#include "statistics/truncated_sprt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "statistics/normal_tail.h"
+
+namespace mlregress::internal::stats {
+namespace {
+
+// The grid's spacing on S, in sds of one seed: each cell's probability sits at its centre, and the
+// crossing probabilities computed from there agree with a grid four times finer to about 1e-3 of
+// themselves (truncated_sprt_test.cc).
+constexpr double kGridSpacing = 0.08;
+constexpr int kFewestGridPoints = 32;
+// Wide regions (a small d, or a PASS boundary pushed far down) get at most this many points:
+// coarser, and each transition costs points^2.
+constexpr int kMostGridPoints = 400;
+// The lowest PASS boundary calibration tries: a likelihood ratio of e^-12 (6e-6) is practically
+// never reached by a path that has not crossed the other boundary first.
+constexpr double kLowestLower = -12.0;
+constexpr double kHighestUpper = 40.0;
+
+double normal_density(double z) {
+  return std::exp(-0.5 * z * z) / std::sqrt(2.0 * std::numbers::pi);
+}
+
+void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
+  if (!(shape.d > 0.0) || !std::isfinite(shape.d)) {
+    throw std::invalid_argument("an SPRT needs a shift d > 0, finite, got " +
+                                std::to_string(shape.d));
+  }
+  if (shape.looks.empty() || shape.looks.front() < 1) {
+    throw std::invalid_argument("an SPRT needs looks, the first at 1 seed or more");
+  }
+  if (!std::is_sorted(shape.looks.begin(), shape.looks.end(), std::less_equal<>{}) ||
+      std::adjacent_find(shape.looks.begin(), shape.looks.end()) != shape.looks.end()) {
+    throw std::invalid_argument("an SPRT's looks must increase");
+  }
+  if (shape.reference_seeds < 0) {
+    throw std::invalid_argument("an SPRT's reference needs 0 seeds (none) or more");
+  }
+  if (!(shape.spread_df >= 0.0) || !std::isfinite(shape.spread_df)) {
+    throw std::invalid_argument(
+        "an SPRT's estimated sd needs 0 degrees of freedom (known) or more");
+  }
+  if (!(boundaries.lower < boundaries.upper) || !std::isfinite(boundaries.lower) ||
+      !std::isfinite(boundaries.upper)) {
+    throw std::invalid_argument("an SPRT's PASS boundary must lie below its REGRESSION boundary");
+  }
+}
+
+// The sum S at which the log likelihood ratio d S - n d^2 / 2 equals `log_ratio` after n seeds.
+double sum_at(const SprtShape& shape, double log_ratio, int n) {
+  return (log_ratio + n * shape.d * shape.d / 2.0) / shape.d;
+}
+
+// Where the paths of one drift mu (per seed, in sds) stop: per look, at each boundary.
+struct PathMasses {
+  std::vector<double> regression, pass;
+  double undecided = 0.0;
+};
+
+// The grid of look k spans the continuation region (lower, upper) of that look: with constant
+// boundaries it is equally wide at every look and moves by d / 2 per seed, so what a step of j
+// seeds does to a grid point depends only on j and the point's index: the transition kernel on
+// the grid offset, and each point's chance to cross either boundary on the way.
+struct Grid {
+  int points = 0;
+  double h = 0.0, width = 0.0;
+};
+
+struct StepTables {
+  std::vector<double> kernel;    // mass moved by a grid offset m - i, at index m - i + points - 1
+  std::vector<double> up, down;  // from point i, the chance to end at or beyond each boundary
+};
+
+StepTables step_tables(const SprtShape& shape, const Grid& g, int step, double mu, double scale) {
+  const double sd = scale * std::sqrt(static_cast<double>(step));
+  // lower_k - lower_(k-1) = step d / 2 on the sum, less the drift of the step.
+  const double shift = step * shape.d / 2.0 - step * mu;
+  StepTables t;
+  // The mass a point moves into a cell of the next grid: the normal's probability between the
+  // cell's edges (not its density at the centre times h), so the cells and both tails add up to
+  // exactly 1 and no mass is made or lost over many looks.
+  t.kernel.resize(static_cast<std::size_t>(2 * g.points - 1));
+  double below = upper_tail((shift - (g.points - 0.5) * g.h) / sd);
+  for (int offset = -(g.points - 1); offset <= g.points - 1; ++offset) {
+    const double above = upper_tail((shift + (offset + 0.5) * g.h) / sd);
+    t.kernel[static_cast<std::size_t>(offset + g.points - 1)] = below - above;
+    below = above;
+  }
+  for (int i = 0; i < g.points; ++i) {
+    const double above_lower = (i + 0.5) * g.h;  // the point's height above the old lower boundary
+    t.up.push_back(upper_tail((shift + g.width - above_lower) / sd));
+    t.down.push_back(upper_tail((above_lower - shift) / sd));
+  }
+  return t;
+}
+
+// Look 0, where S ~ N(n0 mu, n0 scale^2): what crosses either boundary there (into `out`; at
+// `upper`, which is the p-value's threshold when look 0 is the last), and the probability of each
+// cell of the grid between them.
+std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, const Grid& g,
+                               double mu, double scale, double upper, PathMasses& out) {
+  const int n0 = shape.looks[0];
+  const double sd0 = scale * std::sqrt(static_cast<double>(n0));
+  const double mean0 = n0 * mu;
+  const double lower0 = sum_at(shape, b.lower, n0);
+  out.regression[0] = upper_tail((sum_at(shape, upper, n0) - mean0) / sd0);
+  out.pass[0] = upper_tail((mean0 - lower0) / sd0);
+  if (shape.looks.size() == 1) {
+    out.undecided = std::max(0.0, 1.0 - out.regression[0] - out.pass[0]);
+  }
+  std::vector<double> mass(static_cast<std::size_t>(g.points));
+  double below = upper_tail((lower0 - mean0) / sd0);
+  for (int i = 0; i < g.points; ++i) {
+    const double above = upper_tail((lower0 + (i + 1) * g.h - mean0) / sd0);
+    mass[static_cast<std::size_t>(i)] = below - above;  // the cell's probability, at its centre
+    below = above;
+  }
+  return mass;
+}
+
+// The recursion for observations N(mu, scale^2), up to look `last`, where the REGRESSION
+// threshold on the ratio is `last_upper` instead of the boundary (the p-value's ordering); after
+// the last look the mass still between the boundaries is `undecided`.
+PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double mu, double scale,
+                       std::size_t last, double last_upper) {
+  const std::vector<int>& n = shape.looks;
+  Grid g;
+  g.width = (b.upper - b.lower) / shape.d;
+  g.points = std::clamp(static_cast<int>(std::ceil(g.width / kGridSpacing)), kFewestGridPoints,
+                        kMostGridPoints);
+  g.h = g.width / g.points;
+  PathMasses out;
+  out.regression.assign(last + 1, 0.0);
+  out.pass.assign(last + 1, 0.0);
+
+  std::vector<double> mass =
+      first_look(shape, b, g, mu, scale, last == 0 ? last_upper : b.upper, out);
+  if (last == 0) return out;
+  std::vector<double> next(mass.size());
+  std::map<int, StepTables> tables;  // by step
+  for (std::size_t k = 1; k <= last; ++k) {
+    const int step = n[k] - n[k - 1];
+    auto it = tables.find(step);
+    if (it == tables.end()) it = tables.emplace(step, step_tables(shape, g, step, mu, scale)).first;
+    const StepTables& t = it->second;
+    if (k == last && last_upper != b.upper) {
+      // The p-value's threshold: how far above each point of look k - 1 it lies.
+      const double sd = scale * std::sqrt(static_cast<double>(step));
+      const double above = sum_at(shape, last_upper, n[k]) - sum_at(shape, b.lower, n[k - 1]);
+      for (int i = 0; i < g.points; ++i) {
+        out.regression[k] += mass[static_cast<std::size_t>(i)] *
+                             upper_tail((above - (i + 0.5) * g.h - step * mu) / sd);
+      }
+      return out;
+    }
+    double carried = 0.0;
+    for (std::size_t i = 0; i < mass.size(); ++i) {
+      out.regression[k] += mass[i] * t.up[i];
+      out.pass[k] += mass[i] * t.down[i];
+      carried += mass[i];
+    }
+    if (k == last) {
+      // What reached the last look and crossed neither boundary there.
+      if (last + 1 == n.size()) {
+        out.undecided = std::max(0.0, carried - out.regression[k] - out.pass[k]);
+      }
+      break;
+    }
+    for (int m = 0; m < g.points; ++m) {
+      const double* row = t.kernel.data() + (m + g.points - 1);
+      double sum = 0.0;
+      for (int i = 0; i < g.points; ++i) sum += mass[static_cast<std::size_t>(i)] * row[-i];
+      next[static_cast<std::size_t>(m)] = sum;
+    }
+    mass.swap(next);
+  }
+  return out;
+}
+
+// What the seeds' scale and reference leave unknown. The observations are the seeds' values in
+// units of the estimated sd; with r = estimated / true sd (r^2 ~ chi^2_df / df, independent of
+// the seeds the test sums: another sample's, or the first look's, whose mean is independent of
+// its variance) and e ~ N(0, 1 / reference_seeds) the reference's error in true sds, they are
+// N(theta + e / r, 1 / r^2), theta the true shift in the test's units (d at "a shift of the
+// margin", whatever r is: d is the margin over the estimated sd). One node per pair (r, e), the
+// trapezoid rule over each law (spectrally accurate for smooth integrands: steps of 1 sd of e
+// and of ln r^2 agree with 0.6 sd steps to 1e-4 of alpha, truncated_sprt_test.cc).
+struct ErrorNode {
+  double scale = 1.0;  // 1 / r: the sd of one observation in the test's units
+  double shift = 0.0;  // e, in true sds
+  double weight = 1.0;
+};
+
+std::vector<std::pair<double, double>> trapezoid_normal(double step, double reach) {
+  std::vector<std::pair<double, double>> nodes;  // (z, weight)
+  double total = 0.0;
+  for (double z = -reach; z <= reach + 1e-9; z += step) {
+    nodes.emplace_back(z, normal_density(z));
+    total += nodes.back().second;
+  }
+  for (auto& node : nodes) node.second /= total;
+  return nodes;
+}
+
+// Nodes of r over the law of ln(chi^2_df / df): the trapezoid rule in t = ln chi^2, whose density
+// is x^(df/2) e^(-x/2) / (2^(df/2) Gamma(df/2)) at x = e^t, over its mean -7 .. +5 of its sds
+// (its left tail is the longer).
+std::vector<std::pair<double, double>> spread_ratio_nodes(double df) {
+  if (df == 0.0) return {{1.0, 1.0}};
+  const double half = df / 2.0;
+  // The mean and sd of ln chi^2_df: digamma(df/2) + ln 2 and sqrt(trigamma(df/2)), by the
+  // asymptotic series after shifting the argument above 6.
+  double x = half, digamma = 0.0, trigamma = 0.0;
+  for (; x < 6.0; x += 1.0) {
+    digamma -= 1.0 / x;
+    trigamma += 1.0 / (x * x);
+  }
+  const double x2 = 1.0 / (x * x);
+  digamma += std::log(x) - 0.5 / x - x2 * (1.0 / 12 - x2 * (1.0 / 120 - x2 / 252));
+  trigamma += 1.0 / x + 0.5 * x2 + x2 / x * (1.0 / 6 - x2 * (1.0 / 30 - x2 / 42));
+  const double mean = digamma + std::log(2.0), sd = std::sqrt(trigamma);
+  std::vector<std::pair<double, double>> nodes;  // (1 / r, weight)
+  double total = 0.0;
+  for (double z = -7.0; z <= 5.0 + 1e-9; z += 1.0) {
+    const double t = mean + z * sd;
+    const double log_density =
+        half * t - std::exp(t) / 2.0 - half * std::log(2.0) - std::lgamma(half);
+    const double r = std::sqrt(std::exp(t) / df);
+    nodes.emplace_back(1.0 / r, std::exp(log_density));
+    total += nodes.back().second;
+  }
+  for (auto& node : nodes) node.second /= total;
+  return nodes;
+}
+
+std::vector<ErrorNode> error_nodes(const SprtShape& shape) {
+  const auto shifts = shape.reference_seeds == 0
+                          ? std::vector<std::pair<double, double>>{{0.0, 1.0}}
+                          : trapezoid_normal(1.0, 6.0);
+  std::vector<ErrorNode> nodes;
+  for (const auto& [inverse_r, w_r] : spread_ratio_nodes(shape.spread_df)) {
+    for (const auto& [z, w_e] : shifts) {
+      const double e = shape.reference_seeds == 0 ? 0.0 : z / std::sqrt(shape.reference_seeds);
+      nodes.push_back({inverse_r, e, w_r * w_e});
+    }
+  }
+  return nodes;
+}
+
+// The x in [lowest, highest] where the decreasing function f equals target: a bracket grown from
+// guess by steps that double (a boundary far from the answer makes a wide grid, so the bracket
+// starts narrow), then the Illinois variant of false position (a handful of evaluations where
+// bisection takes 20; each one is a recursion), to a relative error of 1e-4 in f.
+template <typename F>
+double solve_decreasing(F f, double target, double guess, double reach, double lowest,
+                        double highest) {
+  double low = std::max(lowest, guess - reach), high = std::min(highest, guess + reach);
+  double f_low = f(low) - target, f_high = f(high) - target;
+  for (double step = 0.5; f_low < 0.0 && low > lowest; step *= 2.0) {
+    high = low, f_high = f_low;
+    low = std::max(lowest, low - step);
+    f_low = f(low) - target;
+  }
+  for (double step = 0.5; f_high > 0.0 && high < highest; step *= 2.0) {
+    low = high, f_low = f_high;
+    high = std::min(highest, high + step);
+    f_high = f(high) - target;
+  }
+  if (f_low <= 0.0) return low;
+  if (f_high >= 0.0) return high;
+  int side = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double x = (low * f_high - high * f_low) / (f_high - f_low);
+    const double fx = f(x) - target;
+    if (std::abs(fx) <= 1e-4 * target || high - low < 1e-9) return x;
+    if (fx > 0.0) {
+      low = x, f_low = fx;
+      if (side == 1) f_high /= 2.0;
+      side = 1;
+    } else {
+      high = x, f_high = fx;
+      if (side == -1) f_low /= 2.0;
+      side = -1;
+    }
+  }
+  return 0.5 * (low + high);
+}
+
+}  // namespace
+
+SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundaries, double theta) {
+  require_shape(shape, boundaries);
+  const std::size_t last = shape.looks.size() - 1;
+  SprtOutcomes out;
+  out.stop_at.assign(shape.looks.size(), 0.0);
+  for (const ErrorNode& node : error_nodes(shape)) {
+    const PathMasses m = carry_paths(shape, boundaries, theta + node.shift * node.scale, node.scale,
+                                     last, boundaries.upper);
+    for (std::size_t k = 0; k <= last; ++k) {
+      out.regression += node.weight * m.regression[k];
+      out.pass += node.weight * m.pass[k];
+      out.stop_at[k] += node.weight * (m.regression[k] + m.pass[k]);
+    }
+    out.undecided += node.weight * m.undecided;
+    out.stop_at[last] += node.weight * m.undecided;
+  }
+  for (std::size_t k = 0; k <= last; ++k) out.expected_seeds += shape.looks[k] * out.stop_at[k];
+  return out;
+}
+
+SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta) {
+  if (!(alpha > 0.0 && alpha < 0.5) || !(beta > 0.0 && beta < 0.5)) {
+    throw std::invalid_argument("an SPRT's alpha and beta must lie in (0, 0.5)");
+  }
+  // Wald's approximations to start from.
+  SprtBoundaries b{std::log((1.0 - beta) / alpha), std::log(beta / (1.0 - alpha))};
+  require_shape(shape, b);
+  const auto alpha_at = [&](double upper) {
+    return sprt_outcomes(shape, {upper, b.lower}, 0.0).regression;
+  };
+  // The power falls as lower rises (more paths PASS early): decreasing in lower.
+  const auto power_at = [&](double lower) {
+    return sprt_outcomes(shape, {b.upper, lower}, shape.d).regression;
+  };
+  for (int round = 0; round < 8; ++round) {
+    const SprtBoundaries before = b;
+    // Wald's start may be far off; later rounds move the boundaries by little.
+    const double reach = round == 0 ? 0.25 : 0.02;
+    b.upper = solve_decreasing(alpha_at, alpha, b.upper, reach, std::max(0.0, b.lower) + 1e-3,
+                               kHighestUpper);
+    b.lower = solve_decreasing(power_at, 1.0 - beta, b.lower, reach, kLowestLower,
+                               std::min(0.0, b.upper) - 1e-3);
+    if (std::abs(b.upper - before.upper) < 1e-3 && std::abs(b.lower - before.lower) < 1e-3) break;
+  }
+  SprtCalibration c;
+  c.boundaries = b;
+  c.alpha = sprt_outcomes(shape, b, 0.0).regression;
+  c.power = sprt_outcomes(shape, b, shape.d).regression;
+  return c;
+}
+
+double sprt_p_value(const SprtShape& shape, const SprtBoundaries& boundaries, std::size_t k,
+                    double log_ratio) {
+  require_shape(shape, boundaries);
+  if (k >= shape.looks.size()) throw std::invalid_argument("an SPRT p-value at a look it lacks");
+  double p = 0.0;
+  for (const ErrorNode& node : error_nodes(shape)) {
+    const PathMasses m =
+        carry_paths(shape, boundaries, node.shift * node.scale, node.scale, k, log_ratio);
+    for (std::size_t j = 0; j <= k; ++j) p += node.weight * m.regression[j];
+  }
+  return std::clamp(p, 0.0, 1.0);
+}
+
+}  // namespace mlregress::internal::stats

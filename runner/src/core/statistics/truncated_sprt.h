@@ -1,0 +1,78 @@
+// The truncated sequential probability ratio test (Wald's SPRT) of "no change" against "a shift of
+// d", its error probabilities computed exactly (by numerical integration, not simulation) and its
+// two boundaries calibrated to the exact alpha and power. The test that comes closest to Wald's
+// bound on the expected seeds (statistics/sequential_bound.h).
+//
+// The observations are one per seed, X_i ~ N(theta + e, 1) in standard deviations of one seed,
+// looked at after the seeds of `looks` (every seed, or blocks). e is a shift shared by every
+// seed: the error of the reference the seeds are measured against, N(0, 1 / reference_seeds)
+// when that reference is the mean of a baseline of `reference_seeds` seeds (0: a reference known
+// exactly, or paired differences). At look k, with S the sum of the n_k observations,
+//   log likelihood ratio  L_k = d S - n_k d^2 / 2   of "a shift of d" against "no change",
+// and the test stops with REGRESSION when L_k >= upper, with PASS when L_k <= lower, and is
+// undecided after the last look otherwise (the gate's INCONCLUSIVE). The probabilities are
+// integrals over the paths that have not stopped yet: the density of S on a grid between the
+// boundaries, carried from look to look by the normal increments (Armitage, McPherson and Rowe's
+// recursion), and for a baseline's error averaged over e by the trapezoid rule.
+//
+// Calibration: upper so that P(REGRESSION | no change) = alpha and lower so that
+// P(REGRESSION | shift d) = 1 - beta, both including the reference's own error, so P(PASS |
+// shift d) <= beta. Wald's approximations ln((1 - beta) / alpha) and ln(beta / (1 - alpha))
+// ignore the overshoot, the truncation and the reference's error; the calibrated boundaries do
+// not.
+#pragma once
+
+#include <vector>
+
+namespace mlregress::internal::stats {
+
+struct SprtShape {
+  double d = 0.0;           ///< the shift the test tells from none, in sds of one seed; > 0
+  std::vector<int> looks;   ///< seed counts of the looks, increasing, the first >= 1
+  int reference_seeds = 0;  ///< seeds of the baseline mean the seeds are measured against; 0: none
+  /// Degrees of freedom of the sd the seeds are measured in when it is estimated (from the
+  /// baseline's seeds, or from the first look's), 0 when it is known. d is then the margin over
+  /// the estimated sd, and the errors are averaged over the estimate's chi law.
+  double spread_df = 0.0;
+};
+
+/// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower.
+struct SprtBoundaries {
+  double upper = 0.0, lower = 0.0;
+};
+
+struct SprtOutcomes {
+  double regression = 0.0;  ///< P(the test stops at the upper boundary)
+  double pass = 0.0;        ///< P(it stops at the lower one)
+  double undecided = 0.0;   ///< P(neither by the last look)
+  double expected_seeds = 0.0;
+  /// P(the test stops at look k), k = 0 .. looks.size() - 1 (the last includes the undecided).
+  std::vector<double> stop_at;
+};
+
+/// The test's outcomes at a true shift theta (in the sds of d; 0: no change). Throws
+/// std::invalid_argument for a shape without looks, looks not increasing or below 1, d not
+/// positive and finite, a negative reference, or lower >= upper.
+SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundaries, double theta);
+
+struct SprtCalibration {
+  SprtBoundaries boundaries;
+  double alpha = 0.0;  ///< P(REGRESSION | no change) at the boundaries found
+  double power = 0.0;  ///< P(REGRESSION | shift d): below 1 - beta only when even a test that
+                       ///< never PASSes early cannot reach it by the last look
+};
+
+/// The boundaries at which P(REGRESSION | no change) = alpha and P(REGRESSION | d) = 1 - beta (to
+/// about 0.1% of each). alpha and beta in (0, 0.5). Where the looks are too few for the power,
+/// lower is as low as it goes (-12: practically no early PASS) and `power` says what is reached.
+SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta);
+
+/// The p-value of a test that stopped at look k with log likelihood ratio `log_ratio`, in the
+/// stagewise ordering (an earlier crossing of upper is more extreme than a later one, and at one
+/// look a larger ratio more extreme): P(no change gives a REGRESSION before look k) + P(it reaches
+/// look k and a ratio at least `log_ratio` there). At most alpha when the test stopped with
+/// REGRESSION; uniform or larger under no change, so it joins a Holm family like any p-value.
+double sprt_p_value(const SprtShape& shape, const SprtBoundaries& boundaries, std::size_t k,
+                    double log_ratio);
+
+}  // namespace mlregress::internal::stats
