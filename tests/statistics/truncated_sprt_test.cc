@@ -172,6 +172,13 @@ TEST(TruncatedSprt, TheStagewisePValue) {
     before = p;
     EXPECT_LE(sprt_p_value(shape, b, k, b.upper + 1.0), p);
   }
+  // The calibration's p-value of a crossing at look k: the crossings by then, counted at the
+  // boundary; its last is alpha.
+  ASSERT_EQ(c.regression_by_look.size(), shape.looks.size());
+  for (std::size_t k = 0; k < shape.looks.size(); ++k) {
+    EXPECT_NEAR(c.regression_by_look[k], sprt_p_value(shape, b, k, b.upper), 1e-12) << k;
+  }
+  EXPECT_NEAR(c.regression_by_look.back(), c.alpha, 1e-12);
   // Undecided at the cap: more than alpha, at most 1.
   const double at_cap = sprt_p_value(shape, b, shape.looks.size() - 1, 0.5 * (b.upper + b.lower));
   EXPECT_GT(at_cap, c.alpha);

@@ -147,19 +147,23 @@ std::string scale_problem(double margin, const SeedScale& s) {
   return "";
 }
 
-// The look settles by the ratio; its p-value is the stagewise one where the test stopped with a
-// REGRESSION or ended at the cap, 1 where the looks go on or PASSed.
+// The look settles by the ratio. Its p-value: where the test stopped with a REGRESSION, the chance
+// of a REGRESSION by this look under no change (below alpha / family, so Holm keeps it); where it
+// ended undecided at the cap, the stagewise p-value of its ratio; 1 where the looks go on or it
+// PASSed.
 void settle_by_ratio(SequentialLook& look, const stats::SprtShape& shape,
-                     const stats::SprtBoundaries& b, std::size_t k, bool last) {
+                     const stats::SprtCalibration& c, std::size_t k, bool last) {
+  const stats::SprtBoundaries& b = c.boundaries;
+  look.p_worse_sequential = 1.0;
+  look.p_better_sequential = 1.0;
   if (look.log_ratio >= b.upper) {
     look.outcome = LookOutcome::kRegression;
+    look.p_worse_sequential = c.regression_by_look[k];
   } else if (look.log_ratio <= b.lower) {
     look.outcome = LookOutcome::kPass;
+  } else if (last) {
+    look.p_worse_sequential = stats::sprt_p_value(shape, b, k, look.log_ratio);
   }
-  const bool p_needed =
-      look.outcome == LookOutcome::kRegression || (last && look.outcome == LookOutcome::kContinue);
-  look.p_worse_sequential = p_needed ? stats::sprt_p_value(shape, b, k, look.log_ratio) : 1.0;
-  look.p_better_sequential = 1.0;
 }
 
 // What the report shows of a look: the plain analysis of its seeds (the covariate as the ratio
@@ -215,10 +219,10 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   shape.looks = looks;
   shape.reference_seeds = scale.reference_seeds;
   shape.spread_df = scale.df;
-  const stats::SprtBoundaries b = calibrated(shape, decision_level, plan.pass_error).boundaries;
+  const stats::SprtCalibration calibration = calibrated(shape, decision_level, plan.pass_error);
   base.alternative = shape.d * scale.sd;
-  base.regression_boundary = b.upper;
-  base.pass_boundary = b.lower;
+  base.regression_boundary = calibration.boundaries.upper;
+  base.pass_boundary = calibration.boundaries.lower;
 
   std::vector<SequentialLook> taken;
   double sum = 0.0;  // of the degradations, in sds
@@ -230,7 +234,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
       sum += scale.degradations[static_cast<std::size_t>(i)] / scale.sd;
     look.log_ratio = shape.d * sum - looks[k] * shape.d * shape.d / 2.0;
     describe_look(look, comparison, ran, paired, scale);
-    settle_by_ratio(look, shape, b, k, k + 1 == looks.size());
+    settle_by_ratio(look, shape, calibration, k, k + 1 == looks.size());
     taken.push_back(look);
     if (look.outcome != LookOutcome::kContinue) break;
   }

@@ -301,6 +301,7 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
   const std::size_t last = shape.looks.size() - 1;
   SprtOutcomes out;
   out.stop_at.assign(shape.looks.size(), 0.0);
+  out.regression_at.assign(shape.looks.size(), 0.0);
   for (const ErrorNode& node : error_nodes(shape)) {
     const PathMasses m = carry_paths(shape, boundaries, theta + node.shift * node.scale, node.scale,
                                      last, boundaries.upper);
@@ -308,6 +309,7 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
       out.regression += node.weight * m.regression[k];
       out.pass += node.weight * m.pass[k];
       out.stop_at[k] += node.weight * (m.regression[k] + m.pass[k]);
+      out.regression_at[k] += node.weight * m.regression[k];
     }
     out.undecided += node.weight * m.undecided;
     out.stop_at[last] += node.weight * m.undecided;
@@ -342,8 +344,11 @@ SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta
   }
   SprtCalibration c;
   c.boundaries = b;
-  c.alpha = sprt_outcomes(shape, b, 0.0).regression;
+  const SprtOutcomes h0 = sprt_outcomes(shape, b, 0.0);
+  c.alpha = h0.regression;
   c.power = sprt_outcomes(shape, b, shape.d).regression;
+  double by_now = 0.0;
+  for (const double p : h0.regression_at) c.regression_by_look.push_back(by_now += p);
   return c;
 }
 

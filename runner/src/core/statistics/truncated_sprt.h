@@ -48,6 +48,8 @@ struct SprtOutcomes {
   double expected_seeds = 0.0;
   /// P(the test stops at look k), k = 0 .. looks.size() - 1 (the last includes the undecided).
   std::vector<double> stop_at;
+  /// P(it stops with REGRESSION at look k).
+  std::vector<double> regression_at;
 };
 
 /// The test's outcomes at a true shift theta (in the sds of d; 0: no change). Throws
@@ -60,6 +62,10 @@ struct SprtCalibration {
   double alpha = 0.0;  ///< P(REGRESSION | no change) at the boundaries found
   double power = 0.0;  ///< P(REGRESSION | shift d): below 1 - beta only when even a test that
                        ///< never PASSes early cannot reach it by the last look
+  /// P(REGRESSION at look k or before | no change), per look: the p-value of a test that crossed
+  /// the upper boundary at look k, in the stagewise ordering with every crossing at look k counted
+  /// as extreme as the boundary (so a valid p-value, at most sprt_p_value's one look later).
+  std::vector<double> regression_by_look;
 };
 
 /// The boundaries at which P(REGRESSION | no change) = alpha and P(REGRESSION | d) = 1 - beta (to
