@@ -263,6 +263,57 @@ TEST_F(SequentialSeedsE2eTest, APassErrorFlowsFromTheDeclarationToTheVerdict) {
             default_look.at("interval_level").get<double>() - 0.01);
 }
 
+// Seeds(2).then_blocks_of(1).up_to(12).likelihood_ratio().pass_error(0.2)
+// (mlregress_likelihood_ratio_fixture): the design is listed, planned in config.json, recorded in
+// results.json, named by promote; the runner looks after 2 seeds and then after every seed, each
+// look carries its log likelihood ratio and boundaries, an unchanged candidate on fresh seeds
+// PASSes and a drop of 5 margins is a REGRESSION at the first look. Planted: a gate that ignored
+// the declaration would write looks without a likelihood ratio, at 4 seeds and more.
+TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVerdict) {
+  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
+  const auto lr_fixture = [&](const std::string& args) {
+    return run_fixture_in(temp_.path(), binary, args);
+  };
+  EXPECT_THAT(lr_fixture("list").out,
+              HasSubstr("[2 seeds, then 1 at a time, up to 12, likelihood-ratio looks, PASS error "
+                        "0.2]"));
+  EXPECT_EQ(json::parse(lr_fixture("list --format json").out)
+                .at("tests")
+                .at(0)
+                .at("seeds_likelihood_ratio"),
+            true);
+  promote_baseline();
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  const ProcessResult promoted =
+      lr_fixture("promote " + latest("first") + " --baselines " + baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("likelihood-ratio looks"));
+
+  const ProcessResult same = lr_fixture(run_args + temp_.path() + "/same --seed 100");
+  ASSERT_EQ(same.exit_code, kPassed) << same.out << same.err;
+  EXPECT_THAT(same.out, HasSubstr("log likelihood ratio"));
+  EXPECT_EQ(accuracy(latest("same")).at("verdict"), "PASS");
+  EXPECT_EQ(test_result(latest("same")).at("seed_likelihood_ratio"), true);
+  const json config = json::parse(read_file(latest("same") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("likelihood_ratio"), true);
+  const json looks = accuracy(latest("same")).at("looks");
+  for (std::size_t k = 0; k < looks.size(); ++k) {
+    EXPECT_EQ(looks.at(k).at("seeds"), 2 + static_cast<int>(k));
+    const json& ratio = looks.at(k).at("likelihood_ratio");
+    EXPECT_LT(ratio.at("pass_boundary").get<double>(),
+              ratio.at("regression_boundary").get<double>());
+    EXPECT_THAT(ratio.at("scale_source").get<std::string>(), HasSubstr("the baseline's 12 seeds"));
+  }
+  EXPECT_EQ(seed_runs(latest("same")), looks.size() + 1);
+
+  const ProcessResult worse = lr_fixture(run_args + temp_.path() +
+                                         "/worse --seed 100 --set SequentialAccuracy.shift=-0.05");
+  EXPECT_EQ(worse.exit_code, kRegression) << worse.out << worse.err;
+  EXPECT_EQ(accuracy(latest("worse")).at("verdict"), "REGRESSION");
+  EXPECT_EQ(seed_runs(latest("worse")), 2u);
+}
+
 // Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
 // planned in config.json and results.json, the runner runs 2 seeds between two looks after the
 // first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12

@@ -1,10 +1,11 @@
 // Likelihood-ratio seeds (Seeds(b).then_blocks_of(1).up_to(n).likelihood_ratio()): each look's
 // ratio as the formula gives it from the look's own fields; a large degradation decided at the
-// first look, an unchanged candidate PASSed; the gate's verdicts and reasons; what cannot be
-// weighed (no margin, a baseline without spread) a problem. And by simulation, fresh seeds against
-// a 40-seed baseline and paired seeds: false REGRESSION within alpha and power at a degradation of
-// the margin at least 1 - pass_error, each by its Clopper-Pearson interval; the same loop with a
-// fixed-level t test at every look (peeking) is caught above alpha, so the check can fail.
+// first look, an unchanged candidate PASSed; the gate's verdicts and reasons; no margin a problem,
+// values without spread settled as the single-look gate settles them. And by simulation, fresh
+// seeds against a 40-seed baseline and paired seeds: false REGRESSION within alpha and power at a
+// degradation of the margin at least 1 - pass_error, each by its Clopper-Pearson interval; the same
+// loop with a fixed-level t test at every look (peeking) is caught above alpha, so the check can
+// fail.
 #include "analysis/likelihood_ratio_seeds.h"
 
 #include <gmock/gmock.h>
@@ -150,11 +151,18 @@ TEST(LikelihoodRatioSeeds, WhatCannotBeWeighedIsAProblem) {
   ASSERT_EQ(no_margin.size(), 1u);
   EXPECT_THAT(no_margin[0].analysis.problem, HasSubstr("needs a margin above 0"));
   EXPECT_EQ(no_margin[0].outcome, LookOutcome::kContinue);
+  // Without spread the difference is known exactly: the single-look gate's rules settle it.
   const SeedSamples flat = samples(std::vector<double>(kBaselineSeeds, 0.87));
-  const auto no_spread = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
-                                               candidate, flat, likelihood_ratio_plan(), kAlpha);
-  ASSERT_EQ(no_spread.size(), 1u);
-  EXPECT_THAT(no_spread[0].analysis.problem, HasSubstr("do not vary"));
+  const auto same = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, flat,
+                                          flat, likelihood_ratio_plan(), kAlpha);
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0].outcome, LookOutcome::kPass);
+  EXPECT_FALSE(same[0].likelihood_ratio);
+  const SeedSamples worse = samples(std::vector<double>(kBaselineSeeds, 0.87 - 2.0 * kMargin));
+  const auto dropped = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, worse,
+                                             flat, likelihood_ratio_plan(), kAlpha);
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_EQ(dropped[0].outcome, LookOutcome::kRegression);
   // Blocks of one seed only in a likelihood-ratio plan.
   SequentialPlan planned = likelihood_ratio_plan();
   planned.likelihood_ratio = false;

@@ -107,6 +107,24 @@ TEST(SeedRegistrationTest, APassErrorNeedsPlannedLooksAndAnErrorBelowOneHalf) {
   }
 }
 
+// likelihood_ratio() weighs the margin against none at planned looks, which may come every seed:
+// blocks of 1 are accepted with it (and only with it); without up_to(), or with pass_early() (a
+// spending it does not do: it calibrates the PASS error), it is refused.
+TEST(SeedRegistrationTest, LikelihoodRatioLooksNeedAPlannedCapAndMayLookEverySeed) {
+  EXPECT_EQ(error_of({}, Seeds(2).then_blocks_of(1).up_to(52).likelihood_ratio().pass_error(0.2)),
+            "");
+  EXPECT_THAT(error_of({}, Seeds(2).then_blocks_of(1).up_to(52)),
+              ::testing::HasSubstr("at least 2 seeds (1 with likelihood_ratio())"));
+  EXPECT_THAT(error_of({}, Seeds(8).likelihood_ratio()),
+              ::testing::HasSubstr("Seeds(8).likelihood_ratio() without up_to(cap)"));
+  EXPECT_THAT(error_of({}, Seeds(8).until_decided(200).likelihood_ratio()),
+              ::testing::HasSubstr("without up_to(cap)"));
+  EXPECT_THAT(error_of({}, Seeds(8).up_to(40).pass_early().likelihood_ratio()),
+              ::testing::HasSubstr("with pass_early()"));
+  EXPECT_THAT(error_of({}, Seeds(1).up_to(40).likelihood_ratio()),
+              ::testing::HasSubstr("blocks of at least 2 seeds"));
+}
+
 // until_decided() is its own design: combined with up_to() (a second cap) or pass_early() (a
 // spending of the PASS error it does not do) the declaration is ambiguous and refused.
 TEST(SeedRegistrationTest, AnAnytimeStudyRefusesThePlannedDesignsOptions) {

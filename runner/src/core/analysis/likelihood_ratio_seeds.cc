@@ -133,18 +133,9 @@ SeedScale fresh_scale(Direction direction, const SeedSamples& ran, const SeedSam
   return s;
 }
 
-// The look's problem, or an empty string when the ratio can be formed.
-std::string scale_problem(double margin, const SeedScale& s) {
-  if (!(margin > 0.0)) {
-    return "a likelihood-ratio plan needs a margin above 0: it weighs a degradation of the margin "
-           "against none";
-  }
-  // Equal values can leave an sd of rounding errors, which no seed's spread is.
-  if (!(s.sd > 1e-12 * s.magnitude) || !std::isfinite(s.sd)) {
-    return fmt::format("{} do not vary: no scale to weigh a degradation of the margin in",
-                       s.source);
-  }
-  return "";
+// Equal values can leave an sd of rounding errors, which no seed's spread is.
+bool without_spread(const SeedScale& s) {
+  return !(s.sd > 1e-12 * s.magnitude) || !std::isfinite(s.sd);
 }
 
 // The look settles by the ratio. Its p-value: where the test stopped with a REGRESSION, the chance
@@ -182,6 +173,22 @@ void describe_look(SequentialLook& look, const SeedComparison& comparison, const
   look.interval_upper = look.analysis.ci_upper;
 }
 
+// Values without spread (a deterministic metric, or a rerun of the same seeds that changed
+// nothing) have no scale to weigh a ratio in, and need none: the difference is known exactly, and
+// the first look settles it as the single-look gate does (PASS within the margin, REGRESSION
+// beyond it).
+SequentialLook exact_look(const SeedComparison& comparison, const SeedSamples& ran, bool paired,
+                          int first_look, SequentialLook look) {
+  look.likelihood_ratio = false;
+  look.seeds = first_look;
+  look.information = 1.0;
+  describe_look(look, comparison, ran, paired, SeedScale{});
+  look.p_worse_sequential = look.analysis.p_worse;
+  look.p_better_sequential = look.analysis.p_better;
+  look.outcome = settle_look(look, comparison.direction, comparison.margin);
+  return look;
+}
+
 }  // namespace
 
 std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Direction direction,
@@ -207,13 +214,16 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   base.family = std::max(1, plan.family);
   base.seed_sd = scale.sd;
   base.scale_source = scale.source;
-  if (const std::string problem = scale_problem(margin, scale); !problem.empty()) {
+  if (!(margin > 0.0)) {
     base.seeds = looks.front();
     base.analysis = analyse_distribution(metric, direction, margin, first_seeds(ran, looks.front()),
                                          baseline, paired ? nullptr : covariate);
-    base.analysis.problem = problem;
+    base.analysis.problem =
+        "a likelihood-ratio plan needs a margin above 0: it weighs a degradation of the margin "
+        "against none";
     return {base};
   }
+  if (without_spread(scale)) return {exact_look(comparison, ran, paired, looks.front(), base)};
   stats::SprtShape shape;
   shape.d = rounded_shift(margin / scale.sd);
   shape.looks = looks;

@@ -41,8 +41,9 @@ namespace mlregress::internal {
 /// The looks of plan (plan.likelihood_ratio; the looks of sequential_looks(plan)), with the
 /// contract of look_sequentially: paired when the baseline holds plan.cap seeds including the
 /// candidate's, else the whole baseline as a fixed arm; a diverged seed gives one look,
-/// kRegression; fewer seeds than the first look, a margin of 0 or a baseline without spread one
-/// look with the problem, kContinue; the looks stop at the first that settles the metric. Each
+/// kRegression; fewer seeds than the first look, or a margin of 0, one look with the problem,
+/// kContinue; values without spread (their difference known exactly) one look settled as the
+/// single-look gate settles it; the looks stop at the first that settles the metric. Each
 /// look's `analysis` is analyse_distribution of its seeds (for the report); its
 /// p_worse_sequential P(REGRESSION by that look | no change) where the test stopped with
 /// REGRESSION, the stagewise p-value of the ratio where it ended undecided at the cap, else 1.
