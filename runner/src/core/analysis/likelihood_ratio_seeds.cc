@@ -139,11 +139,9 @@ bool without_spread(const SeedScale& s) {
 }
 
 // The look settles by the ratio. Its p-value: where the test stopped with a REGRESSION, the chance
-// of a REGRESSION by this look under no change (below alpha / family, so Holm keeps it); where it
-// ended undecided at the cap, the stagewise p-value of its ratio; 1 where the looks go on or it
-// PASSed.
-void settle_by_ratio(SequentialLook& look, const stats::SprtShape& shape,
-                     const stats::SprtCalibration& c, std::size_t k, bool last) {
+// of a REGRESSION by this look under no change (below alpha / family, so Holm keeps it); 1
+// otherwise, so that Holm never turns a metric the ratio left undecided into a REGRESSION.
+void settle_by_ratio(SequentialLook& look, const stats::SprtCalibration& c, std::size_t k) {
   const stats::SprtBoundaries& b = c.boundaries;
   look.p_worse_sequential = 1.0;
   look.p_better_sequential = 1.0;
@@ -152,8 +150,6 @@ void settle_by_ratio(SequentialLook& look, const stats::SprtShape& shape,
     look.p_worse_sequential = c.regression_by_look[k];
   } else if (look.log_ratio <= b.lower) {
     look.outcome = LookOutcome::kPass;
-  } else if (last) {
-    look.p_worse_sequential = stats::sprt_p_value(shape, b, k, look.log_ratio);
   }
 }
 
@@ -244,7 +240,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
       sum += scale.degradations[static_cast<std::size_t>(i)] / scale.sd;
     look.log_ratio = shape.d * sum - looks[k] * shape.d * shape.d / 2.0;
     describe_look(look, comparison, ran, paired, scale);
-    settle_by_ratio(look, shape, calibration, k, k + 1 == looks.size());
+    settle_by_ratio(look, calibration, k);
     taken.push_back(look);
     if (look.outcome != LookOutcome::kContinue) break;
   }

@@ -46,7 +46,7 @@ namespace mlregress::internal {
 /// single-look gate settles it; the looks stop at the first that settles the metric. Each
 /// look's `analysis` is analyse_distribution of its seeds (for the report); its
 /// p_worse_sequential P(REGRESSION by that look | no change) where the test stopped with
-/// REGRESSION, the stagewise p-value of the ratio where it ended undecided at the cap, else 1.
+/// REGRESSION, else 1.
 std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Direction direction,
                                                   double margin, const SeedSamples& candidate,
                                                   const SeedSamples& baseline,

@@ -12,9 +12,9 @@
 namespace mlregress::internal::stats {
 namespace {
 
-// The grid's spacing on S, in sds of one seed: each cell's probability sits at its centre, and the
-// crossing probabilities computed from there agree with a grid four times finer to about 1e-3 of
-// themselves (truncated_sprt_test.cc).
+// The grid's spacing on S, in sds of one seed: each cell's probability sits at its centre (the
+// crossing probabilities agree with an independent simulation to its standard errors,
+// truncated_sprt_test.cc).
 constexpr double kGridSpacing = 0.08;
 constexpr int kFewestGridPoints = 32;
 // Wide regions (a small d, or a PASS boundary pushed far down) get at most this many points:
@@ -102,16 +102,15 @@ StepTables step_tables(const SprtShape& shape, const Grid& g, int step, double m
   return t;
 }
 
-// Look 0, where S ~ N(n0 mu, n0 scale^2): what crosses either boundary there (into `out`; at
-// `upper`, which is the p-value's threshold when look 0 is the last), and the probability of each
-// cell of the grid between them.
+// Look 0, where S ~ N(n0 mu, n0 scale^2): what crosses either boundary there (into `out`), and
+// the probability of each cell of the grid between them.
 std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, const Grid& g,
-                               double mu, double scale, double upper, PathMasses& out) {
+                               double mu, double scale, PathMasses& out) {
   const int n0 = shape.looks[0];
   const double sd0 = scale * std::sqrt(static_cast<double>(n0));
   const double mean0 = n0 * mu;
   const double lower0 = sum_at(shape, b.lower, n0);
-  out.regression[0] = upper_tail((sum_at(shape, upper, n0) - mean0) / sd0);
+  out.regression[0] = upper_tail((sum_at(shape, b.upper, n0) - mean0) / sd0);
   out.pass[0] = upper_tail((mean0 - lower0) / sd0);
   if (shape.looks.size() == 1) {
     out.undecided = std::max(0.0, 1.0 - out.regression[0] - out.pass[0]);
@@ -126,12 +125,11 @@ std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, 
   return mass;
 }
 
-// The recursion for observations N(mu, scale^2), up to look `last`, where the REGRESSION
-// threshold on the ratio is `last_upper` instead of the boundary (the p-value's ordering); after
-// the last look the mass still between the boundaries is `undecided`.
-PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double mu, double scale,
-                       std::size_t last, double last_upper) {
+// The recursion for observations N(mu, scale^2) over every look; after the last one the mass still
+// between the boundaries is `undecided`.
+PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double mu, double scale) {
   const std::vector<int>& n = shape.looks;
+  const std::size_t last = n.size() - 1;
   Grid g;
   g.width = (b.upper - b.lower) / shape.d;
   g.points = std::clamp(static_cast<int>(std::ceil(g.width / kGridSpacing)), kFewestGridPoints,
@@ -141,8 +139,7 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
   out.regression.assign(last + 1, 0.0);
   out.pass.assign(last + 1, 0.0);
 
-  std::vector<double> mass =
-      first_look(shape, b, g, mu, scale, last == 0 ? last_upper : b.upper, out);
+  std::vector<double> mass = first_look(shape, b, g, mu, scale, out);
   if (last == 0) return out;
   std::vector<double> next(mass.size());
   std::map<int, StepTables> tables;  // by step
@@ -151,16 +148,6 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
     auto it = tables.find(step);
     if (it == tables.end()) it = tables.emplace(step, step_tables(shape, g, step, mu, scale)).first;
     const StepTables& t = it->second;
-    if (k == last && last_upper != b.upper) {
-      // The p-value's threshold: how far above each point of look k - 1 it lies.
-      const double sd = scale * std::sqrt(static_cast<double>(step));
-      const double above = sum_at(shape, last_upper, n[k]) - sum_at(shape, b.lower, n[k - 1]);
-      for (int i = 0; i < g.points; ++i) {
-        out.regression[k] += mass[static_cast<std::size_t>(i)] *
-                             upper_tail((above - (i + 0.5) * g.h - step * mu) / sd);
-      }
-      return out;
-    }
     double carried = 0.0;
     for (std::size_t i = 0; i < mass.size(); ++i) {
       out.regression[k] += mass[i] * t.up[i];
@@ -169,9 +156,7 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
     }
     if (k == last) {
       // What reached the last look and crossed neither boundary there.
-      if (last + 1 == n.size()) {
-        out.undecided = std::max(0.0, carried - out.regression[k] - out.pass[k]);
-      }
+      out.undecided = std::max(0.0, carried - out.regression[k] - out.pass[k]);
       break;
     }
     for (int m = 0; m < g.points; ++m) {
@@ -191,8 +176,8 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
 // its variance) and e ~ N(0, 1 / reference_seeds) the reference's error in true sds, they are
 // N(theta + e / r, 1 / r^2), theta the true shift in the test's units (d at "a shift of the
 // margin", whatever r is: d is the margin over the estimated sd). One node per pair (r, e), the
-// trapezoid rule over each law (spectrally accurate for smooth integrands: steps of 1 sd of e
-// and of ln r^2 agree with 0.6 sd steps to 1e-4 of alpha, truncated_sprt_test.cc).
+// trapezoid rule over each law in steps of 1 sd (spectrally accurate for smooth integrands; the
+// simulation check of truncated_sprt_test.cc includes both).
 struct ErrorNode {
   double scale = 1.0;  // 1 / r: the sd of one observation in the test's units
   double shift = 0.0;  // e, in true sds
@@ -303,8 +288,8 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
   out.stop_at.assign(shape.looks.size(), 0.0);
   out.regression_at.assign(shape.looks.size(), 0.0);
   for (const ErrorNode& node : error_nodes(shape)) {
-    const PathMasses m = carry_paths(shape, boundaries, theta + node.shift * node.scale, node.scale,
-                                     last, boundaries.upper);
+    const PathMasses m =
+        carry_paths(shape, boundaries, theta + node.shift * node.scale, node.scale);
     for (std::size_t k = 0; k <= last; ++k) {
       out.regression += node.weight * m.regression[k];
       out.pass += node.weight * m.pass[k];
@@ -350,19 +335,6 @@ SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta
   double by_now = 0.0;
   for (const double p : h0.regression_at) c.regression_by_look.push_back(by_now += p);
   return c;
-}
-
-double sprt_p_value(const SprtShape& shape, const SprtBoundaries& boundaries, std::size_t k,
-                    double log_ratio) {
-  require_shape(shape, boundaries);
-  if (k >= shape.looks.size()) throw std::invalid_argument("an SPRT p-value at a look it lacks");
-  double p = 0.0;
-  for (const ErrorNode& node : error_nodes(shape)) {
-    const PathMasses m =
-        carry_paths(shape, boundaries, node.shift * node.scale, node.scale, k, log_ratio);
-    for (std::size_t j = 0; j <= k; ++j) p += node.weight * m.regression[j];
-  }
-  return std::clamp(p, 0.0, 1.0);
 }
 
 }  // namespace mlregress::internal::stats

@@ -63,8 +63,8 @@ struct SprtCalibration {
   double power = 0.0;  ///< P(REGRESSION | shift d): below 1 - beta only when even a test that
                        ///< never PASSes early cannot reach it by the last look
   /// P(REGRESSION at look k or before | no change), per look: the p-value of a test that crossed
-  /// the upper boundary at look k, in the stagewise ordering with every crossing at look k counted
-  /// as extreme as the boundary (so a valid p-value, at most sprt_p_value's one look later).
+  /// the upper boundary at look k (an earlier crossing is more extreme; every crossing at one look
+  /// counts as one value), valid because P(it is at most that value | no change) is that value.
   std::vector<double> regression_by_look;
 };
 
@@ -72,13 +72,5 @@ struct SprtCalibration {
 /// about 0.1% of each). alpha and beta in (0, 0.5). Where the looks are too few for the power,
 /// lower is as low as it goes (-12: practically no early PASS) and `power` says what is reached.
 SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta);
-
-/// The p-value of a test that stopped at look k with log likelihood ratio `log_ratio`, in the
-/// stagewise ordering (an earlier crossing of upper is more extreme than a later one, and at one
-/// look a larger ratio more extreme): P(no change gives a REGRESSION before look k) + P(it reaches
-/// look k and a ratio at least `log_ratio` there). At most alpha when the test stopped with
-/// REGRESSION; uniform or larger under no change, so it joins a Holm family like any p-value.
-double sprt_p_value(const SprtShape& shape, const SprtBoundaries& boundaries, std::size_t k,
-                    double log_ratio);
 
 }  // namespace mlregress::internal::stats
