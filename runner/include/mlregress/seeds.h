@@ -213,7 +213,8 @@ class Seeds {
   /// Sequential tests: Wald's sequential probability ratio test at the looks, weighing a
   /// degradation of exactly the margin against none, with boundaries calibrated to the run's level
   /// (REGRESSION under no change) and to pass_error() (PASS at a degradation of the margin: the
-  /// type II error, so pass_error(0.2) is power 0.8). The design that comes closest to the fewest
+  /// type II error, so pass_error(0.2) is power 0.8 when the cap leaves room). The design that
+  /// comes closest to the fewest
   /// seeds any test can use when seeds run against a baseline arm (fresh seeds: its sd is the
   /// scale); paired looks take the first look's sd. It needs up_to() and a margin above 0, never
   /// reports IMPROVED, and may look after every seed: Seeds(2).then_blocks_of(1).up_to(52)

@@ -7,7 +7,8 @@
 // reaches the upper boundary, PASS when it falls to the lower one, INCONCLUSIVE if neither by the
 // cap. The boundaries are calibrated exactly, by numerical integration, so that
 //   P(REGRESSION | no change) = alpha / family        (the run's Holm level, as elsewhere)
-//   P(REGRESSION | a degradation of the margin) = 1 - pass_error   (so P(PASS) there <= it)
+//   P(PASS | a degradation of the margin) = pass_error   (the power there: 1 - pass_error less
+//                                                         what the cap leaves undecided)
 // including the errors of what the test estimates: the sd, and for fresh seeds the baseline's
 // mean. This is the test that comes closest to the fewest seeds any test can use (Wald's bound):
 // runner/docs/seeded-tests.md, "How far from the floor", has the figures.

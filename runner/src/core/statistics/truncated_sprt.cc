@@ -313,9 +313,9 @@ SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta
   const auto alpha_at = [&](double upper) {
     return sprt_outcomes(shape, {upper, b.lower}, 0.0).regression;
   };
-  // The power falls as lower rises (more paths PASS early): decreasing in lower.
-  const auto power_at = [&](double lower) {
-    return sprt_outcomes(shape, {b.upper, lower}, shape.d).regression;
+  // P(no PASS | d) falls as lower rises (more paths PASS early): decreasing in lower.
+  const auto no_pass_at = [&](double lower) {
+    return 1.0 - sprt_outcomes(shape, {b.upper, lower}, shape.d).pass;
   };
   for (int round = 0; round < 8; ++round) {
     const SprtBoundaries before = b;
@@ -323,7 +323,7 @@ SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta
     const double reach = round == 0 ? 0.25 : 0.02;
     b.upper = solve_decreasing(alpha_at, alpha, b.upper, reach, std::max(0.0, b.lower) + 1e-3,
                                kHighestUpper);
-    b.lower = solve_decreasing(power_at, 1.0 - beta, b.lower, reach, kLowestLower,
+    b.lower = solve_decreasing(no_pass_at, 1.0 - beta, b.lower, reach, kLowestLower,
                                std::min(0.0, b.upper) - 1e-3);
     if (std::abs(b.upper - before.upper) < 1e-3 && std::abs(b.lower - before.lower) < 1e-3) break;
   }

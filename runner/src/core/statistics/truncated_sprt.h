@@ -1,6 +1,6 @@
 // The truncated sequential probability ratio test (Wald's SPRT) of "no change" against "a shift of
 // d", its error probabilities computed exactly (by numerical integration, not simulation) and its
-// two boundaries calibrated to the exact alpha and power. The test that comes closest to Wald's
+// two boundaries calibrated to the exact alpha and beta. The test that comes closest to Wald's
 // bound on the expected seeds (statistics/sequential_bound.h).
 //
 // The observations are one per seed, X_i ~ N(theta + e, 1) in standard deviations of one seed,
@@ -15,9 +15,10 @@
 // boundaries, carried from look to look by the normal increments (Armitage, McPherson and Rowe's
 // recursion), and for a baseline's error averaged over e by the trapezoid rule.
 //
-// Calibration: upper so that P(REGRESSION | no change) = alpha and lower so that
-// P(REGRESSION | shift d) = 1 - beta, both including the reference's own error, so P(PASS |
-// shift d) <= beta. Wald's approximations ln((1 - beta) / alpha) and ln(beta / (1 - alpha))
+// Calibration: upper so that P(REGRESSION | no change) = alpha and lower so that P(PASS | shift d)
+// = beta, both including the reference's own error; the power at d is then 1 - beta less what the
+// last look leaves undecided (little when the looks go far enough; a cap too small for the power
+// costs power, not seeds). Wald's approximations ln((1 - beta) / alpha) and ln(beta / (1 - alpha))
 // ignore the overshoot, the truncation and the reference's error; the calibrated boundaries do
 // not.
 #pragma once
@@ -60,17 +61,15 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
 struct SprtCalibration {
   SprtBoundaries boundaries;
   double alpha = 0.0;  ///< P(REGRESSION | no change) at the boundaries found
-  double power = 0.0;  ///< P(REGRESSION | shift d): below 1 - beta only when even a test that
-                       ///< never PASSes early cannot reach it by the last look
+  double power = 0.0;  ///< P(REGRESSION | shift d): 1 - beta less P(undecided | d)
   /// P(REGRESSION at look k or before | no change), per look: the p-value of a test that crossed
   /// the upper boundary at look k (an earlier crossing is more extreme; every crossing at one look
   /// counts as one value), valid because P(it is at most that value | no change) is that value.
   std::vector<double> regression_by_look;
 };
 
-/// The boundaries at which P(REGRESSION | no change) = alpha and P(REGRESSION | d) = 1 - beta (to
-/// about 0.1% of each). alpha and beta in (0, 0.5). Where the looks are too few for the power,
-/// lower is as low as it goes (-12: practically no early PASS) and `power` says what is reached.
+/// The boundaries at which P(REGRESSION | no change) = alpha and P(PASS | d) = beta (to about
+/// 0.01% of each). alpha and beta in (0, 0.5).
 SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta);
 
 }  // namespace mlregress::internal::stats
