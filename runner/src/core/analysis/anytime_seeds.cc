@@ -149,14 +149,11 @@ std::string format_anytime_look(const SequentialLook& look) {
   if (!a.problem.empty()) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
   }
-  const std::string family = look.family > 1
-                                 ? fmt::format("; settles below {:.2g} = alpha / {} hypotheses",
-                                               look.decision_level, look.family)
-                                 : "";
   return fmt::format(
       "look at {} seeds: diff {:.4g} [{}% CS {:.4g}, {:.4g}], anytime p(worse) {:.2g}{}; {}",
       look.seeds, a.difference, format_level_percent(look.pass_level), look.interval_lower,
-      look.interval_upper, look.p_worse_sequential, family, look_outcome_name(look.outcome));
+      look.interval_upper, look.p_worse_sequential, family_clause(look),
+      look_outcome_name(look.outcome));
 }
 
 }  // namespace mlregress::internal

@@ -252,15 +252,12 @@ std::string format_likelihood_ratio_look(const SequentialLook& look) {
   if (!a.problem.empty()) {
     return fmt::format("look at {} seeds: not tested: {}", look.seeds, a.problem);
   }
-  const std::string family = look.family > 1
-                                 ? fmt::format("; settles below {:.2g} = alpha / {} hypotheses",
-                                               look.decision_level, look.family)
-                                 : "";
   return fmt::format(
       "look at {} seeds: diff {:.4g}, log likelihood ratio {:.3g} (REGRESSION at {:.3g}, PASS at "
       "{:.3g}; a degradation of {:.4g} against none, sd {:.4g} from {}{}); {}",
       look.seeds, a.difference, look.log_ratio, look.regression_boundary, look.pass_boundary,
-      look.alternative, look.seed_sd, look.scale_source, family, look_outcome_name(look.outcome));
+      look.alternative, look.seed_sd, look.scale_source, family_clause(look),
+      look_outcome_name(look.outcome));
 }
 
 }  // namespace mlregress::internal

@@ -44,6 +44,12 @@ std::optional<SequentialLook> look_before_first_block(const SeedComparison& comp
   return look;
 }
 
+std::string family_clause(const SequentialLook& look) {
+  if (look.family <= 1) return "";
+  return fmt::format("; settles below {:.2g} = alpha / {} hypotheses", look.decision_level,
+                     look.family);
+}
+
 LookOutcome settle_look(const SequentialLook& look, Direction direction, double margin) {
   const double worse = degradation_of(direction, look.analysis.difference);
   const double worst_case =

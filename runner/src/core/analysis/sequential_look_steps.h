@@ -41,6 +41,10 @@ std::optional<SequentialLook> look_before_first_block(const SeedComparison& comp
                                                       const SeedSamples& ran, int first_look,
                                                       bool anytime);
 
+/// "; settles below 0.0005 = alpha / 20 hypotheses" when the run's family has more than one
+/// hypothesis, else "": the clause every design's look line ends its figures with.
+std::string family_clause(const SequentialLook& look);
+
 /// How a look settles the metric, from its analysis, interval and sequential p-values:
 /// REGRESSION when p_worse_sequential < decision_level and the estimated degradation exceeds the
 /// margin, IMPROVED symmetrically, PASS when the interval rules out a degradation beyond the

@@ -34,13 +34,6 @@ SeedSamples seeds_between(const SeedSamples& samples, int begin, int end) {
           std::vector<std::uint64_t>(samples.seeds.begin() + from, samples.seeds.begin() + to)};
 }
 
-// ", settled below 0.0005 = alpha / 20 hypotheses" when the run's family has more than one.
-std::string family_clause(const SequentialLook& look) {
-  if (look.family <= 1) return "";
-  return fmt::format("; settles below {:.2g} = alpha / {} hypotheses", look.decision_level,
-                     look.family);
-}
-
 // "; the PASS error is spent early (pass_early)": the interval's level follows from it.
 std::string pass_spending_clause(const SequentialLook& look) {
   if (look.pass_spending != stats::SpendingFunction::kPocock) return "";
