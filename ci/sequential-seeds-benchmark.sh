@@ -36,7 +36,8 @@
 #        (FIXTURE_RUNS=300, FIXTURE_POOL_RUNS=100, LEVER_SEEDS=520 and LEVER_TRIALS=10000 from the
 #        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes; FIRST_SEED
 #        (default 1000) moves the trials' seeds, for more independent trials; FIXTURE=BINARY runs
-#        the fixture's trials with another build of it, e.g. mlregress_seed_gate_beta_fixture).
+#        the fixture's trials with another build of it, e.g. mlregress_seed_gate_beta_fixture or
+#        mlregress_seed_gate_lr_fixture).
 #        About 70 minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
@@ -233,6 +234,8 @@ def declared_design(test):
     text += f".up_to({cap})"
     if test.get("seed_pass_spending") == "pocock":
         text += ".pass_early()"
+    if test.get("seed_likelihood_ratio"):
+        text += ".likelihood_ratio()"
     if test.get("seed_pass_error", 0.025) != 0.025:
         text += f".pass_error({test['seed_pass_error']:g})"
     return text
