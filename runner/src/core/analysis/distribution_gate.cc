@@ -258,10 +258,6 @@ DistributionAnalysis analyse_distribution(const std::string& metric, Direction d
   return analyse_distribution(metric, direction, margin, candidate, baseline, nullptr);
 }
 
-namespace {
-
-// The covariate's values for `samples`' seeds, in their order, or nullopt when one is missing or
-// not finite.
 std::optional<std::vector<double>> covariate_values(const SeedSamples& samples,
                                                     const SeedSamples& covariate) {
   std::optional<SeedSamples> aligned = samples_of_seeds(covariate, samples.seeds);
@@ -271,6 +267,8 @@ std::optional<std::vector<double>> covariate_values(const SeedSamples& samples,
   }
   return std::move(aligned->values);
 }
+
+namespace {
 
 // The two arms adjusted by the covariate, or the reason they are not (in `use.note`).
 std::optional<stats::ControlVariateAdjustment> covariate_adjustment(const SeedSamples& candidate,

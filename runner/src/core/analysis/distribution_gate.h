@@ -69,6 +69,11 @@ enum class GateDesign {
 std::optional<SeedSamples> samples_of_seeds(const SeedSamples& baseline,
                                             const std::vector<std::uint64_t>& seeds);
 
+/// A covariate's values for `samples`' seeds, in their order, or nullopt when one is missing or
+/// not finite.
+std::optional<std::vector<double>> covariate_values(const SeedSamples& samples,
+                                                    const SeedSamples& covariate);
+
 /// "welch" or "paired".
 std::string_view gate_design_name(GateDesign design);
 std::optional<GateDesign> parse_gate_design(std::string_view name);

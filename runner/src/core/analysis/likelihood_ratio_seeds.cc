@@ -69,17 +69,6 @@ SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSa
   return s;
 }
 
-// The covariate's values of `samples`' seeds, or nullopt when one lacks a finite value.
-std::optional<std::vector<double>> covariate_of(const SeedSamples& samples,
-                                                const SeedSamples& covariate) {
-  const std::optional<SeedSamples> aligned = samples_of_seeds(covariate, samples.seeds);
-  if (!aligned || !std::all_of(aligned->values.begin(), aligned->values.end(),
-                               [](double v) { return std::isfinite(v); })) {
-    return std::nullopt;
-  }
-  return aligned->values;
-}
-
 // Fresh seeds against the baseline arm: its mean is the reference and its sd the scale, after
 // the covariate by the baseline's own slope when every seed of both arms has it and it varies in
 // the baseline (the scale then has one degree of freedom fewer).
@@ -94,8 +83,8 @@ SeedScale fresh_scale(Direction direction, const SeedSamples& ran, const SeedSam
   if (covariate != nullptr) {
     CovariateUse& use = s.covariate.emplace();
     use.name = covariate->name;
-    const auto xb = covariate_of(baseline, covariate->baseline);
-    const auto xc = covariate_of(ran, covariate->candidate);
+    const auto xb = covariate_values(baseline, covariate->baseline);
+    const auto xc = covariate_values(ran, covariate->candidate);
     const double mean_x = xb ? stats::mean(*xb) : 0.0;
     double sxx = 0.0, sxy = 0.0;
     const double mean_y = stats::mean(y);
@@ -212,8 +201,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   base.scale_source = scale.source;
   if (!(margin > 0.0)) {
     base.seeds = looks.front();
-    base.analysis = analyse_distribution(metric, direction, margin, first_seeds(ran, looks.front()),
-                                         baseline, paired ? nullptr : covariate);
+    describe_look(base, comparison, ran, paired, scale);
     base.analysis.problem =
         "a likelihood-ratio plan needs a margin above 0: it weighs a degradation of the margin "
         "against none";
