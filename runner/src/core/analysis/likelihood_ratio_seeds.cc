@@ -28,10 +28,11 @@ double rounded_shift(double d) {
 // Calibrations take from a few milliseconds to a few seconds (a baseline's error adds two
 // integrals); the gate, promote's simulation and the benchmarks ask for the same ones again.
 stats::SprtCalibration calibrated(const stats::SprtShape& shape, double alpha, double beta) {
-  using Key = std::tuple<double, std::vector<int>, int, double, double, double>;
+  using Key = std::tuple<double, std::vector<int>, int, double, int, double, double>;
   static std::mutex mutex;
   static std::map<Key, stats::SprtCalibration> cache;
-  const Key key{shape.d, shape.looks, shape.reference_seeds, shape.spread_df, alpha, beta};
+  const Key key{shape.d, shape.looks, shape.reference_seeds, shape.spread_df, shape.slope_seeds,
+                alpha,   beta};
   {
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
@@ -48,6 +49,7 @@ struct SeedScale {
   double sd = 0.0;
   double df = 0.0;
   int reference_seeds = 0;  // 0 for paired differences
+  int slope_seeds = 0;      // the baseline's, when the seeds are adjusted by its covariate slope
   double magnitude = 1.0;   // of the metric's values: an sd below 1e-12 of it is rounding
   std::string source;
   std::optional<CovariateUse> covariate;
@@ -108,6 +110,7 @@ SeedScale fresh_scale(Direction direction, const SeedSamples& ran, const SeedSam
           sxy * sxy / (sxx * stats::sample_variance(baseline.values) * static_cast<double>(m - 1));
       if (xc->size() >= 2) use.balance_p = stats::welch_t_test(*xc, *xb).p_value;
       s.df -= 1.0;
+      s.slope_seeds = static_cast<int>(m);
     }
   }
   const double reference = stats::mean(y);
@@ -213,6 +216,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   shape.looks = looks;
   shape.reference_seeds = scale.reference_seeds;
   shape.spread_df = scale.df;
+  shape.slope_seeds = scale.slope_seeds;
   const stats::SprtCalibration calibration = calibrated(shape, decision_level, plan.pass_error);
   base.alternative = shape.d * scale.sd;
   base.regression_boundary = calibration.boundaries.upper;

@@ -44,6 +44,9 @@ void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
   if (shape.reference_seeds < 0) {
     throw std::invalid_argument("an SPRT's reference needs 0 seeds (none) or more");
   }
+  if (shape.slope_seeds != 0 && shape.slope_seeds < 4) {
+    throw std::invalid_argument("an SPRT's covariate slope needs 0 seeds (none) or at least 4");
+  }
   if (!(shape.spread_df >= 0.0) || !std::isfinite(shape.spread_df)) {
     throw std::invalid_argument(
         "an SPRT's estimated sd needs 0 degrees of freedom (known) or more");
@@ -179,8 +182,8 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
 // trapezoid rule over each law in steps of 1 sd (spectrally accurate for smooth integrands; the
 // simulation check of truncated_sprt_test.cc includes both).
 struct ErrorNode {
-  double scale = 1.0;  // 1 / r: the sd of one observation in the test's units
-  double shift = 0.0;  // e, in true sds
+  double scale = 1.0;  // the sd of one observation in the test's units: 1 / r, times the slope's
+  double shift = 0.0;  // e / r: the reference's error in the test's units
   double weight = 1.0;
 };
 
@@ -226,15 +229,33 @@ std::vector<std::pair<double, double>> spread_ratio_nodes(double df) {
   return nodes;
 }
 
+// The variance factor 1 + v a covariate's estimated slope leaves on each seed, v = z^2 /
+// chi^2_(m-1) (z ~ N(0, 1), independent of the baseline's Sxx / sd_x^2 ~ chi^2_(m-1)): averaged by
+// the two-node rule at v = 0 and v = E[v^2] / E[v] = 3 / (m - 5) that holds E[v] = 1 / (m - 3) and
+// E[v^2] = 3 / ((m - 3)(m - 5)) exactly, so exact for outcomes quadratic in v (nearly linear
+// here: v is of order 1 / m). Below 6 seeds E[v^2] is infinite and the one node E[v] stands in.
+// One factor of 1 without a covariate.
+std::vector<std::pair<double, double>> slope_variance_nodes(int slope_seeds) {
+  if (slope_seeds == 0) return {{1.0, 1.0}};
+  const double m = slope_seeds;
+  const double mean = 1.0 / (m - 3.0);
+  if (slope_seeds < 6) return {{1.0 + mean, 1.0}};
+  const double far = 3.0 / (m - 5.0);
+  return {{1.0, 1.0 - mean / far}, {1.0 + far, mean / far}};  // (variance factor, weight)
+}
+
 std::vector<ErrorNode> error_nodes(const SprtShape& shape) {
   const auto shifts = shape.reference_seeds == 0
                           ? std::vector<std::pair<double, double>>{{0.0, 1.0}}
                           : trapezoid_normal(1.0, 6.0);
   std::vector<ErrorNode> nodes;
   for (const auto& [inverse_r, w_r] : spread_ratio_nodes(shape.spread_df)) {
-    for (const auto& [z, w_e] : shifts) {
-      const double e = shape.reference_seeds == 0 ? 0.0 : z / std::sqrt(shape.reference_seeds);
-      nodes.push_back({inverse_r, e, w_r * w_e});
+    for (const auto& [factor, w_s] : slope_variance_nodes(shape.slope_seeds)) {
+      for (const auto& [z, w_e] : shifts) {
+        const double e = shape.reference_seeds == 0 ? 0.0 : z / std::sqrt(shape.reference_seeds);
+        const double inflation = inverse_r * std::sqrt(factor);
+        nodes.push_back({inflation, e * inflation, w_r * w_s * w_e});
+      }
     }
   }
   return nodes;
@@ -288,8 +309,7 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
   out.stop_at.assign(shape.looks.size(), 0.0);
   out.regression_at.assign(shape.looks.size(), 0.0);
   for (const ErrorNode& node : error_nodes(shape)) {
-    const PathMasses m =
-        carry_paths(shape, boundaries, theta + node.shift * node.scale, node.scale);
+    const PathMasses m = carry_paths(shape, boundaries, theta + node.shift, node.scale);
     for (std::size_t k = 0; k <= last; ++k) {
       out.regression += node.weight * m.regression[k];
       out.pass += node.weight * m.pass[k];
