@@ -45,16 +45,22 @@ seed_floor::SeedTable read_table(const std::string& path) {
 }
 
 // Wald's SPRT at power 0.8 (PASS error 0.2). Paired looks scale the differences by the first
-// look's sd, so their first look is larger; fresh ones take the baseline's sd and may look from
-// the second seed.
+// look's sd, so their first look is larger, unless the baseline stores a spread of paired
+// differences (the "lr-stored" lines); fresh ones take the baseline's sd and may look from the
+// second seed.
 std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string& prefix,
                                                               bool paired, int baseline) {
   using seed_floor::likelihood_ratio_plan;
   if (paired) {
     return {
         {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
-        {prefix + "lr-first-8-blocks-2-c52-beta", likelihood_ratio_plan(8, 2, 0.2), true,
-         baseline}};
+        {prefix + "lr-first-8-blocks-2-c52-beta", likelihood_ratio_plan(8, 2, 0.2), true, baseline},
+        {prefix + "lr-stored-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), true,
+         baseline, /*stored_spread=*/true},
+        {prefix + "lr-stored-blocks-2-c52-beta", likelihood_ratio_plan(2, 2, 0.2), true, baseline,
+         /*stored_spread=*/true},
+        {prefix + "lr-stored-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), true, baseline,
+         /*stored_spread=*/true}};
   }
   return {
       {prefix + "lr-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), false, baseline},

@@ -62,6 +62,22 @@ Arm arm_of(const NoiseModel& m, const std::vector<SeedNoise>& noise, std::uint64
   return arm;
 }
 
+// The spread promote stores after a second run of the baseline's seeds: the sd of their paired
+// differences, of which only the streams' own parts remain.
+mi::PairedSpread stored_spread(const NoiseModel& m, int seeds, std::mt19937_64& rng) {
+  std::normal_distribution<double> z(0.0, 1.0);
+  const double loading = loadings_of(m).stream;
+  std::vector<double> differences(static_cast<std::size_t>(seeds));
+  for (double& d : differences) d = m.sd * loading * (z(rng) - z(rng));
+  const double mean = std::accumulate(differences.begin(), differences.end(), 0.0) / seeds;
+  double squares = 0.0;
+  for (const double d : differences) squares += (d - mean) * (d - mean);
+  mi::PairedSpread spread;
+  spread.sd = std::sqrt(squares / (seeds - 1));
+  spread.pairs = seeds;
+  return spread;
+}
+
 struct Outcome {
   bool regression = false;
   int seeds = 0;
@@ -80,7 +96,10 @@ Outcome one_sequence(const NoiseModel& m, const FloorDesign& design, const Floor
   for (std::size_t i = 0; i < candidate_noise.size(); ++i) {
     candidate_noise[i] = design.paired ? baseline_noise[i] : draw_seed(rng);
   }
-  const Arm baseline = arm_of(m, baseline_noise, 0, 0, 0.0);
+  Arm baseline = arm_of(m, baseline_noise, 0, 0, 0.0);
+  if (design.paired && design.stored_spread) {
+    baseline.accuracy.paired_spread = stored_spread(m, design.baseline_seeds, rng);
+  }
   const std::uint64_t first_candidate = design.paired ? 0 : baseline_noise.size();
   const Arm candidate = arm_of(m, candidate_noise, first_candidate, design.paired ? 1 : 0, shift);
   const mi::CovariateSamples covariate{"covariate", candidate.covariate, baseline.covariate};

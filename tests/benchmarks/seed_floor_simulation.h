@@ -62,6 +62,9 @@ struct FloorDesign {
   mlregress::internal::SequentialPlan plan;
   bool paired = true;
   int baseline_seeds = 52;  ///< paired: at least plan.cap
+  /// Paired: the baseline carries a stored spread of paired differences (analysis/paired_spread.h),
+  /// measured on its seeds between two other runs of them, as promote stores it.
+  bool stored_spread = false;
 };
 
 /// Seeds(12).then_blocks_of(8).up_to(52).pass_early(): the study's default.

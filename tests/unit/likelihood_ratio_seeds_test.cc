@@ -142,6 +142,33 @@ TEST(LikelihoodRatioSeeds, PairedLooksScaleByTheFirstLooksDifferences) {
   EXPECT_EQ(looks[0].analysis.design, GateDesign::kPaired);
 }
 
+TEST(LikelihoodRatioSeeds, PairedLooksTakeTheBaselinesStoredSpreadWhenItKnowsMore) {
+  World world{std::mt19937_64(9), /*paired=*/true};
+  auto [candidate, baseline] = world.draw(0.0);
+  baseline.paired_spread = PairedSpread{.sd = 0.004, .pairs = 52};
+  const auto stored = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                            candidate, baseline, likelihood_ratio_plan(2), kAlpha);
+  ASSERT_FALSE(stored.empty());
+  EXPECT_EQ(stored[0].seeds, 2);
+  EXPECT_DOUBLE_EQ(stored[0].seed_sd, 0.004);
+  EXPECT_THAT(stored[0].scale_source, HasSubstr("the baseline's 52 stored paired differences"));
+  EXPECT_NEAR(stored[0].alternative, kMargin, 0.01 * kMargin);
+  // The scale sets the test: half the sd doubles the shift tested, and the ratio at each look.
+  baseline.paired_spread->sd = 0.002;
+  const auto narrower =
+      look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
+                            likelihood_ratio_plan(2), kAlpha);
+  EXPECT_NE(narrower[0].log_ratio, stored[0].log_ratio);
+  // Fewer pairs than the first look, or no spread: the first look's own differences.
+  for (const PairedSpread weak :
+       {PairedSpread{.sd = 0.004, .pairs = 6}, PairedSpread{.pairs = 52}}) {
+    baseline.paired_spread = weak;
+    const auto own = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                           candidate, baseline, likelihood_ratio_plan(6), kAlpha);
+    EXPECT_THAT(own[0].scale_source, HasSubstr("the first look's 6 paired differences"));
+  }
+}
+
 TEST(LikelihoodRatioSeeds, WhatCannotBeWeighedIsAProblem) {
   World world{std::mt19937_64(11)};
   const auto [candidate, baseline] = world.draw(0.0);

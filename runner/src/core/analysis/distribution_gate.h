@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/paired_spread.h"
 #include "analysis/verdict.h"
 #include "mlregress/metric.h"
 
@@ -33,6 +34,8 @@ inline constexpr double kDefaultGateAlpha = 0.01;
 struct SeedSamples {
   std::vector<double> values;
   std::vector<std::uint64_t> seeds;  ///< same length as values
+  /// A baseline's stored spread of paired differences (analysis/paired_spread.h), when it has one.
+  std::optional<PairedSpread> paired_spread = std::nullopt;
 };
 
 /// A pre-registered covariate of a metric (Margin{.covariate}): its per-seed values in each arm,

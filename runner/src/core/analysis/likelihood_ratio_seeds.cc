@@ -55,7 +55,8 @@ struct SeedScale {
   std::optional<CovariateUse> covariate;
 };
 
-// Paired: the per-seed differences; the sd is the first look's.
+// Paired: the per-seed differences; the sd is the baseline's stored spread of paired differences
+// when it has one on more degrees of freedom than the first look, else the first look's.
 SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSamples& baseline,
                        int first_look) {
   const SeedSamples b = *samples_of_seeds(baseline, ran.seeds);
@@ -63,10 +64,17 @@ SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSa
   for (std::size_t i = 0; i < ran.values.size(); ++i) {
     s.degradations.push_back(degradation_of(direction, ran.values[i] - b.values[i]));
   }
+  for (const double v : b.values) s.magnitude = std::max(s.magnitude, std::abs(v));
+  const std::optional<PairedSpread>& stored = baseline.paired_spread;
+  if (stored && stored->sd > 0.0 && std::isfinite(stored->sd) && stored->pairs > first_look) {
+    s.sd = stored->sd;
+    s.df = stored->pairs - 1;
+    s.source = fmt::format("the baseline's {} stored paired differences", stored->pairs);
+    return s;
+  }
   const std::vector<double> first(s.degradations.begin(), s.degradations.begin() + first_look);
   s.sd = stats::summarize_samples(first).sd;
   s.df = first_look - 1;
-  for (const double v : b.values) s.magnitude = std::max(s.magnitude, std::abs(v));
   s.source = fmt::format("the first look's {} paired differences", first_look);
   return s;
 }
