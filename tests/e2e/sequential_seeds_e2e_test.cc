@@ -314,6 +314,48 @@ TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVe
   EXPECT_EQ(seed_runs(latest("worse")), 2u);
 }
 
+// A change that moved every seed's numbers, promoted over the same seeds, leaves the spread of
+// those paired differences in the baseline; a later paired run's likelihood-ratio looks take it
+// as their scale, and decide from the second seed.
+TEST_F(SequentialSeedsE2eTest, PairedLikelihoodRatioLooksTakeTheSpreadPromoteStored) {
+  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
+  const auto lr_fixture = [&](const std::string& args) {
+    return run_fixture_in(temp_.path(), binary, args);
+  };
+  const auto baseline_text = [&] {
+    std::string text;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(baselines()))
+      if (entry.path().extension() == ".toml") text += read_file(entry.path().string());
+    return text;
+  };
+  std::filesystem::create_directories(baselines());
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  const std::string promote_args = " --baselines " + baselines() + " --reason e2e";
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  ASSERT_EQ(lr_fixture("promote " + latest("first") + promote_args).exit_code, kPassed);
+  EXPECT_THAT(baseline_text(), ::testing::Not(HasSubstr("paired_spread")));
+
+  const ProcessResult moved =
+      lr_fixture(run_args + temp_.path() + "/moved --all-seeds --set SequentialAccuracy.sd=0.0095");
+  ASSERT_EQ(moved.exit_code, kPassed) << moved.out << moved.err;
+  const ProcessResult promoted = lr_fixture("promote " + latest("moved") + promote_args);
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("stored as the scale of paired likelihood-ratio looks"));
+  EXPECT_THAT(baseline_text(), HasSubstr("paired_spread = { sd = "));
+  EXPECT_THAT(baseline_text(), HasSubstr("pairs = 12"));
+
+  const ProcessResult paired = lr_fixture(run_args + temp_.path() + "/paired");
+  ASSERT_EQ(paired.exit_code, kPassed) << paired.out << paired.err;
+  const json metric = accuracy(latest("paired"));
+  EXPECT_EQ(metric.at("verdict"), "PASS");
+  const json& look = metric.at("looks").at(0);
+  EXPECT_EQ(look.at("seeds"), 2);
+  EXPECT_EQ(look.at("design"), "paired");
+  EXPECT_THAT(look.at("likelihood_ratio").at("scale_source").get<std::string>(),
+              HasSubstr("the baseline's 12 stored paired differences"));
+  EXPECT_EQ(seed_runs(latest("paired")), 2u);
+}
+
 // Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
 // planned in config.json and results.json, the runner runs 2 seeds between two looks after the
 // first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12

@@ -95,6 +95,20 @@ BaselineMetric seeded() {
   return m;
 }
 
+// Seeded over enough seeds to have measured a spread of paired differences.
+BaselineMetric paired() {
+  BaselineMetric m;
+  m.direction = Direction::HigherIsBetter;
+  m.policy = Margin{.delta = 0.01};
+  for (std::uint64_t seed = 0; seed < 9; ++seed) {
+    m.seeds.push_back(seed);
+    m.samples.push_back(0.8 + 0.01 * static_cast<double>(seed % 3));
+  }
+  m.paired_spread = PairedSpread{
+      .sd = 0.0025, .pairs = 9, .source_run = "r2", .measured_at = "2026-01-03T03:04:05Z"};
+  return m;
+}
+
 BaselineMetric timing() {
   BaselineMetric m;
   m.policy = Timing{};
@@ -165,6 +179,7 @@ const std::map<std::string, BaselineMetric>& metric_setting_each_key() {
       {"seeds", seeded()},
       {"samples", seeded()},
       {"summary", seeded()},
+      {"paired_spread", paired()},
       {"pool", seeded()},
       {"detect", failure_rate()},
       {"failures", failure_rate()},
@@ -232,11 +247,13 @@ TEST(BaselineKeyTable, AnUnknownKeyIsRefusedNamingTheKeyAndItsLine) {
   const auto [text, line] = planted("colour = \"red\"");
   const std::string error = error_reading(text);
   EXPECT_THAT(error, StartsWith("keys.toml:" + std::to_string(line) + ":")) << text;
-  EXPECT_THAT(error, HasSubstr("unknown key 'colour' in [tests.Keys.metrics.m] (expected one of: "
-                               "direction, policy, scope, rtol, atol, calibration, margin, "
-                               "covariate, value, values, cv, seeds, samples, summary, pool, "
-                               "detect, failures, trials, interval, breakdown_unit, breakdown, "
-                               "graduation, history)"))
+  EXPECT_THAT(
+      error,
+      HasSubstr("unknown key 'colour' in [tests.Keys.metrics.m] (expected one of: "
+                "direction, policy, scope, rtol, atol, calibration, margin, "
+                "covariate, value, values, cv, seeds, samples, summary, paired_spread, pool, "
+                "detect, failures, trials, interval, breakdown_unit, breakdown, "
+                "graduation, history)"))
       << error;
 }
 

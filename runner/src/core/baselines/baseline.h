@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/failure_rate_gate.h"
+#include "analysis/paired_spread.h"
 #include "environment/environment_profile.h"
 #include "mlregress/metric.h"
 #include "record/run_result.h"
@@ -117,6 +118,9 @@ struct BaselineMetric {
   std::vector<double> samples;                      ///< margin: one value per seed
   std::vector<std::uint64_t> seeds;                 ///< margin: the seed of each sample
   std::vector<PoolBlock> pool;                      ///< margin: where the samples came from
+  /// margin: the spread of the per-seed differences the last promotion of the same seeds showed
+  /// (new - old), the scale of paired likelihood-ratio looks (analysis/paired_spread.h).
+  std::optional<PairedSpread> paired_spread;
   /// failure_rate: the failures among the trials (attempts or seeds) the promoted run made.
   std::optional<FailureCount> failure_count;
   /// band: where its atol came from, when `calibrate` measured it (promote keeps it).

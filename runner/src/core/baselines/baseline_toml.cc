@@ -179,6 +179,24 @@ Calibration read_calibration(const Reader& r, const toml::node& node, const std:
   return c;
 }
 
+// The spread of paired differences promote measured (analysis/paired_spread.h).
+PairedSpread read_paired_spread(const Reader& r, const toml::node& node, const std::string& what) {
+  const std::string table_what = what + ".paired_spread";
+  const toml::table& t = r.table(node, table_what);
+  r.only_keys(t, table_what, {"sd", "pairs", "source_run", "measured_at"});
+  PairedSpread spread;
+  const toml::node& sd = r.required(t, "sd", table_what);
+  spread.sd = r.tolerance(sd, table_what + ".sd");
+  if (!(spread.sd > 0.0)) r.fail(sd, table_what + ".sd must be > 0: a spread of no spread");
+  spread.pairs =
+      r.integer(r.required(t, "pairs", table_what), table_what + ".pairs", kFewestStoredPairs);
+  if (const auto* n = t.get("source_run"))
+    spread.source_run = r.string(*n, table_what + ".source_run");
+  if (const auto* n = t.get("measured_at"))
+    spread.measured_at = r.string(*n, table_what + ".measured_at");
+  return spread;
+}
+
 PoolBlock read_pool_block(const Reader& r, const toml::node& node, const std::string& what,
                           const BaselineFile& file) {
   const toml::table& t = r.table(node, what);
@@ -552,6 +570,14 @@ void read_history_key(MetricReading& in, const toml::node& node) {
     in.m.history.push_back(read_history(in.r, entry, in.what + ".history"));
 }
 
+void write_paired_spread(std::ostringstream& out, const std::string&, const BaselineMetric& m) {
+  if (!m.paired_spread) return;
+  const PairedSpread& p = *m.paired_spread;
+  out << "paired_spread = { sd = " << number(p.sd) << ", pairs = " << p.pairs
+      << ", source_run = " << toml_string(p.source_run)
+      << ", measured_at = " << toml_string(p.measured_at) << " }\n";
+}
+
 void write_calibration(std::ostringstream& out, const std::string&, const BaselineMetric& m) {
   if (!std::holds_alternative<Band>(m.policy) || !m.calibration) return;
   const Calibration& c = *m.calibration;
@@ -763,6 +789,13 @@ const MetricKey kMetricKeys[] = {
            out << "summary = { n = " << summary.n << ", mean = " << number(summary.mean)
                << ", sd = " << number(summary.sd) << " }\n";
          }},
+    {.name = "paired_spread",
+     .policy = "margin",
+     .read =
+         [](MetricReading& in, const toml::node& node) {
+           in.m.paired_spread = read_paired_spread(in.r, node, in.what);
+         },
+     .write = write_paired_spread},
     {.name = "pool",
      .policy = "margin",
      .read = [](MetricReading& in,
@@ -920,6 +953,14 @@ void check_value_storage(MetricReading& in) {
     }
     check_samples(in);
     check_pool_seeds(in);
+    if (in.m.paired_spread &&
+        static_cast<std::size_t>(in.m.paired_spread->pairs) > in.m.seeds.size()) {
+      in.r.fail(
+          *in.t.get("paired_spread"),
+          fmt::format("{}.paired_spread counts {} pairs, more than the {} seeds it was measured "
+                      "on; promote again instead of editing by hand",
+                      in.what, in.m.paired_spread->pairs, in.m.seeds.size()));
+    }
   } else if (in.policy == "failure_rate") {
     for (const char* k : {"value", "values"}) {
       if (const auto* n = in.t.get(k))

@@ -354,6 +354,32 @@ std::vector<PlannedFile> changed_files(std::map<std::string, PlannedFile> files,
 
 namespace {
 
+// Promoting values of seeds the baseline already holds shows how far the change moved each seed:
+// the spread of those paired differences is the scale of later paired likelihood-ratio looks
+// (analysis/paired_spread.h). Too few shared seeds, or none moved (the same values promoted
+// again), measure nothing: the stored spread stays.
+std::optional<PairedSpread> paired_spread_after(const BaselineMetric& updated,
+                                                const BaselineMetric* old, const RunRecord& record,
+                                                const std::string& now) {
+  const std::optional<PairedSpread> kept = old ? old->paired_spread : std::nullopt;
+  if (old == nullptr || updated.samples.empty()) return kept;
+  std::map<std::uint64_t, double> before;
+  for (std::size_t i = 0; i < old->seeds.size() && i < old->samples.size(); ++i)
+    before[old->seeds[i]] = old->samples[i];
+  std::vector<double> differences;
+  for (std::size_t i = 0; i < updated.seeds.size(); ++i) {
+    const auto it = before.find(updated.seeds[i]);
+    if (it != before.end()) differences.push_back(updated.samples[i] - it->second);
+  }
+  if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return kept;
+  const double sd = stats::summarize_samples(differences).sd;
+  if (!(sd > 0.0) || !std::isfinite(sd)) return kept;
+  return PairedSpread{.sd = sd,
+                      .pairs = static_cast<int>(differences.size()),
+                      .source_run = record.run.info.run_id,
+                      .measured_at = now};
+}
+
 // One metric of `test` promoted into `target` (a test of `planned`'s file): its value, samples,
 // calibration, history and the descriptions of the profiles it is stored under.
 void plan_promoted_metric(PlannedFile& planned, BaselineTest& target, const TestResult& test,
@@ -404,6 +430,14 @@ void plan_promoted_metric(PlannedFile& planned, BaselineTest& target, const Test
     planned.after.environments[described.id] = described;
   }
   if (!updated.samples.empty()) planned.seeded_metrics.emplace_back(test.name, metric.name);
+  updated.paired_spread = paired_spread_after(updated, old, record, request.now);
+  if (updated.paired_spread && updated.paired_spread->source_run == record.run.info.run_id &&
+      !(old && old->paired_spread == updated.paired_spread)) {
+    planned.detectable_effects.push_back(fmt::format(
+        "{}.{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both): "
+        "stored as the scale of paired likelihood-ratio looks",
+        test.name, metric.name, updated.paired_spread->sd, updated.paired_spread->pairs));
+  }
   if (updated.failure_count) {
     planned.detectable_effects.push_back(
         fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));

@@ -12,7 +12,7 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   GatePowerQuestion q;
   q.direction = metric.direction;
   q.margin = margin != nullptr ? margin->delta : 0.0;
-  q.baseline = SeedSamples{stored.samples, stored.seeds};
+  q.baseline = SeedSamples{stored.samples, stored.seeds, stored.paired_spread};
   q.block = test.seed_block;
   q.cap = test.seed_block > 0 ? test.seed_cap : static_cast<int>(metric.samples.size());
   q.family = family;

@@ -286,7 +286,8 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
   c.looks =
       look_sequentially(metric.name, metric.direction, margin != nullptr ? margin->delta : 0.0,
                         SeedSamples{metric.samples, metric.sample_seeds},
-                        SeedSamples{baseline->samples, baseline->seeds}, plan, alpha, covariate);
+                        SeedSamples{baseline->samples, baseline->seeds, baseline->paired_spread},
+                        plan, alpha, covariate);
   c.distribution = sequential_decision_analysis(c.looks.back());
   c.baseline = c.distribution->baseline_mean;
   c.delta = c.distribution->difference;

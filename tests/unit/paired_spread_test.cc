@@ -1,0 +1,138 @@
+// The spread of paired differences a baseline stores (analysis/paired_spread.h): promote measures
+// it when it replaces the values of seeds the baseline holds, keeps it otherwise, and the file
+// carries it through a write and a read; a hand edit that breaks it is refused with its line.
+// Planted: a spread measured on fresh seeds (no pairs), one overwritten by a promotion that moved
+// nothing, a pair count above the seeds.
+#include "analysis/paired_spread.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "baseline_edits.h"
+#include "baselines/baseline_toml.h"
+#include "baselines/promotion.h"
+#include "builders.h"
+#include "statistics/moments.h"
+
+namespace mlregress::internal {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int kSeeds = 10;
+
+std::vector<std::uint64_t> seeds_from(std::uint64_t first) {
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < kSeeds; ++i) seeds.push_back(first + static_cast<std::uint64_t>(i));
+  return seeds;
+}
+
+// Seed i's value: 0.87 + step * sin(i + phase), so two phases move every seed differently.
+std::vector<double> values(double step, double phase) {
+  std::vector<double> v;
+  for (int i = 0; i < kSeeds; ++i) v.push_back(0.87 + step * std::sin(i + phase));
+  return v;
+}
+
+RunRecord seeded_run(std::vector<std::uint64_t> seeds, std::vector<double> samples) {
+  MetricRecord metric{"accuracy", 0.0, HigherIsBetter, Margin{0.01}};
+  metric.sample_seeds = std::move(seeds);
+  metric.samples = std::move(samples);
+  TestResult test =
+      finished_test("Study", "Full.Study", "suites/full/study_test.cc", {std::move(metric)});
+  test.config_hash = "0123456789abcdef";
+  RunRecord record = run_record("runs/r3", "r3", "", "", test);
+  record.profile.id = "cpu-aaaa";
+  record.profile.numerics_id = "cpu-avx2-bbbb";
+  return record;
+}
+
+// The file promote writes for `record` over `existing` (empty: a first promotion).
+BaselineFile promoted(const RunRecord& record, const BaselineFile* existing,
+                      std::vector<std::string>* effects = nullptr) {
+  const BaselineSet set =
+      existing == nullptr
+          ? BaselineSet::from_files({})
+          : BaselineSet::from_files({{"baselines/suite/study_test.toml", *existing}});
+  const std::vector<PlannedFile> plan =
+      plan_promotion(record, set, promotion_request("e2e", "2026-12-06T00:00:00Z"));
+  if (plan.empty()) return *existing;
+  if (effects != nullptr) *effects = plan[0].detectable_effects;
+  return plan[0].after;
+}
+
+const BaselineMetric& accuracy_of(const BaselineFile& file) {
+  return file.tests.at("Study").metrics.at("accuracy");
+}
+
+TEST(PairedSpreadPromotion, ValuesOfTheSameSeedsStoreTheSpreadOfTheirDifferences) {
+  const BaselineFile first = promoted(seeded_run(seeds_from(0), values(0.01, 0.0)), nullptr);
+  EXPECT_FALSE(accuracy_of(first).paired_spread.has_value());
+
+  std::vector<std::string> effects;
+  const BaselineFile moved =
+      promoted(seeded_run(seeds_from(0), values(0.01, 0.5)), &first, &effects);
+  const std::optional<PairedSpread>& spread = accuracy_of(moved).paired_spread;
+  ASSERT_TRUE(spread.has_value());
+  std::vector<double> differences;
+  for (int i = 0; i < kSeeds; ++i)
+    differences.push_back(values(0.01, 0.5)[i] - values(0.01, 0.0)[i]);
+  EXPECT_NEAR(spread->sd, stats::summarize_samples(differences).sd, 1e-15);
+  EXPECT_EQ(spread->pairs, kSeeds);
+  EXPECT_EQ(spread->source_run, "r3");
+  EXPECT_EQ(spread->measured_at, "2026-12-06T00:00:00Z");
+  ASSERT_EQ(effects.size(), 1u);
+  EXPECT_THAT(effects[0], HasSubstr("Study.accuracy: its seeds moved by an sd of"));
+  EXPECT_THAT(effects[0], HasSubstr("(10 seeds in both)"));
+
+  // Fresh seeds pair with nothing, and the same values again moved nothing: the spread stays.
+  const BaselineFile fresh = promoted(seeded_run(seeds_from(100), values(0.02, 1.0)), &moved);
+  EXPECT_EQ(accuracy_of(fresh).paired_spread, spread);
+  const BaselineFile again = promoted(seeded_run(seeds_from(100), values(0.02, 1.0)), &fresh);
+  EXPECT_EQ(accuracy_of(again).paired_spread, spread);
+  // Fewer shared seeds than kFewestStoredPairs measure nothing either.
+  std::vector<std::uint64_t> few = seeds_from(100);
+  for (std::size_t i = kFewestStoredPairs - 1; i < few.size(); ++i) few[i] += 1000;
+  const BaselineFile partial = promoted(seeded_run(few, values(0.02, 2.0)), &again);
+  EXPECT_EQ(accuracy_of(partial).paired_spread, spread);
+}
+
+TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
+  BaselineMetric m = four_seed_accuracy({});
+  m.seeds = seeds_from(0);
+  m.samples = values(0.01, 0.0);
+  m.paired_spread = PairedSpread{
+      .sd = 0.0025, .pairs = kSeeds, .source_run = "r3", .measured_at = "2026-12-06T00:00:00Z"};
+  BaselineFile file;
+  file.tests["Study"].config_hash = "0123456789abcdef";
+  file.tests["Study"].metrics["accuracy"] = m;
+  const std::string text = render_baseline(file);
+  EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, source_run = \"r3\", "
+                              "measured_at = \"2026-12-06T00:00:00Z\" }"))
+      << text;
+  const BaselineFile read = parse_baseline(text, "b.toml");
+  EXPECT_EQ(read, file);
+  EXPECT_EQ(render_baseline(read), text);
+
+  const auto refused = [&](const std::string& from, const std::string& to) {
+    return error_of(replace(text, from, to));
+  };
+  std::string error = refused("sd = 0.0025", "sd = 0");
+  EXPECT_THAT(error, HasSubstr(".paired_spread.sd must be > 0")) << error;
+  EXPECT_THAT(error, ::testing::MatchesRegex("b\\.toml:[0-9]+:[0-9]+: .*")) << error;
+  error = refused("pairs = 10", "pairs = 4");
+  EXPECT_THAT(error, HasSubstr(".paired_spread.pairs must be between 9 and")) << error;
+  error = refused("pairs = 10", "pairs = 11");
+  EXPECT_THAT(error, HasSubstr("counts 11 pairs, more than the 10 seeds")) << error;
+  error = refused("pairs = 10,", "pairs = 10, spread = 1,");
+  EXPECT_THAT(error, HasSubstr("unknown key 'spread'")) << error;
+  error = refused("sd = 0.0025, ", "");
+  EXPECT_THAT(error, HasSubstr("is missing 'sd'")) << error;
+}
+
+}  // namespace
+}  // namespace mlregress::internal
