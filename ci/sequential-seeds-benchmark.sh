@@ -37,7 +37,10 @@
 #        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes; FIRST_SEED
 #        (default 1000) moves the trials' seeds, for more independent trials; FIXTURE=BINARY runs
 #        the fixture's trials with another build of it, e.g. mlregress_seed_gate_beta_fixture or
-#        mlregress_seed_gate_lr_fixture).
+#        mlregress_seed_gate_lr_fixture; PAIRED_STORED=1 adds the design paired-stored: a copy
+#        of the trial's baseline promoted over again with the other stream on all of its seeds,
+#        so that it stores the spread of those paired differences, and a third stream's run of
+#        its seeds against it).
 #        About 70 minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
@@ -77,6 +80,8 @@ lever_seeds=${LEVER_SEEDS:-520}
 lever_trials=${LEVER_TRIALS:-10000}
 # The A/A trials' seeds start here: another FIRST_SEED gives another, independent set of trials.
 first_seed=${FIRST_SEED:-1000}
+# PAIRED_STORED=1 adds a paired design whose baseline stores the spread of paired differences.
+paired_stored=${PAIRED_STORED:-0}
 [[ $first_seed =~ ^[0-9]+$ ]] || die "FIRST_SEED must be a number"
 for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
@@ -145,6 +150,16 @@ aa_trials() {
       --baselines "$baselines"
     run_study "aa-$study-fresh-own" "$i" "$exe" "$test" --seed $((base + 5 * cap)) \
       --baselines "$baselines"
+    if [[ $paired_stored == 1 ]]; then
+      # A copy of the baseline after a change that moved every seed (the other stream over all of
+      # its seeds, promoted: the spread of those differences is stored), then a third stream.
+      cp -r "$baselines" "$baselines-stored"
+      run_study "moved-$study" "$i" "$exe" "$test" --seed "$base" --set "$test.$stream=1" \
+        --all-seeds --baselines "$work/baselines/none"
+      promote "$exe" "$(last_run)" "$baselines-stored"
+      run_study "aa-$study-paired-stored" "$i" "$exe" "$test" --seed "$base" \
+        --set "$test.$stream=2" --baselines "$baselines-stored"
+    fi
     if ((i < pool_trials)); then
       for k in 1 2 3 4; do
         run_study "pool-$study" "$i-$k" "$exe" "$test" --seed $((base + k * cap)) --all-seeds \
@@ -251,11 +266,11 @@ print("Sequential seeds: " + "; ".join(f"{k} {v}" for k, v in designs.items()) +
 print("over each run's metrics; the accuracy margin is 0.005, about half a seed-sd, adjusted by a covariate")
 print("against fresh seeds. A/A: unchanged candidates, one independent baseline per trial.")
 print()
-print(f"{'study':<8} {'design':<11} {'REGRESSION (any metric)':<32} {'INCONCLUSIVE (accuracy)':<32} "
+print(f"{'study':<8} {'design':<13} {'REGRESSION (any metric)':<32} {'INCONCLUSIVE (accuracy)':<32} "
       "seeds: median p90 mean max")
 for name, (test_name, accuracy) in STUDIES.items():
     all_runs = []
-    for design in ("paired", "fresh-own", "fresh-pool"):
+    for design in ("paired", "paired-stored", "fresh-own", "fresh-pool"):
         runs = [run_summary(r[2], test_name) for r in rows if r[0] == f"aa-{name}-{design}"]
         if not runs:
             continue
@@ -264,13 +279,13 @@ for name, (test_name, accuracy) in STUDIES.items():
         regressions = sum(1 for v, _, _ in runs if "REGRESSION" in v.values())
         inconclusive = sum(1 for v, _, _ in runs if v[accuracy] == "INCONCLUSIVE")
         seeds = [s for _, _, s in runs]
-        print(f"{name:<8} {design:<11} {rate(regressions, n):<32} {rate(inconclusive, n):<32} "
+        print(f"{name:<8} {design:<13} {rate(regressions, n):<32} {rate(inconclusive, n):<32} "
               f"{statistics.median(seeds):>6g} {percentile(seeds, 0.9):>3} "
               f"{statistics.mean(seeds):4.1f} {max(seeds):>3}")
     if not all_runs:
         continue
     regressions = sum(1 for v, _, _ in all_runs if "REGRESSION" in v.values())
-    print(f"{name:<8} {'all A/A':<11} {rate(regressions, len(all_runs)):<32}")
+    print(f"{name:<8} {'all A/A':<13} {rate(regressions, len(all_runs)):<32}")
 print("(Clopper-Pearson 95% intervals in brackets. Targets: REGRESSION <= 1% with the upper bound")
 print("below 1.5% over >= 300 runs; fresh INCONCLUSIVE <= 10% and median <= 20 seeds (with a pool);")
 print("paired median <= 12 seeds.)")
