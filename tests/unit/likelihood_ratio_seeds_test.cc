@@ -142,6 +142,13 @@ TEST(LikelihoodRatioSeeds, PairedLooksScaleByTheFirstLooksDifferences) {
   EXPECT_EQ(looks[0].analysis.design, GateDesign::kPaired);
 }
 
+std::vector<double> differences_of(const SeedSamples& candidate, const SeedSamples& baseline) {
+  std::vector<double> d;
+  for (std::size_t i = 0; i < candidate.values.size(); ++i)
+    d.push_back(candidate.values[i] - baseline.values[i]);
+  return d;
+}
+
 TEST(LikelihoodRatioSeeds, PairedLooksTakeTheBaselinesStoredSpreadWhenItKnowsMore) {
   World world{std::mt19937_64(9), /*paired=*/true};
   auto [candidate, baseline] = world.draw(0.0);
@@ -159,6 +166,14 @@ TEST(LikelihoodRatioSeeds, PairedLooksTakeTheBaselinesStoredSpreadWhenItKnowsMor
       look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
                             likelihood_ratio_plan(2), kAlpha);
   EXPECT_NE(narrower[0].log_ratio, stored[0].log_ratio);
+  EXPECT_THAT(stored[0].scale_source, ::testing::Not(HasSubstr("spread wider")));
+  // A stored spread far below the run's own differences: the looks say so (planted: a tenth).
+  baseline.paired_spread->sd =
+      0.1 * stats::summarize_samples(differences_of(candidate, baseline)).sd;
+  const auto too_narrow =
+      look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
+                            likelihood_ratio_plan(3), kAlpha);
+  EXPECT_THAT(too_narrow[0].scale_source, HasSubstr("this run's 3 differences spread wider"));
   // Fewer pairs than the first look, or no spread: the first look's own differences.
   for (const PairedSpread weak :
        {PairedSpread{.sd = 0.004, .pairs = 6}, PairedSpread{.pairs = 52}}) {

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analysis/sequential_look_steps.h"
+#include "statistics/chi_square.h"
 #include "statistics/moments.h"
 #include "statistics/truncated_sprt.h"
 #include "statistics/welch.h"
@@ -50,6 +51,7 @@ struct SeedScale {
   double df = 0.0;
   int reference_seeds = 0;  // 0 for paired differences
   int slope_seeds = 0;      // the baseline's, when the seeds are adjusted by its covariate slope
+  bool stored = false;      // paired: the baseline's stored spread (analysis/paired_spread.h)
   double magnitude = 1.0;   // of the metric's values: an sd below 1e-12 of it is rounding
   std::string source;
   std::optional<CovariateUse> covariate;
@@ -69,6 +71,7 @@ SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSa
   if (stored && stored->sd > 0.0 && std::isfinite(stored->sd) && stored->pairs > first_look) {
     s.sd = stored->sd;
     s.df = stored->pairs - 1;
+    s.stored = true;
     s.source = fmt::format("the baseline's {} stored paired differences", stored->pairs);
     return s;
   }
@@ -131,6 +134,22 @@ SeedScale fresh_scale(Direction direction, const SeedSamples& ran, const SeedSam
   s.source = fmt::format("the baseline's {} seeds{}", m,
                          s.covariate && s.covariate->applied ? " after the covariate" : "");
   return s;
+}
+
+// A stored spread holds for changes that move the seeds as the promoted one did; one that spreads
+// them wider raises the false REGRESSION rate (seeded-tests.md, "What the scale costs"). The look
+// says so when the run's own differences lie above the 99.9% chi-square bound of the stored sd.
+std::string spread_check(const SeedScale& scale, int seeds) {
+  if (!scale.stored || seeds < 3) return "";
+  const std::vector<double> so_far(scale.degradations.begin(), scale.degradations.begin() + seeds);
+  const double sd = stats::summarize_samples(so_far).sd;
+  const double bound =
+      scale.sd * std::sqrt(stats::chi_square_quantile(0.999, seeds - 1.0) / (seeds - 1.0));
+  if (!(sd > bound)) return "";
+  return fmt::format(
+      "; this run's {} differences spread wider (sd {:.4g}, above {:.4g}, the stored sd's 99.9% "
+      "bound): a REGRESSION may be that spread, not a shift",
+      seeds, sd, bound);
 }
 
 // Equal values can leave an sd of rounding errors, which no seed's spread is.
@@ -240,6 +259,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
       sum += scale.degradations[static_cast<std::size_t>(i)] / scale.sd;
     look.log_ratio = shape.d * sum - looks[k] * shape.d * shape.d / 2.0;
     describe_look(look, comparison, ran, paired, scale);
+    look.scale_source += spread_check(scale, looks[k]);
     settle_by_ratio(look, calibration, k);
     taken.push_back(look);
     if (look.outcome != LookOutcome::kContinue) break;
