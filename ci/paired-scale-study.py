@@ -19,7 +19,8 @@ until they settle). Three tests:
               baseline could store it): chi law on 51 df
 
 Prints per test the mean seeds under no change and at d, Wald's bound at d, their ratios, and the
-95th percentile. Usage: ci/paired-scale-study.py [D=0.85] [PATHS=100000] [FIRST=8] [CAP=52]
+95th percentile; then known-52's false REGRESSION rate when the candidate's differences spread
+wider than the stored sd says (its assumption broken: the true sd 1.1 to 2 times the stored). Usage: ci/paired-scale-study.py [D=0.85] [PATHS=100000] [FIRST=8] [CAP=52]
 Deterministic (seed 1); about a minute.
 """
 import sys
@@ -99,6 +100,7 @@ def extreme_before(ratios, boundary, upper_side):
 
 print(f"Paired differences, every seed to {cap}, alpha {alpha}, power {1 - beta} at d = {d}; "
       f"Wald's bound {bound_h0:.2f} / {bound_h1:.2f}; {paths} paths per hypothesis")
+boundaries = {}
 for test in ("frozen", "invariant", "known-52"):
     r0, look = log_ratios(test, 0.0)
     r1, _ = log_ratios(test, d)
@@ -109,7 +111,19 @@ for test in ("frozen", "invariant", "known-52"):
     reg0, pass0, k0 = stops(r0, upper, lower)
     reg1, pass1, k1 = stops(r1, upper, lower)
     n0, n1 = k0 + look, k1 + look
+    boundaries[test] = (upper, lower)
     print(f"{test:9s} first look {look:2d}: mean seeds {n0.mean():6.2f} / {n1.mean():6.2f}, "
           f"ratio_h0 {n0.mean() / bound_h0:.2f} ratio_h1 {n1.mean() / bound_h1:.2f}, "
           f"p95 {np.percentile(n0, 95):.0f} / {np.percentile(n1, 95):.0f}, "
           f"false REGRESSION {reg0.mean():.4f}, power {reg1.mean():.3f}")
+
+upper, lower = boundaries["known-52"]
+wider = []
+for ratio in (1.0, 1.1, 1.2, 1.5, 2.0):
+    x = rng.standard_normal((paths, cap)) * ratio
+    stored = np.sqrt(rng.chisquare(51, (paths, 1)) / 51)
+    ratios = d * np.cumsum(x, axis=1) / stored - np.arange(1, cap + 1) * d * d / 2
+    regression, _, _ = stops(ratios, upper, lower)
+    wider.append(f"{ratio:g}x: {regression.mean():.4f}")
+print("known-52, the candidate's differences wider than stored, false REGRESSION: " +
+      ", ".join(wider))
