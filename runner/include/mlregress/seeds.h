@@ -214,9 +214,10 @@ class Seeds {
   /// degradation of exactly the margin against none, with boundaries calibrated to the run's level
   /// (REGRESSION under no change) and to pass_error() (PASS at a degradation of the margin: the
   /// type II error, so pass_error(0.2) is power 0.8 when the cap leaves room). The design that
-  /// comes closest to the fewest
-  /// seeds any test can use when seeds run against a baseline arm (fresh seeds: its sd is the
-  /// scale); paired looks take the first look's sd. It needs up_to() and a margin above 0, never
+  /// comes closest to the fewest seeds any test can use: fresh seeds take the baseline arm's sd
+  /// as the scale, paired seeds the spread of paired differences the baseline stores (promote
+  /// measures it when it replaces the values of seeds the baseline held), else the first look's
+  /// sd (the first look must then be larger). It needs up_to() and a margin above 0, never
   /// reports IMPROVED, and may look after every seed: Seeds(2).then_blocks_of(1).up_to(52)
   /// .likelihood_ratio().pass_error(0.2). runner/docs/seeded-tests.md, "Likelihood-ratio looks".
   Seeds& likelihood_ratio() {
