@@ -356,6 +356,58 @@ TEST_F(SequentialSeedsE2eTest, PairedLikelihoodRatioLooksTakeTheSpreadPromoteSto
   EXPECT_EQ(seed_runs(latest("paired")), 2u);
 }
 
+// promote --paired-spread stores the spread alone: the samples (a pool, say) stay as they were. It
+// refuses a run that shares too few seeds with the baseline, and goes with --add-seeds never.
+TEST_F(SequentialSeedsE2eTest, PromotePairedSpreadStoresTheSpreadAndLeavesTheSamples) {
+  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
+  const auto lr_fixture = [&](const std::string& args) {
+    return run_fixture_in(temp_.path(), binary, args);
+  };
+  const auto baseline_text = [&] {
+    std::string text;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(baselines()))
+      if (entry.path().extension() == ".toml") text += read_file(entry.path().string());
+    return text;
+  };
+  const auto samples_line = [&] {
+    const std::string text = baseline_text();
+    const std::size_t at = text.find("samples = [");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  std::filesystem::create_directories(baselines());
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  const std::string promote_args = " --baselines " + baselines() + " --reason e2e";
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  ASSERT_EQ(lr_fixture("promote " + latest("first") + promote_args).exit_code, kPassed);
+  const std::string samples_before = samples_line();
+  ASSERT_FALSE(samples_before.empty());
+
+  ASSERT_EQ(
+      lr_fixture(run_args + temp_.path() + "/moved --all-seeds --set SequentialAccuracy.sd=0.0095")
+          .exit_code,
+      kPassed);
+  const ProcessResult both =
+      lr_fixture("promote " + latest("moved") + promote_args + " --paired-spread --add-seeds");
+  EXPECT_NE(both.exit_code, kPassed);
+  EXPECT_THAT(both.err, HasSubstr("excludes"));
+  const ProcessResult stored =
+      lr_fixture("promote " + latest("moved") + promote_args + " --paired-spread");
+  ASSERT_EQ(stored.exit_code, kPassed) << stored.out << stored.err;
+  EXPECT_THAT(stored.out, HasSubstr("stored as the scale of paired likelihood-ratio looks; the "
+                                    "samples stay"));
+  EXPECT_THAT(baseline_text(), HasSubstr("pairs = 12"));
+  EXPECT_EQ(samples_line(), samples_before);
+
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/fresh --all-seeds --seed 100").exit_code,
+            kPassed);
+  const std::string before_refusal = baseline_text();
+  const ProcessResult refused =
+      lr_fixture("promote " + latest("fresh") + promote_args + " --paired-spread");
+  EXPECT_EQ(refused.exit_code, kPromotionRefused) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("shares fewer than 9 seeds with the baseline"));
+  EXPECT_EQ(baseline_text(), before_refusal);
+}
+
 // Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
 // planned in config.json and results.json, the runner runs 2 seeds between two looks after the
 // first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12

@@ -316,6 +316,9 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_EQ(parse_ok({"promote", "r"}).cl().promote.baselines, "baselines");
     EXPECT_TRUE(parse_ok({"promote", "r", "--add-seeds"}).cl().promote.add_seeds);
     EXPECT_THAT(parse({"promote", "--help"}).out, HasSubstr("--add-seeds"));
+    EXPECT_TRUE(parse_ok({"promote", "r", "--paired-spread"}).cl().promote.paired_spread);
+    EXPECT_FALSE(p.cl().promote.paired_spread);
+    EXPECT_THAT(parse({"promote", "--help"}).out, HasSubstr("--paired-spread"));
   }
   {
     const Parsed p = parse_ok({"compare", "a", "b", "--alpha", "0.05", "--allow-incomplete"});

@@ -101,6 +101,42 @@ TEST(PairedSpreadPromotion, ValuesOfTheSameSeedsStoreTheSpreadOfTheirDifferences
   EXPECT_EQ(accuracy_of(partial).paired_spread, spread);
 }
 
+TEST(PairedSpreadPromotion, PairedSpreadAloneLeavesTheSamplesAndRefusesWhatMeasuresNothing) {
+  const BaselineFile first = promoted(seeded_run(seeds_from(0), values(0.01, 0.0)), nullptr);
+  PromotionRequest request = promotion_request("spread", "2026-12-06T00:00:00Z");
+  request.paired_spread = true;
+  const BaselineSet set = BaselineSet::from_files({{"baselines/suite/study_test.toml", first}});
+  const std::vector<PlannedFile> plan =
+      plan_promotion(seeded_run(seeds_from(0), values(0.01, 0.5)), set, request);
+  ASSERT_EQ(plan.size(), 1u);
+  const BaselineMetric& after = accuracy_of(plan[0].after);
+  ASSERT_TRUE(after.paired_spread.has_value());
+  EXPECT_EQ(after.paired_spread->pairs, kSeeds);
+  EXPECT_EQ(after.samples, accuracy_of(first).samples);
+  EXPECT_EQ(after.seeds, accuracy_of(first).seeds);
+  EXPECT_EQ(after.pool, accuracy_of(first).pool);
+  EXPECT_EQ(plan[0].after.provenance.version, first.provenance.version + 1);
+
+  const auto refusal = [&](const RunRecord& record, const BaselineSet& against) {
+    try {
+      plan_promotion(record, against, request);
+    } catch (const PromotionRefused& refused) {
+      return std::string(refused.what());
+    }
+    return std::string();
+  };
+  EXPECT_THAT(refusal(seeded_run(seeds_from(100), values(0.01, 0.5)), set),
+              HasSubstr("shares fewer than 9 seeds with the baseline"));
+  EXPECT_THAT(refusal(seeded_run(seeds_from(0), values(0.01, 0.0)), set),
+              HasSubstr("or none of them moved"));
+  EXPECT_THAT(refusal(seeded_run(seeds_from(0), values(0.01, 0.5)), BaselineSet::from_files({})),
+              HasSubstr("no baseline in"));
+  // What moved the seeds may be a parameter: another configuration measures a spread too.
+  RunRecord other = seeded_run(seeds_from(0), values(0.01, 0.5));
+  other.run.tests[0].config_hash = "fedcba9876543210";
+  EXPECT_EQ(plan_promotion(other, set, request).size(), 1u);
+}
+
 TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
   BaselineMetric m = four_seed_accuracy({});
   m.seeds = seeds_from(0);

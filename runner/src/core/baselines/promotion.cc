@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "analysis/failure_rate_gate.h"
+#include "baselines/paired_spread_measurement.h"
 #include "baselines/seed_pool.h"
 #include "environment/git_info.h"
 #include "record/run_result.h"
@@ -363,21 +364,23 @@ std::optional<PairedSpread> paired_spread_after(const BaselineMetric& updated,
                                                 const std::string& now) {
   const std::optional<PairedSpread> kept = old ? old->paired_spread : std::nullopt;
   if (old == nullptr || updated.samples.empty()) return kept;
-  std::map<std::uint64_t, double> before;
-  for (std::size_t i = 0; i < old->seeds.size() && i < old->samples.size(); ++i)
-    before[old->seeds[i]] = old->samples[i];
-  std::vector<double> differences;
-  for (std::size_t i = 0; i < updated.seeds.size(); ++i) {
-    const auto it = before.find(updated.seeds[i]);
-    if (it != before.end()) differences.push_back(updated.samples[i] - it->second);
+  const std::optional<PairedSpread> measured =
+      measure_paired_spread(*old, updated.seeds, updated.samples, record.run.info.run_id, now);
+  return measured ? measured : kept;
+}
+
+// The spread paired_spread_after measured, said in promote's output when it is new.
+void store_paired_spread(PlannedFile& planned, BaselineMetric& updated, const BaselineMetric* old,
+                         const std::string& name, const RunRecord& record, const std::string& now) {
+  updated.paired_spread = paired_spread_after(updated, old, record, now);
+  if (!updated.paired_spread || updated.paired_spread->source_run != record.run.info.run_id ||
+      (old && old->paired_spread == updated.paired_spread)) {
+    return;
   }
-  if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return kept;
-  const double sd = stats::summarize_samples(differences).sd;
-  if (!(sd > 0.0) || !std::isfinite(sd)) return kept;
-  return PairedSpread{.sd = sd,
-                      .pairs = static_cast<int>(differences.size()),
-                      .source_run = record.run.info.run_id,
-                      .measured_at = now};
+  planned.detectable_effects.push_back(fmt::format(
+      "{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both): stored "
+      "as the scale of paired likelihood-ratio looks",
+      name, updated.paired_spread->sd, updated.paired_spread->pairs));
 }
 
 // One metric of `test` promoted into `target` (a test of `planned`'s file): its value, samples,
@@ -430,14 +433,7 @@ void plan_promoted_metric(PlannedFile& planned, BaselineTest& target, const Test
     planned.after.environments[described.id] = described;
   }
   if (!updated.samples.empty()) planned.seeded_metrics.emplace_back(test.name, metric.name);
-  updated.paired_spread = paired_spread_after(updated, old, record, request.now);
-  if (updated.paired_spread && updated.paired_spread->source_run == record.run.info.run_id &&
-      !(old && old->paired_spread == updated.paired_spread)) {
-    planned.detectable_effects.push_back(fmt::format(
-        "{}.{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both): "
-        "stored as the scale of paired likelihood-ratio looks",
-        test.name, metric.name, updated.paired_spread->sd, updated.paired_spread->pairs));
-  }
+  store_paired_spread(planned, updated, old, test.name + "." + metric.name, record, request.now);
   if (updated.failure_count) {
     planned.detectable_effects.push_back(
         fmt::format("{}.{}: {}", test.name, metric.name, failure_rate_note(updated, test)));
@@ -450,6 +446,7 @@ void plan_promoted_metric(PlannedFile& planned, BaselineTest& target, const Test
 std::vector<PlannedFile> plan_promotion(const RunRecord& record, const BaselineSet& existing,
                                         const PromotionRequest& request) {
   if (request.add_seeds) return plan_seed_addition(record, existing, request);
+  if (request.paired_spread) return plan_paired_spread(record, existing, request);
   refuse_unpromotable(record, request.force, "promote", /*needs_every_seed=*/true);
   const std::string folder = baseline_folder(request.baselines_dir, record.run.info.binary);
   const NameFilter filter(request.filter);
@@ -564,7 +561,8 @@ std::vector<PlannedFile> promote_run(const RunRecord& record, const PromotionReq
     if (pause != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
     write_file_atomically(file.path, render_baseline(file.after), Durability::kSurvivesPowerLoss);
   }
-  if (request.add_seeds) return plan;  // samples only: reference curves and predictions stay
+  // Samples or their spread only: reference curves and predictions stay.
+  if (request.add_seeds || request.paired_spread) return plan;
   // The reference predictions: the same tests as the TOML (filter; failed ones only with force).
   const NameFilter filter(request.filter);
   for (const TestResult& test : record.run.tests) {

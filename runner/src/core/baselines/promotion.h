@@ -24,6 +24,9 @@ struct PromotionRequest {
   /// `promote --add-seeds`: each seeded metric's samples join the baseline's (seed_pool.h) instead
   /// of replacing them.
   bool add_seeds = false;
+  /// `promote --paired-spread`: each seeded metric's spread of paired differences against the
+  /// stored values is stored (paired_spread_measurement.h); the samples stay.
+  bool paired_spread = false;
   std::string now;  ///< UTC time recorded as promoted_at
   /// `calibrate`: (test, metric) -> the calibration whose band the metric gets (policy band,
   /// rtol 0, atol its half-width). A metric without one keeps the calibrated band it has when the

@@ -291,6 +291,12 @@ CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
                     "Seeded metrics: add the run's seeds and samples to the baseline's instead of "
                     "replacing them (same config, data, numerics and margin; a seed already there "
                     "must have the same value), recorded as one more block of the pool");
+  command
+      ->add_flag("--paired-spread", promote.paired_spread,
+                 "Seeded metrics: store the spread of the run's per-seed differences from the "
+                 "baseline's values of the same seeds (the scale of paired likelihood-ratio "
+                 "looks) and leave the samples as they are")
+      ->excludes("--add-seeds");
   return command;
 }
 

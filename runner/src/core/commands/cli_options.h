@@ -103,7 +103,8 @@ struct PromoteOptions {
   std::string reason;
   std::string filter;
   bool force = false;
-  bool add_seeds = false;  ///< seeded metrics: the run's seeds join the baseline's (a pool)
+  bool add_seeds = false;      ///< seeded metrics: the run's seeds join the baseline's (a pool)
+  bool paired_spread = false;  ///< seeded metrics: store the spread of paired differences only
 };
 
 /// `calibrate`: the K repeats, what they run, and where the bands go.

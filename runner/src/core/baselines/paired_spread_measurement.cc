@@ -1,0 +1,118 @@
+#include "baselines/paired_spread_measurement.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "registry/name_filter.h"
+#include "statistics/moments.h"
+
+namespace mlregress::internal {
+
+std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  const std::vector<double>& samples,
+                                                  const std::string& source_run,
+                                                  const std::string& now) {
+  std::map<std::uint64_t, double> before;
+  for (std::size_t i = 0; i < stored.seeds.size() && i < stored.samples.size(); ++i)
+    before[stored.seeds[i]] = stored.samples[i];
+  std::vector<double> differences;
+  for (std::size_t i = 0; i < seeds.size() && i < samples.size(); ++i) {
+    const auto it = before.find(seeds[i]);
+    if (it != before.end()) differences.push_back(samples[i] - it->second);
+  }
+  if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return std::nullopt;
+  const double sd = stats::summarize_samples(differences).sd;
+  if (!(sd > 0.0) || !std::isfinite(sd)) return std::nullopt;
+  return PairedSpread{.sd = sd,
+                      .pairs = static_cast<int>(differences.size()),
+                      .source_run = source_run,
+                      .measured_at = now};
+}
+
+namespace {
+
+// Why `test` measures no spread against its stored baseline, a line each; empty when it can.
+std::vector<std::string> why_no_spread(const TestResult& test, const LoadedBaselineFile* loaded,
+                                       const std::string& folder) {
+  if (is_test_failure(test.status)) {
+    return {fmt::format("test {} {}: a failed run's seeds measure nothing", test.name,
+                        test_status_name(test.status))};
+  }
+  const auto stored = loaded == nullptr ? nullptr : &loaded->file.tests;
+  if (stored == nullptr || !stored->contains(test.name)) {
+    return {
+        fmt::format("test {}: no baseline in {} to pair the run's seeds with; promote a run "
+                    "of its seeds first",
+                    test.name, folder)};
+  }
+  // Another configuration is allowed: what moves the seeds may be a parameter (another weight
+  // stream), as it may be code.
+  return {};
+}
+
+// One seeded metric's spread into `target`, or the reason it has none.
+void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestResult& test,
+                        const MetricRecord& metric, const std::string& path,
+                        const RunRecord& record, const PromotionRequest& request,
+                        std::vector<std::string>& refusals) {
+  const std::string name = test.name + "." + metric.name;
+  if (!std::holds_alternative<Margin>(metric.policy) || metric.sample_seeds.empty()) return;
+  const auto stored = target.metrics.find(metric.name);
+  if (stored == target.metrics.end() || stored->second.samples.empty()) {
+    refusals.push_back(fmt::format("{}: {}: no stored samples to pair with", path, name));
+    return;
+  }
+  const std::optional<PairedSpread> spread = measure_paired_spread(
+      stored->second, metric.sample_seeds, metric.samples, record.run.info.run_id, request.now);
+  if (!spread) {
+    refusals.push_back(fmt::format(
+        "{}: {}: the run shares fewer than {} seeds with the baseline, or none of them moved; "
+        "run the baseline's own seeds after the change (--seed, --all-seeds)",
+        path, name, kFewestStoredPairs));
+    return;
+  }
+  stored->second.paired_spread = spread;
+  ++planned.changed_metrics;
+  planned.detectable_effects.push_back(fmt::format(
+      "{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both): stored "
+      "as the scale of paired likelihood-ratio looks; the samples stay",
+      name, spread->sd, spread->pairs));
+}
+
+}  // namespace
+
+std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const BaselineSet& existing,
+                                            const PromotionRequest& request) {
+  refuse_unpromotable(record, request.force, "promote --paired-spread",
+                      /*needs_every_seed=*/false);
+  const RunResult& run = record.run;
+  const NameFilter filter(request.filter);
+  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
+  std::vector<std::string> refusals;
+  std::map<std::string, PlannedFile> files;  // by path
+  for (const TestResult& test : run.tests) {
+    if (!offers_values(test, filter)) continue;
+    const LoadedBaselineFile* loaded = existing.find(test.name);
+    if (std::vector<std::string> why = why_no_spread(test, loaded, folder); !why.empty()) {
+      refusals.insert(refusals.end(), why.begin(), why.end());
+      continue;
+    }
+    PlannedFile& planned = planned_file(files, loaded->path, loaded->file);
+    BaselineTest& target = planned.after.tests.at(test.name);
+    for (const MetricRecord& metric : test.metrics)
+      plan_metric_spread(planned, target, test, metric, loaded->path, record, request, refusals);
+  }
+  if (!refusals.empty()) {
+    std::string message = fmt::format(
+        "promote --paired-spread refuses run {}; nothing was written:", run.info.run_id);
+    for (const std::string& reason : refusals) message += "\n  - " + reason;
+    throw PromotionRefused(message);
+  }
+  return changed_files(std::move(files), record, request.reason, request.now,
+                       MachineDescription::kReplace);
+}
+
+}  // namespace mlregress::internal

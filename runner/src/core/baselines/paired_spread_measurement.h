@@ -1,0 +1,36 @@
+// Measuring the spread of paired differences a baseline stores (analysis/paired_spread.h): the sd
+// of new - old over the seeds a run shares with the stored values. A plain promotion measures it
+// on the way when it replaces the values of seeds the baseline held; `promote --paired-spread`
+// measures it alone, leaving the samples as they are (a pool grown with --add-seeds keeps its
+// seeds, and gains the scale its paired looks need).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/paired_spread.h"
+#include "baselines/baseline.h"
+#include "baselines/promotion.h"
+#include "record/run_result.h"
+
+namespace mlregress::internal {
+
+/// The spread of `samples` (on `seeds`) against `stored`'s values of the same seeds: nullopt when
+/// they share fewer than kFewestStoredPairs seeds or no seed moved (the same values again).
+std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  const std::vector<double>& samples,
+                                                  const std::string& source_run,
+                                                  const std::string& now);
+
+/// `promote --paired-spread`: per seeded metric of the run's selected tests, the spread of its
+/// paired differences against the stored values, stored as the metric's paired_spread; nothing
+/// else changes. The run may be of another configuration (what moved the seeds may be a
+/// parameter). Throws PromotionRefused, listing every reason and writing nothing, for a failed
+/// test, a test without a baseline, a metric the baseline lacks, or one whose seeds measure no
+/// spread. Returns only the files that change.
+std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const BaselineSet& existing,
+                                            const PromotionRequest& request);
+
+}  // namespace mlregress::internal
