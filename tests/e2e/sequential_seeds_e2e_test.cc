@@ -43,6 +43,17 @@ class SequentialSeedsE2eTest : public FixtureBinaryTest {
         fixture("promote " + latest() + " --baselines " + baselines() + " --reason e2e");
     ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
   }
+  // mlregress_likelihood_ratio_fixture: Seeds(2).then_blocks_of(1).up_to(12).likelihood_ratio().
+  ProcessResult lr_fixture(const std::string& args) const {
+    return run_fixture_in(temp_.path(), MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY, args);
+  }
+  // Every baseline file's text, one after the other.
+  std::string baseline_text() const {
+    std::string text;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(baselines()))
+      if (entry.path().extension() == ".toml") text += read_file(entry.path().string());
+    return text;
+  }
   json test_result(const std::string& folder = "") const {
     return json::parse(read_file((folder.empty() ? latest() : folder) + "/results.json"))
         .at("tests")
@@ -270,10 +281,6 @@ TEST_F(SequentialSeedsE2eTest, APassErrorFlowsFromTheDeclarationToTheVerdict) {
 // PASSes and a drop of 5 margins is a REGRESSION at the first look. Planted: a gate that ignored
 // the declaration would write looks without a likelihood ratio, at 4 seeds and more.
 TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVerdict) {
-  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
-  const auto lr_fixture = [&](const std::string& args) {
-    return run_fixture_in(temp_.path(), binary, args);
-  };
   EXPECT_THAT(lr_fixture("list").out,
               HasSubstr("[2 seeds, then 1 at a time, up to 12, likelihood-ratio looks, PASS error "
                         "0.2]"));
@@ -318,16 +325,6 @@ TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVe
 // those paired differences in the baseline; a later paired run's likelihood-ratio looks take it
 // as their scale, and decide from the second seed.
 TEST_F(SequentialSeedsE2eTest, PairedLikelihoodRatioLooksTakeTheSpreadPromoteStored) {
-  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
-  const auto lr_fixture = [&](const std::string& args) {
-    return run_fixture_in(temp_.path(), binary, args);
-  };
-  const auto baseline_text = [&] {
-    std::string text;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(baselines()))
-      if (entry.path().extension() == ".toml") text += read_file(entry.path().string());
-    return text;
-  };
   std::filesystem::create_directories(baselines());
   const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
   const std::string promote_args = " --baselines " + baselines() + " --reason e2e";
@@ -359,16 +356,6 @@ TEST_F(SequentialSeedsE2eTest, PairedLikelihoodRatioLooksTakeTheSpreadPromoteSto
 // promote --paired-spread stores the spread alone: the samples (a pool, say) stay as they were. It
 // refuses a run that shares too few seeds with the baseline, and goes with --add-seeds never.
 TEST_F(SequentialSeedsE2eTest, PromotePairedSpreadStoresTheSpreadAndLeavesTheSamples) {
-  const std::string binary = MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY;
-  const auto lr_fixture = [&](const std::string& args) {
-    return run_fixture_in(temp_.path(), binary, args);
-  };
-  const auto baseline_text = [&] {
-    std::string text;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(baselines()))
-      if (entry.path().extension() == ".toml") text += read_file(entry.path().string());
-    return text;
-  };
   const auto samples_line = [&] {
     const std::string text = baseline_text();
     const std::size_t at = text.find("samples = [");

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <map>
 
-#include "registry/name_filter.h"
 #include "statistics/moments.h"
 
 namespace mlregress::internal {
@@ -88,31 +87,15 @@ std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const Basel
                                             const PromotionRequest& request) {
   refuse_unpromotable(record, request.force, "promote --paired-spread",
                       /*needs_every_seed=*/false);
-  const RunResult& run = record.run;
-  const NameFilter filter(request.filter);
-  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
-  std::vector<std::string> refusals;
-  std::map<std::string, PlannedFile> files;  // by path
-  for (const TestResult& test : run.tests) {
-    if (!offers_values(test, filter)) continue;
-    const LoadedBaselineFile* loaded = existing.find(test.name);
-    if (std::vector<std::string> why = why_no_spread(test, loaded, folder); !why.empty()) {
-      refusals.insert(refusals.end(), why.begin(), why.end());
-      continue;
-    }
-    PlannedFile& planned = planned_file(files, loaded->path, loaded->file);
-    BaselineTest& target = planned.after.tests.at(test.name);
-    for (const MetricRecord& metric : test.metrics)
-      plan_metric_spread(planned, target, test, metric, loaded->path, record, request, refusals);
-  }
-  if (!refusals.empty()) {
-    std::string message = fmt::format(
-        "promote --paired-spread refuses run {}; nothing was written:", run.info.run_id);
-    for (const std::string& reason : refusals) message += "\n  - " + reason;
-    throw PromotionRefused(message);
-  }
-  return changed_files(std::move(files), record, request.reason, request.now,
-                       MachineDescription::kReplace);
+  MetricPlanner planner;
+  planner.command = "promote --paired-spread";
+  planner.why_not = why_no_spread;
+  planner.plan_metric = [&](PlannedFile& planned, BaselineTest& target, const TestResult& test,
+                            const MetricRecord& metric, const LoadedBaselineFile& loaded,
+                            std::vector<std::string>& refusals) {
+    plan_metric_spread(planned, target, test, metric, loaded.path, record, request, refusals);
+  };
+  return plan_metric_by_metric(record, existing, request, planner);
 }
 
 }  // namespace mlregress::internal

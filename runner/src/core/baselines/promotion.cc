@@ -335,6 +335,36 @@ PlannedFile& planned_file(std::map<std::string, PlannedFile>& files, const std::
   return planned;
 }
 
+std::vector<PlannedFile> plan_metric_by_metric(const RunRecord& record, const BaselineSet& existing,
+                                               const PromotionRequest& request,
+                                               const MetricPlanner& planner) {
+  const RunResult& run = record.run;
+  const NameFilter filter(request.filter);
+  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
+  std::vector<std::string> refusals;
+  std::map<std::string, PlannedFile> files;  // by path
+  for (const TestResult& test : run.tests) {
+    if (!offers_values(test, filter)) continue;
+    const LoadedBaselineFile* loaded = existing.find(test.name);
+    if (std::vector<std::string> why = planner.why_not(test, loaded, folder); !why.empty()) {
+      refusals.insert(refusals.end(), why.begin(), why.end());
+      continue;
+    }
+    PlannedFile& planned = planned_file(files, loaded->path, loaded->file);
+    BaselineTest& target = planned.after.tests.at(test.name);
+    for (const MetricRecord& metric : test.metrics)
+      planner.plan_metric(planned, target, test, metric, *loaded, refusals);
+  }
+  if (!refusals.empty()) {
+    std::string message =
+        fmt::format("{} refuses run {}; nothing was written:", planner.command, run.info.run_id);
+    for (const std::string& reason : refusals) message += "\n  - " + reason;
+    throw PromotionRefused(message);
+  }
+  return changed_files(std::move(files), record, request.reason, request.now,
+                       MachineDescription::kReplace);
+}
+
 std::vector<PlannedFile> changed_files(std::map<std::string, PlannedFile> files,
                                        const RunRecord& record, const std::string& reason,
                                        const std::string& now, MachineDescription machine) {

@@ -2,6 +2,7 @@
 // each file become?) and then written file by file, each atomically, under a lock.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -108,6 +109,25 @@ enum class MachineDescription {
 std::vector<PlannedFile> changed_files(std::map<std::string, PlannedFile> files,
                                        const RunRecord& record, const std::string& reason,
                                        const std::string& now, MachineDescription machine);
+
+/// A planner that changes the stored baselines of the run's tests metric by metric (promote
+/// --add-seeds, promote --paired-spread): per selected test, `why_not` lists why it cannot be
+/// planned (nothing: it can), then `plan_metric` plans each of its metrics into the test's stored
+/// entry, adding a line to `refusals` for a metric it refuses. Any refusal throws
+/// PromotionRefused ("<command> refuses run ID; nothing was written:", a line per reason);
+/// otherwise returns the files that change (changed_files, kReplace).
+struct MetricPlanner {
+  std::string command;  ///< "promote --add-seeds"
+  std::function<std::vector<std::string>(const TestResult&, const LoadedBaselineFile*,
+                                         const std::string& folder)>
+      why_not;
+  std::function<void(PlannedFile&, BaselineTest& target, const TestResult&, const MetricRecord&,
+                     const LoadedBaselineFile&, std::vector<std::string>& refusals)>
+      plan_metric;
+};
+std::vector<PlannedFile> plan_metric_by_metric(const RunRecord& record, const BaselineSet& existing,
+                                               const PromotionRequest& request,
+                                               const MetricPlanner& planner);
 
 /// Takes an exclusive flock on <baselines_dir>/<binary>/ (created when missing) for as long as
 /// the returned object lives: one writer of a binary's baselines at a time.

@@ -294,36 +294,20 @@ std::vector<PlannedFile> plan_seed_addition(const RunRecord& record, const Basel
                                             const PromotionRequest& request) {
   // A pool takes every seed a later paired look may need, as a plain promotion of it does.
   refuse_unpromotable(record, request.force, "promote --add-seeds", /*needs_every_seed=*/true);
-  const RunResult& run = record.run;
-  const NameFilter filter(request.filter);
-  const std::string folder = baseline_folder(request.baselines_dir, run.info.binary);
-  std::vector<std::string> refusals;
-  std::map<std::string, PlannedFile> files;  // by path
-  for (const TestResult& test : run.tests) {
-    if (!offers_values(test, filter)) continue;
-    const LoadedBaselineFile* loaded = existing.find(test.name);
-    const BaselineTest* stored = stored_test(loaded, test.name);
-    if (std::vector<std::string> why = why_seeds_cannot_join(test, stored, loaded, folder, run);
-        !why.empty()) {
-      refusals.insert(refusals.end(), why.begin(), why.end());
-      continue;
-    }
-    const std::string& path = loaded->path;
-    PlannedFile& planned = planned_file(files, path, loaded->file);
-    BaselineTest& target = planned.after.tests.at(test.name);
-    for (const MetricRecord& metric : test.metrics)
-      plan_seeded_metric(planned, target, test, metric, *stored, *loaded, record, request,
-                         refusals);
-  }
-  if (!refusals.empty()) {
-    std::string message =
-        fmt::format("promote --add-seeds refuses run {}; nothing was written:", run.info.run_id);
-    for (const std::string& reason : refusals) message += "\n  - " + reason;
-    throw PromotionRefused(message);
-  }
+  MetricPlanner planner;
+  planner.command = "promote --add-seeds";
+  planner.why_not = [&](const TestResult& test, const LoadedBaselineFile* loaded,
+                        const std::string& folder) {
+    return why_seeds_cannot_join(test, stored_test(loaded, test.name), loaded, folder, record.run);
+  };
+  planner.plan_metric = [&](PlannedFile& planned, BaselineTest& target, const TestResult& test,
+                            const MetricRecord& metric, const LoadedBaselineFile& loaded,
+                            std::vector<std::string>& refusals) {
+    plan_seeded_metric(planned, target, test, metric, *stored_test(&loaded, test.name), loaded,
+                       record, request, refusals);
+  };
   // A file whose every seed was there already does not change.
-  return changed_files(std::move(files), record, request.reason, request.now,
-                       MachineDescription::kReplace);
+  return plan_metric_by_metric(record, existing, request, planner);
 }
 
 }  // namespace mlregress::internal
