@@ -139,6 +139,21 @@ TEST(SequentialBound, WorstCaseMatchesABruteForceMaximum) {
   }
 }
 
+TEST(SequentialBound, AnErrorThatIsNotExactlyRepresentableGivesTheSameWorstCase) {
+  // 1 - 0.8 is 0.19999999999999996, not 0.2: near theta = d the crossing's last ulp was divided by
+  // an information close to 0, and this shift (the seed-floor benchmark's, once) read 40 seeds.
+  const double d = 0.85299746319713898;
+  const WorstCaseSeedsBound exact = worst_case_expected_seeds(0.005, 0.2, d);
+  const WorstCaseSeedsBound computed = worst_case_expected_seeds(0.01 / 2, 1.0 - 0.8, d);
+  EXPECT_NEAR(computed.seeds, exact.seeds, 1e-9 * exact.seeds);
+  EXPECT_NEAR(exact.seeds, 10.2825, 1e-4);
+  for (double theta = 0.5 * d; theta < d; theta += 1e-3 * d) {
+    EXPECT_NEAR(expected_seeds_bound_at(0.005, 1.0 - 0.8, d, theta),
+                expected_seeds_bound_at(0.005, 0.2, d, theta), 1e-6 * exact.seeds)
+        << theta;
+  }
+}
+
 TEST(SequentialBound, WorstCaseTakesAnyShift) {
   // d * step / steps can round past d at the last grid point; every d must still give a bound
   // at least Wald's at the shift.

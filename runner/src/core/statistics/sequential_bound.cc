@@ -64,8 +64,10 @@ double expected_seeds_bound_at(double alpha, double beta, double d, double theta
     const double middle = 0.5 * (low + high);
     (against_h0(middle) < against_h1(middle) ? low : high) = middle;
   }
-  const double p = 0.5 * (low + high);
-  return std::max(against_h0(p), against_h1(p));
+  // At the crossing both sides are equal; read it off the side whose information is the larger.
+  // Near theta = d the other side divides by an information close to 0, and the last ulp of p
+  // (1 - 0.8 is not 0.2) would blow it up.
+  return information_h0 >= information_h1 ? against_h0(high) : against_h1(low);
 }
 
 WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double d) {
