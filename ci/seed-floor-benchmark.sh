@@ -15,10 +15,12 @@
 # blocks of 2 at beta; each paired, fresh against a 52-seed baseline and fresh against a 260-seed
 # pool; and Wald's sequential probability ratio test (Seeds(…).likelihood_ratio().pass_error(0.2)):
 # fresh with a first look at 2 then every seed, blocks of 2 and blocks of 4, paired with a first
-# look at 8 then every seed or blocks of 2. One line per design:
+# look at 8 then every seed or blocks of 2, and paired on a stored spread of paired differences
+# (lr-stored: from the second seed, blocks of 2 or 4). One line per design:
 #   design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=… bound_h1=…
 #   ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
-#   false_regression=… [CI] power_observed=… [CI]
+#   false_regression=… [CI] power_observed=… [CI] false_regression_run=… [CI] (the last: any of
+#   the run's metrics, the covariate's too, REGRESSION under no change: Holm's family-wise rate)
 # with Wald's bound (statistics/sequential_bound.h) at the metric's level alpha / hypotheses,
 # power 0.8 and d; d is the shift at which the default design reaches power 0.8 (a
 # likelihood-ratio design: where it reaches it itself, about the margin it is built for), in

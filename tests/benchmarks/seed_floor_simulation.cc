@@ -80,6 +80,7 @@ mi::PairedSpread stored_spread(const NoiseModel& m, int seeds, std::mt19937_64& 
 
 struct Outcome {
   bool regression = false;
+  bool run_regression = false;
   int seeds = 0;
 };
 
@@ -116,6 +117,8 @@ Outcome one_sequence(const NoiseModel& m, const FloorDesign& design, const Floor
       mi::sequential_decision_analysis(covariate_looks.back())};
   const std::vector<mi::GateDecision> decisions = mi::decide_gate(analyses, settings.alpha);
   return {decisions[0].verdict == mi::Verdict::kRegression,
+          decisions[0].verdict == mi::Verdict::kRegression ||
+              decisions[1].verdict == mi::Verdict::kRegression,
           std::max(accuracy.back().seeds, covariate_looks.back().seeds)};
 }
 
@@ -239,6 +242,7 @@ Sequences simulate_sequences(const NoiseModel& model, const FloorDesign& design,
   for (int t = 0; t < trials; ++t) {
     const Outcome o = one_sequence(model, design, settings, shift, rng);
     out.regressions += o.regression;
+    out.run_regressions += o.run_regression;
     out.seeds.push_back(o.seeds);
   }
   return out;
@@ -309,10 +313,11 @@ std::string format_floor_line(const FloorLine& l) {
       "design={} d={:.3f} alpha={:.4g} power={:.2f} mean_seeds_h0={:.2f} bound_h0={:.2f} "
       "ratio_h0={:.2f} mean_seeds_h1={:.2f} bound_h1={:.2f} ratio_h1={:.2f} p95_seeds={} "
       "worst_mean={:.2f} worst_at={:.3g}d worst_bound={:.2f} wall_rounds_h0={:.2f} "
-      "false_regression={} power_observed={}",
+      "false_regression={} power_observed={} false_regression_run={}",
       l.design, l.d, l.alpha, l.power, l.mean_h0, l.bound_h0, l.ratio_h0(), l.mean_h1, l.bound_h1,
       l.ratio_h1(), l.p95_seeds, l.worst_mean, l.worst_at, l.worst_bound, l.wall_rounds_h0,
-      rate(l.h0.regressions, l.h0.trials), rate(l.h1.regressions, l.h1.trials));
+      rate(l.h0.regressions, l.h0.trials), rate(l.h1.regressions, l.h1.trials),
+      rate(l.h0.run_regressions, l.h0.trials));
 }
 
 }  // namespace seed_floor

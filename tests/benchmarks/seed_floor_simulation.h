@@ -94,8 +94,9 @@ double unit_sd(const NoiseModel& model, bool paired);
 
 struct Sequences {
   int trials = 0;
-  int regressions = 0;     ///< the accuracy judged REGRESSION
-  std::vector<int> seeds;  ///< each sequence's seeds (the test runs until every metric settled)
+  int regressions = 0;      ///< the accuracy judged REGRESSION
+  int run_regressions = 0;  ///< the run judged REGRESSION on any metric (the covariate's too)
+  std::vector<int> seeds;   ///< each sequence's seeds (the test runs until every metric settled)
 };
 
 /// The wall-clock of a sequence that took `seeds` seeds under `plan`, in rounds of seed runs with
@@ -135,7 +136,9 @@ FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
 
 /// design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=…
 /// bound_h1=… ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
-/// false_regression=…% [lo, hi] power_observed=…% [lo, hi] (Clopper–Pearson 95%).
+/// false_regression=…% [lo, hi] power_observed=…% [lo, hi] false_regression_run=…% [lo, hi]
+/// (Clopper–Pearson 95%; the last: a REGRESSION on any of the run's metrics, the covariate's too,
+/// under no change: the family-wise rate Holm holds at alpha).
 std::string format_floor_line(const FloorLine& line);
 
 }  // namespace seed_floor
