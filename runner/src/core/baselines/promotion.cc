@@ -387,30 +387,20 @@ namespace {
 
 // Promoting values of seeds the baseline already holds shows how far the change moved each seed:
 // the spread of those paired differences is the scale of later paired likelihood-ratio looks
-// (analysis/paired_spread.h). Too few shared seeds, or none moved (the same values promoted
-// again), measure nothing: the stored spread stays.
-std::optional<PairedSpread> paired_spread_after(const BaselineMetric& updated,
-                                                const BaselineMetric* old, const RunRecord& record,
-                                                const std::string& now) {
-  const std::optional<PairedSpread> kept = old ? old->paired_spread : std::nullopt;
-  if (old == nullptr || updated.samples.empty()) return kept;
-  const std::optional<PairedSpread> measured =
-      measure_paired_spread(*old, updated.seeds, updated.samples, record.run.info.run_id, now);
-  return measured ? measured : kept;
-}
-
-// The spread paired_spread_after measured, said in promote's output when it is new.
+// (analysis/paired_spread.h), said in promote's output. Too few shared seeds, or none moved (the
+// same values promoted again), measure nothing: the stored spread stays.
 void store_paired_spread(PlannedFile& planned, BaselineMetric& updated, const BaselineMetric* old,
                          const std::string& name, const RunRecord& record, const std::string& now) {
-  updated.paired_spread = paired_spread_after(updated, old, record, now);
-  if (!updated.paired_spread || updated.paired_spread->source_run != record.run.info.run_id ||
-      (old && old->paired_spread == updated.paired_spread)) {
-    return;
-  }
-  planned.detectable_effects.push_back(fmt::format(
-      "{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both): stored "
-      "as the scale of paired likelihood-ratio looks",
-      name, updated.paired_spread->sd, updated.paired_spread->pairs));
+  updated.paired_spread = old ? old->paired_spread : std::nullopt;
+  if (old == nullptr) return;
+  const std::optional<PairedSpread> measured =
+      measure_paired_spread(*old, updated.seeds, updated.samples, record.run.info.run_id, now);
+  if (!measured) return;
+  updated.paired_spread = measured;
+  planned.detectable_effects.push_back(
+      fmt::format("{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in "
+                  "both): stored as the scale of paired likelihood-ratio looks",
+                  name, measured->sd, measured->pairs));
 }
 
 // One metric of `test` promoted into `target` (a test of `planned`'s file): its value, samples,

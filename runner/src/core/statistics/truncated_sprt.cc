@@ -251,9 +251,9 @@ std::vector<ErrorNode> error_nodes(const SprtShape& shape) {
   std::vector<ErrorNode> nodes;
   for (const auto& [inverse_r, w_r] : spread_ratio_nodes(shape.spread_df)) {
     for (const auto& [factor, w_s] : slope_variance_nodes(shape.slope_seeds)) {
+      const double inflation = inverse_r * std::sqrt(factor);
       for (const auto& [z, w_e] : shifts) {
         const double e = shape.reference_seeds == 0 ? 0.0 : z / std::sqrt(shape.reference_seeds);
-        const double inflation = inverse_r * std::sqrt(factor);
         nodes.push_back({inflation, e * inflation, w_r * w_s * w_e});
       }
     }

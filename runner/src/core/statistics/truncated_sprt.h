@@ -37,9 +37,9 @@ struct SprtShape {
   double spread_df = 0.0;
   /// Seeds of the baseline a covariate's slope was estimated from, when the seeds are adjusted by
   /// it (the spread is then the residual's, on reference_seeds - 2 df); 0: no covariate. The
-  /// slope's error theta_hat - theta ~ N(0, sd^2 / Sxx) is shared by every seed and leaves each
-  /// adjusted seed with a variance 1 + z^2 / chi^2_(m-1) times its own (z ~ N(0, 1)): averaged
-  /// over z, with chi^2_(m-1) at its mean reciprocal, m - 3. Needs at least 4.
+  /// slope's error theta_hat - theta ~ N(0, sd^2 / Sxx) is shared by every seed and widens each
+  /// adjusted seed, and the reference's error, by a variance factor 1 + z^2 / chi^2_(m-1)
+  /// (z ~ N(0, 1)), averaged by a two-node rule exact in its first two moments. Needs at least 4.
   int slope_seeds = 0;
 };
 
