@@ -68,22 +68,23 @@ ML_SEED_TEST(Full, XorSeedStudy, Seeds(20), {"lr", 1e-3}, {"width", 32}, {"depth
   run_one_seed();
 }
 
-// The same study as a sequential test: 12 seeds, then 8 at a time up to 52, the PASS error spent
-// early. A run stops at the first block after which the gate has decided every metric (an
-// unchanged rerun on the baseline's seeds: most often at 12 seeds; a large regression: the first
-// block); only a close call pays for all 52. The design is the one of the levers table in
-// runner/docs/seeded-tests.md ("Fewer seeds: the levers") that meets both targets with room: a
-// first look at 12 (a look at 6 seeds rarely decides anything and only thins the error left for
-// the next ones) and pass_early() let an unchanged paired run PASS at 12 seeds and fresh seeds
-// against the committed 240-seed pool by 20, and the cap of 52 leaves the last look wide enough
-// that they rarely end INCONCLUSIVE. The committed baseline holds seeds 0-239 (promoted from a
-// run with --all-seeds, then grown with promote --add-seeds), so every block of a run on seeds
-// 0-51 is paired. `weight_stream` k > 0
-// trains the same model from other initial weights and batches (XorExperimentConfig):
-// ci/sequential-seeds-benchmark.sh's paired A/A comparison. Against fresh seeds, test_accuracy is
-// adjusted by the covariate test_set_rule_accuracy (seeded-tests.md, "Fewer seeds: a covariate").
-ML_SEED_TEST(Full, XorSequentialSeedStudy, Seeds(12).then_blocks_of(8).up_to(52).pass_early(),
-             {"lr", 1e-3}, {"width", 32}, {"depth", 2}, {"steps", 400}, {"batch_size", 64},
+// The same study as a sequential test in the default design, the one closest to the fewest seeds
+// any test can use (runner/docs/seeded-tests.md, "How far from the floor"): likelihood-ratio looks
+// after every 2 seeds (one round of --jobs 2), up to 52, weighing a degradation of the margin
+// against none at power 0.8 (pass_error(0.2)). A run stops at the first look after which the gate
+// has decided every metric: an unchanged rerun most often at 2-6 seeds, a large regression at the
+// first look; only a close call pays for all 52. The committed baseline holds seeds 0-239
+// (promoted from a run with --all-seeds, then grown with promote --add-seeds: the pool fresh seeds
+// are compared with) and the spread of 52 paired differences (promote --paired-spread of a run of
+// seeds 0-51 under weight_stream 1), the scale paired looks take from the second seed on.
+// `weight_stream` k > 0 trains the same model from other initial weights and batches
+// (XorExperimentConfig): ci/sequential-seeds-benchmark.sh's paired A/A comparison. Against fresh
+// seeds, test_accuracy is adjusted by the covariate test_set_rule_accuracy (seeded-tests.md,
+// "Fewer seeds: a covariate"). The design before it, Seeds(12).then_blocks_of(8).up_to(52)
+// .pass_early() (group-sequential looks), took 2-3 times as many seeds for the same power.
+ML_SEED_TEST(Full, XorSequentialSeedStudy,
+             Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2), {"lr", 1e-3},
+             {"width", 32}, {"depth", 2}, {"steps", 400}, {"batch_size", 64},
              {"weight_stream", 0}) {
   run_one_seed(MlTest::param<std::int64_t>("weight_stream"), /*with_covariate=*/true);
 }
