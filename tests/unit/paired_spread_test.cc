@@ -128,13 +128,42 @@ TEST(PairedSpreadPromotion, PairedSpreadAloneLeavesTheSamplesAndRefusesWhatMeasu
   EXPECT_THAT(refusal(seeded_run(seeds_from(100), values(0.01, 0.5)), set),
               HasSubstr("shares fewer than 9 seeds with the baseline"));
   EXPECT_THAT(refusal(seeded_run(seeds_from(0), values(0.01, 0.0)), set),
-              HasSubstr("or none of them moved"));
+              HasSubstr("none of its seeded metrics moved against the baseline's values"));
   EXPECT_THAT(refusal(seeded_run(seeds_from(0), values(0.01, 0.5)), BaselineSet::from_files({})),
               HasSubstr("no baseline in"));
   // What moved the seeds may be a parameter: another configuration measures a spread too.
   RunRecord other = seeded_run(seeds_from(0), values(0.01, 0.5));
   other.run.tests[0].config_hash = "fedcba9876543210";
   EXPECT_EQ(plan_promotion(other, set, request).size(), 1u);
+}
+
+// The run's `accuracy` moved, its covariate (a value of the data alone) did not.
+RunRecord run_with_covariate(const std::vector<double>& accuracy) {
+  RunRecord record = seeded_run(seeds_from(0), accuracy);
+  MetricRecord covariate{"rule_accuracy", 0.0, HigherIsBetter, Margin{0.02}};
+  covariate.sample_seeds = seeds_from(0);
+  covariate.samples = values(0.005, 3.0);
+  record.run.tests[0].metrics.push_back(covariate);
+  return record;
+}
+
+TEST(PairedSpreadPromotion, AMetricNoSeedOfWhichMovedGetsNoSpreadAndTheOthersStillDo) {
+  PromotionRequest request = promotion_request("spread", "2026-12-06T00:00:00Z");
+  const std::vector<PlannedFile> first_plan =
+      plan_promotion(run_with_covariate(values(0.01, 0.0)), BaselineSet::from_files({}), request);
+  ASSERT_EQ(first_plan.size(), 1u);
+  const BaselineSet set =
+      BaselineSet::from_files({{"baselines/suite/study_test.toml", first_plan[0].after}});
+  request.paired_spread = true;
+  const std::vector<PlannedFile> plan =
+      plan_promotion(run_with_covariate(values(0.01, 0.5)), set, request);
+  ASSERT_EQ(plan.size(), 1u);
+  const BaselineTest& test = plan[0].after.tests.at("Study");
+  EXPECT_TRUE(test.metrics.at("accuracy").paired_spread.has_value());
+  EXPECT_FALSE(test.metrics.at("rule_accuracy").paired_spread.has_value());
+  EXPECT_THAT(plan[0].detectable_effects,
+              ::testing::Contains(HasSubstr(
+                  "Study.rule_accuracy: none of its 10 seeds in both moved: no spread stored")));
 }
 
 TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {

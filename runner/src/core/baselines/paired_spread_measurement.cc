@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -9,11 +10,12 @@
 
 namespace mlregress::internal {
 
-std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
-                                                  const std::vector<std::uint64_t>& seeds,
-                                                  const std::vector<double>& samples,
-                                                  const std::string& source_run,
-                                                  const std::string& now) {
+namespace {
+
+// new - old over the seeds `seeds` shares with `stored`.
+std::vector<double> paired_differences(const BaselineMetric& stored,
+                                       const std::vector<std::uint64_t>& seeds,
+                                       const std::vector<double>& samples) {
   std::map<std::uint64_t, double> before;
   for (std::size_t i = 0; i < stored.seeds.size() && i < stored.samples.size(); ++i)
     before[stored.seeds[i]] = stored.samples[i];
@@ -22,6 +24,17 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
     const auto it = before.find(seeds[i]);
     if (it != before.end()) differences.push_back(samples[i] - it->second);
   }
+  return differences;
+}
+
+}  // namespace
+
+std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  const std::vector<double>& samples,
+                                                  const std::string& source_run,
+                                                  const std::string& now) {
+  const std::vector<double> differences = paired_differences(stored, seeds, samples);
   if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return std::nullopt;
   const double sd = stats::summarize_samples(differences).sd;
   if (!(sd > 0.0) || !std::isfinite(sd)) return std::nullopt;
@@ -66,10 +79,26 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
   }
   const std::optional<PairedSpread> spread = measure_paired_spread(
       stored->second, metric.sample_seeds, metric.samples, record.run.info.run_id, request.now);
+  const std::vector<double> differences =
+      paired_differences(stored->second, metric.sample_seeds, metric.samples);
+  const bool unmoved =
+      differences.size() >= static_cast<std::size_t>(kFewestStoredPairs) &&
+      std::all_of(differences.begin(), differences.end(), [](double d) { return d == 0.0; });
+  if (unmoved) {
+    // A value the change does not touch (a covariate of the data alone, under another weight
+    // stream): its paired differences are zero, there is no spread to store, and the metrics that
+    // moved still get theirs.
+    planned.detectable_effects.push_back(fmt::format(
+        "{}: none of its {} seeds in both moved: no spread stored (its paired looks see equal "
+        "values)",
+        name, differences.size()));
+    return;
+  }
   if (!spread) {
     refusals.push_back(fmt::format(
-        "{}: {}: the run shares fewer than {} seeds with the baseline, or none of them moved; "
-        "run the baseline's own seeds after the change (--seed, --all-seeds)",
+        "{}: {}: the run shares fewer than {} seeds with the baseline (or they all moved by "
+        "exactly the same amount); run the baseline's own seeds after the change (--seed, "
+        "--all-seeds)",
         path, name, kFewestStoredPairs));
     return;
   }
@@ -95,7 +124,15 @@ std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const Basel
                             std::vector<std::string>& refusals) {
     plan_metric_spread(planned, target, test, metric, loaded.path, record, request, refusals);
   };
-  return plan_metric_by_metric(record, existing, request, planner);
+  std::vector<PlannedFile> planned = plan_metric_by_metric(record, existing, request, planner);
+  if (planned.empty()) {
+    throw PromotionRefused(fmt::format(
+        "promote --paired-spread refuses run {}; nothing was written:\n  - none of its seeded "
+        "metrics moved against the baseline's values of the same seeds (or each already stores "
+        "this spread); run the baseline's own seeds after the change (--seed, --all-seeds)",
+        record.run.info.run_id));
+  }
+  return planned;
 }
 
 }  // namespace mlregress::internal

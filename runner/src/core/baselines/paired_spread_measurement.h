@@ -27,9 +27,11 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
 /// `promote --paired-spread`: per seeded metric of the run's selected tests, the spread of its
 /// paired differences against the stored values, stored as the metric's paired_spread; nothing
 /// else changes. The run may be of another configuration (what moved the seeds may be a
-/// parameter). Throws PromotionRefused, listing every reason and writing nothing, for a failed
-/// test, a test without a baseline, a metric the baseline lacks, or one whose seeds measure no
-/// spread. Returns only the files that change.
+/// parameter). A metric none of whose shared seeds moved (a covariate of the data alone) is left
+/// without a spread, with a line saying so. Throws PromotionRefused, listing every reason and
+/// writing nothing, for a failed test, a test without a baseline, a metric the baseline lacks or
+/// sharing fewer than kFewestStoredPairs seeds with the run, or a run that moved no metric.
+/// Returns only the files that change.
 std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const BaselineSet& existing,
                                             const PromotionRequest& request);
 
