@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sequential seeds benchmark: does the multi-seed gate answer with few seeds without crying wolf?
-# Real runs of two studies with the same design, Seeds(12).then_blocks_of(8).up_to(52).pass_early():
+# Real runs of two studies with the same design, the default
+# Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2):
 #   xor      Full.XorSequentialSeedStudy (test_accuracy, margin 0.005, adjusted by the covariate
 #            test_set_rule_accuracy against fresh seeds; train_loss, margin 0.05);
 #   fixture  Full.NoisyAccuracyStudy (tests/fixture/seed_gate_fixture.cc): the XOR study's noise
@@ -37,7 +38,7 @@
 #        environment; ONLY_FIXTURE=1 runs the fixture's A/A trials alone, in minutes; FIRST_SEED
 #        (default 1000) moves the trials' seeds, for more independent trials; FIXTURE=BINARY runs
 #        the fixture's trials with another build of it, e.g. mlregress_seed_gate_beta_fixture or
-#        mlregress_seed_gate_lr_fixture; PAIRED_STORED=1 adds the design paired-stored: a copy
+#        mlregress_seed_gate_spending_fixture; PAIRED_STORED=1 adds the design paired-stored: a copy
 #        of the trial's baseline promoted over again with the other stream on all of its seeds,
 #        so that it stores the spread of those paired differences, and a third stream's run of
 #        its seeds against it).
@@ -91,14 +92,14 @@ done
   die "FIXTURE_POOL_RUNS must be 0 .. FIXTURE_RUNS"
 bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
 # FIXTURE (environment) swaps the fixture's binary for one of its other designs, e.g.
-# build/tests/fixture/mlregress_seed_gate_beta_fixture (blocks of 4, PASS error 0.2).
+# build/tests/fixture/mlregress_seed_gate_spending_fixture (12 seeds, then 8 at a time).
 fixture_path=${FIXTURE:-$build/tests/fixture/mlregress_seed_gate_fixture}
 fixture=$(realpath "$fixture_path" 2>/dev/null) || die "no $fixture_path"
 levers=$build/tests/benchmarks/sequential_seeds_levers
 for exe in "$bin" "$fixture" "$levers"; do
   [[ -x $exe ]] || die "no executable $exe (see the usage for the targets to build)"
 done
-cap=52  # both studies: Seeds(12).then_blocks_of(8).up_to(52).pass_early()
+cap=52  # both studies: up_to(52)
 [[ $lever_seeds =~ ^[1-9][0-9]*$ && $((lever_seeds % cap)) == 0 && $lever_seeds -ge 416 ]] ||
   die "LEVER_SEEDS must be a multiple of $cap, at least 416"
 

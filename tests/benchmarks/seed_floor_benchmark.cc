@@ -11,14 +11,16 @@
 // fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY. ONLY: print
 // only the lines whose design name contains it (e.g. "lr-" or "fresh-pool260").
 //
-// Designs: the study's default, Seeds(12).then_blocks_of(8).up_to(52).pass_early(), one that
-// looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52), and three that look as the
-// seeds arrive (frequent_plan: blocks of 4, PASS error 0.025 or beta; first 6, blocks of 2, at
-// beta); each paired (a 52-seed
+// Designs: the group-sequential Seeds(12).then_blocks_of(8).up_to(52).pass_early() (the studies'
+// design before the likelihood-ratio looks), one that looks every 8 seeds only,
+// Seeds(8).then_blocks_of(8).up_to(52), and three that look as the seeds arrive (frequent_plan:
+// blocks of 4, PASS error 0.025 or beta; first 6, blocks of 2, at beta); each paired (a 52-seed
 // baseline's own seeds, other weights), fresh against a 52-seed baseline, and fresh against a
-// 260-seed pool. Per pairing, d is the shift at which the default design reaches power 0.8
-// (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of unit_sd;
-// every design of that pairing is measured at that d. Deterministic (fixed RNG seeds).
+// 260-seed pool. Per pairing, d is the shift at which the group-sequential design reaches power
+// 0.8 (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of
+// unit_sd; every design of that group is measured at that d. Then the likelihood-ratio designs,
+// the default among them (likelihood_ratio_designs), each at the shift where it reaches the power
+// itself. Deterministic (fixed RNG seeds).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,24 +49,28 @@ seed_floor::SeedTable read_table(const std::string& path) {
 // Wald's SPRT at power 0.8 (PASS error 0.2). Paired looks scale the differences by the first
 // look's sd, so their first look is larger, unless the baseline stores a spread of paired
 // differences (the "lr-stored" lines); fresh ones take the baseline's sd and may look from the
-// second seed.
+// second seed. The lines named "default-" are the default design, default_plan(): paired, with
+// the spread the baseline stores or (default-lr-blocks-2, what a baseline without one gets) the
+// first look's 2 differences.
 std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string& prefix,
                                                               bool paired, int baseline) {
+  using seed_floor::default_plan;
   using seed_floor::likelihood_ratio_plan;
   if (paired) {
     return {
         {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
         {prefix + "lr-first-8-blocks-2-c52-beta", likelihood_ratio_plan(8, 2, 0.2), true, baseline},
+        {prefix + "default-lr-blocks-2-c52-beta", default_plan(), true, baseline},
         {prefix + "lr-stored-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), true,
          baseline, /*stored_spread=*/true},
-        {prefix + "lr-stored-blocks-2-c52-beta", likelihood_ratio_plan(2, 2, 0.2), true, baseline,
+        {prefix + "default-lr-stored-blocks-2-c52-beta", default_plan(), true, baseline,
          /*stored_spread=*/true},
         {prefix + "lr-stored-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), true, baseline,
          /*stored_spread=*/true}};
   }
   return {
       {prefix + "lr-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), false, baseline},
-      {prefix + "lr-blocks-2-c52-beta", likelihood_ratio_plan(2, 2, 0.2), false, baseline},
+      {prefix + "default-lr-blocks-2-c52-beta", default_plan(), false, baseline},
       {prefix + "lr-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), false, baseline}};
 }
 
@@ -88,8 +94,8 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
   for (const Pairing p : {Pairing{"paired", true, 52}, Pairing{"fresh52", false, 52},
                           Pairing{"fresh-pool260", false, 260}}) {
     const std::string prefix = study + ":" + p.name + ":";
-    const seed_floor::FloorDesign reference{prefix + "default-12+8-c52-pass-early",
-                                            seed_floor::study_plan(), p.paired, p.baseline};
+    const seed_floor::FloorDesign reference{prefix + "spending-12+8-c52-pass-early",
+                                            seed_floor::spending_plan(), p.paired, p.baseline};
     const seed_floor::FloorDesign wasteful{prefix + "every-8-c52", seed_floor::every_eight_plan(),
                                            p.paired, p.baseline};
     const std::vector<seed_floor::FloorDesign> designs{

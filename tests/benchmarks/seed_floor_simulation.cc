@@ -190,7 +190,9 @@ NoiseModel measure_noise(const SeedTable& table) {
   return model;
 }
 
-mi::SequentialPlan study_plan() {
+mi::SequentialPlan default_plan() { return likelihood_ratio_plan(2, 2, 0.2); }
+
+mi::SequentialPlan spending_plan() {
   mi::SequentialPlan plan{.block = 12, .cap = 52, .next_block = 8};
   plan.pass_spending = mi::stats::SpendingFunction::kPocock;
   return plan;

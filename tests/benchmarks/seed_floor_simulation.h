@@ -20,7 +20,7 @@
 //   fresh   the sd of one seed's value after the covariate, sd · √(1 - r²): as if the baseline's
 //           mean were known exactly, which only helps a test, so the bound stays a floor for
 //           any finite baseline.
-// The shift itself is the one at which the reference design (the study's default) reaches the
+// The shift itself is the one at which a reference design reaches the
 // stated power (shift_at_power): the design's own minimum detectable effect, so the bound asks
 // "could any test tell no change from this shift, at this level and power, with fewer seeds?".
 #pragma once
@@ -67,8 +67,12 @@ struct FloorDesign {
   bool stored_spread = false;
 };
 
-/// Seeds(12).then_blocks_of(8).up_to(52).pass_early(): the study's default.
-mlregress::internal::SequentialPlan study_plan();
+/// Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2): the default design,
+/// Full.XorSequentialSeedStudy's and the fixture's.
+mlregress::internal::SequentialPlan default_plan();
+/// Seeds(12).then_blocks_of(8).up_to(52).pass_early(): group-sequential looks, the studies' design
+/// before the likelihood-ratio looks.
+mlregress::internal::SequentialPlan spending_plan();
 /// Seeds(8).then_blocks_of(8).up_to(52): looks every 8 seeds only.
 mlregress::internal::SequentialPlan every_eight_plan();
 /// Seeds(first).then_blocks_of(next).up_to(52).pass_early(), its PASS error `pass_error`: looks as

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "analysis/sequential_look_steps.h"
 #include "analysis/sequential_seeds.h"
 #include "builders.h"
 #include "statistics/moments.h"
@@ -126,20 +127,43 @@ TEST(LikelihoodRatioSeeds, AnUnchangedCandidatePassesAndAnImprovementIsAPass) {
   }
 }
 
-TEST(LikelihoodRatioSeeds, PairedLooksScaleByTheFirstLooksDifferences) {
+// Without a stored spread, paired looks scale by their first look's differences and look from 8
+// seeds on, whatever the plan's first block (planted: a plan that looks first at 2 or 6 seeds,
+// which would weigh the ratio by an sd on 1 or 5 degrees of freedom).
+TEST(LikelihoodRatioSeeds, PairedLooksScaleByTheFirstLooksDifferencesFromEightSeedsOn) {
   World world{std::mt19937_64(9), /*paired=*/true};
   const auto [candidate, baseline] = world.draw(0.0);
-  const auto looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
-                                           candidate, baseline, likelihood_ratio_plan(6), kAlpha);
-  ASSERT_FALSE(looks.empty());
-  std::vector<double> differences;
-  for (int i = 0; i < 6; ++i) {
-    differences.push_back(baseline.values[static_cast<std::size_t>(i)] -
-                          candidate.values[static_cast<std::size_t>(i)]);
+  for (const int first : {2, 6, 8}) {
+    const auto looks =
+        look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
+                              likelihood_ratio_plan(first), kAlpha);
+    ASSERT_FALSE(looks.empty());
+    EXPECT_EQ(looks[0].seeds, 8) << "first block " << first;
+    std::vector<double> differences;
+    for (int i = 0; i < 8; ++i) {
+      differences.push_back(baseline.values[static_cast<std::size_t>(i)] -
+                            candidate.values[static_cast<std::size_t>(i)]);
+    }
+    EXPECT_NEAR(looks[0].seed_sd, stats::summarize_samples(differences).sd, 1e-12);
+    EXPECT_THAT(looks[0].scale_source, HasSubstr("the first look's 8 paired differences"));
+    EXPECT_THAT(looks[0].scale_source, HasSubstr("promote --paired-spread"));
+    EXPECT_EQ(looks[0].analysis.design, GateDesign::kPaired);
   }
-  EXPECT_NEAR(looks[0].seed_sd, stats::summarize_samples(differences).sd, 1e-12);
-  EXPECT_THAT(looks[0].scale_source, HasSubstr("the first look's 6 paired differences"));
-  EXPECT_EQ(looks[0].analysis.design, GateDesign::kPaired);
+  // A metric no seed of which moved (a covariate of the data alone) is settled exactly at the
+  // plan's first look: it has no spread to wait for.
+  const auto unmoved = look_likelihood_ratio("rule_accuracy", Direction::HigherIsBetter, kMargin,
+                                             first_seeds(baseline, kCap), baseline,
+                                             likelihood_ratio_plan(2), kAlpha);
+  ASSERT_EQ(unmoved.size(), 1u);
+  EXPECT_EQ(unmoved[0].seeds, 2);
+  EXPECT_EQ(unmoved[0].outcome, LookOutcome::kPass);
+  // Before the 8th seed there is nothing to weigh: the runner is told to go on.
+  SeedSamples four = candidate;
+  four.values.resize(4), four.seeds.resize(4);
+  const auto early = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, four,
+                                           baseline, likelihood_ratio_plan(2), kAlpha);
+  ASSERT_EQ(early.size(), 1u);
+  EXPECT_EQ(early[0].outcome, LookOutcome::kContinue);
 }
 
 std::vector<double> differences_of(const SeedSamples& candidate, const SeedSamples& baseline) {
@@ -174,13 +198,13 @@ TEST(LikelihoodRatioSeeds, PairedLooksTakeTheBaselinesStoredSpreadWhenItKnowsMor
       look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
                             likelihood_ratio_plan(3), kAlpha);
   EXPECT_THAT(too_narrow[0].scale_source, HasSubstr("this run's 3 differences spread wider"));
-  // Fewer pairs than the first look, or no spread: the first look's own differences.
+  // Fewer pairs than the first look, or no spread: the first look's own differences, from 8 on.
   for (const PairedSpread weak :
        {PairedSpread{.sd = 0.004, .pairs = 6}, PairedSpread{.pairs = 52}}) {
     baseline.paired_spread = weak;
     const auto own = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
                                            candidate, baseline, likelihood_ratio_plan(6), kAlpha);
-    EXPECT_THAT(own[0].scale_source, HasSubstr("the first look's 6 paired differences"));
+    EXPECT_THAT(own[0].scale_source, HasSubstr("the first look's 8 paired differences"));
   }
 }
 

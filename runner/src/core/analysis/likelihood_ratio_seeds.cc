@@ -57,6 +57,45 @@ struct SeedScale {
   std::optional<CovariateUse> covariate;
 };
 
+// Paired looks without a stored spread scale by their first look's differences, frozen, and look
+// from this many seeds on whatever the plan's first block: an sd on 1 degree of freedom (a first
+// look at 2 seeds) weighs every later look so loosely that the default design took 3.5 times the
+// bound's seeds on the fixture, against 2.0 from 8 (seeded-tests.md, "What the scale costs").
+constexpr int kFewestScalePairs = 8;
+
+bool usable_stored_spread(const SeedSamples& baseline, int first_look) {
+  const std::optional<PairedSpread>& stored = baseline.paired_spread;
+  return stored && stored->sd > 0.0 && std::isfinite(stored->sd) && stored->pairs > first_look;
+}
+
+// Whether any seed that ran differs from the baseline's value of the same seed: a metric no seed
+// of which moved (a covariate of the data alone) is settled exactly at the plan's first look.
+bool any_seed_moved(const SeedSamples& ran, const SeedSamples& baseline) {
+  const SeedSamples b = *samples_of_seeds(baseline, ran.seeds);
+  for (std::size_t i = 0; i < ran.values.size(); ++i)
+    if (ran.values[i] != b.values[i]) return true;
+  return false;
+}
+
+// The plan's looks, from kFewestScalePairs seeds on when paired looks have no stored spread (the
+// cap, at least, stays a look).
+std::vector<int> looks_for_scale(std::vector<int> looks, bool scale_from_first_look) {
+  if (!scale_from_first_look || looks.front() >= kFewestScalePairs) return looks;
+  std::vector<int> kept;
+  for (const int n : looks)
+    if (n >= kFewestScalePairs) kept.push_back(n);
+  return kept.empty() ? std::vector<int>{looks.back()} : kept;
+}
+
+// The plan's looks for these seeds: from kFewestScalePairs on when paired seeds that moved have
+// no stored spread to be weighed by.
+std::vector<int> looks_of(const SequentialPlan& plan, bool paired, const SeedSamples& ran,
+                          const SeedSamples& baseline) {
+  const std::vector<int> planned = sequential_looks(plan);
+  return looks_for_scale(planned, paired && !usable_stored_spread(baseline, planned.front()) &&
+                                      any_seed_moved(ran, baseline));
+}
+
 // Paired: the per-seed differences; the sd is the baseline's stored spread of paired differences
 // when it has one on more degrees of freedom than the first look, else the first look's.
 SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSamples& baseline,
@@ -67,8 +106,8 @@ SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSa
     s.degradations.push_back(degradation_of(direction, ran.values[i] - b.values[i]));
   }
   for (const double v : b.values) s.magnitude = std::max(s.magnitude, std::abs(v));
-  const std::optional<PairedSpread>& stored = baseline.paired_spread;
-  if (stored && stored->sd > 0.0 && std::isfinite(stored->sd) && stored->pairs > first_look) {
+  if (usable_stored_spread(baseline, first_look)) {
+    const std::optional<PairedSpread>& stored = baseline.paired_spread;
     s.sd = stored->sd;
     s.df = stored->pairs - 1;
     s.stored = true;
@@ -78,7 +117,11 @@ SeedScale paired_scale(Direction direction, const SeedSamples& ran, const SeedSa
   const std::vector<double> first(s.degradations.begin(), s.degradations.begin() + first_look);
   s.sd = stats::summarize_samples(first).sd;
   s.df = first_look - 1;
-  s.source = fmt::format("the first look's {} paired differences", first_look);
+  s.source = fmt::format(
+      "the first look's {} paired differences (the baseline stores no spread of paired "
+      "differences on more seeds: promote --paired-spread a run of its seeds after a change that "
+      "moved them)",
+      first_look);
   return s;
 }
 
@@ -152,6 +195,18 @@ std::string spread_check(const SeedScale& scale, int seeds) {
       seeds, sd, bound);
 }
 
+// What the boundaries are calibrated for: a degradation of the margin, in the scale's sds, at the
+// looks, with the scale's and the reference's errors.
+stats::SprtShape shape_of(const SeedScale& scale, double margin, const std::vector<int>& looks) {
+  stats::SprtShape shape;
+  shape.d = rounded_shift(margin / scale.sd);
+  shape.looks = looks;
+  shape.reference_seeds = scale.reference_seeds;
+  shape.spread_df = scale.df;
+  shape.slope_seeds = scale.slope_seeds;
+  return shape;
+}
+
 // Equal values can leave an sd of rounding errors, which no seed's spread is.
 bool without_spread(const SeedScale& s) {
   return !(s.sd > 1e-12 * s.magnitude) || !std::isfinite(s.sd);
@@ -211,10 +266,10 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
                                                   const SeedSamples& baseline,
                                                   const SequentialPlan& plan, double alpha,
                                                   const CovariateSamples* covariate) {
-  const std::vector<int> looks = sequential_looks(plan);
   const int available = seeds_that_ran(candidate);
   const SeedSamples ran = first_seeds(candidate, available);
   const bool paired = looks_are_paired(ran, baseline, plan.cap);
+  const std::vector<int> looks = looks_of(plan, paired, ran, baseline);
   const SeedComparison comparison{metric, direction, margin, candidate, baseline, covariate};
   if (std::optional<SequentialLook> single =
           look_before_first_block(comparison, ran, looks.front(), /*anytime=*/false)) {
@@ -238,12 +293,7 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
     return {base};
   }
   if (without_spread(scale)) return {exact_look(comparison, ran, paired, looks.front(), base)};
-  stats::SprtShape shape;
-  shape.d = rounded_shift(margin / scale.sd);
-  shape.looks = looks;
-  shape.reference_seeds = scale.reference_seeds;
-  shape.spread_df = scale.df;
-  shape.slope_seeds = scale.slope_seeds;
+  const stats::SprtShape shape = shape_of(scale, margin, looks);
   const stats::SprtCalibration calibration = calibrated(shape, decision_level, plan.pass_error);
   base.alternative = shape.d * scale.sd;
   base.regression_boundary = calibration.boundaries.upper;

@@ -19,10 +19,13 @@
 //                  with its seeds - 1 (- 1 more for the slope) degrees of freedom. Both are
 //                  independent of the candidate's seeds, so the calibration is exact for normal
 //                  seeds.
-//   paired seeds   the per-seed differences; their sd is the first look's, frozen (the mean of
-//                  a normal sample is independent of its variance, so again exact), with the
-//                  first look's seeds - 1 degrees of freedom: a first look of a few seeds makes
-//                  a noisy scale, which the calibration pays for with more seeds.
+//   paired seeds   the per-seed differences; their sd is the spread of paired differences the
+//                  baseline stores (promote measures it), with its pairs - 1 degrees of freedom,
+//                  when it holds more pairs than the first look; else the first look's, frozen
+//                  (the mean of a normal sample is independent of its variance, so again exact),
+//                  with the first look's seeds - 1: a first look of a few seeds makes a noisy
+//                  scale, which the calibration pays for with more seeds, so without a stored
+//                  spread the looks start at 8 seeds whatever the plan's first block.
 // The shift the test is built for is the margin over the estimated sd, rounded to a grid of 2%
 // steps (the boundaries are computed once per step and kept for the process): the alternative
 // is the margin to within 1%.
