@@ -8,7 +8,8 @@
 #   xor      (with TABLE.tsv) Full.XorSequentialSeedStudy's noise measured from a table of its
 #            real per-seed values, 3 hypotheses. ci/xor-seed-table.sh BUILD_DIR TABLE.tsv writes
 #            it (520 seeds x 2 weight streams, about a minute).
-# Designs: the study's default Seeds(12).then_blocks_of(8).up_to(52).pass_early(); one that
+# Designs: the group-sequential Seeds(12).then_blocks_of(8).up_to(52).pass_early() (the studies'
+# design before the default moved to likelihood-ratio looks); one that
 # looks every 8 seeds only, Seeds(8).then_blocks_of(8).up_to(52); and designs that look as the
 # seeds arrive: blocks of 4 (Seeds(4).then_blocks_of(4).up_to(52).pass_early()), the same with
 # the acceptance side at beta (PASS error 0.2 instead of 0.025), and a first look at 6 with
@@ -16,13 +17,16 @@
 # pool; and Wald's sequential probability ratio test (Seeds(…).likelihood_ratio().pass_error(0.2)):
 # fresh with a first look at 2 then every seed, blocks of 2 and blocks of 4, paired with a first
 # look at 8 then every seed or blocks of 2, and paired on a stored spread of paired differences
-# (lr-stored: from the second seed, blocks of 2 or 4). One line per design:
+# (lr-stored: from the second seed, blocks of 2 or 4). The default design,
+# Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2), is on the lines whose
+# names end in -default (ONLY=default): fresh, paired on a stored spread, and paired without one
+# (its looks then start at 8 seeds). One line per design:
 #   design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=… bound_h1=…
 #   ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
 #   false_regression=… [CI] power_observed=… [CI] false_regression_run=… [CI] (the last: any of
 #   the run's metrics, the covariate's too, REGRESSION under no change: Holm's family-wise rate)
 # with Wald's bound (statistics/sequential_bound.h) at the metric's level alpha / hypotheses,
-# power 0.8 and d; d is the shift at which the default design reaches power 0.8 (a
+# power 0.8 and d; d is the shift at which the group-sequential design reaches power 0.8 (a
 # likelihood-ratio design: where it reaches it itself, about the margin it is built for), in
 # standard deviations of what one seed tells the test (paired: the per-seed difference; fresh:
 # one seed after the covariate). worst_mean is the largest mean seeds over the shifts 0, d/8, ..., d,

@@ -49,9 +49,9 @@ seed_floor::SeedTable read_table(const std::string& path) {
 // Wald's SPRT at power 0.8 (PASS error 0.2). Paired looks scale the differences by the first
 // look's sd, so their first look is larger, unless the baseline stores a spread of paired
 // differences (the "lr-stored" lines); fresh ones take the baseline's sd and may look from the
-// second seed. The lines named "default-" are the default design, default_plan(): paired, with
-// the spread the baseline stores or (default-lr-blocks-2, what a baseline without one gets) the
-// first look's 2 differences.
+// second seed. The lines whose names end in "-default" are the default design, default_plan():
+// paired, with the spread the baseline stores or without one (its looks then start at 8 seeds),
+// and fresh.
 std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string& prefix,
                                                               bool paired, int baseline) {
   using seed_floor::default_plan;
@@ -60,17 +60,17 @@ std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string&
     return {
         {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
         {prefix + "lr-first-8-blocks-2-c52-beta", likelihood_ratio_plan(8, 2, 0.2), true, baseline},
-        {prefix + "default-lr-blocks-2-c52-beta", default_plan(), true, baseline},
+        {prefix + "lr-blocks-2-c52-beta-default", default_plan(), true, baseline},
         {prefix + "lr-stored-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), true,
          baseline, /*stored_spread=*/true},
-        {prefix + "default-lr-stored-blocks-2-c52-beta", default_plan(), true, baseline,
+        {prefix + "lr-stored-blocks-2-c52-beta-default", default_plan(), true, baseline,
          /*stored_spread=*/true},
         {prefix + "lr-stored-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), true, baseline,
          /*stored_spread=*/true}};
   }
   return {
       {prefix + "lr-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), false, baseline},
-      {prefix + "default-lr-blocks-2-c52-beta", default_plan(), false, baseline},
+      {prefix + "lr-blocks-2-c52-beta-default", default_plan(), false, baseline},
       {prefix + "lr-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), false, baseline}};
 }
 
@@ -120,7 +120,8 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
       }
     }
     // Likelihood-ratio designs are built for a degradation of the margin: each is measured at the
-    // shift where it reaches the power itself (about the margin), not at the default's.
+    // shift where it reaches the power itself (about the margin), not at the group-sequential
+    // one's.
     for (const seed_floor::FloorDesign& design :
          likelihood_ratio_designs(prefix, p.paired, p.baseline)) {
       if (!wanted(design)) continue;

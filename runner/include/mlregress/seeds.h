@@ -217,9 +217,11 @@ class Seeds {
   /// comes closest to the fewest seeds any test can use: fresh seeds take the baseline arm's sd
   /// as the scale, paired seeds the spread of paired differences the baseline stores (promote
   /// measures it when it replaces the values of seeds the baseline held), else the first look's
-  /// sd (the first look must then be larger). It needs up_to() and a margin above 0, never
-  /// reports IMPROVED, and may look after every seed: Seeds(2).then_blocks_of(1).up_to(52)
-  /// .likelihood_ratio().pass_error(0.2). runner/docs/seeded-tests.md, "Likelihood-ratio looks".
+  /// sd, and paired looks then start at 8 seeds whatever the first block. It needs up_to() and a
+  /// margin above 0, never reports IMPROVED, and may look after every seed. The default design,
+  /// within 1.1-1.2x of the fewest seeds any test can use (paired on a stored spread, or fresh
+  /// against a pool): Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2).
+  /// runner/docs/seeded-tests.md, "Likelihood-ratio looks" and "Which design, when".
   Seeds& likelihood_ratio() {
     likelihood_ratio_ = true;
     return *this;
