@@ -70,6 +70,18 @@ std::string question_problem(const GatePowerQuestion& q) {
   return "";
 }
 
+// The sequential plan of the question (block > 0).
+SequentialPlan plan_of(const GatePowerQuestion& q) {
+  return SequentialPlan{.block = q.block,
+                        .cap = q.cap,
+                        .next_block = q.next_block,
+                        .anytime = q.anytime,
+                        .likelihood_ratio = q.likelihood_ratio,
+                        .pass_error = q.pass_error,
+                        .pass_spending = q.pass_spending,
+                        .family = q.family};
+}
+
 struct Judgement {
   bool regression = false;
   int seeds = 0;
@@ -118,15 +130,7 @@ class Simulation {
     if (q_.block > 0) {
       const std::vector<SequentialLook> looks =
           look_sequentially("simulated", q_.direction, q_.margin, candidate, q_.baseline,
-                            SequentialPlan{.block = q_.block,
-                                           .cap = q_.cap,
-                                           .next_block = q_.next_block,
-                                           .anytime = q_.anytime,
-                                           .likelihood_ratio = q_.likelihood_ratio,
-                                           .pass_error = q_.pass_error,
-                                           .pass_spending = q_.pass_spending,
-                                           .family = q_.family},
-                            q_.alpha, adjust);
+                            plan_of(q_), q_.alpha, adjust);
       return {looks.back().outcome == LookOutcome::kRegression, looks.back().seeds};
     }
     const DistributionAnalysis analysis =
@@ -241,6 +245,32 @@ ExpectedSeeds expected_seeds_of(const GatePowerQuestion& q, double target_power,
 // Powers are printed rounded down: 79.9% is not 80%.
 int percent_down(double power) { return static_cast<int>(std::floor(power * 100.0 + 1e-9)); }
 
+// What a paired rerun costs on the stored spread, or why it is not simulated (and, for a
+// sequential test, what would let it be).
+std::string paired_rerun_clause(const GatePowerQuestion& q,
+                                const std::optional<PairedRerunCost>& cost) {
+  if (!cost) {
+    return std::string(
+               "; a paired rerun on the stored seeds (the CI default) is not simulated: its power "
+               "depends on how far each seed's value moves between two builds, which these "
+               "samples do not show") +
+           (q.block > 0 ? " (a stored spread of paired differences would: promote --paired-spread)"
+                        : "");
+  }
+  std::string clause = fmt::format(
+      "; a paired rerun on the stored seeds (the CI default), each seed moving by the stored "
+      "spread of paired differences (sd {:.4g}, {} pairs): expected seeds {:.1f} under no change "
+      "and {:.1f} at the margin, where it is caught with {}% power",
+      cost->sd, cost->pairs, cost->mean_h0, cost->mean_h1, percent_down(cost->power_at_margin));
+  if (cost->bound_h0 > 0.0) {
+    clause += fmt::format(
+        "; no test at this level and power can average fewer than {:.1f} and {:.1f} (Wald's "
+        "bound at d {:.2f})",
+        cost->bound_h0, cost->bound_h1, cost->d);
+  }
+  return clause;
+}
+
 }  // namespace
 
 GatePowerAtEffect simulated_gate_power(const GatePowerQuestion& question, double effect) {
@@ -286,6 +316,11 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power) {
   if (question.margin > 0.0) {
     result.at_margin = {question.margin, share(caught.at(question.margin)), 0.0};
     result.at_two_margins = {2.0 * question.margin, share(caught.at(2.0 * question.margin)), 0.0};
+  }
+  if (question.block > 0) {
+    result.paired_rerun =
+        paired_rerun_cost(question.baseline, plan_of(question), question.direction, question.margin,
+                          question.alpha, question.runs);
   }
   return result;
 }
@@ -334,10 +369,7 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
         e->mean_h0, e->mean_h1, q.direction == Direction::HigherIsBetter ? "drop" : "rise",
         e->bound_h0, e->bound_h1, e->d, q.covariate.empty() ? "" : " after the covariate");
   }
-  return line +
-         "; a paired rerun on the stored seeds (the CI default) is not simulated: its power "
-         "depends on how far each seed's value moves between two builds, which these samples "
-         "do not show";
+  return line + paired_rerun_clause(q, power.paired_rerun);
 }
 
 }  // namespace mlregress::internal

@@ -17,9 +17,10 @@
 // The draws are fixed by a constant RNG seed and shared by every effect (common random
 // numbers): the same inputs give the same answer, and power grows with the effect.
 //
-// A paired candidate (the baseline's own seeds, the CI default) is not simulated: its power
-// depends on how much one seed's value moves between the baseline's code and the candidate's,
-// which the stored samples do not say.
+// A paired candidate (the baseline's own seeds, the CI default) depends on how much one seed's
+// value moves between the baseline's code and the candidate's, which the stored samples do not
+// say; when the baseline stores a spread of paired differences, a sequential test's paired reruns
+// are simulated on it too (analysis/paired_rerun_cost.h).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "analysis/distribution_gate.h"
+#include "analysis/paired_rerun_cost.h"
 #include "analysis/sequential_seeds.h"
 #include "mlregress/metric.h"
 #include "statistics/group_sequential.h"
@@ -86,6 +88,8 @@ struct GatePower {
   double target_power = 0.8;
   /// Sequential tests only (block > 0): the seeds the gate is expected to take, and the floor.
   std::optional<ExpectedSeeds> expected_seeds;
+  /// Sequential tests whose baseline stores a spread of paired differences: a paired rerun's cost.
+  std::optional<PairedRerunCost> paired_rerun;
 };
 
 /// The gate's power at one effect, over question.runs simulated candidates. Throws
@@ -101,11 +105,14 @@ GatePower gate_power(const GatePowerQuestion& question, double target_power = 0.
 ///   "the gate that will run (fresh seeds, 8 at a time up to 40, alpha 0.01 / 2 hypotheses,
 ///    margin 0.005) catches a drop of 0.0091 with 80% power (median 24 seeds; simulated from
 ///    these 40 samples, 2000 runs); at the margin 0.005: 31%; at 2 margins: 88%; a paired
-///    candidate (the baseline's own seeds) depends on each seed's change between the two runs,
-///    which the samples do not say"
+///    rerun on the stored seeds (the CI default) is not simulated: ..."
 /// A sequential test adds the seeds it is expected to take, e.g. "expected seeds 18.4 under no
 /// change and 24.0 at that drop; no test at this level and power can average fewer than 3.8 and
-/// 8.9 (Wald's bound at d 0.92 sd of one seed)". Powers are rounded down and the effect up, so
+/// 8.9 (Wald's bound at d 0.92 sd of one seed)", and with a stored spread of paired differences
+/// the paired rerun's: "a paired rerun on the stored seeds (the CI default), each seed moving by
+/// the stored spread of paired differences (sd 0.006251, 52 pairs): expected seeds 5.6 under no
+/// change and 14.3 at the margin, where it is caught with 80% power; no test at this level and
+/// power can average fewer than ...". Powers are rounded down and the effect up, so
 /// the line never promises more than the simulation found. With a problem: why no power is
 /// stated.
 std::string gate_power_sentence(const GatePowerQuestion& question, const GatePower& power);
