@@ -41,7 +41,11 @@
 #        mlregress_seed_gate_spending_fixture; PAIRED_STORED=1 adds the design paired-stored: a copy
 #        of the trial's baseline promoted over again with the other stream on all of its seeds,
 #        so that it stores the spread of those paired differences, and a third stream's run of
-#        its seeds against it).
+#        its seeds against it; POOL_CANDIDATES=k runs k fresh candidates against each trial's pool,
+#        the first on the trial's own fresh seeds, the others on seeds past every trial's: a pool
+#        costs 4 runs and 4 promotions, a candidate one run, and a 260-seed pool's own error
+#        moves a candidate's chance of a false alarm little, so k candidates per pool are nearly
+#        k independent trials).
 #        About 70 minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
@@ -83,8 +87,10 @@ lever_trials=${LEVER_TRIALS:-10000}
 first_seed=${FIRST_SEED:-1000}
 # PAIRED_STORED=1 adds a paired design whose baseline stores the spread of paired differences.
 paired_stored=${PAIRED_STORED:-0}
+# POOL_CANDIDATES: fresh candidates run against each pool.
+pool_candidates=${POOL_CANDIDATES:-1}
 [[ $first_seed =~ ^[0-9]+$ ]] || die "FIRST_SEED must be a number"
-for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials"; do
+for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials" "$pool_candidates"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
 done
 [[ $pool_runs =~ ^[0-9]+$ && $pool_runs -le $aa_runs ]] || die "POOL_RUNS must be 0 .. AA_RUNS"
@@ -169,6 +175,12 @@ aa_trials() {
       done
       run_study "aa-$study-fresh-pool" "$i" "$exe" "$test" --seed $((base + 5 * cap)) \
         --baselines "$baselines"
+      # More candidates against the same pool, on seeds past every trial's own.
+      for ((k = 1; k < pool_candidates; ++k)); do
+        run_study "aa-$study-fresh-pool" "$i-$k" "$exe" "$test" \
+          --seed $((first_seed + 6 * cap * trials + (i * pool_candidates + k) * cap)) \
+          --baselines "$baselines"
+      done
     fi
     if (((i + 1) % 25 == 0)); then echo "  $((i + 1)) of $trials" >&2; fi
   done
