@@ -121,11 +121,12 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
     }
     // Likelihood-ratio designs are built for a degradation of the margin: each is measured at the
     // shift where it reaches the power itself (about the margin), not at the group-sequential
-    // one's.
+    // one's, refined on the line's own sequences so that its power is the stated one.
     for (const seed_floor::FloorDesign& design :
          likelihood_ratio_designs(prefix, p.paired, p.baseline)) {
       if (!wanted(design)) continue;
-      const double own = seed_floor::shift_at_power(model, design, settings, bisection_trials);
+      const double own =
+          seed_floor::refined_shift_at_power(model, design, settings, bisection_trials);
       fmt::print("{}\n", seed_floor::format_floor_line(seed_floor::measure_floor(
                              model, design, settings, own / seed_floor::unit_sd(model, p.paired))));
       std::fflush(stdout);

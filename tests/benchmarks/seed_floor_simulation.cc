@@ -269,10 +269,37 @@ double shift_at_power(const NoiseModel& model, const FloorDesign& design,
   return high;
 }
 
+double refined_shift_at_power(const NoiseModel& model, const FloorDesign& design,
+                              const FloorSettings& settings, int coarse_trials) {
+  const double coarse = shift_at_power(model, design, settings, coarse_trials);
+  if (settings.trials <= coarse_trials) return coarse;
+  const auto reaches = [&](double shift) {
+    const Sequences s = simulate_sequences(model, design, settings, shift, settings.trials);
+    return s.regressions >= settings.power * s.trials;
+  };
+  // The coarse step's noise is about a percent of power: a bracket of 5% of the shift holds it,
+  // and is widened if not.
+  double low = 0.95 * coarse, high = 1.05 * coarse;
+  for (int widening = 0; !reaches(high); ++widening) {
+    if (widening == 8) throw std::runtime_error("no shift reaches the power: " + design.name);
+    low = high, high *= 1.05;
+  }
+  for (int widening = 0; low > 0.0 && reaches(low); ++widening) {
+    high = low, low = widening == 8 ? 0.0 : low / 1.05;
+  }
+  for (int step = 0; step < 7; ++step) {
+    const double middle = 0.5 * (low + high);
+    (reaches(middle) ? high : low) = middle;
+  }
+  return high;
+}
+
 FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
                         const FloorSettings& settings, double d) {
   FloorLine line;
   line.design = design.name;
+  line.paired = design.paired;
+  line.baseline_seeds = design.baseline_seeds;
   line.d = d;
   line.alpha = settings.alpha / settings.family;
   line.power = settings.power;
@@ -310,16 +337,46 @@ FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
   return line;
 }
 
+namespace {
+
+// The ratio target of a line's pairing: 0 where none is set (fresh seeds against 52).
+double ratio_target(const FloorLine& l) {
+  if (l.paired) return 1.3;
+  return l.baseline_seeds > 52 ? 1.6 : 0.0;
+}
+
+const char* met(bool yes) { return yes ? "met" : "missed"; }
+
+}  // namespace
+
+FloorTargets floor_targets(const FloorLine& l) {
+  FloorTargets t;
+  const double ratio = ratio_target(l);
+  t.ratio = ratio > 0.0 ? met(l.ratio_h0() <= ratio && l.ratio_h1() <= ratio) : "n/a";
+  t.p95 = met(l.p95_seeds <= 2.5 * l.bound_h0);
+  const auto level = mi::stats::clopper_pearson(l.h0.regressions, l.h0.trials, 0.95);
+  t.level = met(level.lower <= l.alpha);
+  const auto power = mi::stats::clopper_pearson(l.h1.regressions, l.h1.trials, 0.95);
+  t.power = met(power.upper >= l.power);
+  return t;
+}
+
 std::string format_floor_line(const FloorLine& l) {
+  const FloorTargets t = floor_targets(l);
   return fmt::format(
-      "design={} d={:.3f} alpha={:.4g} power={:.2f} mean_seeds_h0={:.2f} bound_h0={:.2f} "
-      "ratio_h0={:.2f} mean_seeds_h1={:.2f} bound_h1={:.2f} ratio_h1={:.2f} p95_seeds={} "
-      "worst_mean={:.2f} worst_at={:.3g}d worst_bound={:.2f} wall_rounds_h0={:.2f} "
-      "false_regression={} power_observed={} false_regression_run={}",
-      l.design, l.d, l.alpha, l.power, l.mean_h0, l.bound_h0, l.ratio_h0(), l.mean_h1, l.bound_h1,
-      l.ratio_h1(), l.p95_seeds, l.worst_mean, l.worst_at, l.worst_bound, l.wall_rounds_h0,
-      rate(l.h0.regressions, l.h0.trials), rate(l.h1.regressions, l.h1.trials),
-      rate(l.h0.run_regressions, l.h0.trials));
+             "design={} d={:.3f} alpha={:.4g} power={:.2f} mean_seeds_h0={:.2f} bound_h0={:.2f} "
+             "ratio_h0={:.2f} mean_seeds_h1={:.2f} bound_h1={:.2f} ratio_h1={:.2f} p95_seeds={} "
+             "worst_mean={:.2f} worst_at={:.3g}d worst_bound={:.2f} wall_rounds_h0={:.2f} "
+             "false_regression={} power_observed={} false_regression_run={}",
+             l.design, l.d, l.alpha, l.power, l.mean_h0, l.bound_h0, l.ratio_h0(), l.mean_h1,
+             l.bound_h1, l.ratio_h1(), l.p95_seeds, l.worst_mean, l.worst_at, l.worst_bound,
+             l.wall_rounds_h0, rate(l.h0.regressions, l.h0.trials),
+             rate(l.h1.regressions, l.h1.trials), rate(l.h0.run_regressions, l.h0.trials)) +
+         fmt::format(
+             " targets=[ratio<={} {}; p95<={:.1f} {}; false_regression<={:.4g} {}; "
+             "power>={:.2f} {}]",
+             ratio_target(l) > 0.0 ? fmt::format("{:g}", ratio_target(l)) : "-", t.ratio,
+             2.5 * l.bound_h0, t.p95, l.alpha, t.level, l.power, t.power);
 }
 
 }  // namespace seed_floor

@@ -117,8 +117,16 @@ Sequences simulate_sequences(const NoiseModel& model, const FloorDesign& design,
 double shift_at_power(const NoiseModel& model, const FloorDesign& design,
                       const FloorSettings& settings, int trials);
 
+/// shift_at_power on `coarse_trials` sequences, then refined by bisection on settings.trials
+/// sequences (the draws measure_floor judges at the shift): the line's power is then at least
+/// settings.power on its own sequences, not within the coarse step's noise of it.
+double refined_shift_at_power(const NoiseModel& model, const FloorDesign& design,
+                              const FloorSettings& settings, int coarse_trials);
+
 struct FloorLine {
   std::string design;
+  bool paired = true;  ///< the design's pairing and baseline (the targets depend on them)
+  int baseline_seeds = 52;
   double d = 0.0, alpha = 0.0, power = 0.0;  ///< alpha: the metric's level, alpha / family
   double mean_h0 = 0.0, bound_h0 = 0.0, mean_h1 = 0.0, bound_h1 = 0.0;
   int p95_seeds = 0;  ///< the larger of the 95th percentiles under no change and at the shift
@@ -138,11 +146,22 @@ struct FloorLine {
 FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
                         const FloorSettings& settings, double d);
 
+/// The targets a line is held to (seeded-tests.md, "How far from the floor"), each "met",
+/// "missed", or "n/a" where none is set: both ratios at most 1.3 paired and 1.6 fresh against a
+/// pool (more than 52 baseline seeds; none against 52); p95_seeds at most 2.5 × bound_h0; the false
+/// REGRESSION rate not above alpha (its 95% interval reaches down to alpha) and the power not below
+/// the stated one (its interval reaches up to it).
+struct FloorTargets {
+  std::string ratio, p95, level, power;
+};
+FloorTargets floor_targets(const FloorLine& line);
+
 /// design=… d=… alpha=… power=… mean_seeds_h0=… bound_h0=… ratio_h0=… mean_seeds_h1=…
 /// bound_h1=… ratio_h1=… p95_seeds=… worst_mean=… worst_at=… worst_bound=… wall_rounds_h0=…
 /// false_regression=…% [lo, hi] power_observed=…% [lo, hi] false_regression_run=…% [lo, hi]
 /// (Clopper–Pearson 95%; the last: a REGRESSION on any of the run's metrics, the covariate's too,
-/// under no change: the family-wise rate Holm holds at alpha).
+/// under no change: the family-wise rate Holm holds at alpha), then the targets:
+/// "targets=[ratio<=1.3 met; p95<=10.5 missed; false_regression<=0.005 met; power>=0.80 met]".
 std::string format_floor_line(const FloorLine& line);
 
 }  // namespace seed_floor

@@ -34,6 +34,10 @@ TEST(SeedFloor, PlantedDesignThatLooksEveryEightSeedsIsAboveOnePointThreeTimesTh
   EXPECT_NEAR(line.bound_h0, mlregress::internal::stats::wald_expected_seeds(0.005, 0.2, 1.0).h0,
               1e-12);
   EXPECT_GT(line.ratio_h0(), 1.3) << format_floor_line(line);
+  // The line says so itself: the benchmark prints the targets it misses.
+  EXPECT_EQ(floor_targets(line).ratio, "missed");
+  EXPECT_NE(format_floor_line(line).find("targets=[ratio<=1.3 missed;"), std::string::npos)
+      << format_floor_line(line);
   // Every sequence ran at least the first block of 8 seeds, and stopped at a look (a multiple of
   // 8, or the cap): the seeds counted are seeds, not looks.
   for (const int seeds : line.h0.seeds) {
@@ -92,6 +96,39 @@ TEST(SeedFloor, ALargeShiftIsDecidedAtTheFirstLookAndAnUnchangedCandidateRarelyR
   EXPECT_EQ(*std::max_element(large.seeds.begin(), large.seeds.end()), 12);
   const Sequences none = simulate_sequences(model, design, few_sequences(), 0.0, kTrials);
   EXPECT_LE(none.regressions, 6);  // alpha 0.5% per metric: 1 expected in 200
+}
+
+// Each target reads its own figure: a line within every target, then each figure planted past
+// its target in turn; fresh seeds against 52 have no ratio target.
+TEST(SeedFloor, TheTargetsAreReadFromTheLinesFigures) {
+  FloorLine line;
+  line.alpha = 0.005;
+  line.power = 0.8;
+  line.mean_h0 = 4.5, line.bound_h0 = 4.0, line.mean_h1 = 11.0, line.bound_h1 = 10.0;
+  line.p95_seeds = 9;
+  line.h0 = Sequences{.trials = 10000, .regressions = 50};
+  line.h1 = Sequences{.trials = 10000, .regressions = 7950};
+  const FloorTargets all = floor_targets(line);
+  EXPECT_EQ(all.ratio, "met");
+  EXPECT_EQ(all.p95, "met");
+  EXPECT_EQ(all.level, "met");
+  EXPECT_EQ(all.power, "met");
+  FloorLine slow = line;
+  slow.mean_h1 = 13.5;  // 1.35 at the shift
+  EXPECT_EQ(floor_targets(slow).ratio, "missed");
+  slow.paired = false, slow.baseline_seeds = 260;  // 1.6 against a pool
+  EXPECT_EQ(floor_targets(slow).ratio, "met");
+  slow.baseline_seeds = 52;
+  EXPECT_EQ(floor_targets(slow).ratio, "n/a");
+  FloorLine long_tail = line;
+  long_tail.p95_seeds = 11;  // above 2.5 x 4
+  EXPECT_EQ(floor_targets(long_tail).p95, "missed");
+  FloorLine alarms = line;
+  alarms.h0.regressions = 70;  // 0.70%: the interval starts at 0.55%
+  EXPECT_EQ(floor_targets(alarms).level, "missed");
+  FloorLine weak = line;
+  weak.h1.regressions = 7800;  // 78%: the interval ends at 78.8%
+  EXPECT_EQ(floor_targets(weak).power, "missed");
 }
 
 TEST(SeedFloor, UnitSdIsThePairDifferenceOrTheAdjustedSeed) {
