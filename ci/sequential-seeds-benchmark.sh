@@ -316,7 +316,7 @@ for change in ("lr-10", "width-4", "steps-4"):
               f"{looks['train_loss']:>4}  {seeds}")
         first_block.append(any(verdicts[m] == "REGRESSION" and looks[m] == 1 for m in verdicts))
 if first_block:
-    print(f"a REGRESSION decided at the first look (12 seeds): {sum(first_block)} of {len(first_block)} runs")
+    print(f"a REGRESSION decided at the first look (the first block): {sum(first_block)} of {len(first_block)} runs")
 EOF
 [[ $only_fixture == 1 ]] && exit 0
 echo
