@@ -64,8 +64,7 @@ struct SeedScale {
 constexpr int kFewestScalePairs = 8;
 
 bool usable_stored_spread(const SeedSamples& baseline, int first_look) {
-  const std::optional<PairedSpread>& stored = baseline.paired_spread;
-  return stored && stored->sd > 0.0 && std::isfinite(stored->sd) && stored->pairs > first_look;
+  return usable_spread(baseline.paired_spread) && baseline.paired_spread->pairs > first_look;
 }
 
 // Whether any seed that ran differs from the baseline's value of the same seed: a metric no seed

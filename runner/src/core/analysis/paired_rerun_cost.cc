@@ -35,11 +35,6 @@ std::vector<double> standard_normals(std::size_t count) {
   return z;
 }
 
-bool has_usable_spread(const SeedSamples& baseline) {
-  const auto& spread = baseline.paired_spread;
-  return spread && spread->sd > 0.0 && std::isfinite(spread->sd) && spread->pairs >= 2;
-}
-
 struct Reruns {
   double mean_seeds = 0.0;
   double regressions = 0.0;  // share
@@ -91,7 +86,7 @@ std::optional<PairedRerunCost> paired_rerun_cost(const SeedSamples& baseline,
                                                  double margin, double alpha, int runs) {
   const auto finite = [](double v) { return std::isfinite(v); };
   if (plan.block <= 0 || plan.cap < 2 || !(margin > 0.0) || runs < 1 ||
-      direction == Direction::MustEqual || !has_usable_spread(baseline) ||
+      direction == Direction::MustEqual || !usable_spread(baseline.paired_spread) ||
       baseline.values.size() != baseline.seeds.size() ||
       baseline.values.size() < static_cast<std::size_t>(plan.cap) ||
       !std::all_of(baseline.values.begin(), baseline.values.end(), finite)) {

@@ -10,6 +10,8 @@
 // a candidate whose seeds spread more than the baseline's does for fresh seeds.
 #pragma once
 
+#include <cmath>
+#include <optional>
 #include <string>
 
 namespace mlregress::internal {
@@ -25,5 +27,11 @@ struct PairedSpread {
 /// Fewer shared seeds than this measure no spread worth storing: the first look's own sd of a
 /// paired design (8 seeds) would be as good.
 inline constexpr int kFewestStoredPairs = 9;
+
+/// A spread that can scale paired looks: a positive, finite sd on at least 2 pairs (the baseline
+/// reader refuses any other; a baseline built in memory may still hold one).
+inline bool usable_spread(const std::optional<PairedSpread>& spread) {
+  return spread && spread->sd > 0.0 && std::isfinite(spread->sd) && spread->pairs >= 2;
+}
 
 }  // namespace mlregress::internal

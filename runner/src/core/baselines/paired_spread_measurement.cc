@@ -27,14 +27,9 @@ std::vector<double> paired_differences(const BaselineMetric& stored,
   return differences;
 }
 
-}  // namespace
-
-std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
-                                                  const std::vector<std::uint64_t>& seeds,
-                                                  const std::vector<double>& samples,
-                                                  const std::string& source_run,
-                                                  const std::string& now) {
-  const std::vector<double> differences = paired_differences(stored, seeds, samples);
+// The spread of `differences`: nullopt for fewer than kFewestStoredPairs, or no spread.
+std::optional<PairedSpread> spread_of(const std::vector<double>& differences,
+                                      const std::string& source_run, const std::string& now) {
   if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return std::nullopt;
   const double sd = stats::summarize_samples(differences).sd;
   if (!(sd > 0.0) || !std::isfinite(sd)) return std::nullopt;
@@ -42,6 +37,16 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
                       .pairs = static_cast<int>(differences.size()),
                       .source_run = source_run,
                       .measured_at = now};
+}
+
+}  // namespace
+
+std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  const std::vector<double>& samples,
+                                                  const std::string& source_run,
+                                                  const std::string& now) {
+  return spread_of(paired_differences(stored, seeds, samples), source_run, now);
 }
 
 namespace {
@@ -77,8 +82,6 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
     refusals.push_back(fmt::format("{}: {}: no stored samples to pair with", path, name));
     return;
   }
-  const std::optional<PairedSpread> spread = measure_paired_spread(
-      stored->second, metric.sample_seeds, metric.samples, record.run.info.run_id, request.now);
   const std::vector<double> differences =
       paired_differences(stored->second, metric.sample_seeds, metric.samples);
   const bool unmoved =
@@ -94,6 +97,8 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
         name, differences.size()));
     return;
   }
+  const std::optional<PairedSpread> spread =
+      spread_of(differences, record.run.info.run_id, request.now);
   if (!spread) {
     refusals.push_back(fmt::format(
         "{}: {}: the run shares fewer than {} seeds with the baseline (or they all moved by "
