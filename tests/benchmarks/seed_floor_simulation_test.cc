@@ -5,6 +5,7 @@
 // margin against the simulation's noise.
 #include "seed_floor_simulation.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,6 +88,29 @@ TEST(SeedFloor, TheDefaultDesignComesWithinItsTargetsOfTheBound) {
   EXPECT_GT(unstored.h0, 1.3);
 }
 
+// No design stops sooner than the floor of its percentile allows (sequential_bound.h): the
+// every-8 and default designs' 95th percentiles, each hypothesis's, at or above it, and the line
+// prints both.
+TEST(SeedFloor, NoDesignsPercentileIsBelowItsFloor) {
+  for (const FloorDesign& design : {FloorDesign{"every-8", every_eight_plan(), /*paired=*/true, 52},
+                                    FloorDesign{"default-stored", default_plan(), /*paired=*/true,
+                                                52, /*stored_spread=*/true}}) {
+    const FloorLine line = measure_floor(fixture_noise(), design, few_sequences(), 0.866);
+    const auto floor = mlregress::internal::stats::percentile_seeds_bound(0.005, 0.2, 0.866, 0.95);
+    EXPECT_EQ(line.p95_floor_h0, floor.h0);
+    EXPECT_EQ(line.p95_floor_h1, floor.h1);
+    EXPECT_GE(line.p95_h0, line.p95_floor_h0) << format_floor_line(line);
+    EXPECT_GE(line.p95_h1, line.p95_floor_h1) << format_floor_line(line);
+    EXPECT_EQ(line.p95_seeds, std::max(line.p95_h0, line.p95_h1));
+    EXPECT_NE(format_floor_line(line).find(fmt::format("p95_h0={} p95_floor_h0={} p95_h1={} "
+                                                       "p95_floor_h1={}",
+                                                       line.p95_h0, line.p95_floor_h0, line.p95_h1,
+                                                       line.p95_floor_h1)),
+              std::string::npos)
+        << format_floor_line(line);
+  }
+}
+
 TEST(SeedFloor, ALargeShiftIsDecidedAtTheFirstLookAndAnUnchangedCandidateRarelyRegresses) {
   const FloorDesign design{"spending", spending_plan(), /*paired=*/true, 52};
   const NoiseModel model = fixture_noise();
@@ -105,7 +129,7 @@ TEST(SeedFloor, TheTargetsAreReadFromTheLinesFigures) {
   line.alpha = 0.005;
   line.power = 0.8;
   line.mean_h0 = 4.5, line.bound_h0 = 4.0, line.mean_h1 = 11.0, line.bound_h1 = 10.0;
-  line.p95_seeds = 9;
+  line.p95_h0 = 9, line.p95_h1 = 20, line.p95_seeds = 20;
   line.h0 = Sequences{.trials = 10000, .regressions = 50};
   line.h1 = Sequences{.trials = 10000, .regressions = 7950};
   const FloorTargets all = floor_targets(line);
@@ -121,8 +145,10 @@ TEST(SeedFloor, TheTargetsAreReadFromTheLinesFigures) {
   slow.baseline_seeds = 52;
   EXPECT_EQ(floor_targets(slow).ratio, "n/a");
   FloorLine long_tail = line;
-  long_tail.p95_seeds = 11;  // above 2.5 x 4
+  long_tail.p95_h0 = 11;  // above 2.5 x 4 under no change
   EXPECT_EQ(floor_targets(long_tail).p95, "missed");
+  EXPECT_NE(format_floor_line(long_tail).find("p95_h0<=10.0 missed"), std::string::npos)
+      << format_floor_line(long_tail);
   FloorLine alarms = line;
   alarms.h0.regressions = 70;  // 0.70%: the interval starts at 0.55%
   EXPECT_EQ(floor_targets(alarms).level, "missed");

@@ -172,6 +172,38 @@ TEST(SequentialBound, PlantedWorstCaseThatOnlyLooksAtTheEnds) {
   EXPECT_GT(worst_case_expected_seeds(0.05, 0.1, 1.0).seeds, 1.1 * planted);
 }
 
+TEST(SequentialBound, PercentileFloorMatchesValuesDerivedIndependently) {
+  struct Case {
+    double alpha, beta, d, q;
+    int h0, h1;
+  };
+  for (const Case& c : {Case{0.01 / 3, 0.2, 0.8, 0.95, 10, 18}, Case{0.01, 0.2, 0.5, 0.95, 23, 37},
+                        Case{0.005, 0.2, 0.876, 0.95, 8, 14}, Case{0.05, 0.1, 1.0, 0.9, 6, 7}}) {
+    const PercentileSeedsBound floor = percentile_seeds_bound(c.alpha, c.beta, c.d, c.q);
+    EXPECT_EQ(floor.h0, c.h0) << c.alpha << " " << c.d;
+    EXPECT_EQ(floor.h1, c.h1) << c.alpha << " " << c.d;
+  }
+}
+
+TEST(SequentialBound, PlantedFixedSampleSizeIsNotThePercentileFloor) {
+  // ((z(0.99667) + z(0.8)) / 0.8)^2 = 19.7: a test that must decide by n every time.
+  EXPECT_EQ(percentile_seeds_bound(0.01 / 3, 0.2, 0.8, 0.95).h1, 18);
+  EXPECT_NE(percentile_seeds_bound(0.01 / 3, 0.2, 0.8, 0.95).h1, 20);
+  // As q approaches 1 (a test that decides within n seeds every time) the floor becomes the
+  // fixed-sample size.
+  EXPECT_EQ(percentile_seeds_bound(0.01 / 3, 0.2, 0.8, 0.999999).h1, 20);
+}
+
+TEST(SequentialBound, PercentileFloorGrowsWithTheShareAndFallsWithTheShift) {
+  const PercentileSeedsBound p90 = percentile_seeds_bound(0.01, 0.2, 0.5, 0.90);
+  const PercentileSeedsBound p95 = percentile_seeds_bound(0.01, 0.2, 0.5, 0.95);
+  const PercentileSeedsBound wider = percentile_seeds_bound(0.01, 0.2, 1.0, 0.95);
+  EXPECT_LT(p90.h1, p95.h1);
+  EXPECT_LT(p90.h0, p95.h0);
+  EXPECT_LT(wider.h1, p95.h1);
+  EXPECT_LT(wider.h0, p95.h0);
+}
+
 TEST(SequentialBound, RejectsBadArguments) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -190,6 +222,10 @@ TEST(SequentialBound, RejectsBadArguments) {
   EXPECT_THROW(expected_seeds_bound_at(0.01, 0.2, 0.5, 0.6), std::invalid_argument);
   EXPECT_THROW(expected_seeds_bound_at(0.01, 0.2, 0.5, nan), std::invalid_argument);
   EXPECT_THROW(worst_case_expected_seeds(0.01, 0.2, 0.0), std::invalid_argument);
+  EXPECT_THROW(percentile_seeds_bound(0.01, 0.2, 0.5, 0.2), std::invalid_argument);
+  EXPECT_THROW(percentile_seeds_bound(0.01, 0.2, 0.5, 1.0), std::invalid_argument);
+  EXPECT_THROW(percentile_seeds_bound(0.01, 0.2, 0.5, nan), std::invalid_argument);
+  EXPECT_THROW(percentile_seeds_bound(0.01, 0.2, 0.0, 0.95), std::invalid_argument);
   try {
     wald_expected_seeds(0.01, 0.2, -1.0);
     ADD_FAILURE() << "no exception";

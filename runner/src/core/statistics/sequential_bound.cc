@@ -1,6 +1,7 @@
 #include "statistics/sequential_bound.h"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -102,6 +103,26 @@ WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double 
     worst = {.theta = std::clamp(theta, 0.0, d), .seeds = seeds};
   }
   return worst;
+}
+
+PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q) {
+  require_probability(alpha, "alpha (the level)");
+  require_probability(beta, "beta (1 - power)");
+  require_shift(d);
+  if (!(q > std::max(alpha, beta) && q < 1.0)) {
+    throw std::invalid_argument("q (the share of tests stopped) must lie between " +
+                                std::to_string(std::max(alpha, beta)) + " and 1, got " +
+                                std::to_string(q));
+  }
+  const boost::math::normal standard;
+  // The smallest whole n with d sqrt(n) >= the two quantiles' sum.
+  const auto fewest = [&](double upper_error, double other_error) {
+    const double needed = boost::math::quantile(standard, 1.0 - upper_error) +
+                          boost::math::quantile(standard, q - other_error);
+    if (needed <= 0.0) return 0;
+    return static_cast<int>(std::ceil((needed / d) * (needed / d)));
+  };
+  return {.h0 = fewest(beta, alpha), .h1 = fewest(alpha, beta)};
 }
 
 }  // namespace mlregress::internal::stats

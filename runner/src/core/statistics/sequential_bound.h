@@ -18,6 +18,16 @@
 // of these over theta bounds the worst case of every test with these errors: Lorden's 2-SPRT is
 // the test built to come close to it. At the ends it is Wald's bounds; at alpha 0.005, power 0.8,
 // d 0.915 it is 8.94 at theta 0.899 (Wald's: 3.75 and 8.93).
+//
+// A percentile of the seeds has a floor of its own. A test that stops within n seeds with
+// probability q at the shift has power at most (1 - q) + P(it rejects within n seeds), and
+// rejecting within n seeds is a level-alpha test on n seeds, whose power is at most the
+// Neyman-Pearson test's, Phi(d sqrt(n) - z_{1-alpha}); so power 1 - beta needs
+//   d sqrt(n) >= z_{1-alpha} + z_{q-beta}   (at the shift),
+// and, the same argument with the hypotheses' roles swapped (accepting within n seeds is a test
+// of the shift at level beta),
+//   d sqrt(n) >= z_{1-beta} + z_{q-alpha}   (under no change).
+// At alpha 0.01 / 3, power 0.8, d 0.8, q 0.95: 18 seeds at the shift, 10 under no change.
 #pragma once
 
 namespace mlregress::internal::stats {
@@ -49,5 +59,16 @@ struct WorstCaseSeedsBound {
 /// The largest expected_seeds_bound_at over [0, d] (a grid of 2000 steps, then refined by golden
 /// section): a floor for the worst case, over the true shift, of any test's average seeds.
 WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double d);
+
+struct PercentileSeedsBound {
+  int h0 = 0;  ///< no test with these errors stops within fewer seeds with probability q: no change
+  int h1 = 0;  ///< the same at the shift d
+};
+
+/// The fewest seeds within which a test of level alpha and power 1 - beta at d can stop with
+/// probability q (0.95: the floor of the 95th percentile), from the inequalities above: the
+/// smallest whole n meeting each, 0 where one holds at any n. Throws std::invalid_argument as
+/// wald_expected_seeds, and unless q lies in (max(alpha, beta), 1).
+PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q);
 
 }  // namespace mlregress::internal::stats
