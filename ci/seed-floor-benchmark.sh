@@ -49,7 +49,8 @@
 # figure.
 #
 # Usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]   (TRIALS=10000, ONLY= from the
-# environment; ONLY=lr- prints only the lines whose design name contains it)
+# environment; ONLY=lr- prints only the lines whose design name contains it; RESAMPLE=1 adds the
+# XOR study's lines on its real seeds resampled)
 set -euo pipefail
 export LC_ALL=C
 
@@ -64,6 +65,9 @@ usage: ci/seed-floor-benchmark.sh BUILD_DIR [TABLE.tsv]
              it); without it only the fixture's lines are printed
   TRIALS     (environment) simulated sequences per line and hypothesis (default 10000)
   ONLY       (environment) print only the designs whose name contains it (e.g. lr- or pool260)
+  RESAMPLE   (environment) 1: the XOR study's lines again as xor-resampled, each simulated seed
+             one of the table's real seeds drawn with replacement (the real values' skew and
+             tails, not only their sd): the false REGRESSION the gate gives on the real shape
 
 Prints one line per study, design and pairing: the mean seeds under no change and at the shift d,
 Wald's bound on them, their ratio, the 95th percentile of the seeds, the false REGRESSION rate and
@@ -92,4 +96,10 @@ only=${ONLY:-}
 "$bench" fixture - "$trials" 2 "$only" || die "the fixture's lines failed"
 if [[ -n $table ]]; then
   "$bench" xor "$table" "$trials" 3 "$only" || die "the XOR study's lines failed"
+  if [[ ${RESAMPLE:-0} == 1 ]]; then
+    "$bench" --resample xor-resampled "$table" "$trials" 3 "$only" ||
+      die "the XOR study's resampled lines failed"
+  fi
+elif [[ ${RESAMPLE:-0} == 1 ]]; then
+  die "RESAMPLE=1 needs TABLE.tsv"
 fi

@@ -2,14 +2,17 @@
 // line per design (seed_floor_simulation.h), for a study's noise measured from a table of real
 // per-seed values, or for the torch-free fixture's known normals.
 //
-//   seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2] [ONLY]
+//   seed_floor_benchmark [--resample] STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2] [ONLY]
 //
 // TABLE.tsv is the table ci/xor-seed-table.sh writes from real runs of
 // Full.XorSequentialSeedStudy (columns seed, weight_stream, test_accuracy, train_loss,
 // test_set_rule_accuracy; a header line); "-" takes the fixture's normals
 // (tests/fixture/seed_gate_fixture.cc). FAMILY: the run's distinct seeded hypotheses (the
 // fixture's study has 2, the XOR study 3), each metric settles at alpha / FAMILY. ONLY: print
-// only the lines whose design name contains it (e.g. "lr-" or "fresh-pool260").
+// only the lines whose design name contains it (e.g. "lr-" or "fresh-pool260"). --resample: each
+// simulated seed is one of the table's real seeds drawn with replacement (its accuracy in both
+// weight streams and its covariate), so the lines see the real values' shape (a skew, a bad
+// tail) where the normals see only their sd, covariate share and stream correlation.
 //
 // Designs: the group-sequential Seeds(12).then_blocks_of(8).up_to(52).pass_early() (the studies'
 // design before the likelihood-ratio looks), one that looks every 8 seeds only,
@@ -82,10 +85,14 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
   fmt::print(
       "# {}: accuracy sd {:.4g}, covariate r^2 {:.3f}, stream correlation {:.3f}, margin {}; "
       "unit sd paired {:.4g}, fresh {:.4g}; alpha {} / {} hypotheses, {} sequences per line and "
-      "hypothesis\n",
+      "hypothesis{}\n",
       study, model.sd, model.covariate_share, model.pair_correlation, model.margin,
       seed_floor::unit_sd(model, true), seed_floor::unit_sd(model, false), settings.alpha,
-      settings.family, settings.trials);
+      settings.family, settings.trials,
+      model.resampled.empty()
+          ? ""
+          : fmt::format("; each seed one of the table's {} real seeds, drawn with replacement",
+                        model.resampled.size()));
   struct Pairing {
     const char* name;
     bool paired;
@@ -137,10 +144,12 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 6) {
+  const bool resample = argc > 1 && std::string(argv[1]) == "--resample";
+  if (resample) --argc, ++argv;
+  if (argc < 3 || argc > 6 || (resample && std::string(argv[2]) == "-")) {
     fmt::print(stderr,
-               "usage: seed_floor_benchmark STUDY (TABLE.tsv | -) [TRIALS=10000] [FAMILY=2] "
-               "[ONLY]\n");
+               "usage: seed_floor_benchmark [--resample] STUDY (TABLE.tsv | -) [TRIALS=10000] "
+               "[FAMILY=2] [ONLY]\n(--resample needs a table)\n");
     return 64;
   }
   seed_floor::FloorSettings settings;
@@ -152,8 +161,10 @@ int main(int argc, char** argv) {
   }
   try {
     const std::string table = argv[2];
-    const seed_floor::NoiseModel model =
-        table == "-" ? seed_floor::fixture_noise() : seed_floor::measure_noise(read_table(table));
+    const seed_floor::NoiseModel model = table == "-" ? seed_floor::fixture_noise()
+                                         : resample
+                                             ? seed_floor::resampling_noise(read_table(table))
+                                             : seed_floor::measure_noise(read_table(table));
     print_study(argv[1], model, settings, argc > 5 ? argv[5] : "");
   } catch (const std::exception& e) {
     fmt::print(stderr, "seed_floor_benchmark: {}\n", e.what());

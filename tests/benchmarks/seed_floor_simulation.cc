@@ -16,9 +16,11 @@ namespace seed_floor {
 namespace mi = mlregress::internal;
 namespace {
 
-// What one seed fixes: the normals every stream shares, and each of two streams' own.
+// What one seed fixes: the normals every stream shares, and each of two streams' own; or, when
+// the model resamples a table, the row drawn.
 struct SeedNoise {
   double data = 0.0, seed = 0.0, stream[2] = {0.0, 0.0};
+  const TableRow* row = nullptr;
 };
 
 struct Loadings {
@@ -31,7 +33,11 @@ Loadings loadings_of(const NoiseModel& m) {
           std::sqrt(1.0 - shared)};
 }
 
-SeedNoise draw_seed(std::mt19937_64& rng) {
+SeedNoise draw_seed(const NoiseModel& m, std::mt19937_64& rng) {
+  if (!m.resampled.empty()) {
+    std::uniform_int_distribution<std::size_t> pick(0, m.resampled.size() - 1);
+    return SeedNoise{.row = &m.resampled[pick(rng)]};
+  }
   std::normal_distribution<double> z(0.0, 1.0);
   SeedNoise s;
   s.data = z(rng);
@@ -53,22 +59,36 @@ Arm arm_of(const NoiseModel& m, const std::vector<SeedNoise>& noise, std::uint64
   for (std::size_t i = 0; i < noise.size(); ++i) {
     const SeedNoise& s = noise[i];
     const std::uint64_t id = first_id + i;
-    arm.accuracy.values.push_back(
-        m.mean - shift + m.sd * (l.data * s.data + l.seed * s.seed + l.stream * s.stream[stream]));
+    if (s.row != nullptr) {
+      arm.accuracy.values.push_back(s.row->accuracy[stream] - shift);
+      arm.covariate.values.push_back(s.row->covariate);
+    } else {
+      arm.accuracy.values.push_back(
+          m.mean - shift +
+          m.sd * (l.data * s.data + l.seed * s.seed + l.stream * s.stream[stream]));
+      arm.covariate.values.push_back(m.covariate_mean + m.covariate_sd * s.data);
+    }
     arm.accuracy.seeds.push_back(id);
-    arm.covariate.values.push_back(m.covariate_mean + m.covariate_sd * s.data);
     arm.covariate.seeds.push_back(id);
   }
   return arm;
 }
 
 // The spread promote stores after a second run of the baseline's seeds: the sd of their paired
-// differences, of which only the streams' own parts remain.
+// differences, of which only the streams' own parts remain (resampling: the difference of the two
+// streams of other rows drawn).
 mi::PairedSpread stored_spread(const NoiseModel& m, int seeds, std::mt19937_64& rng) {
   std::normal_distribution<double> z(0.0, 1.0);
   const double loading = loadings_of(m).stream;
   std::vector<double> differences(static_cast<std::size_t>(seeds));
-  for (double& d : differences) d = m.sd * loading * (z(rng) - z(rng));
+  for (double& d : differences) {
+    if (m.resampled.empty()) {
+      d = m.sd * loading * (z(rng) - z(rng));
+    } else {
+      const TableRow& row = *draw_seed(m, rng).row;
+      d = row.accuracy[1] - row.accuracy[0];
+    }
+  }
   const double mean = std::accumulate(differences.begin(), differences.end(), 0.0) / seeds;
   double squares = 0.0;
   for (const double d : differences) squares += (d - mean) * (d - mean);
@@ -92,10 +112,10 @@ Outcome one_sequence(const NoiseModel& m, const FloorDesign& design, const Floor
                      double shift, std::mt19937_64& rng) {
   const int cap = design.plan.cap;
   std::vector<SeedNoise> baseline_noise(static_cast<std::size_t>(design.baseline_seeds));
-  for (SeedNoise& s : baseline_noise) s = draw_seed(rng);
+  for (SeedNoise& s : baseline_noise) s = draw_seed(m, rng);
   std::vector<SeedNoise> candidate_noise(static_cast<std::size_t>(cap));
   for (std::size_t i = 0; i < candidate_noise.size(); ++i) {
-    candidate_noise[i] = design.paired ? baseline_noise[i] : draw_seed(rng);
+    candidate_noise[i] = design.paired ? baseline_noise[i] : draw_seed(m, rng);
   }
   Arm baseline = arm_of(m, baseline_noise, 0, 0, 0.0);
   if (design.paired && design.stored_spread) {
@@ -187,6 +207,18 @@ NoiseModel measure_noise(const SeedTable& table) {
   model.covariate_sd = within.sd_y;
   model.covariate_share = within.correlation * within.correlation;
   model.pair_correlation = std::max(0.0, pair_moments(own, other).correlation);
+  return model;
+}
+
+NoiseModel resampling_noise(const SeedTable& table) {
+  NoiseModel model = measure_noise(table);
+  const auto& second = table.at(1);
+  for (const auto& [seed, v] : table.at(0)) {
+    if (const auto it = second.find(seed); it != second.end()) {
+      model.resampled.push_back(
+          TableRow{.accuracy = {v.accuracy, it->second.accuracy}, .covariate = v.covariate});
+    }
+  }
   return model;
 }
 

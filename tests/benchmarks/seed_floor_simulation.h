@@ -34,6 +34,12 @@
 
 namespace seed_floor {
 
+/// One real seed of a table: the accuracy of weight streams 0 and 1, and the covariate.
+struct TableRow {
+  double accuracy[2] = {0.0, 0.0};
+  double covariate = 0.0;
+};
+
 struct NoiseModel {
   double mean = 0.873, sd = 0.009;
   double covariate_share = 0.39;  ///< r²
@@ -41,6 +47,10 @@ struct NoiseModel {
   double covariate_mean = 0.883, covariate_sd = 0.0077;
   double margin = 0.005;           ///< the accuracy's Margin{.delta}
   double covariate_margin = 0.02;  ///< the covariate's own margin (it is a gated metric too)
+  /// When not empty, each seed's values are one of these rows drawn with replacement (the real
+  /// seeds' own shape: skew, a bad tail) instead of the normals above; the parameters above still
+  /// give d's unit (unit_sd).
+  std::vector<TableRow> resampled;
 };
 
 /// The fixture's known normals (seed_gate_fixture.cc): the XOR study's figures.
@@ -56,6 +66,9 @@ using SeedTable = std::map<int, std::map<std::uint64_t, SeedValues>>;
 /// ran. The margins stay the fixture's (the XOR study's). Throws std::invalid_argument for a
 /// table with fewer than 3 seeds in both streams or without spread.
 NoiseModel measure_noise(const SeedTable& table);
+
+/// measure_noise, with the table's seeds that ran in both streams as the rows to resample.
+NoiseModel resampling_noise(const SeedTable& table);
 
 struct FloorDesign {
   std::string name;
