@@ -68,9 +68,16 @@ def calibrate(h0, h1, alpha, rise, tail_look):
 
 
 def main():
-    d = float(sys.argv[1]) if len(sys.argv) > 1 else 0.876
-    alpha = float(sys.argv[2]) if len(sys.argv) > 2 else 0.005
-    paths = int(sys.argv[3]) if len(sys.argv) > 3 else 100000
+    if len(sys.argv) > 4:
+        sys.exit(__doc__.strip().splitlines()[-2])
+    try:
+        d = float(sys.argv[1]) if len(sys.argv) > 1 else 0.876
+        alpha = float(sys.argv[2]) if len(sys.argv) > 2 else 0.005
+        paths = int(sys.argv[3]) if len(sys.argv) > 3 else 100000
+    except ValueError as error:
+        sys.exit(f"pass-tail-study: expected D, ALPHA (numbers) and PATHS (a whole number): {error}")
+    if not (d > 0 and 0 < alpha < 0.5 and paths >= 100):
+        sys.exit("pass-tail-study: expected D > 0, ALPHA in (0, 0.5) and PATHS >= 100")
     rng = np.random.default_rng(1)
     h0, h1 = ratio_paths(rng, 0.0, d, paths), ratio_paths(rng, d, d, paths)
     bound_h0, bound_h1 = wald_bounds(alpha, d)

@@ -76,7 +76,11 @@ def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__.strip().splitlines()[-1])
     table = read_table(sys.argv[1])
-    draws = int(sys.argv[2]) if len(sys.argv) == 3 else 200000
+    draws = 200000
+    if len(sys.argv) == 3:
+        if not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+            sys.exit(f"seed-tail-study: DRAWS must be a positive whole number, got {sys.argv[2]!r}")
+        draws = int(sys.argv[2])
     rng = np.random.default_rng(1)
     fresh = [row[0] for row in table.values() if 0 in row]
     both = [row for row in table.values() if 0 in row and 1 in row]

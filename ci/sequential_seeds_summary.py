@@ -13,7 +13,18 @@ from binomial_interval import rate
 
 if len(sys.argv) < 2:
     sys.exit("usage: ci/sequential_seeds_summary.py INDEX.tsv [INDEX.tsv ...]")
-rows = [line.rstrip("\n").split("\t") for path in sys.argv[1:] for line in open(path)]
+rows = []
+for path in sys.argv[1:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as error:
+        sys.exit(f"sequential_seeds_summary: cannot read {path}: {error}")
+    for number, line in enumerate(lines, start=1):
+        fields = line.split("\t")
+        if len(fields) != 4:
+            sys.exit(f"sequential_seeds_summary: {path}:{number}: expected 4 tab-separated fields "
+                     "(name, trial, run folder, exit status)")
+        rows.append(fields)
 STUDIES = {  # study: (test, the metric a margin of half a seed-sd is asked of)
     "fixture": ("NoisyAccuracyStudy", "accuracy"),
     "xor": ("XorSequentialSeedStudy", "test_accuracy"),

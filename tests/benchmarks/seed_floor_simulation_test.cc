@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <random>
 #include <stdexcept>
 
@@ -225,8 +224,6 @@ TEST(SeedFloor, ResamplingABadTailShowsTheFalseRegressionsTheNormalsHide) {
       simulate_sequences(measure_noise(table), pool, few_sequences(), 0.0, kSequences);
   const Sequences real =
       simulate_sequences(resampling_noise(table), pool, few_sequences(), 0.0, kSequences);
-  std::printf("false REGRESSION of the accuracy in %d: normal %d, resampled %d\n", kSequences,
-              normal.regressions, real.regressions);
   EXPECT_LE(normal.regressions, 10);  // 0.5% of 1000 is 5
   EXPECT_GT(real.regressions, 2 * std::max(normal.regressions, 5))
       << real.regressions << " against " << normal.regressions;
