@@ -27,6 +27,7 @@ namespace {
 
 using test_support::clopper_pearson;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr double kAlpha = 0.05;
 constexpr double kMargin = 0.01;
@@ -288,6 +289,50 @@ TEST(LikelihoodRatioSeeds, FalseRegressionsStayWithinAlphaAndThePowerHolds) {
   // Planted: a t test at alpha at every look crosses far more often.
   const Rates peeking = simulate(false, 0.0, kSequences, /*peeking=*/true);
   EXPECT_GT(clopper_pearson(peeking.regressions, peeking.sequences).low, kAlpha);
+}
+
+// Fresh seeds whose accuracy has a long tail of bad seeds (skew 1.5 toward a degradation: each
+// seed 0.87 - margin X, X a standardized gamma of shape 4 / 1.5^2). The gate reads the skew from
+// the baseline's seeds, in the direction of a degradation, and calibrates its boundaries for it
+// (whether those hold alpha on skewed seeds, and how far the normal's miss it, is checked on the
+// recursion itself: TruncatedSprt.BoundariesCalibratedForTheSkewHoldAlphaWhereTheNormalsDoNot,
+// and on the XOR study's real seeds by the seed-floor benchmark's resampled lines).
+std::vector<double> skewed_seeds(std::mt19937_64& rng, int n) {
+  const double k = 4.0 / (1.5 * 1.5);
+  std::gamma_distribution<double> g(k, 1.0);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(0.87 - kMargin * (g(rng) - k) / std::sqrt(k));
+  return v;
+}
+
+TEST(LikelihoodRatioSeeds, FreshBoundariesAreCalibratedForTheBaselinesSkew) {
+  std::mt19937_64 rng(13);
+  const SeedSamples baseline = samples(skewed_seeds(rng, kBaselineSeeds));
+  const SeedSamples candidate = samples(skewed_seeds(rng, kCap), 1000);
+  const auto skewed = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                            candidate, baseline, likelihood_ratio_plan(), kAlpha);
+  EXPECT_GT(skewed.front().seed_skew, 0.5);
+  EXPECT_EQ(skewed.front().seed_skew, std::round(skewed.front().seed_skew * 4.0) / 4.0);
+  EXPECT_THAT(skewed.front().scale_source, HasSubstr("toward a degradation"));
+  nlohmann::json json;
+  to_json(json, skewed.front());
+  EXPECT_DOUBLE_EQ(json.get<SequentialLook>().seed_skew, skewed.front().seed_skew);
+  // The same values read as "lower is better" skew toward the better side: the normal's
+  // boundaries, which are lower (planted: a gate blind to the side would use the skewed ones, or
+  // one blind to the skew the normal's on both).
+  const auto safe_side =
+      look_likelihood_ratio("accuracy", Direction::LowerIsBetter, kMargin, candidate, baseline,
+                            likelihood_ratio_plan(), kAlpha);
+  EXPECT_EQ(safe_side.front().seed_skew, 0.0);
+  EXPECT_THAT(safe_side.front().scale_source, Not(HasSubstr("skewing")));
+  EXPECT_GT(skewed.front().regression_boundary, safe_side.front().regression_boundary + 0.2);
+  // Paired differences carry no baseline seeds' law: their boundaries stay the normal's.
+  std::mt19937_64 paired_rng(17);
+  std::vector<double> shifted = skewed_seeds(paired_rng, kBaselineSeeds);
+  const auto paired =
+      look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin, samples(shifted),
+                            baseline, likelihood_ratio_plan(8), kAlpha);
+  EXPECT_EQ(paired.front().seed_skew, 0.0);
 }
 
 }  // namespace

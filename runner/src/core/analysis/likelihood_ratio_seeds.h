@@ -18,7 +18,11 @@
 //                  covariate, whose slope is the baseline's own, Margin{.covariate}) the scale,
 //                  with its seeds - 1 (- 1 more for the slope) degrees of freedom. Both are
 //                  independent of the candidate's seeds, so the calibration is exact for normal
-//                  seeds.
+//                  seeds. When the baseline's seeds skew toward a degradation (a tail of seeds
+//                  that trained poorly), the boundaries are calibrated for seeds of that skew
+//                  (statistics/seed_law.h: a standardized gamma, the skew the baseline's, in
+//                  steps of 0.25), which keeps the level on such seeds where the normal's
+//                  boundaries exceed it.
 //   paired seeds   the per-seed differences; their sd is the spread of paired differences the
 //                  baseline stores (promote measures it), with its pairs - 1 degrees of freedom,
 //                  when it holds more pairs than the first look; else the first look's, frozen

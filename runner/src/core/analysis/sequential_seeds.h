@@ -144,6 +144,9 @@ struct SequentialLook {
   double pass_boundary = std::numeric_limits<double>::quiet_NaN();
   double alternative = std::numeric_limits<double>::quiet_NaN();
   double seed_sd = std::numeric_limits<double>::quiet_NaN();
+  /// The seeds' skewness toward a degradation the boundaries are calibrated for (fresh seeds: the
+  /// baseline's; 0: normal seeds, statistics/seed_law.h).
+  double seed_skew = 0.0;
   std::string scale_source;
 };
 

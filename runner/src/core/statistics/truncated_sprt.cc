@@ -8,6 +8,7 @@
 #include <string>
 
 #include "statistics/normal_tail.h"
+#include "statistics/seed_law.h"
 
 namespace mlregress::internal::stats {
 namespace {
@@ -51,6 +52,10 @@ void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
     throw std::invalid_argument(
         "an SPRT's estimated sd needs 0 degrees of freedom (known) or more");
   }
+  if (!(shape.skew >= 0.0 && shape.skew <= kLargestSeedSkew)) {
+    throw std::invalid_argument("an SPRT's seed skewness must lie in [0, 2], got " +
+                                std::to_string(shape.skew));
+  }
   if (!(boundaries.lower < boundaries.upper) || !std::isfinite(boundaries.lower) ||
       !std::isfinite(boundaries.upper)) {
     throw std::invalid_argument("an SPRT's PASS boundary must lie below its REGRESSION boundary");
@@ -84,8 +89,23 @@ struct StepTables {
   std::vector<double> up, down;  // from point i, the chance to end at or beyond each boundary
 };
 
-StepTables step_tables(const SprtShape& shape, const Grid& g, int step, double mu, double scale) {
-  const double sd = scale * std::sqrt(static_cast<double>(step));
+// The law of a sum of j seeds, per j the recursion needs: the first look's seeds and each step's.
+using SumLaws = std::map<int, const SeedSumLaw*>;
+
+SumLaws sum_laws(const SprtShape& shape) {
+  SumLaws laws;
+  laws.emplace(shape.looks[0], &seed_sum_law(shape.skew, shape.looks[0]));
+  for (std::size_t k = 1; k < shape.looks.size(); ++k) {
+    const int step = shape.looks[k] - shape.looks[k - 1];
+    if (!laws.contains(step)) laws.emplace(step, &seed_sum_law(shape.skew, step));
+  }
+  return laws;
+}
+
+// The step's increment of S less its drift is scale times a sum of `step` standardized seeds:
+// P(it is at least y) = law.upper_tail(y / scale).
+StepTables step_tables(const SprtShape& shape, const Grid& g, int step, double mu, double scale,
+                       const SeedSumLaw& law) {
   // lower_k - lower_(k-1) = step d / 2 on the sum, less the drift of the step.
   const double shift = step * shape.d / 2.0 - step * mu;
   StepTables t;
@@ -93,16 +113,16 @@ StepTables step_tables(const SprtShape& shape, const Grid& g, int step, double m
   // cell's edges (not its density at the centre times h), so the cells and both tails add up to
   // exactly 1 and no mass is made or lost over many looks.
   t.kernel.resize(static_cast<std::size_t>(2 * g.points - 1));
-  double below = upper_tail((shift - (g.points - 0.5) * g.h) / sd);
+  double below = law.upper_tail((shift - (g.points - 0.5) * g.h) / scale);
   for (int offset = -(g.points - 1); offset <= g.points - 1; ++offset) {
-    const double above = upper_tail((shift + (offset + 0.5) * g.h) / sd);
+    const double above = law.upper_tail((shift + (offset + 0.5) * g.h) / scale);
     t.kernel[static_cast<std::size_t>(g.points - 1 - offset)] = below - above;
     below = above;
   }
   for (int i = 0; i < g.points; ++i) {
     const double above_lower = (i + 0.5) * g.h;  // the point's height above the old lower boundary
-    t.up.push_back(upper_tail((shift + g.width - above_lower) / sd));
-    t.down.push_back(upper_tail((above_lower - shift) / sd));
+    t.up.push_back(law.upper_tail((shift + g.width - above_lower) / scale));
+    t.down.push_back(law.lower_tail((shift - above_lower) / scale));
   }
   return t;
 }
@@ -119,32 +139,34 @@ double dot(const double* x, const double* y, int n) {
   return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-// Look 0, where S ~ N(n0 mu, n0 scale^2): what crosses either boundary there (into `out`), and
-// the probability of each cell of the grid between them.
+// Look 0, where S is n0 mu plus scale times a sum of n0 standardized seeds (N(n0 mu, n0 scale^2)
+// for normal seeds): what crosses either boundary there (into `out`), and the probability of each
+// cell of the grid between them.
 std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, const Grid& g,
-                               double mu, double scale, PathMasses& out) {
+                               double mu, double scale, const SeedSumLaw& law, PathMasses& out) {
   const int n0 = shape.looks[0];
-  const double sd0 = scale * std::sqrt(static_cast<double>(n0));
   const double mean0 = n0 * mu;
   const double lower0 = sum_at(shape, b.lower, n0);
-  out.regression[0] = upper_tail((sum_at(shape, b.upper, n0) - mean0) / sd0);
-  out.pass[0] = upper_tail((mean0 - lower0) / sd0);
+  out.regression[0] = law.upper_tail((sum_at(shape, b.upper, n0) - mean0) / scale);
+  out.pass[0] = law.lower_tail((lower0 - mean0) / scale);
   if (shape.looks.size() == 1) {
     out.undecided = std::max(0.0, 1.0 - out.regression[0] - out.pass[0]);
   }
   std::vector<double> mass(static_cast<std::size_t>(g.points));
-  double below = upper_tail((lower0 - mean0) / sd0);
+  double below = law.upper_tail((lower0 - mean0) / scale);
   for (int i = 0; i < g.points; ++i) {
-    const double above = upper_tail((lower0 + (i + 1) * g.h - mean0) / sd0);
+    const double above = law.upper_tail((lower0 + (i + 1) * g.h - mean0) / scale);
     mass[static_cast<std::size_t>(i)] = below - above;  // the cell's probability, at its centre
     below = above;
   }
   return mass;
 }
 
-// The recursion for observations N(mu, scale^2) over every look; after the last one the mass still
-// between the boundaries is `undecided`.
-PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double mu, double scale) {
+// The recursion for observations mu + scale X (X a standardized seed of the shape's law: N(mu,
+// scale^2) for normal seeds) over every look; after the last one the mass still between the
+// boundaries is `undecided`.
+PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double mu, double scale,
+                       const SumLaws& laws) {
   const std::vector<int>& n = shape.looks;
   const std::size_t last = n.size() - 1;
   Grid g;
@@ -156,14 +178,16 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
   out.regression.assign(last + 1, 0.0);
   out.pass.assign(last + 1, 0.0);
 
-  std::vector<double> mass = first_look(shape, b, g, mu, scale, out);
+  std::vector<double> mass = first_look(shape, b, g, mu, scale, *laws.at(n[0]), out);
   if (last == 0) return out;
   std::vector<double> next(mass.size());
   std::map<int, StepTables> tables;  // by step
   for (std::size_t k = 1; k <= last; ++k) {
     const int step = n[k] - n[k - 1];
     auto it = tables.find(step);
-    if (it == tables.end()) it = tables.emplace(step, step_tables(shape, g, step, mu, scale)).first;
+    if (it == tables.end()) {
+      it = tables.emplace(step, step_tables(shape, g, step, mu, scale, *laws.at(step))).first;
+    }
     const StepTables& t = it->second;
     double carried = 0.0;
     for (std::size_t i = 0; i < mass.size(); ++i) {
@@ -320,8 +344,9 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
   SprtOutcomes out;
   out.stop_at.assign(shape.looks.size(), 0.0);
   out.regression_at.assign(shape.looks.size(), 0.0);
+  const SumLaws laws = sum_laws(shape);
   for (const ErrorNode& node : error_nodes(shape)) {
-    const PathMasses m = carry_paths(shape, boundaries, theta + node.shift, node.scale);
+    const PathMasses m = carry_paths(shape, boundaries, theta + node.shift, node.scale, laws);
     for (std::size_t k = 0; k <= last; ++k) {
       out.regression += node.weight * m.regression[k];
       out.pass += node.weight * m.pass[k];

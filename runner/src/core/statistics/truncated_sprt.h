@@ -41,6 +41,12 @@ struct SprtShape {
   /// adjusted seed, and the reference's error, by a variance factor 1 + z^2 / chi^2_(m-1)
   /// (z ~ N(0, 1)), averaged by a two-node rule exact in its first two moments. Needs at least 4.
   int slope_seeds = 0;
+  /// The seeds' skewness toward the REGRESSION side, in [0, 2] (statistics/seed_law.h): each
+  /// observation is then theta + e + a standardized gamma of that skewness instead of a normal.
+  /// 0: normal seeds. The reference's error and the spread's chi law stay the normal's (the mean
+  /// of a baseline's seeds is near normal; the spread's law under a skewed, heavier-tailed seed is
+  /// wider than the chi law, which this leaves out).
+  double skew = 0.0;
 };
 
 /// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower.
@@ -61,7 +67,7 @@ struct SprtOutcomes {
 
 /// The test's outcomes at a true shift theta (in the sds of d; 0: no change). Throws
 /// std::invalid_argument for a shape without looks, looks not increasing or below 1, d not
-/// positive and finite, a negative reference, or lower >= upper.
+/// positive and finite, a negative reference, a skew outside [0, 2], or lower >= upper.
 SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundaries, double theta);
 
 struct SprtCalibration {

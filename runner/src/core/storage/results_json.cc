@@ -114,6 +114,7 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
                                 {"pass_boundary", json_number(look.pass_boundary)},
                                 {"alternative", json_number(look.alternative)},
                                 {"seed_sd", json_number(look.seed_sd)},
+                                {"seed_skew", json_number(look.seed_skew)},
                                 {"scale_source", look.scale_source}};
   }
   if (!a.problem.empty()) json["problem"] = a.problem;
@@ -168,6 +169,8 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
       look.pass_boundary = number_field(lr, "pass_boundary");
       look.alternative = number_field(lr, "alternative");
       look.seed_sd = number_field(lr, "seed_sd");
+      // Runs written before the boundaries knew the seeds' skew weighed them as normal.
+      look.seed_skew = lr.contains("seed_skew") ? number_field(lr, "seed_skew") : 0.0;
       look.scale_source = field<std::string>(lr, "scale_source");
     });
   }
