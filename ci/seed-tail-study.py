@@ -16,7 +16,10 @@ the sample skewness (its regression direction: negative for a metric where highe
 excess kurtosis, and, resampling the standardized values with replacement, the chance that the
 mean of n seeds lies beyond z = 2.713 sds of a mean on the REGRESSION side (the metric's level
 0.01 / 3 = 0.33% where the values are normal) for n = 2, 4, 6 and 12, with a 95% interval of the
-skewness from 2,000 bootstrap resamples. Deterministic (seed 1); a few seconds.
+skewness from 2,000 bootstrap resamples. Then the same chances for the law the gate calibrates
+fresh-seed boundaries for (statistics/seed_law.h): a standardized gamma of the measured skewness
+toward the REGRESSION side (the normal where it skews the other way), drawn as often, so that the
+two rows show how well that law describes the real tail. Deterministic (seed 1); a few seconds.
 
 Usage: ci/seed-tail-study.py TABLE.tsv [DRAWS=200000]
 """
@@ -61,6 +64,15 @@ def tail_rates(z, direction, draws, rng):
         means = rng.choice(z, (draws, n)).mean(axis=1) * np.sqrt(n)
         rates.append(float(np.mean(direction * means > Z_LEVEL)))
     return rates
+
+
+def gamma_law_rates(skew_toward_regression, draws, rng):
+    """The same chances for sums of seeds of the standardized gamma of that skewness."""
+    if skew_toward_regression < 0.01:
+        return [float(np.mean(rng.standard_normal(draws) > Z_LEVEL)) for _ in SEED_COUNTS]
+    k = 4.0 / skew_toward_regression**2
+    return [float(np.mean((rng.gamma(n * k, 1.0, draws) - n * k) / np.sqrt(k * n) > Z_LEVEL))
+            for n in SEED_COUNTS]
 
 
 def skew_interval(z, rng):
@@ -108,6 +120,10 @@ def main():
         rates = tail_rates(z, direction, draws, rng)
         print(f"{pairing:<7} {metric:<34} {skew:+.2f} [{low:+.2f}, {high:+.2f}]   "
               f"{kurtosis:+5.2f}  " + "  ".join(f"{100 * r:5.2f}%" for r in rates))
+        toward = max(0.0, direction * skew)
+        law = gamma_law_rates(toward, draws, rng)
+        print(f"{'':<7} {'  the gamma law of skew %.2f' % toward:<34} {'':<22} "
+              f"{1.5 * toward**2:+5.2f}  " + "  ".join(f"{100 * r:5.2f}%" for r in law))
 
 
 if __name__ == "__main__":
