@@ -3,8 +3,10 @@
 // two boundaries calibrated to the exact alpha and beta. The test that comes closest to Wald's
 // bound on the expected seeds (statistics/sequential_bound.h).
 //
-// The observations are one per seed, X_i ~ N(theta + e, 1) in standard deviations of one seed,
-// looked at after the seeds of `looks` (every seed, or blocks). e is a shift shared by every
+// The observations are one per seed, X_i ~ N(theta + e, 1) in standard deviations of one seed
+// (or theta + e plus a standardized gamma of the seeds' skewness, when they skew toward the
+// REGRESSION side: SprtShape::skew, statistics/seed_law.h), looked at after the seeds of `looks`
+// (every seed, or blocks). e is a shift shared by every
 // seed: the error of the reference the seeds are measured against, N(0, 1 / reference_seeds)
 // when that reference is the mean of a baseline of `reference_seeds` seeds (0: a reference known
 // exactly, or paired differences). At look k, with S the sum of the n_k observations,
