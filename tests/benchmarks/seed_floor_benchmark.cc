@@ -59,6 +59,7 @@ std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string&
                                                               bool paired, int baseline) {
   using seed_floor::default_plan;
   using seed_floor::likelihood_ratio_plan;
+  using seed_floor::rising_plan;
   if (paired) {
     return {
         {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
@@ -69,12 +70,19 @@ std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string&
         {prefix + "lr-stored-blocks-2-c52-beta-default", default_plan(), true, baseline,
          /*stored_spread=*/true},
         {prefix + "lr-stored-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), true, baseline,
-         /*stored_spread=*/true}};
+         /*stored_spread=*/true},
+        {prefix + "lr-stored-blocks-2-c52-beta-rise2-at10", rising_plan(2.0, 10), true, baseline,
+         /*stored_spread=*/true},
+        {prefix + "lr-stored-blocks-2-c52-beta-rise2.5-at12", rising_plan(2.5, 12), true, baseline,
+         /*stored_spread=*/true},
+        {prefix + "lr-blocks-2-c52-beta-rise2-at10", rising_plan(2.0, 10), true, baseline}};
   }
   return {
       {prefix + "lr-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), false, baseline},
       {prefix + "lr-blocks-2-c52-beta-default", default_plan(), false, baseline},
-      {prefix + "lr-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), false, baseline}};
+      {prefix + "lr-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), false, baseline},
+      {prefix + "lr-blocks-2-c52-beta-rise2-at12", rising_plan(2.0, 12), false, baseline},
+      {prefix + "lr-blocks-2-c52-beta-rise2-at14", rising_plan(2.0, 14), false, baseline}};
 }
 
 void print_study(const std::string& study, const seed_floor::NoiseModel& model,

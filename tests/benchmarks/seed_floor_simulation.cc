@@ -246,6 +246,13 @@ mi::SequentialPlan likelihood_ratio_plan(int first, int next, double beta) {
   return plan;
 }
 
+mi::SequentialPlan rising_plan(double rise, int from) {
+  mi::SequentialPlan plan = default_plan();
+  plan.pass_rise = rise;
+  plan.pass_rise_from = from;
+  return plan;
+}
+
 int wall_clock_rounds(const mi::SequentialPlan& plan, int seeds, int jobs) {
   if (jobs < 1) throw std::invalid_argument("jobs must be at least 1");
   int rounds = 0, before = 0;
@@ -347,8 +354,9 @@ FloorLine measure_floor(const NoiseModel& model, const FloorDesign& design,
   line.p95_h0 = percentile_95(line.h0.seeds);
   line.p95_h1 = percentile_95(line.h1.seeds);
   line.p95_seeds = std::max(line.p95_h0, line.p95_h1);
-  const mi::stats::PercentileSeedsBound p95_floor =
-      mi::stats::percentile_seeds_bound(line.alpha, 1.0 - settings.power, d, 0.95);
+  // Fresh seeds' reference is the baseline's mean, whose error no test on the seeds can remove.
+  const mi::stats::PercentileSeedsBound p95_floor = mi::stats::percentile_seeds_bound(
+      line.alpha, 1.0 - settings.power, d, 0.95, design.paired ? 0 : design.baseline_seeds);
   line.p95_floor_h0 = p95_floor.h0;
   line.p95_floor_h1 = p95_floor.h1;
   line.worst_mean = line.mean_h0;

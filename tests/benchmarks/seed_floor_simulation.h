@@ -97,6 +97,9 @@ mlregress::internal::SequentialPlan frequent_plan(int first, int next, double pa
 /// sequential probability ratio test of a degradation of the margin against none, calibrated to
 /// the metric's level and power 1 - beta (analysis/likelihood_ratio_seeds.h); next may be 1.
 mlregress::internal::SequentialPlan likelihood_ratio_plan(int first, int next, double beta);
+/// The default design with its PASS boundary raised by `rise` from the look at `from` seeds on
+/// (SequentialPlan::pass_rise): the 95th percentile of the seeds under no change, cut.
+mlregress::internal::SequentialPlan rising_plan(double rise, int from);
 
 struct FloorSettings {
   double alpha = 0.01;  ///< the run's family-wise level

@@ -47,6 +47,10 @@ class SequentialSeedsE2eTest : public FixtureBinaryTest {
   ProcessResult lr_fixture(const std::string& args) const {
     return run_fixture_in(temp_.path(), MLREGRESS_LIKELIHOOD_RATIO_FIXTURE_BINARY, args);
   }
+  // mlregress_pass_rise_fixture: the same, .pass_rise(1.5, 5).
+  ProcessResult pass_rise_fixture(const std::string& args) const {
+    return run_fixture_in(temp_.path(), MLREGRESS_PASS_RISE_FIXTURE_BINARY, args);
+  }
   // Every baseline file's text, one after the other.
   std::string baseline_text() const {
     std::string text;
@@ -319,6 +323,44 @@ TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVe
   EXPECT_EQ(worse.exit_code, kRegression) << worse.out << worse.err;
   EXPECT_EQ(accuracy(latest("worse")).at("verdict"), "REGRESSION");
   EXPECT_EQ(seed_runs(latest("worse")), 2u);
+}
+
+// .pass_rise(1.5, 5) (mlregress_pass_rise_fixture): listed, planned in config.json, recorded in
+// results.json, named by promote; each look's PASS boundary is the first look's until 5 seeds and
+// 1.5 above it from there on, and a drift of half the margin that a constant boundary would have
+// kept looking at PASSes at the raised one. Planted: a gate that ignored the rise keeps one PASS
+// boundary.
+TEST_F(SequentialSeedsE2eTest, APassRiseFlowsFromTheDeclarationToTheLooks) {
+  EXPECT_THAT(pass_rise_fixture("list").out,
+              HasSubstr("likelihood-ratio looks, PASS error 0.2, PASS boundary rising by 1.5 from "
+                        "5 seeds]"));
+  promote_baseline();
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(pass_rise_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  const ProcessResult promoted = pass_rise_fixture("promote " + latest("first") + " --baselines " +
+                                                   baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("PASS boundary rising by 1.5 from 5 seeds"));
+  // A drift of half the margin leaves the first looks undecided.
+  const ProcessResult drift = pass_rise_fixture(
+      run_args + temp_.path() + "/drift --seed 200 --set SequentialAccuracy.shift=-0.005");
+  ASSERT_NE(drift.exit_code, kUsageError) << drift.out << drift.err;
+  EXPECT_EQ(test_result(latest("drift")).at("seed_pass_rise"), 1.5);
+  EXPECT_EQ(test_result(latest("drift")).at("seed_pass_rise_from"), 5);
+  const json config = json::parse(read_file(latest("drift") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("pass_rise"), 1.5);
+  const json looks = accuracy(latest("drift")).at("looks");
+  ASSERT_GE(looks.size(), 4u);
+  const double first = looks.at(0).at("likelihood_ratio").at("pass_boundary").get<double>();
+  for (const json& look : looks) {
+    const int seeds = look.at("seeds").get<int>();
+    EXPECT_NEAR(look.at("likelihood_ratio").at("pass_boundary").get<double>(),
+                first + (seeds >= 5 ? 1.5 : 0.0), 1e-9)
+        << seeds;
+  }
+  const json& last = looks.back();
+  EXPECT_EQ(last.at("outcome"), "pass");
+  EXPECT_GT(last.at("likelihood_ratio").at("log_ratio").get<double>(), first);
 }
 
 // A change that moved every seed's numbers, promoted over the same seeds, leaves the spread of

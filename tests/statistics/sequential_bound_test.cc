@@ -185,6 +185,21 @@ TEST(SequentialBound, PercentileFloorMatchesValuesDerivedIndependently) {
   }
 }
 
+// Against a baseline mean of m seeds (values derived by hand: with s = z(1 - beta) + z(q - alpha),
+// n >= 1 / ((d / s)^2 - 1 / m); at alpha 0.005, beta 0.2, q 0.95, s = 0.84162 + 1.59819 =
+// 2.43981): d 0.793, m 52: 1 / (0.105640 - 0.019231) = 11.57 -> 12; d 0.726, m 260:
+// 1 / (0.088545 - 0.003846) = 11.81 -> 12; d 0.3, m 52: (d / s)^2 = 0.015119 below 1 / 52, no n.
+// Planted: leaving the reference out (m 0) gives 10 for the first.
+TEST(SequentialBound, PercentileFloorAgainstABaselineMeanCountsItsError) {
+  EXPECT_EQ(percentile_seeds_bound(0.005, 0.2, 0.793, 0.95, 52).h0, 12);
+  EXPECT_EQ(percentile_seeds_bound(0.005, 0.2, 0.793, 0.95).h0, 10);
+  EXPECT_EQ(percentile_seeds_bound(0.005, 0.2, 0.726, 0.95, 260).h0, 12);
+  EXPECT_EQ(percentile_seeds_bound(0.005, 0.2, 0.3, 0.95, 52).h0, kNoSeedsSuffice);
+  EXPECT_GT(percentile_seeds_bound(0.005, 0.2, 0.793, 0.95, 52).h1,
+            percentile_seeds_bound(0.005, 0.2, 0.793, 0.95).h1);
+  EXPECT_THROW(percentile_seeds_bound(0.005, 0.2, 0.793, 0.95, -1), std::invalid_argument);
+}
+
 TEST(SequentialBound, PlantedFixedSampleSizeIsNotThePercentileFloor) {
   // ((z(0.99667) + z(0.8)) / 0.8)^2 = 19.7: a test that must decide by n every time.
   EXPECT_EQ(percentile_seeds_bound(0.01 / 3, 0.2, 0.8, 0.95).h1, 18);

@@ -238,6 +238,15 @@ TEST(LikelihoodRatioSeeds, WhatCannotBeWeighedIsAProblem) {
 
 struct Rates {
   int sequences = 0, regressions = 0, passes = 0;
+  int within = 0;  // sequences that stopped within kWithin seeds
+  static constexpr int kWithin = 6;
+
+  void count(const SequentialLook& last) {
+    ++sequences;
+    regressions += last.outcome == LookOutcome::kRegression;
+    passes += last.outcome == LookOutcome::kPass;
+    within += last.outcome != LookOutcome::kContinue && last.seeds <= kWithin;
+  }
 };
 
 // The single-look gate's t test at alpha at every look, the peeking the ratio's boundaries replace.
@@ -289,6 +298,55 @@ TEST(LikelihoodRatioSeeds, FalseRegressionsStayWithinAlphaAndThePowerHolds) {
   // Planted: a t test at alpha at every look crosses far more often.
   const Rates peeking = simulate(false, 0.0, kSequences, /*peeking=*/true);
   EXPECT_GT(clopper_pearson(peeking.regressions, peeking.sequences).low, kAlpha);
+}
+
+// Paired seeds on a stored spread of their differences (sd one margin, 52 pairs: d = 1, Wald's
+// bound 2.7 seeds under no change at alpha 0.05 and power 0.8).
+Rates simulate_stored_spread(const SequentialPlan& plan, double shift, int sequences) {
+  World world{std::mt19937_64(23), /*paired=*/true};
+  Rates r;
+  for (int s = 0; s < sequences; ++s) {
+    auto [candidate, baseline] = world.draw(shift);
+    baseline.paired_spread = PairedSpread{.sd = kMargin, .pairs = 52};
+    r.count(look_sequentially("accuracy", Direction::HigherIsBetter, kMargin, candidate, baseline,
+                              plan, kAlpha)
+                .back());
+  }
+  return r;
+}
+
+// A PASS boundary that rises (SequentialPlan::pass_rise, by 2 from 6 seeds): before its look each
+// look's PASS boundary is the calibrated one, from it on that plus the rise. The recursion gives
+// the design's chance to stop an unchanged run within 6 seeds, 95.7% (92.4% with a constant
+// boundary; tests/statistics/truncated_sprt_test.cc checks the recursion against a simulation):
+// the gate's own looks stop that often (planted: a constant boundary), and the errors hold.
+TEST(LikelihoodRatioSeeds, APassBoundaryThatRisesStopsUnchangedRunsSoonerAndKeepsTheErrors) {
+  SequentialPlan rising = likelihood_ratio_plan();
+  rising.pass_rise = 2.0;
+  rising.pass_rise_from = Rates::kWithin;
+  World world{std::mt19937_64(19), /*paired=*/true};
+  auto [candidate, baseline] = world.draw(0.5 * kMargin);
+  baseline.paired_spread = PairedSpread{.sd = kMargin, .pairs = 52};
+  const auto looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                           candidate, baseline, rising, kAlpha);
+  const auto constant = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                              candidate, baseline, likelihood_ratio_plan(), kAlpha);
+  for (const SequentialLook& look : looks) {
+    EXPECT_NEAR(look.pass_boundary,
+                looks.front().pass_boundary + (look.seeds >= Rates::kWithin ? 2.0 : 0.0), 1e-12)
+        << look.seeds;
+  }
+  EXPECT_LT(looks.front().pass_boundary, constant.front().pass_boundary - 0.5);  // calibrated
+  constexpr int kSequences = 3000;
+  const Rates h0 = simulate_stored_spread(rising, 0.0, kSequences);
+  const Rates h0_constant = simulate_stored_spread(likelihood_ratio_plan(), 0.0, kSequences);
+  EXPECT_GT(clopper_pearson(h0.within, h0.sequences).low, 0.94) << h0.within;
+  EXPECT_LT(clopper_pearson(h0_constant.within, h0_constant.sequences).high, 0.94)
+      << h0_constant.within;
+  EXPECT_LE(clopper_pearson(h0.regressions, h0.sequences).low, kAlpha) << h0.regressions;
+  const Rates h1 = simulate_stored_spread(rising, kMargin, kSequences);
+  EXPECT_GE(clopper_pearson(h1.regressions, h1.sequences).high, 1.0 - kBeta) << h1.regressions;
+  EXPECT_LE(clopper_pearson(h1.passes, h1.sequences).low, kBeta) << h1.passes;
 }
 
 // Fresh seeds whose accuracy has a long tail of bad seeds (skew 1.5 toward a degradation: each

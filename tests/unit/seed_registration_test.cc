@@ -125,6 +125,28 @@ TEST(SeedRegistrationTest, LikelihoodRatioLooksNeedAPlannedCapAndMayLookEverySee
               ::testing::HasSubstr("blocks of at least 2 seeds"));
 }
 
+// pass_rise() raises the PASS boundary of likelihood-ratio looks: refused without them, for a
+// rise outside (0, 5] and from a look outside the first block .. the cap.
+TEST(SeedRegistrationTest, APassRiseNeedsLikelihoodRatioLooksAndALookInThePlan) {
+  const auto lr = [] { return Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio(); };
+  EXPECT_EQ(error_of({}, lr().pass_error(0.2).pass_rise(2.0, 10)), "");
+  EXPECT_EQ(error_of({}, lr().pass_rise(5.0, 2)), "");
+  EXPECT_EQ(error_of({}, lr().pass_rise(0.5, 52)), "");
+  EXPECT_THAT(error_of({}, Seeds(2).then_blocks_of(2).up_to(52).pass_rise(2.0, 10)),
+              ::testing::HasSubstr("declares Seeds(2).pass_rise(2, 10); the PASS boundary of "
+                                   "likelihood-ratio looks may rise"));
+  for (const double bad : {0.0, -1.0, 5.5, std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_THAT(error_of({}, lr().pass_rise(bad, 10)),
+                ::testing::HasSubstr("by more than 0 and at most 5"))
+        << bad;
+  }
+  for (const int from : {1, 53}) {
+    EXPECT_THAT(error_of({}, lr().pass_rise(2.0, from)),
+                ::testing::HasSubstr("between the first block (2) and the cap (52)"))
+        << from;
+  }
+}
+
 // until_decided() is its own design: combined with up_to() (a second cap) or pass_early() (a
 // spending of the PASS error it does not do) the declaration is ambiguous and refused.
 TEST(SeedRegistrationTest, AnAnytimeStudyRefusesThePlannedDesignsOptions) {

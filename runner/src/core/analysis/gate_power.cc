@@ -79,7 +79,9 @@ SequentialPlan plan_of(const GatePowerQuestion& q) {
                         .likelihood_ratio = q.likelihood_ratio,
                         .pass_error = q.pass_error,
                         .pass_spending = q.pass_spending,
-                        .family = q.family};
+                        .family = q.family,
+                        .pass_rise = q.pass_rise,
+                        .pass_rise_from = q.pass_rise_from};
 }
 
 struct Judgement {
@@ -333,15 +335,15 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
           : fmt::format("{} at a time up to {}", q.block, q.cap);
   const std::string pass_error =
       q.pass_error != kDefaultPassError ? fmt::format(", PASS error {:g}", q.pass_error) : "";
-  const std::string design = q.block > 0
-                                 ? fmt::format("fresh seeds, {}{}{}", blocks,
-                                               q.anytime            ? ", anytime-valid"
-                                               : q.likelihood_ratio ? ", likelihood-ratio looks"
-                                               : q.pass_spending == stats::SpendingFunction::kPocock
-                                                   ? ", PASS error spent early"
-                                                   : "",
-                                               pass_error)
-                                 : fmt::format("fresh seeds, {} of them in one look", q.cap);
+  const std::string design =
+      q.block > 0 ? fmt::format("fresh seeds, {}{}{}{}", blocks,
+                                q.anytime            ? ", anytime-valid"
+                                : q.likelihood_ratio ? ", likelihood-ratio looks"
+                                : q.pass_spending == stats::SpendingFunction::kPocock
+                                    ? ", PASS error spent early"
+                                    : "",
+                                pass_error, pass_rise_clause(q.pass_rise, q.pass_rise_from))
+                  : fmt::format("fresh seeds, {} of them in one look", q.cap);
   const std::string level = q.family <= 1
                                 ? fmt::format("alpha {:g}", q.alpha)
                                 : fmt::format("alpha {:g} / {} hypotheses{}", q.alpha, q.family,

@@ -51,6 +51,8 @@ struct GatePowerQuestion {
   int next_block = 0;             ///< sequential tests: the blocks after the first (0: block)
   bool anytime = false;           ///< Seeds(b).until_decided(cap): anytime-valid looks
   bool likelihood_ratio = false;  ///< Seeds(b).up_to(cap).likelihood_ratio(): Wald's SPRT
+  double pass_rise = 0.0;         ///< its .pass_rise(rise, from): the rise (0: none)
+  int pass_rise_from = 0;         ///< and the seeds from which it holds
   double alpha = kDefaultGateAlpha;
   /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
   /// order). A simulated seed then draws its value and its covariate together, and the gate

@@ -29,18 +29,26 @@ double rounded_shift(double d) {
 
 // Calibrations take from a few milliseconds to a few seconds (a baseline's error adds two
 // integrals); the gate, promote's simulation and the benchmarks ask for the same ones again.
-stats::SprtCalibration calibrated(const stats::SprtShape& shape, double alpha, double beta) {
-  using Key = std::tuple<double, std::vector<int>, int, double, int, double, double, double>;
+stats::SprtCalibration calibrated(const stats::SprtShape& shape, double alpha, double beta,
+                                  const std::vector<double>& rise) {
+  using Key = std::tuple<double, std::vector<int>, int, double, int, double, double, double,
+                         std::vector<double>>;
   static std::mutex mutex;
   static std::map<Key, stats::SprtCalibration> cache;
-  const Key key{
-      shape.d, shape.looks, shape.reference_seeds, shape.spread_df, shape.slope_seeds, alpha,
-      beta,    shape.skew};
+  const Key key{shape.d,
+                shape.looks,
+                shape.reference_seeds,
+                shape.spread_df,
+                shape.slope_seeds,
+                alpha,
+                beta,
+                shape.skew,
+                rise};
   {
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, beta);
+  const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, beta, rise);
   const std::lock_guard<std::mutex> lock(mutex);
   return cache.emplace(key, c).first->second;
 }
@@ -247,6 +255,15 @@ stats::SprtShape shape_of(const SeedScale& scale, double margin, const std::vect
   return shape;
 }
 
+// The plan's rise of the PASS boundary at each look: pass_rise from the look at pass_rise_from
+// seeds on; none without a rise.
+std::vector<double> pass_rises(const SequentialPlan& plan, const std::vector<int>& looks) {
+  if (!(plan.pass_rise > 0.0)) return {};
+  std::vector<double> rise;
+  for (const int n : looks) rise.push_back(n >= plan.pass_rise_from ? plan.pass_rise : 0.0);
+  return rise;
+}
+
 // Equal values can leave an sd of rounding errors, which no seed's spread is.
 bool without_spread(const SeedScale& s) {
   return !(s.sd > 1e-12 * s.magnitude) || !std::isfinite(s.sd);
@@ -259,10 +276,11 @@ void settle_by_ratio(SequentialLook& look, const stats::SprtCalibration& c, std:
   const stats::SprtBoundaries& b = c.boundaries;
   look.p_worse_sequential = 1.0;
   look.p_better_sequential = 1.0;
+  look.pass_boundary = b.lower_at(k);
   if (look.log_ratio >= b.upper) {
     look.outcome = LookOutcome::kRegression;
     look.p_worse_sequential = c.regression_by_look[k];
-  } else if (look.log_ratio <= b.lower) {
+  } else if (look.log_ratio <= look.pass_boundary) {
     look.outcome = LookOutcome::kPass;
   }
 }
@@ -335,7 +353,8 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   }
   if (without_spread(scale)) return {exact_look(comparison, ran, paired, looks.front(), base)};
   const stats::SprtShape shape = shape_of(scale, margin, looks);
-  const stats::SprtCalibration calibration = calibrated(shape, decision_level, plan.pass_error);
+  const stats::SprtCalibration calibration =
+      calibrated(shape, decision_level, plan.pass_error, pass_rises(plan, looks));
   base.alternative = shape.d * scale.sd;
   base.regression_boundary = calibration.boundaries.upper;
   base.pass_boundary = calibration.boundaries.lower;

@@ -190,6 +190,11 @@ std::vector<int> sequential_looks(const SequentialPlan& plan) {
   return looks;
 }
 
+std::string pass_rise_clause(double rise, int from_seeds) {
+  if (!(rise > 0.0)) return "";
+  return fmt::format(", PASS boundary rising by {:g} from {} seeds", rise, from_seeds);
+}
+
 std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,
                                               double margin, const SeedSamples& candidate,
                                               const SeedSamples& baseline,

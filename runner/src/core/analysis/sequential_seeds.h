@@ -93,6 +93,12 @@ struct SequentialPlan {
   /// certainly rejects, so a metric that a look settled is never demoted to INCONCLUSIVE by the
   /// correction; one between alpha / family and alpha gets the next block instead.
   int family = 1;
+  /// Likelihood-ratio plans: the PASS boundary rises by pass_rise on the log likelihood ratio from
+  /// the look at pass_rise_from seeds on (statistics/truncated_sprt.h, SprtBoundaries::rise): an
+  /// unchanged candidate stops within those seeds more often, for a few more seeds on average.
+  /// 0: a constant PASS boundary.
+  double pass_rise = 0.0;
+  int pass_rise_from = 0;
 };
 
 /// The seed counts at which the plan looks: {8, 16, 24, 32, 40} for block 8, cap 40; {12, 20,
@@ -100,6 +106,10 @@ struct SequentialPlan {
 /// last, smaller block. Invalid plans (block < 2, next_block < 0, next_block 1 outside a
 /// likelihood-ratio plan, cap < block) are std::invalid_argument.
 std::vector<int> sequential_looks(const SequentialPlan& plan);
+
+/// ", PASS boundary rising by 2 from 10 seeds" for a plan's pass_rise, "" without one: what the
+/// design lines of list, promote and the comparisons say of it.
+std::string pass_rise_clause(double rise, int from_seeds);
 
 enum class LookOutcome { kContinue, kRegression, kImproved, kPass };
 /// "continue", "regression", "improvement", "pass"

@@ -21,6 +21,8 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   q.next_block = test.seed_next_block;
   q.anytime = test.seed_anytime;
   q.likelihood_ratio = test.seed_likelihood_ratio;
+  q.pass_rise = test.seed_pass_rise;
+  q.pass_rise_from = test.seed_pass_rise_from;
   if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;
   const auto covariate = stored_test->metrics.find(margin->covariate);
   if (covariate == stored_test->metrics.end()) return q;

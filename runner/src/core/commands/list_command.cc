@@ -5,11 +5,29 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "analysis/sequential_seeds.h"
 #include "record/json_text.h"
 #include "registry/random_search.h"
 #include "registry/test_selection.h"
 
 namespace mlregress::internal {
+namespace {
+
+// A sequential test's design, as list --format json names it.
+void add_sequential_fields(nlohmann::json& entry, const Seeds& seeds) {
+  entry["seeds_up_to"] = seeds.max_count();
+  entry["seeds_pass_early"] = seeds.passes_early();
+  if (seeds.has_pass_error()) entry["seeds_pass_error"] = seeds.pass_error_value();
+  if (seeds.has_next_block()) entry["seeds_then_blocks_of"] = seeds.next_block();
+  if (seeds.anytime()) entry["seeds_anytime"] = true;
+  if (seeds.likelihood_ratio_looks()) entry["seeds_likelihood_ratio"] = true;
+  if (seeds.has_pass_rise()) {
+    entry["seeds_pass_rise"] = seeds.pass_rise_value();
+    entry["seeds_pass_rise_from"] = seeds.pass_rise_from();
+  }
+}
+
+}  // namespace
 
 std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
                              const std::string& binary) {
@@ -45,15 +63,7 @@ std::string render_list_json(const std::vector<const RegisteredTest*>& tests,
       nlohmann::json variants = nlohmann::json::array();
       for (const Variant& v : test->seeds.variant_list()) variants.push_back(v.name);
       entry["seeds"] = test->seeds.count();
-      if (test->seeds.sequential()) {
-        entry["seeds_up_to"] = test->seeds.max_count();
-        entry["seeds_pass_early"] = test->seeds.passes_early();
-        if (test->seeds.has_pass_error())
-          entry["seeds_pass_error"] = test->seeds.pass_error_value();
-        if (test->seeds.has_next_block()) entry["seeds_then_blocks_of"] = test->seeds.next_block();
-        if (test->seeds.anytime()) entry["seeds_anytime"] = true;
-        if (test->seeds.likelihood_ratio_looks()) entry["seeds_likelihood_ratio"] = true;
-      }
+      if (test->seeds.sequential()) add_sequential_fields(entry, test->seeds);
       entry["variants"] = std::move(variants);
       if (const auto budgets = tuning_budgets(test->seeds); !budgets.empty()) {
         nlohmann::json trials = nlohmann::json::object();
@@ -90,14 +100,15 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
               ? fmt::format("{} seeds, then {} at a time", seeds.count(), seeds.next_block())
               : fmt::format("{} seeds at a time", seeds.count());
       kind = seeds.sequential()
-                 ? fmt::format("  [{}, up to {}{}{}", blocks, seeds.max_count(),
+                 ? fmt::format("  [{}, up to {}{}{}{}", blocks, seeds.max_count(),
                                seeds.anytime()                  ? ", anytime-valid"
                                : seeds.likelihood_ratio_looks() ? ", likelihood-ratio looks"
                                : seeds.passes_early()           ? ", PASS early"
                                                                 : "",
                                seeds.has_pass_error()
                                    ? fmt::format(", PASS error {:g}", seeds.pass_error_value())
-                                   : "")
+                                   : "",
+                               pass_rise_clause(seeds.pass_rise_value(), seeds.pass_rise_from()))
                  : fmt::format("  [{} seeds", seeds.count());
       for (const Variant& v : test->seeds.variant_list())
         kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;

@@ -51,6 +51,8 @@ struct PlannedEntry {
   int seed_next_block = 0;                ///< sequential tests: then_blocks_of() (0: seed_block)
   bool anytime = false;                   ///< sequential tests: until_decided()
   bool likelihood_ratio = false;          ///< sequential tests: likelihood_ratio()
+  double pass_rise = 0.0;                 ///< likelihood-ratio tests: pass_rise() (0: none)
+  int pass_rise_from = 0;
   std::optional<double> attempts_detect;  ///< flaky-aware tests
   bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
@@ -89,6 +91,8 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.seed_next_block = planned->seed_next_block;
     entry.anytime = planned->anytime;
     entry.likelihood_ratio = planned->likelihood_ratio;
+    entry.pass_rise = planned->pass_rise;
+    entry.pass_rise_from = planned->pass_rise_from;
     entry.variants = planned->variants;
     entry.attempts_detect = planned->attempts_detect;
     entry.quarantined = planned->quarantined;
@@ -143,12 +147,14 @@ std::string sequential_design(const RunConfigTest& test) {
   if (test.anytime) {
     return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
   }
-  return fmt::format("Seeds({}){}.up_to({}){}{}{}", test.seed_block, next, test.seeds.size(),
-                     test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
-                     test.likelihood_ratio ? ".likelihood_ratio()" : "",
-                     test.pass_error != kDefaultPassError
-                         ? fmt::format(".pass_error({:g})", test.pass_error)
-                         : "");
+  return fmt::format(
+      "Seeds({}){}.up_to({}){}{}{}{}", test.seed_block, next, test.seeds.size(),
+      test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
+      test.likelihood_ratio ? ".likelihood_ratio()" : "",
+      test.pass_error != kDefaultPassError ? fmt::format(".pass_error({:g})", test.pass_error) : "",
+      test.pass_rise > 0.0
+          ? fmt::format(".pass_rise({:g}, {})", test.pass_rise, test.pass_rise_from)
+          : "");
 }
 
 // A sequential test's looks are judged under one design: its block, cap and PASS spending decide
@@ -260,6 +266,8 @@ void apply_seed_plan(TestResult& test, const PlannedEntry& entry) {
   test.seed_next_block = entry.seed_next_block;
   test.seed_anytime = entry.anytime;
   test.seed_likelihood_ratio = entry.likelihood_ratio;
+  test.seed_pass_rise = entry.pass_rise;
+  test.seed_pass_rise_from = entry.pass_rise_from;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
   test.quarantined = entry.quarantined;
 }

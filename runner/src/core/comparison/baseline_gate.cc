@@ -253,7 +253,9 @@ MetricComparison BaselineGate::analyse_metric(const TestResult& test, const Metr
                                   .likelihood_ratio = test.seed_likelihood_ratio,
                                   .pass_error = test.seed_pass_error,
                                   .pass_spending = test.seed_pass_spending,
-                                  .family = family_},
+                                  .family = family_,
+                                  .pass_rise = test.seed_pass_rise,
+                                  .pass_rise_from = test.seed_pass_rise_from},
                    alpha_, covariate ? &*covariate : nullptr)
              : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
 }

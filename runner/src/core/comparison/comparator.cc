@@ -297,6 +297,7 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                      : fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
   if (plan.anytime) c.tolerance += ", anytime-valid";
   if (plan.likelihood_ratio) c.tolerance += ", likelihood-ratio looks";
+  c.tolerance += pass_rise_clause(plan.pass_rise, plan.pass_rise_from);
   return c;
 }
 

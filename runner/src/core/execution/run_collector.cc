@@ -215,6 +215,8 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_next_block = planned.seed_next_block;
   result.seed_anytime = planned.seed_anytime;
   result.seed_likelihood_ratio = planned.seed_likelihood_ratio;
+  result.seed_pass_rise = planned.seed_pass_rise;
+  result.seed_pass_rise_from = planned.seed_pass_rise_from;
   if (planned.attempts) {
     result.threads = plan_.settings.threads;
     add_run_settings(result.config, plan_.settings.seed, result.threads);

@@ -48,6 +48,18 @@ PlannedTest plan_attempts(PlannedTest planned, Attempts attempts, const RunSetti
   return planned;
 }
 
+// A sequential test's design: its blocks, cap and how its looks decide.
+void plan_sequential_design(PlannedTest& planned, const Seeds& seeds) {
+  planned.seed_block = seeds.count();
+  if (seeds.passes_early()) planned.pass_spending = stats::SpendingFunction::kPocock;
+  planned.pass_error = seeds.pass_error_value();
+  if (seeds.next_block() != seeds.count()) planned.seed_next_block = seeds.next_block();
+  planned.seed_anytime = seeds.anytime();
+  planned.seed_likelihood_ratio = seeds.likelihood_ratio_looks();
+  planned.seed_pass_rise = seeds.pass_rise_value();
+  planned.seed_pass_rise_from = seeds.pass_rise_from();
+}
+
 PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
                       const RunSettings& settings) {
   PlannedTest planned{&test, resolve_params(test, overrides), "", {}, {}};
@@ -72,16 +84,7 @@ PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverrid
   }
   planned.config_hash = config_hash(planned.params, 0, 1);
   // A sequential test plans every seed up to its cap; the supervisor runs them block by block.
-  if (test.seeds.sequential()) {
-    planned.seed_block = test.seeds.count();
-    if (test.seeds.passes_early()) planned.pass_spending = stats::SpendingFunction::kPocock;
-    planned.pass_error = test.seeds.pass_error_value();
-    if (test.seeds.next_block() != test.seeds.count()) {
-      planned.seed_next_block = test.seeds.next_block();
-    }
-    planned.seed_anytime = test.seeds.anytime();
-    planned.seed_likelihood_ratio = test.seeds.likelihood_ratio_looks();
-  }
+  if (test.seeds.sequential()) plan_sequential_design(planned, test.seeds);
   planned.seeds = planned_seeds(test, test.seeds.max_count(), settings.seed);
   std::vector<Variant> variants = test.seeds.variant_list();
   if (variants.empty()) variants.push_back(Variant{"", {}});
@@ -182,6 +185,10 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
         if (planned.seed_next_block > 0) entry["seed_next_block"] = planned.seed_next_block;
         if (planned.seed_anytime) entry["anytime"] = true;
         if (planned.seed_likelihood_ratio) entry["likelihood_ratio"] = true;
+        if (planned.seed_pass_rise > 0.0) {
+          entry["pass_rise"] = planned.seed_pass_rise;
+          entry["pass_rise_from"] = planned.seed_pass_rise_from;
+        }
       }
       if (planned.attempts) {
         entry["attempts"] = {{"detect", planned.attempts->detect},

@@ -61,6 +61,10 @@ struct PlannedTest {
   bool seed_anytime = false;
   /// Sequential tests declared Seeds(b).up_to(cap).likelihood_ratio(): Wald's SPRT at the looks.
   bool seed_likelihood_ratio = false;
+  /// Likelihood-ratio tests declared .pass_rise(rise, from): the PASS boundary's rise (0: none)
+  /// and the seeds from which it holds.
+  double seed_pass_rise = 0.0;
+  int seed_pass_rise_from = 0;
   /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
   /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
   /// gated with this policy. Unset for every other test.

@@ -187,6 +187,10 @@ struct TestResult {
   /// Sequential tests declared Seeds(b).up_to(cap).likelihood_ratio(): the looks are Wald's
   /// sequential probability ratio test (analysis/likelihood_ratio_seeds.h).
   bool seed_likelihood_ratio = false;
+  /// Likelihood-ratio tests declared .pass_rise(rise, from): the PASS boundary's rise (0: none)
+  /// and the seeds from which it holds.
+  double seed_pass_rise = 0.0;
+  int seed_pass_rise_from = 0;
   /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
   /// plain body; a failed attempt does not fail the test, the failure rate (the metric
   /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.

@@ -74,6 +74,25 @@ std::string parameter_problem(const RegisteredTest& test, const std::string& whe
   return "";
 }
 
+// pass_rise() raises the PASS boundary of likelihood-ratio looks, by a rise a calibration can
+// absorb, from a look the plan has.
+std::string pass_rise_problem(const RegisteredTest& test, const std::string& where) {
+  const Seeds& seeds = test.seeds;
+  const bool fits = seeds.likelihood_ratio_looks() && seeds.pass_rise_value() > 0.0 &&
+                    seeds.pass_rise_value() <= 5.0 && seeds.pass_rise_from() >= seeds.count() &&
+                    seeds.pass_rise_from() <= seeds.max_count();
+  if (seeds.has_pass_rise() && !fits) {
+    return fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).pass_rise({}, {}); the PASS boundary of "
+        "likelihood-ratio looks may rise by more than 0 and at most 5, from a look between the "
+        "first block ({}) and the cap ({}): Seeds(2).then_blocks_of(2).up_to(52)"
+        ".likelihood_ratio().pass_error(0.2).pass_rise(2.0, 10)",
+        where, test.name, seeds.count(), seeds.pass_rise_value(), seeds.pass_rise_from(),
+        seeds.count(), seeds.max_count());
+  }
+  return "";
+}
+
 std::string seed_plan_problem(const RegisteredTest& test, const std::string& where) {
   const Seeds& seeds = test.seeds;
   if (seeds.sequential() && (seeds.count() < 2 || seeds.max_count() < seeds.count())) {
@@ -118,6 +137,7 @@ std::string seed_plan_problem(const RegisteredTest& test, const std::string& whe
         where, test.name, seeds.count(),
         !seeds.has_planned_cap() ? " without up_to(cap)" : " with pass_early()", seeds.count());
   }
+  if (std::string problem = pass_rise_problem(test, where); !problem.empty()) return problem;
   if (seeds.passes_early() && !seeds.sequential()) {
     return fmt::format(
         "{}: seeded test '{}' declares Seeds({}).pass_early() without up_to(cap); passing early "

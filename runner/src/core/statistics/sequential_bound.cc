@@ -105,7 +105,8 @@ WorstCaseSeedsBound worst_case_expected_seeds(double alpha, double beta, double 
   return worst;
 }
 
-PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q) {
+PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q,
+                                            int reference_seeds) {
   require_probability(alpha, "alpha (the level)");
   require_probability(beta, "beta (1 - power)");
   require_shift(d);
@@ -114,13 +115,21 @@ PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d,
                                 std::to_string(std::max(alpha, beta)) + " and 1, got " +
                                 std::to_string(q));
   }
+  if (reference_seeds < 0) {
+    throw std::invalid_argument("the reference needs 0 seeds (known exactly) or more, got " +
+                                std::to_string(reference_seeds));
+  }
   const boost::math::normal standard;
-  // The smallest whole n with d sqrt(n) >= the two quantiles' sum.
+  // The smallest whole n with d / sqrt(1 / n + 1 / m) >= the two quantiles' sum (1 / m = 0 for a
+  // reference known exactly).
+  const double reference_variance = reference_seeds == 0 ? 0.0 : 1.0 / reference_seeds;
   const auto fewest = [&](double upper_error, double other_error) {
     const double needed = boost::math::quantile(standard, 1.0 - upper_error) +
                           boost::math::quantile(standard, q - other_error);
     if (needed <= 0.0) return 0;
-    return static_cast<int>(std::ceil((needed / d) * (needed / d)));
+    const double per_seed = (d / needed) * (d / needed) - reference_variance;  // 1 / n at most
+    if (!(per_seed > 0.0)) return kNoSeedsSuffice;
+    return static_cast<int>(std::ceil(1.0 / per_seed - 1e-9));
   };
   return {.h0 = fewest(beta, alpha), .h1 = fewest(alpha, beta)};
 }

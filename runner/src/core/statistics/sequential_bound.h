@@ -28,7 +28,14 @@
 // of the shift at level beta),
 //   d sqrt(n) >= z_{1-beta} + z_{q-alpha}   (under no change).
 // At alpha 0.01 / 3, power 0.8, d 0.8, q 0.95: 18 seeds at the shift, 10 under no change.
+// Fresh seeds measured against the mean of a baseline of m seeds have a reference that is itself
+// uncertain: the best test on n seeds then weighs the difference of the two means, whose sd is
+// sqrt(1 / n + 1 / m), so d sqrt(n) becomes d / sqrt(1 / n + 1 / m) above, and no n at all
+// suffices when d sqrt(m) falls short (at alpha 0.005, power 0.8, d 0.793, q 0.95: 12 seeds under
+// no change against 52 seeds, 10 against a mean known exactly).
 #pragma once
+
+#include <limits>
 
 namespace mlregress::internal::stats {
 
@@ -67,8 +74,13 @@ struct PercentileSeedsBound {
 
 /// The fewest seeds within which a test of level alpha and power 1 - beta at d can stop with
 /// probability q (0.95: the floor of the 95th percentile), from the inequalities above: the
-/// smallest whole n meeting each, 0 where one holds at any n. Throws std::invalid_argument as
-/// wald_expected_seeds, and unless q lies in (max(alpha, beta), 1).
-PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q);
+/// smallest whole n meeting each, 0 where one holds at any n, kNoSeedsSuffice where none does
+/// (against a reference of too few seeds). reference_seeds: the seeds of the baseline mean the
+/// seeds are measured against, 0 for a reference known exactly (paired differences). Throws
+/// std::invalid_argument as wald_expected_seeds, for a negative reference, and unless q lies in
+/// (max(alpha, beta), 1).
+inline constexpr int kNoSeedsSuffice = std::numeric_limits<int>::max();
+PercentileSeedsBound percentile_seeds_bound(double alpha, double beta, double d, double q,
+                                            int reference_seeds = 0);
 
 }  // namespace mlregress::internal::stats

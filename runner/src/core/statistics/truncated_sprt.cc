@@ -60,6 +60,14 @@ void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
       !std::isfinite(boundaries.upper)) {
     throw std::invalid_argument("an SPRT's PASS boundary must lie below its REGRESSION boundary");
   }
+  const std::vector<double>& rise = boundaries.rise;
+  if (!rise.empty() && (rise.size() != shape.looks.size() || !(rise.front() >= 0.0) ||
+                        !std::is_sorted(rise.begin(), rise.end()) ||
+                        !(boundaries.lower + rise.back() < boundaries.upper))) {
+    throw std::invalid_argument(
+        "an SPRT's PASS boundary may rise by one value per look, from 0 or more, never falling, "
+        "and stay below its REGRESSION boundary");
+  }
 }
 
 // The sum S at which the log likelihood ratio d S - n d^2 / 2 equals `log_ratio` after n seeds.
@@ -149,9 +157,6 @@ std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, 
   const double lower0 = sum_at(shape, b.lower, n0);
   out.regression[0] = law.upper_tail((sum_at(shape, b.upper, n0) - mean0) / scale);
   out.pass[0] = law.lower_tail((lower0 - mean0) / scale);
-  if (shape.looks.size() == 1) {
-    out.undecided = std::max(0.0, 1.0 - out.regression[0] - out.pass[0]);
-  }
   std::vector<double> mass(static_cast<std::size_t>(g.points));
   double below = law.upper_tail((lower0 - mean0) / scale);
   for (int i = 0; i < g.points; ++i) {
@@ -160,6 +165,27 @@ std::vector<double> first_look(const SprtShape& shape, const SprtBoundaries& b, 
     below = above;
   }
   return mass;
+}
+
+// The cells at or below the PASS boundary raised by `rise` PASS (the cell it cuts in proportion to
+// the part below it): their mass leaves the grid. Returns what PASSed.
+double pass_below_the_rise(const SprtShape& shape, double rise, const Grid& g,
+                           std::vector<double>& mass) {
+  const double reach = rise / shape.d;  // the raised boundary's height above lower, on S
+  double passed = 0.0;
+  for (int i = 0; i < g.points && i * g.h < reach; ++i) {
+    double& cell = mass[static_cast<std::size_t>(i)];
+    const double share = std::min(1.0, (reach - i * g.h) / g.h) * cell;
+    passed += share;
+    cell -= share;
+  }
+  return passed;
+}
+
+double total(const std::vector<double>& mass) {
+  double sum = 0.0;
+  for (const double m : mass) sum += m;
+  return sum;
 }
 
 // The recursion for observations mu + scale X (X a standardized seed of the shape's law: N(mu,
@@ -178,8 +204,14 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
   out.regression.assign(last + 1, 0.0);
   out.pass.assign(last + 1, 0.0);
 
+  // The grid spans (lower, upper) at every look; a raised PASS boundary takes its lowest cells.
+  const auto raised = [&](std::size_t k) { return b.lower_at(k) > b.lower; };
   std::vector<double> mass = first_look(shape, b, g, mu, scale, *laws.at(n[0]), out);
-  if (last == 0) return out;
+  if (raised(0)) out.pass[0] += pass_below_the_rise(shape, b.rise[0], g, mass);
+  if (last == 0) {
+    out.undecided = total(mass);
+    return out;
+  }
   std::vector<double> next(mass.size());
   std::map<int, StepTables> tables;  // by step
   for (std::size_t k = 1; k <= last; ++k) {
@@ -195,7 +227,7 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
       out.pass[k] += mass[i] * t.down[i];
       carried += mass[i];
     }
-    if (k == last) {
+    if (k == last && !raised(k)) {
       // What reached the last look and crossed neither boundary there.
       out.undecided = std::max(0.0, carried - out.regression[k] - out.pass[k]);
       break;
@@ -205,6 +237,8 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
           dot(mass.data(), t.kernel.data() + (g.points - 1 - m), g.points);
     }
     mass.swap(next);
+    if (raised(k)) out.pass[k] += pass_below_the_rise(shape, b.rise[k], g, mass);
+    if (k == last) out.undecided = total(mass);
   }
   return out;
 }
@@ -360,28 +394,31 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
   return out;
 }
 
-SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta) {
+SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta,
+                               const std::vector<double>& rise) {
   if (!(alpha > 0.0 && alpha < 0.5) || !(beta > 0.0 && beta < 0.5)) {
     throw std::invalid_argument("an SPRT's alpha and beta must lie in (0, 0.5)");
   }
-  // Wald's approximations to start from.
-  SprtBoundaries b{std::log((1.0 - beta) / alpha), std::log(beta / (1.0 - alpha))};
+  // Wald's approximations to start from, the PASS boundary lowered by part of its rise.
+  const double most_rise = rise.empty() ? 0.0 : rise.back();
+  SprtBoundaries b{std::log((1.0 - beta) / alpha), std::log(beta / (1.0 - alpha)) - most_rise / 2,
+                   rise};
   require_shape(shape, b);
   const auto alpha_at = [&](double upper) {
-    return sprt_outcomes(shape, {upper, b.lower}, 0.0).regression;
+    return sprt_outcomes(shape, {upper, b.lower, rise}, 0.0).regression;
   };
   // P(no PASS | d) falls as lower rises (more paths PASS early): decreasing in lower.
   const auto no_pass_at = [&](double lower) {
-    return 1.0 - sprt_outcomes(shape, {b.upper, lower}, shape.d).pass;
+    return 1.0 - sprt_outcomes(shape, {b.upper, lower, rise}, shape.d).pass;
   };
   for (int round = 0; round < 8; ++round) {
     const SprtBoundaries before = b;
     // Wald's start may be far off; later rounds move the boundaries by little.
     const double reach = round == 0 ? 0.25 : 0.02;
-    b.upper = solve_decreasing(alpha_at, alpha, b.upper, reach, std::max(0.0, b.lower) + 1e-3,
-                               kHighestUpper);
+    b.upper = solve_decreasing(alpha_at, alpha, b.upper, reach,
+                               std::max(0.0, b.lower + most_rise) + 1e-3, kHighestUpper);
     b.lower = solve_decreasing(no_pass_at, 1.0 - beta, b.lower, reach, kLowestLower,
-                               std::min(0.0, b.upper) - 1e-3);
+                               std::min(0.0, b.upper - most_rise) - 1e-3);
     if (std::abs(b.upper - before.upper) < 1e-3 && std::abs(b.lower - before.lower) < 1e-3) break;
   }
   SprtCalibration c;

@@ -25,6 +25,7 @@
 // not.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace mlregress::internal::stats {
@@ -51,9 +52,17 @@ struct SprtShape {
   double skew = 0.0;
 };
 
-/// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower.
+/// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower_at(k). The
+/// PASS boundary may rise from look to look (`rise`, one value per look added to lower, or empty
+/// for a constant boundary): under no change the ratio drifts down by d^2 / 2 a seed with a
+/// spread of d a seed, so the seeds it takes to reach a constant PASS boundary have a long right
+/// tail (3.4 x Wald's bound at the 95th percentile, seeded-tests.md), which a rising boundary cuts.
 struct SprtBoundaries {
   double upper = 0.0, lower = 0.0;
+  std::vector<double> rise;
+
+  /// The PASS boundary at look k.
+  double lower_at(std::size_t k) const { return k < rise.size() ? lower + rise[k] : lower; }
 };
 
 struct SprtOutcomes {
@@ -69,7 +78,9 @@ struct SprtOutcomes {
 
 /// The test's outcomes at a true shift theta (in the sds of d; 0: no change). Throws
 /// std::invalid_argument for a shape without looks, looks not increasing or below 1, d not
-/// positive and finite, a negative reference, a skew outside [0, 2], or lower >= upper.
+/// positive and finite, a negative reference, a skew outside [0, 2], lower >= upper, or rises
+/// that are not one per look, fall, are negative or lift the PASS boundary to the REGRESSION
+/// boundary.
 SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundaries, double theta);
 
 struct SprtCalibration {
@@ -83,7 +94,9 @@ struct SprtCalibration {
 };
 
 /// The boundaries at which P(REGRESSION | no change) = alpha and P(PASS | d) = beta (to about
-/// 0.01% of each). alpha and beta in (0, 0.5).
-SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta);
+/// 0.01% of each), the PASS boundary rising by `rise` (one value per look, or empty) from it.
+/// alpha and beta in (0, 0.5).
+SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta,
+                               const std::vector<double>& rise = {});
 
 }  // namespace mlregress::internal::stats

@@ -463,6 +463,10 @@ void write_seeded_fields(const TestResult& test, nlohmann::json& json) {
       if (test.seed_next_block > 0) json["seed_next_block"] = test.seed_next_block;
       if (test.seed_anytime) json["seed_anytime"] = true;
       if (test.seed_likelihood_ratio) json["seed_likelihood_ratio"] = true;
+      if (test.seed_pass_rise > 0.0) {
+        json["seed_pass_rise"] = test.seed_pass_rise;
+        json["seed_pass_rise_from"] = test.seed_pass_rise_from;
+      }
     }
   }
   if (test.attempts) {
@@ -826,6 +830,8 @@ void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
   test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
   test.seed_anytime = field_or<bool>(json, "seed_anytime", false);
   test.seed_likelihood_ratio = field_or<bool>(json, "seed_likelihood_ratio", false);
+  test.seed_pass_rise = field_or<double>(json, "seed_pass_rise", 0.0);
+  test.seed_pass_rise_from = field_or<int>(json, "seed_pass_rise_from", 0);
   if (json.contains("attempts")) {
     with_field_context("attempts", [&] {
       const nlohmann::json& a = json.at("attempts");

@@ -30,6 +30,8 @@ RunConfigTest read_test(const nlohmann::json& json) {
     test.seed_next_block = field_or<int>(json, "seed_next_block", 0);
     test.anytime = field_or<bool>(json, "anytime", false);
     test.likelihood_ratio = field_or<bool>(json, "likelihood_ratio", false);
+    test.pass_rise = field_or<double>(json, "pass_rise", 0.0);
+    test.pass_rise_from = field_or<int>(json, "pass_rise_from", 0);
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& attempts = json.at("attempts");

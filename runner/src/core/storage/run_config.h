@@ -45,6 +45,10 @@ struct RunConfigTest {
   int seed_next_block = 0;
   bool anytime = false;
   bool likelihood_ratio = false;
+  /// Likelihood-ratio tests: the PASS boundary's rise ("pass_rise"; absent: 0, none) and the
+  /// seeds from which it holds ("pass_rise_from").
+  double pass_rise = 0.0;
+  int pass_rise_from = 0;
   std::vector<std::string> variants;
   /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
   std::optional<double> attempts_detect;
