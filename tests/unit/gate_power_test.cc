@@ -238,7 +238,13 @@ TEST(GatePowerTest, ASequentialDesignStatesItsExpectedSeedsBesideWaldsBound) {
   EXPECT_GT(e.mean_h1, e.bound_h1);
   EXPECT_NEAR(simulated_gate_power(q, 0.0).mean_seeds, e.mean_h0, 1e-12);
   EXPECT_THAT(gate_power_sentence(q, power), HasSubstr("; expected seeds "));
-  EXPECT_THAT(gate_power_sentence(q, power), HasSubstr(" under no change and "));
+  // The 95th percentile under no change, of the same simulated runs: a look's seeds (8 to 40).
+  EXPECT_GE(e.p95_h0, e.mean_h0);
+  EXPECT_LE(e.p95_h0, 40);
+  EXPECT_EQ(e.p95_h0 % 8, 0);
+  EXPECT_EQ(simulated_gate_power(q, 0.0).p95_seeds, e.p95_h0);
+  EXPECT_THAT(gate_power_sentence(q, power),
+              HasSubstr(fmt::format(" under no change (95% within {}) and ", e.p95_h0)));
   EXPECT_THAT(gate_power_sentence(q, power),
               HasSubstr(fmt::format("can average fewer than {:.1f} and {:.1f} (Wald's bound at d "
                                     "{:.2f} sd of one seed)",

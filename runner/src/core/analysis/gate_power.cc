@@ -193,10 +193,12 @@ class CaughtRuns {
     }
     const double mean =
         std::accumulate(seeds.begin(), seeds.end(), 0.0) / static_cast<double>(seeds.size());
-    std::nth_element(seeds.begin(), seeds.begin() + seeds.size() / 2, seeds.end());
+    std::sort(seeds.begin(), seeds.end());
+    // The 95th percentile: the fewest seeds within which 95% of the runs stopped.
+    const std::size_t p95 = (seeds.size() * 95 + 99) / 100 - 1;
     const double power = share(caught);
     judged_.insert_or_assign(effect, std::move(caught));
-    return {effect, power, static_cast<double>(seeds[seeds.size() / 2]), mean};
+    return {effect, power, static_cast<double>(seeds[seeds.size() / 2]), mean, seeds[p95]};
   }
 
  private:
@@ -233,6 +235,7 @@ ExpectedSeeds expected_seeds_of(const GatePowerQuestion& q, double target_power,
   ExpectedSeeds e;
   e.mean_h0 = unchanged.mean_seeds;
   e.mean_h1 = detectable.mean_seeds;
+  e.p95_h0 = unchanged.p95_seeds;
   const double sd = one_seed_sd(q);
   e.d = sd > 0.0 ? detectable.effect / sd : 0.0;
   if (e.d > 0.0 && std::isfinite(e.d) && target_power > 0.0 && target_power < 1.0) {
@@ -365,11 +368,12 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
   }
   if (const auto& e = power.expected_seeds; e && e->bound_h0 > 0.0) {
     line += fmt::format(
-        "; expected seeds {:.1f} under no change and {:.1f} at that {}; no test at this level "
-        "and power can average fewer than {:.1f} and {:.1f} (Wald's bound at d {:.2f} sd of one "
-        "seed{})",
-        e->mean_h0, e->mean_h1, q.direction == Direction::HigherIsBetter ? "drop" : "rise",
-        e->bound_h0, e->bound_h1, e->d, q.covariate.empty() ? "" : " after the covariate");
+        "; expected seeds {:.1f} under no change (95% within {}) and {:.1f} at that {}; no test "
+        "at this level and power can average fewer than {:.1f} and {:.1f} (Wald's bound at d "
+        "{:.2f} sd of one seed{})",
+        e->mean_h0, e->p95_h0, e->mean_h1,
+        q.direction == Direction::HigherIsBetter ? "drop" : "rise", e->bound_h0, e->bound_h1, e->d,
+        q.covariate.empty() ? "" : " after the covariate");
   }
   return line + paired_rerun_clause(q, power.paired_rerun);
 }

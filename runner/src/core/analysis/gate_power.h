@@ -70,6 +70,7 @@ struct GatePowerAtEffect {
   double power = 0.0;         ///< share of the simulated runs judged REGRESSION
   double median_seeds = 0.0;  ///< seeds the gate took (a fixed-seed test: always cap)
   double mean_seeds = 0.0;    ///< their mean: what the gate costs on average
+  int p95_seeds = 0;          ///< their 95th percentile: what a budget per run must allow
 };
 
 /// What a sequential design costs against what any test must: the gate's mean seeds under no
@@ -79,6 +80,7 @@ struct GatePowerAtEffect {
 struct ExpectedSeeds {
   double d = 0.0;
   double mean_h0 = 0.0, mean_h1 = 0.0;    ///< simulated: no change, the detectable effect
+  int p95_h0 = 0;                         ///< simulated: the 95th percentile under no change
   double bound_h0 = 0.0, bound_h1 = 0.0;  ///< Wald's floor for any test with this level and power
 };
 
