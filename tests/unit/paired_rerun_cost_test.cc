@@ -69,6 +69,25 @@ TEST(PairedRerunCost, TheDefaultDesignHasItsPowerAndComesNearTheBound) {
   EXPECT_GT(every_eight->mean_h0, 1.3 * every_eight->bound_h0);
 }
 
+// The 95th percentile under no change: the default's long tail (14 seeds, 3.4 x Wald's bound on
+// this shape, runner/docs/seeded-tests.md), cut to 10 by a PASS boundary rising by 2 from 10
+// seeds (pass_rise_frontier: 95.0% of unchanged runs stop by then), for more seeds on average.
+TEST(PairedRerunCost, APassBoundaryThatRisesCutsThe95thPercentile) {
+  const auto constant = paired_rerun_cost(stored(0.0057), likelihood_ratio_plan(2, 2),
+                                          Direction::HigherIsBetter, kMargin, 0.01, kRuns);
+  SequentialPlan rising = likelihood_ratio_plan(2, 2);
+  rising.pass_rise = 2.0;
+  rising.pass_rise_from = 10;
+  const auto risen =
+      paired_rerun_cost(stored(0.0057), rising, Direction::HigherIsBetter, kMargin, 0.01, kRuns);
+  ASSERT_TRUE(constant && risen);
+  EXPECT_GE(constant->p95_h0, 12);
+  EXPECT_LE(risen->p95_h0, 10);
+  EXPECT_GE(risen->p95_h0, constant->mean_h0);
+  EXPECT_GT(risen->mean_h0, constant->mean_h0);
+  EXPECT_NEAR(risen->power_at_margin, 0.8, 0.03);
+}
+
 TEST(PairedRerunCost, NothingToStateWithoutASpreadAMarginOrTheSeeds) {
   SeedSamples none = stored(0.0057);
   none.paired_spread.reset();
@@ -98,6 +117,8 @@ TEST(PairedRerunCost, PromotesSentenceStatesItOrSaysHowToHaveIt) {
   EXPECT_THAT(with_spread, HasSubstr("; a paired rerun on the stored seeds (the CI default), each "
                                      "seed moving by the stored spread of paired differences (sd "
                                      "0.0057, 52 pairs): expected seeds "));
+  EXPECT_THAT(with_spread, ::testing::ContainsRegex("under no change \\(95% within [0-9]+\\) "
+                                                    "and [0-9.]+ at the margin"));
   EXPECT_THAT(with_spread, HasSubstr("at the margin, where it is caught with "));
   EXPECT_THAT(with_spread, HasSubstr("(Wald's bound at d 0.88)"));
   q.baseline.paired_spread.reset();

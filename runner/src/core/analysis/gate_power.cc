@@ -265,8 +265,9 @@ std::string paired_rerun_clause(const GatePowerQuestion& q,
   std::string clause = fmt::format(
       "; a paired rerun on the stored seeds (the CI default), each seed moving by the stored "
       "spread of paired differences (sd {:.4g}, {} pairs): expected seeds {:.1f} under no change "
-      "and {:.1f} at the margin, where it is caught with {}% power",
-      cost->sd, cost->pairs, cost->mean_h0, cost->mean_h1, percent_down(cost->power_at_margin));
+      "(95% within {}) and {:.1f} at the margin, where it is caught with {}% power",
+      cost->sd, cost->pairs, cost->mean_h0, cost->p95_h0, cost->mean_h1,
+      percent_down(cost->power_at_margin));
   if (cost->bound_h0 > 0.0) {
     clause += fmt::format(
         "; no test at this level and power can average fewer than {:.1f} and {:.1f} (Wald's "

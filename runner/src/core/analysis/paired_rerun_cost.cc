@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -37,6 +38,7 @@ std::vector<double> standard_normals(std::size_t count) {
 
 struct Reruns {
   double mean_seeds = 0.0;
+  int p95_seeds = 0;         // the fewest seeds within which 95% of the reruns stopped
   double regressions = 0.0;  // share
 };
 
@@ -47,7 +49,8 @@ Reruns simulate(const SeedSamples& stored, const SequentialPlan& plan, Direction
   const double shift = direction == Direction::HigherIsBetter ? -effect : effect;
   const auto cap = static_cast<std::size_t>(plan.cap);
   const std::size_t runs = z.size() / cap;
-  double seeds = 0.0, regressions = 0.0;
+  std::vector<int> seeds;
+  double regressions = 0.0;
   SeedSamples candidate;
   candidate.seeds.assign(stored.seeds.begin(), stored.seeds.begin() + plan.cap);
   for (std::size_t run = 0; run < runs; ++run) {
@@ -58,10 +61,13 @@ Reruns simulate(const SeedSamples& stored, const SequentialPlan& plan, Direction
     }
     const std::vector<SequentialLook> looks =
         look_sequentially("simulated", direction, margin, candidate, stored, plan, alpha);
-    seeds += looks.back().seeds;
+    seeds.push_back(looks.back().seeds);
     regressions += looks.back().outcome == LookOutcome::kRegression ? 1.0 : 0.0;
   }
-  return {seeds / static_cast<double>(runs), regressions / static_cast<double>(runs)};
+  const double total = std::accumulate(seeds.begin(), seeds.end(), 0.0);
+  std::sort(seeds.begin(), seeds.end());
+  return {total / static_cast<double>(runs), seeds[(runs * 95 + 99) / 100 - 1],
+          regressions / static_cast<double>(runs)};
 }
 
 // The baseline's values ordered by seed: a rerun on the default seeds takes the first ones.
@@ -102,6 +108,7 @@ std::optional<PairedRerunCost> paired_rerun_cost(const SeedSamples& baseline,
   cost.pairs = stored.paired_spread->pairs;
   cost.mean_h0 = unchanged.mean_seeds;
   cost.mean_h1 = degraded.mean_seeds;
+  cost.p95_h0 = unchanged.p95_seeds;
   cost.power_at_margin = degraded.regressions;
   cost.d = margin / cost.sd;
   const double level = alpha / std::max(1, plan.family);

@@ -24,6 +24,7 @@ struct PairedRerunCost {
   double sd = 0.0;  ///< the stored spread's sd, and its pairs
   int pairs = 0;
   double mean_h0 = 0.0, mean_h1 = 0.0;    ///< mean seeds: no change, a degradation of the margin
+  int p95_h0 = 0;                         ///< the 95th percentile of the seeds under no change
   double power_at_margin = 0.0;           ///< share of the reruns at the margin judged REGRESSION
   double d = 0.0;                         ///< the margin over the stored sd
   double bound_h0 = 0.0, bound_h1 = 0.0;  ///< Wald's floor; 0 when the power leaves none to state
