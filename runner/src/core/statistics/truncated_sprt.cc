@@ -52,6 +52,10 @@ void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
     throw std::invalid_argument(
         "an SPRT's estimated sd needs 0 degrees of freedom (known) or more");
   }
+  if (!(shape.mean_spread_correlation >= 0.0 && shape.mean_spread_correlation < 1.0)) {
+    throw std::invalid_argument("an SPRT's mean-spread correlation must lie in [0, 1), got " +
+                                std::to_string(shape.mean_spread_correlation));
+  }
   if (!(shape.skew >= 0.0 && shape.skew <= kLargestSeedSkew)) {
     throw std::invalid_argument("an SPRT's seed skewness must lie in [0, 2], got " +
                                 std::to_string(shape.skew));
@@ -271,8 +275,13 @@ std::vector<std::pair<double, double>> trapezoid_normal(double step, double reac
 // Nodes of r over the law of ln(chi^2_df / df): the trapezoid rule in t = ln chi^2, whose density
 // is x^(df/2) e^(-x/2) / (2^(df/2) Gamma(df/2)) at x = e^t, over its mean -7 .. +5 of its sds
 // (its left tail is the longer).
-std::vector<std::pair<double, double>> spread_ratio_nodes(double df) {
-  if (df == 0.0) return {{1.0, 1.0}};
+struct SpreadNode {
+  double inverse_r = 1.0, weight = 1.0;
+  double z = 0.0;  // the node's place in the law of ln chi^2, in its sds
+};
+
+std::vector<SpreadNode> spread_ratio_nodes(double df) {
+  if (df == 0.0) return {{1.0, 1.0, 0.0}};
   const double half = df / 2.0;
   // The mean and sd of ln chi^2_df: digamma(df/2) + ln 2 and sqrt(trigamma(df/2)), by the
   // asymptotic series after shifting the argument above 6.
@@ -285,17 +294,17 @@ std::vector<std::pair<double, double>> spread_ratio_nodes(double df) {
   digamma += std::log(x) - 0.5 / x - x2 * (1.0 / 12 - x2 * (1.0 / 120 - x2 / 252));
   trigamma += 1.0 / x + 0.5 * x2 + x2 / x * (1.0 / 6 - x2 * (1.0 / 30 - x2 / 42));
   const double mean = digamma + std::log(2.0), sd = std::sqrt(trigamma);
-  std::vector<std::pair<double, double>> nodes;  // (1 / r, weight)
+  std::vector<SpreadNode> nodes;
   double total = 0.0;
   for (double z = -7.0; z <= 5.0 + 1e-9; z += 1.0) {
     const double t = mean + z * sd;
     const double log_density =
         half * t - std::exp(t) / 2.0 - half * std::log(2.0) - std::lgamma(half);
     const double r = std::sqrt(std::exp(t) / df);
-    nodes.emplace_back(1.0 / r, std::exp(log_density));
-    total += nodes.back().second;
+    nodes.push_back({1.0 / r, std::exp(log_density), z});
+    total += nodes.back().weight;
   }
-  for (auto& node : nodes) node.second /= total;
+  for (auto& node : nodes) node.weight /= total;
   return nodes;
 }
 
@@ -318,13 +327,20 @@ std::vector<ErrorNode> error_nodes(const SprtShape& shape) {
   const auto shifts = shape.reference_seeds == 0
                           ? std::vector<std::pair<double, double>>{{0.0, 1.0}}
                           : trapezoid_normal(1.0, 6.0);
+  // The reference's error, correlated with the sd's: e = (-rho z_r + sqrt(1 - rho^2) z) / sqrt(m),
+  // z_r the sd node's place (an sd estimate below the truth, z_r < 0, comes with a reference that
+  // errs toward a degradation), z independent.
+  const double rho = shape.mean_spread_correlation;
   std::vector<ErrorNode> nodes;
-  for (const auto& [inverse_r, w_r] : spread_ratio_nodes(shape.spread_df)) {
+  for (const SpreadNode& spread : spread_ratio_nodes(shape.spread_df)) {
     for (const auto& [factor, w_s] : slope_variance_nodes(shape.slope_seeds)) {
-      const double inflation = inverse_r * std::sqrt(factor);
+      const double inflation = spread.inverse_r * std::sqrt(factor);
       for (const auto& [z, w_e] : shifts) {
-        const double e = shape.reference_seeds == 0 ? 0.0 : z / std::sqrt(shape.reference_seeds);
-        nodes.push_back({inflation, e * inflation, w_r * w_s * w_e});
+        const double e = shape.reference_seeds == 0
+                             ? 0.0
+                             : (-rho * spread.z + std::sqrt(1.0 - rho * rho) * z) /
+                                   std::sqrt(shape.reference_seeds);
+        nodes.push_back({inflation, e * inflation, spread.weight * w_s * w_e});
       }
     }
   }

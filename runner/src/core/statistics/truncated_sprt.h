@@ -50,6 +50,14 @@ struct SprtShape {
   /// of a baseline's seeds is near normal; the spread's law under a skewed, heavier-tailed seed is
   /// wider than the chi law, which this leaves out).
   double skew = 0.0;
+  /// When the reference's mean and the sd both come from the same skewed seeds (fresh seeds
+  /// against a baseline arm), they err together: a baseline that happened to miss some of the bad
+  /// tail has a better mean and a smaller sd at once, and a candidate then looks worse in too small
+  /// units. The correlation, in [0, 1), of the reference's error toward a degradation with the sd
+  /// estimate's shortfall: for the sample mean and variance of a law of skew g and excess kurtosis
+  /// k it is g / sqrt(k + 2) (the delta method; g / sqrt(1.5 g^2 + 2) for the gamma). 0: they are
+  /// independent (normal seeds, or a reference and a sd from different seeds).
+  double mean_spread_correlation = 0.0;
 };
 
 /// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower_at(k). The
