@@ -10,6 +10,7 @@
 
 #include "analysis/distribution_gate.h"
 #include "statistics/failure_rate_design.h"
+#include "statistics/robust_summary.h"
 #include "statistics/sequential_bound.h"
 
 namespace seed_floor {
@@ -147,9 +148,7 @@ double mean_of(const std::vector<int>& seeds) {
 }
 
 int percentile_95(std::vector<int> seeds) {
-  std::sort(seeds.begin(), seeds.end());
-  const auto index = static_cast<std::size_t>(std::ceil(0.95 * seeds.size())) - 1;
-  return seeds[std::min(index, seeds.size() - 1)];
+  return mi::stats::inverted_cdf_quantile(std::move(seeds), 0.95);
 }
 
 std::string rate(int k, int n) {

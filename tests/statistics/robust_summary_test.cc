@@ -36,6 +36,22 @@ TEST(RobustSummary, MeanIntervalMatchesScipy) {
   }
 }
 
+// numpy.percentile(x, q * 100, method="inverted_cdf") for x = [8, 2, 4, 6, 10]: 2, 4, 6, 8, 10
+// at q 0.2, 0.4, 0.6, 0.8, 1.0, and 10 at 0.95 (planted: type 7's interpolation gives 9.6).
+TEST(RobustSummary, TheInvertedCdfQuantileIsAnObservedValue) {
+  const std::vector<int> x{8, 2, 4, 6, 10};
+  EXPECT_EQ(inverted_cdf_quantile(x, 0.2), 2);
+  EXPECT_EQ(inverted_cdf_quantile(x, 0.4), 4);
+  EXPECT_EQ(inverted_cdf_quantile(x, 0.41), 6);
+  EXPECT_EQ(inverted_cdf_quantile(x, 0.95), 10);
+  EXPECT_EQ(inverted_cdf_quantile(std::vector<int>(100, 3), 0.95), 3);
+  std::vector<int> hundred(100);
+  for (int i = 0; i < 100; ++i) hundred[static_cast<std::size_t>(i)] = i + 1;
+  EXPECT_EQ(inverted_cdf_quantile(hundred, 0.95), 95);
+  EXPECT_THROW(inverted_cdf_quantile({}, 0.95), std::invalid_argument);
+  EXPECT_THROW(inverted_cdf_quantile(x, 0.0), std::invalid_argument);
+}
+
 TEST(RobustSummary, QuantilesMatchNumpy) {
   MaxError error("robust_summary.quantile");
   for (const auto& c : vectors().at("robust_summary")) {

@@ -17,6 +17,7 @@
 #include "statistics/control_variate.h"
 #include "statistics/moments.h"
 #include "statistics/power.h"
+#include "statistics/robust_summary.h"
 #include "statistics/sequential_bound.h"
 
 namespace mlregress::internal {
@@ -193,12 +194,11 @@ class CaughtRuns {
     }
     const double mean =
         std::accumulate(seeds.begin(), seeds.end(), 0.0) / static_cast<double>(seeds.size());
-    std::sort(seeds.begin(), seeds.end());
-    // The 95th percentile: the fewest seeds within which 95% of the runs stopped.
-    const std::size_t p95 = (seeds.size() * 95 + 99) / 100 - 1;
+    const int p95 = stats::inverted_cdf_quantile(seeds, 0.95);
+    std::nth_element(seeds.begin(), seeds.begin() + seeds.size() / 2, seeds.end());
     const double power = share(caught);
     judged_.insert_or_assign(effect, std::move(caught));
-    return {effect, power, static_cast<double>(seeds[seeds.size() / 2]), mean, seeds[p95]};
+    return {effect, power, static_cast<double>(seeds[seeds.size() / 2]), mean, p95};
   }
 
  private:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/sequential_seeds.h"
+#include "statistics/robust_summary.h"
 #include "statistics/sequential_bound.h"
 
 namespace mlregress::internal {
@@ -65,8 +66,7 @@ Reruns simulate(const SeedSamples& stored, const SequentialPlan& plan, Direction
     regressions += looks.back().outcome == LookOutcome::kRegression ? 1.0 : 0.0;
   }
   const double total = std::accumulate(seeds.begin(), seeds.end(), 0.0);
-  std::sort(seeds.begin(), seeds.end());
-  return {total / static_cast<double>(runs), seeds[(runs * 95 + 99) / 100 - 1],
+  return {total / static_cast<double>(runs), stats::inverted_cdf_quantile(seeds, 0.95),
           regressions / static_cast<double>(runs)};
 }
 

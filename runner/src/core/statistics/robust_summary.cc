@@ -61,6 +61,17 @@ double quantile(std::span<const double> values, double q) {
 
 double median(std::span<const double> values) { return quantile(values, 0.5); }
 
+int inverted_cdf_quantile(std::vector<int> values, double q) {
+  if (values.empty() || !(q > 0.0 && q <= 1.0)) {
+    throw std::invalid_argument("inverted_cdf_quantile: needs values and q in (0, 1]");
+  }
+  std::sort(values.begin(), values.end());
+  // The first order statistic whose rank reaches q n (the slack keeps 0.95 * 100 at 95).
+  const auto rank =
+      static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()) - 1e-9));
+  return values[std::max<std::size_t>(rank, 1) - 1];
+}
+
 double trimmed_mean(std::span<const double> values, double proportion) {
   require_finite_sample(values, 1, "values");
   if (!(proportion >= 0.0 && proportion < 0.5)) {

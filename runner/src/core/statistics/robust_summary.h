@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace mlregress::internal::stats {
 
@@ -41,6 +42,12 @@ double quantile(std::span<const double> values, double q);
 
 /// quantile(values, 0.5).
 double median(std::span<const double> values);
+
+/// The smallest value at or below which a share q of the values lie (the inverted empirical
+/// distribution, Hyndman–Fan type 1, numpy's method="inverted_cdf"): for the seeds runs took, the
+/// fewest seeds within which a share q of them stopped (q 0.95: the 95th percentile a budget per
+/// run must allow). Throws std::invalid_argument on an empty sample or q outside (0, 1].
+int inverted_cdf_quantile(std::vector<int> values, double q);
 
 /// scipy.stats.trim_mean: sort, cut floor(proportion · n) values from each end, average the
 /// rest. Throws std::invalid_argument on an empty or non-finite sample, a proportion outside

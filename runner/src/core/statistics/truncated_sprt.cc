@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -186,12 +187,6 @@ double pass_below_the_rise(const SprtShape& shape, double rise, const Grid& g,
   return passed;
 }
 
-double total(const std::vector<double>& mass) {
-  double sum = 0.0;
-  for (const double m : mass) sum += m;
-  return sum;
-}
-
 // The recursion for observations mu + scale X (X a standardized seed of the shape's law: N(mu,
 // scale^2) for normal seeds) over every look; after the last one the mass still between the
 // boundaries is `undecided`.
@@ -213,7 +208,7 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
   std::vector<double> mass = first_look(shape, b, g, mu, scale, *laws.at(n[0]), out);
   if (raised(0)) out.pass[0] += pass_below_the_rise(shape, b.rise[0], g, mass);
   if (last == 0) {
-    out.undecided = total(mass);
+    out.undecided = std::accumulate(mass.begin(), mass.end(), 0.0);
     return out;
   }
   std::vector<double> next(mass.size());
@@ -242,7 +237,7 @@ PathMasses carry_paths(const SprtShape& shape, const SprtBoundaries& b, double m
     }
     mass.swap(next);
     if (raised(k)) out.pass[k] += pass_below_the_rise(shape, b.rise[k], g, mass);
-    if (k == last) out.undecided = total(mass);
+    if (k == last) out.undecided = std::accumulate(mass.begin(), mass.end(), 0.0);
   }
   return out;
 }
