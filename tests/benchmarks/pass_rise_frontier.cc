@@ -12,9 +12,19 @@
 // seeds a covariate's slope came from (0: none); SKEW: the seeds' skew toward a degradation. The
 // default design's looks (blocks of 2 up to 52) at power 0.8. Seconds for paired shapes, a few
 // minutes for fresh ones (the baseline's error adds two integrals to every calibration).
+//
+// For paired shapes (REFERENCE_SEEDS 0) the last line is a search beyond the declarable steps: the
+// PASS boundary may rise by its own amount at every look up to 3 past the target's (a rise of any
+// shape, never falling), and a pattern search from four starts (the best step from each of the
+// three looks above, and 2 at the target; steps of 0.5 down to 1/16, each point calibrated
+// exactly) finds the shape with the smallest larger ratio of the two among those that stop 95% of
+// unchanged runs by the target.
+// A local search, so an upper bound on the best such shape's cost, not a proof of it; it tells
+// whether the step `.pass_rise` declares leaves much on the table.
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -55,12 +65,31 @@ Tail tail_of(const stats::SprtShape& shape, const stats::SprtOutcomes& o, int se
   return t;
 }
 
-void print_row(const stats::SprtShape& shape, double alpha, double rise, int from, int target,
-               const stats::ExpectedSeedsBound& bound) {
+// The rise per look of a step of `rise` from the look at `from` seeds (none when rise is 0).
+std::vector<double> step_rise(const stats::SprtShape& shape, double rise, int from) {
   std::vector<double> rises;
   if (rise > 0.0)
     for (const int n : shape.looks) rises.push_back(n >= from ? rise : 0.0);
-  const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, kBeta, rises);
+  return rises;
+}
+
+// A rise of any shape: what it costs and whether it stops 95% of unchanged runs by the target.
+struct ShapedRise {
+  std::vector<double> increments;  // at looks 1 .. increments.size() (the first look's is 0)
+  double ratio_h0 = 0.0, ratio_h1 = 0.0, within = 0.0, alpha = 0.0, power = 0.0;
+  bool feasible = false;
+
+  double cost() const { return feasible ? std::max(ratio_h0, ratio_h1) : 1e9 - within; }
+};
+
+// The calibration holds alpha and beta to about 0.01%: the 95% must hold past that.
+bool feasible(const ShapedRise& r) { return r.within >= 0.9501 && r.power >= 0.799; }
+
+// One step's row; returns it as a shape for the search to start from.
+ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from,
+                     int target, const stats::ExpectedSeedsBound& bound) {
+  const stats::SprtCalibration c =
+      stats::calibrate_sprt(shape, alpha, kBeta, step_rise(shape, rise, from));
   const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);
   const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, c.boundaries, shape.d);
   const Tail t = tail_of(shape, h0, target);
@@ -73,6 +102,88 @@ void print_row(const stats::SprtShape& shape, double alpha, double rise, int fro
       h1.expected_seeds / bound.h1, t.p95, target, t.within, c.alpha, c.power, 2.5 * bound.h0,
       t.p95 <= 2.5 * bound.h0 ? "met" : "missed");
   std::fflush(stdout);
+  ShapedRise r;
+  for (std::size_t k = 1; k < shape.looks.size(); ++k)
+    r.increments.push_back(rise > 0.0 && shape.looks[k] == from ? rise : 0.0);
+  r.ratio_h0 = h0.expected_seeds / bound.h0;
+  r.ratio_h1 = h1.expected_seeds / bound.h1;
+  r.within = t.within;
+  r.alpha = c.alpha;
+  r.power = c.power;
+  r.feasible = feasible(r);
+  return r;
+}
+
+ShapedRise evaluate_shape(const stats::SprtShape& shape, double alpha, int target,
+                          const stats::ExpectedSeedsBound& bound, std::vector<double> increments) {
+  ShapedRise r;
+  r.increments = std::move(increments);
+  std::vector<double> rise(shape.looks.size(), 0.0);
+  for (std::size_t k = 1; k < rise.size(); ++k)
+    rise[k] = rise[k - 1] + (k <= r.increments.size() ? r.increments[k - 1] : 0.0);
+  const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, kBeta, rise);
+  const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);
+  const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, c.boundaries, shape.d);
+  r.ratio_h0 = h0.expected_seeds / bound.h0;
+  r.ratio_h1 = h1.expected_seeds / bound.h1;
+  r.within = tail_of(shape, h0, target).within;
+  r.alpha = c.alpha;
+  r.power = c.power;
+  r.feasible = feasible(r);
+  return r;
+}
+
+// A pattern search from `start`: each increment moved by a step while that lowers the cost, the
+// step halved from 0.5 to 1/16.
+ShapedRise pattern_search(const stats::SprtShape& shape, double alpha, int target,
+                          const stats::ExpectedSeedsBound& bound, ShapedRise best) {
+  for (double step = 0.5; step >= 1.0 / 16; step /= 2) {
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (std::size_t i = 0; i < best.increments.size(); ++i) {
+        for (const double by : {step, -step}) {
+          std::vector<double> x = best.increments;
+          x[i] = std::max(0.0, x[i] + by);
+          if (x[i] == best.increments[i]) continue;
+          const ShapedRise r = evaluate_shape(shape, alpha, target, bound, x);
+          if (r.cost() < best.cost() - 1e-5) best = r, improved = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+// The search, local, from several starts (the best step of each look the rows tried, and a step
+// of 2 at the target): the cheapest shape any of them reaches.
+void print_search(const stats::SprtShape& shape, double alpha, int target,
+                  const stats::ExpectedSeedsBound& bound, std::vector<ShapedRise> starts) {
+  std::size_t free = 0;
+  while (free + 1 < shape.looks.size() && shape.looks[free] <= target) ++free;
+  free = std::min(free + 3, shape.looks.size() - 1);
+  std::vector<double> at_target(free, 0.0);
+  for (std::size_t k = 1; k <= free; ++k)
+    if (shape.looks[k] == target) at_target[k - 1] = 2.0;
+  starts.push_back(evaluate_shape(shape, alpha, target, bound, at_target));
+  ShapedRise best;
+  best.feasible = false;
+  best.within = -1.0;
+  for (ShapedRise start : starts) {
+    start.increments.resize(free);
+    const ShapedRise found = pattern_search(shape, alpha, target, bound, start);
+    if (found.cost() < best.cost()) best = found;
+  }
+  std::string increments;
+  for (std::size_t i = 0; i < best.increments.size(); ++i) {
+    if (best.increments[i] > 0.0)
+      increments += fmt::format("{}{:g}@{}", increments.empty() ? "" : ",", best.increments[i],
+                                shape.looks[i + 1]);
+  }
+  fmt::print(
+      "search: rise by look {} ratio_h0={:.3f} ratio_h1={:.3f} within_{}={:.4f} alpha={:.5f} "
+      "power={:.4f} {}\n",
+      increments.empty() ? "none" : increments, best.ratio_h0, best.ratio_h1, target, best.within,
+      best.alpha, best.power, best.feasible ? "met" : "missed");
 }
 
 }  // namespace
@@ -108,11 +219,18 @@ int main(int argc, char** argv) {
         shape.skew, bound.h0, bound.h1, bound.h0, 2.5 * bound.h0,
         floor.h0 == stats::kNoSeedsSuffice ? std::string("none") : fmt::to_string(floor.h0));
     print_row(shape, alpha, 0.0, 0, target, bound);
+    std::vector<ShapedRise> best_per_look;
     for (const int from : {target - 4, target - 2, target}) {
-      if (from < shape.looks.front()) continue;
-      for (const double rise : {1.0, 1.5, 1.75, 2.0, 2.5, 3.0})
-        print_row(shape, alpha, rise, from, target, bound);
+      if (from <= shape.looks.front()) continue;
+      best_per_look.push_back(print_row(shape, alpha, 1.0, from, target, bound));
+      for (const double rise : {1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0}) {
+        const ShapedRise row = print_row(shape, alpha, rise, from, target, bound);
+        if (row.cost() < best_per_look.back().cost()) best_per_look.back() = row;
+      }
     }
+    // Each point of the search is a calibration: seconds for a paired shape, too long for a fresh
+    // one's hundreds.
+    if (shape.reference_seeds == 0) print_search(shape, alpha, target, bound, best_per_look);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pass_rise_frontier: %s\n", e.what());
     return 1;
