@@ -17,7 +17,9 @@
 # pool; and Wald's sequential probability ratio test (Seeds(…).likelihood_ratio().pass_error(0.2)):
 # fresh with a first look at 2 then every seed, blocks of 2 and blocks of 4, paired with a first
 # look at 8 then every seed or blocks of 2, and paired on a stored spread of paired differences
-# (lr-stored: from the second seed, blocks of 2 or 4). The default design,
+# (lr-stored: from the second seed, blocks of 2 or 4; paired-pool260: on a 260-seed pool whose
+# stored spread comes from all of its pairs, the default and rising PASS boundaries, the design
+# that meets every target at once). The default design,
 # Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2), is on the lines whose
 # names end in -default (ONLY=default): fresh, paired on a stored spread, and paired without one
 # (its looks then start at 8 seeds). One line per design:

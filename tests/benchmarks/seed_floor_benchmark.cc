@@ -19,12 +19,14 @@
 // Seeds(8).then_blocks_of(8).up_to(52), and three that look as the seeds arrive (frequent_plan:
 // blocks of 4, PASS error 0.025 or beta; first 6, blocks of 2, at beta); each paired (a 52-seed
 // baseline's own seeds, other weights), fresh against a 52-seed baseline, and fresh against a
-// 260-seed pool. Per pairing, d is the shift at which the group-sequential design reaches power
+// 260-seed pool (and paired on a 260-seed pool whose stored spread comes from all of its pairs:
+// the likelihood-ratio lines only). Per pairing, d is the shift at which the group-sequential design reaches power
 // 0.8 (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of
 // unit_sd; every design of that group is measured at that d. Then the likelihood-ratio designs,
 // the default among them (likelihood_ratio_designs), each at the shift where it reaches the power
 // itself, and the default with a PASS boundary that rises (the "-rise" lines: pass_rise 2 from 10
-// or 14 seeds, 2.5 from 12), which cuts the 95th percentile under no change. Deterministic (fixed
+// or 14 seeds, 2.5 from 12; on a pool's stored spread 1.6875 and 1.8125 from 10), which cuts the
+// 95th percentile under no change. Deterministic (fixed
 // RNG seeds).
 #include <fmt/format.h>
 
@@ -62,6 +64,16 @@ std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string&
   using seed_floor::default_plan;
   using seed_floor::likelihood_ratio_plan;
   using seed_floor::rising_plan;
+  if (paired && baseline > 52) {
+    // A pool's stored spread, from all of its pairs: the default, and the steps pass_rise_frontier
+    // finds to meet both targets on 260 pairs (the fixture's and the XOR study's).
+    return {{prefix + "lr-stored-blocks-2-c52-beta-default", default_plan(), true, baseline,
+             /*stored_spread=*/true},
+            {prefix + "lr-stored-blocks-2-c52-beta-rise1.6875-at10", rising_plan(1.6875, 10), true,
+             baseline, /*stored_spread=*/true},
+            {prefix + "lr-stored-blocks-2-c52-beta-rise1.8125-at10", rising_plan(1.8125, 10), true,
+             baseline, /*stored_spread=*/true}};
+  }
   if (paired) {
     return {
         {prefix + "lr-first-8-then-1-c52-beta", likelihood_ratio_plan(8, 1, 0.2), true, baseline},
@@ -108,8 +120,10 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
     bool paired;
     int baseline;
   };
-  for (const Pairing p : {Pairing{"paired", true, 52}, Pairing{"fresh52", false, 52},
-                          Pairing{"fresh-pool260", false, 260}}) {
+  for (const Pairing p : {Pairing{"paired", true, 52}, Pairing{"paired-pool260", true, 260},
+                          Pairing{"fresh52", false, 52}, Pairing{"fresh-pool260", false, 260}}) {
+    // Paired on a pool: the likelihood-ratio lines only (the stored spread is theirs).
+    const bool likelihood_ratio_only = p.paired && p.baseline > 52;
     const std::string prefix = study + ":" + p.name + ":";
     const seed_floor::FloorDesign reference{prefix + "spending-12+8-c52-pass-early",
                                             seed_floor::spending_plan(), p.paired, p.baseline};
@@ -126,7 +140,7 @@ void print_study(const std::string& study, const seed_floor::NoiseModel& model,
          p.baseline},
     };
     const int bisection_trials = std::max(1000, settings.trials / 5);
-    if (std::any_of(designs.begin(), designs.end(), wanted)) {
+    if (!likelihood_ratio_only && std::any_of(designs.begin(), designs.end(), wanted)) {
       const double shift = seed_floor::shift_at_power(model, reference, settings, bisection_trials);
       const double d = shift / seed_floor::unit_sd(model, p.paired);
       for (const seed_floor::FloorDesign& design : designs) {
