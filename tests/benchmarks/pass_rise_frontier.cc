@@ -23,8 +23,8 @@
 // whether the step `.pass_rise` declares leaves much on the table.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -86,8 +86,8 @@ struct ShapedRise {
 bool feasible(const ShapedRise& r) { return r.within >= 0.9501 && r.power >= 0.799; }
 
 // One step's row; returns it as a shape for the search to start from.
-ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from,
-                     int target, const stats::ExpectedSeedsBound& bound) {
+ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from, int target,
+                     const stats::ExpectedSeedsBound& bound) {
   const stats::SprtCalibration c =
       stats::calibrate_sprt(shape, alpha, kBeta, step_rise(shape, rise, from));
   const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);

@@ -20,14 +20,13 @@
 // blocks of 4, PASS error 0.025 or beta; first 6, blocks of 2, at beta); each paired (a 52-seed
 // baseline's own seeds, other weights), fresh against a 52-seed baseline, and fresh against a
 // 260-seed pool (and paired on a 260-seed pool whose stored spread comes from all of its pairs:
-// the likelihood-ratio lines only). Per pairing, d is the shift at which the group-sequential design reaches power
-// 0.8 (bisection over the shift, TRIALS / 5 sequences a step, at least 1000), in units of
-// unit_sd; every design of that group is measured at that d. Then the likelihood-ratio designs,
-// the default among them (likelihood_ratio_designs), each at the shift where it reaches the power
-// itself, and the default with a PASS boundary that rises (the "-rise" lines: pass_rise 2 from 10
-// or 14 seeds, 2.5 from 12; on a pool's stored spread 1.6875 and 1.8125 from 10), which cuts the
-// 95th percentile under no change. Deterministic (fixed
-// RNG seeds).
+// the likelihood-ratio lines only). Per pairing, d is the shift at which the group-sequential
+// design reaches power 0.8 (bisection over the shift, TRIALS / 5 sequences a step, at least 1000),
+// in units of unit_sd; every design of that group is measured at that d. Then the likelihood-ratio
+// designs, the default among them (likelihood_ratio_designs), each at the shift where it reaches
+// the power itself, and the default with a PASS boundary that rises (the "-rise" lines: pass_rise 2
+// from 10 or 14 seeds, 2.5 from 12; on a pool's stored spread 1.6875 and 1.8125 from 10), which
+// cuts the 95th percentile under no change. Deterministic (fixed RNG seeds).
 #include <fmt/format.h>
 
 #include <algorithm>
