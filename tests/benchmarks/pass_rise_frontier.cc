@@ -65,55 +65,19 @@ Tail tail_of(const stats::SprtShape& shape, const stats::SprtOutcomes& o, int se
   return t;
 }
 
-// The rise per look of a step of `rise` from the look at `from` seeds (none when rise is 0).
-std::vector<double> step_rise(const stats::SprtShape& shape, double rise, int from) {
-  std::vector<double> rises;
-  if (rise > 0.0)
-    for (const int n : shape.looks) rises.push_back(n >= from ? rise : 0.0);
-  return rises;
-}
-
 // A rise of any shape: what it costs and whether it stops 95% of unchanged runs by the target.
 struct ShapedRise {
   std::vector<double> increments;  // at looks 1 .. increments.size() (the first look's is 0)
-  double ratio_h0 = 0.0, ratio_h1 = 0.0, within = 0.0, alpha = 0.0, power = 0.0;
+  stats::SprtBoundaries boundaries;
+  double mean_h0 = 0.0, mean_h1 = 0.0, ratio_h0 = 0.0, ratio_h1 = 0.0;
+  double alpha = 0.0, power = 0.0;
+  Tail tail;
   bool feasible = false;
 
-  double cost() const { return feasible ? std::max(ratio_h0, ratio_h1) : 1e9 - within; }
+  double cost() const { return feasible ? std::max(ratio_h0, ratio_h1) : 1e9 - tail.within; }
 };
 
-// The calibration holds alpha and beta to about 0.01%: the 95% must hold past that.
-bool feasible(const ShapedRise& r) { return r.within >= 0.9501 && r.power >= 0.799; }
-
-// One step's row; returns it as a shape for the search to start from.
-ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from, int target,
-                     const stats::ExpectedSeedsBound& bound) {
-  const stats::SprtCalibration c =
-      stats::calibrate_sprt(shape, alpha, kBeta, step_rise(shape, rise, from));
-  const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);
-  const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, c.boundaries, shape.d);
-  const Tail t = tail_of(shape, h0, target);
-  fmt::print(
-      "rise={:g} from={} upper={:.3f} lower={:.3f} mean_seeds_h0={:.2f} ratio_h0={:.3f} "
-      "mean_seeds_h1={:.2f} ratio_h1={:.3f} p95_h0={} within_{}={:.4f} alpha={:.5f} "
-      "power={:.4f} p95_h0<={:.1f} {}\n",
-      rise, rise > 0.0 ? fmt::to_string(from) : "-", c.boundaries.upper, c.boundaries.lower,
-      h0.expected_seeds, h0.expected_seeds / bound.h0, h1.expected_seeds,
-      h1.expected_seeds / bound.h1, t.p95, target, t.within, c.alpha, c.power, 2.5 * bound.h0,
-      t.p95 <= 2.5 * bound.h0 ? "met" : "missed");
-  std::fflush(stdout);
-  ShapedRise r;
-  for (std::size_t k = 1; k < shape.looks.size(); ++k)
-    r.increments.push_back(rise > 0.0 && shape.looks[k] == from ? rise : 0.0);
-  r.ratio_h0 = h0.expected_seeds / bound.h0;
-  r.ratio_h1 = h1.expected_seeds / bound.h1;
-  r.within = t.within;
-  r.alpha = c.alpha;
-  r.power = c.power;
-  r.feasible = feasible(r);
-  return r;
-}
-
+// The shape calibrated exactly and measured under no change and at the shift.
 ShapedRise evaluate_shape(const stats::SprtShape& shape, double alpha, int target,
                           const stats::ExpectedSeedsBound& bound, std::vector<double> increments) {
   ShapedRise r;
@@ -121,15 +85,39 @@ ShapedRise evaluate_shape(const stats::SprtShape& shape, double alpha, int targe
   std::vector<double> rise(shape.looks.size(), 0.0);
   for (std::size_t k = 1; k < rise.size(); ++k)
     rise[k] = rise[k - 1] + (k <= r.increments.size() ? r.increments[k - 1] : 0.0);
+  if (rise.back() == 0.0) rise.clear();  // the constant boundary
   const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, kBeta, rise);
   const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);
   const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, c.boundaries, shape.d);
+  r.boundaries = c.boundaries;
+  r.mean_h0 = h0.expected_seeds;
+  r.mean_h1 = h1.expected_seeds;
   r.ratio_h0 = h0.expected_seeds / bound.h0;
   r.ratio_h1 = h1.expected_seeds / bound.h1;
-  r.within = tail_of(shape, h0, target).within;
+  r.tail = tail_of(shape, h0, target);
   r.alpha = c.alpha;
   r.power = c.power;
-  r.feasible = feasible(r);
+  // The calibration holds alpha and beta to about 0.01%: the 95% must hold past that.
+  r.feasible = r.tail.within >= 0.9501 && r.power >= 0.799;
+  return r;
+}
+
+// One step of `rise` from the look at `from` seeds (none when rise is 0), printed; returned as a
+// shape for the search to start from.
+ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from, int target,
+                     const stats::ExpectedSeedsBound& bound) {
+  std::vector<double> step;
+  for (std::size_t k = 1; k < shape.looks.size(); ++k)
+    step.push_back(rise > 0.0 && shape.looks[k] == from ? rise : 0.0);
+  const ShapedRise r = evaluate_shape(shape, alpha, target, bound, std::move(step));
+  fmt::print(
+      "rise={:g} from={} upper={:.3f} lower={:.3f} mean_seeds_h0={:.2f} ratio_h0={:.3f} "
+      "mean_seeds_h1={:.2f} ratio_h1={:.3f} p95_h0={} within_{}={:.4f} alpha={:.5f} "
+      "power={:.4f} p95_h0<={:.1f} {}\n",
+      rise, rise > 0.0 ? fmt::to_string(from) : "-", r.boundaries.upper, r.boundaries.lower,
+      r.mean_h0, r.ratio_h0, r.mean_h1, r.ratio_h1, r.tail.p95, target, r.tail.within, r.alpha,
+      r.power, 2.5 * bound.h0, r.tail.p95 <= 2.5 * bound.h0 ? "met" : "missed");
+  std::fflush(stdout);
   return r;
 }
 
@@ -166,8 +154,7 @@ void print_search(const stats::SprtShape& shape, double alpha, int target,
     if (shape.looks[k] == target) at_target[k - 1] = 2.0;
   starts.push_back(evaluate_shape(shape, alpha, target, bound, at_target));
   ShapedRise best;
-  best.feasible = false;
-  best.within = -1.0;
+  best.tail.within = -1.0;
   for (ShapedRise start : starts) {
     start.increments.resize(free);
     const ShapedRise found = pattern_search(shape, alpha, target, bound, start);
@@ -182,8 +169,8 @@ void print_search(const stats::SprtShape& shape, double alpha, int target,
   fmt::print(
       "search: rise by look {} ratio_h0={:.3f} ratio_h1={:.3f} within_{}={:.4f} alpha={:.5f} "
       "power={:.4f} {}\n",
-      increments.empty() ? "none" : increments, best.ratio_h0, best.ratio_h1, target, best.within,
-      best.alpha, best.power, best.feasible ? "met" : "missed");
+      increments.empty() ? "none" : increments, best.ratio_h0, best.ratio_h1, target,
+      best.tail.within, best.alpha, best.power, best.feasible ? "met" : "missed");
 }
 
 }  // namespace
