@@ -437,6 +437,52 @@ TEST_F(SequentialSeedsE2eTest, PromotePairedSpreadStoresTheSpreadAndLeavesTheSam
   EXPECT_EQ(baseline_text(), before_refusal);
 }
 
+// A pool's spread grows past one run's seeds: promote --paired-spread --add-pairs adds the pairs
+// of a run of other seeds to those stored, counts a seed once (a run of counted seeds is refused,
+// nothing written), and a later paired run's looks take every pair as their scale.
+TEST_F(SequentialSeedsE2eTest, PromoteAddPairsGrowsAPoolsSpreadPastOneRunsSeeds) {
+  std::filesystem::create_directories(baselines());
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  const std::string promote_args = " --baselines " + baselines() + " --reason e2e";
+  const std::string moved = " --all-seeds --set SequentialAccuracy.sd=0.0095";
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/first --all-seeds").exit_code, kPassed);
+  ASSERT_EQ(lr_fixture("promote " + latest("first") + promote_args).exit_code, kPassed);
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/more --all-seeds --seed 100").exit_code,
+            kPassed);
+  ASSERT_EQ(lr_fixture("promote " + latest("more") + promote_args + " --add-seeds").exit_code,
+            kPassed);
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/moved0" + moved).exit_code, kPassed);
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/moved100 --seed 100" + moved).exit_code,
+            kPassed);
+
+  ASSERT_EQ(lr_fixture("promote " + latest("moved0") + promote_args + " --paired-spread").exit_code,
+            kPassed);
+  EXPECT_THAT(baseline_text(), HasSubstr("pairs = 12, mean = "));
+  const ProcessResult added =
+      lr_fixture("promote " + latest("moved100") + promote_args + " --paired-spread --add-pairs");
+  ASSERT_EQ(added.exit_code, kPassed) << added.out << added.err;
+  EXPECT_THAT(added.out, HasSubstr("added to the 12 stored pairs"));
+  EXPECT_THAT(baseline_text(), HasSubstr("pairs = 24, mean = "));
+  EXPECT_THAT(baseline_text(), HasSubstr("seeds = \"0-11, 100-111\""));
+
+  const std::string before_refusal = baseline_text();
+  const ProcessResult counted =
+      lr_fixture("promote " + latest("moved0") + promote_args + " --paired-spread --add-pairs");
+  EXPECT_EQ(counted.exit_code, kPromotionRefused) << counted.out << counted.err;
+  EXPECT_THAT(counted.err, HasSubstr("seeds 0-11 are already among the stored spread's 24 pairs"));
+  EXPECT_EQ(baseline_text(), before_refusal);
+
+  const ProcessResult paired = lr_fixture(run_args + temp_.path() + "/paired");
+  ASSERT_EQ(paired.exit_code, kPassed) << paired.out << paired.err;
+  EXPECT_THAT(accuracy(latest("paired"))
+                  .at("looks")
+                  .at(0)
+                  .at("likelihood_ratio")
+                  .at("scale_source")
+                  .get<std::string>(),
+              HasSubstr("the baseline's 24 stored paired differences"));
+}
+
 // Seeds(4).then_blocks_of(2).up_to(12) (mlregress_later_blocks_fixture): the design is listed,
 // planned in config.json and results.json, the runner runs 2 seeds between two looks after the
 // first 4, and promote states the power of that design. A close call looks at 4, 6, 8, 10 and 12

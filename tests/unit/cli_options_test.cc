@@ -319,6 +319,9 @@ TEST(CliOptionsCommands, EachCommandParsesIntoItsOwnOptions) {
     EXPECT_TRUE(parse_ok({"promote", "r", "--paired-spread"}).cl().promote.paired_spread);
     EXPECT_FALSE(p.cl().promote.paired_spread);
     EXPECT_THAT(parse({"promote", "--help"}).out, HasSubstr("--paired-spread"));
+    EXPECT_TRUE(
+        parse_ok({"promote", "r", "--paired-spread", "--add-pairs"}).cl().promote.add_pairs);
+    expect_usage_error({"promote", "r", "--add-pairs"}, "--paired-spread");
   }
   {
     const Parsed p = parse_ok({"compare", "a", "b", "--alpha", "0.05", "--allow-incomplete"});

@@ -166,6 +166,127 @@ TEST(PairedSpreadPromotion, AMetricNoSeedOfWhichMovedGetsNoSpreadAndTheOthersSti
                   "Study.rule_accuracy: none of its 10 seeds in both moved: no spread stored")));
 }
 
+// --- promote --paired-spread --add-pairs: a pool's spread grows past one run's seeds.
+
+// Seeds 0-9 and 100-109, a baseline of both blocks.
+std::vector<std::uint64_t> two_blocks() {
+  std::vector<std::uint64_t> seeds = seeds_from(0);
+  const std::vector<std::uint64_t> more = seeds_from(100);
+  seeds.insert(seeds.end(), more.begin(), more.end());
+  return seeds;
+}
+
+std::vector<double> joined(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  return all;
+}
+
+// Each block's moved values: the second block moved by more and further down, so the two blocks'
+// differences differ in mean as well as spread.
+std::vector<double> first_moved() { return values(0.01, 0.5); }
+std::vector<double> second_moved() {
+  std::vector<double> v = values(0.02, 2.0);
+  for (double& x : v) x -= 0.004;
+  return v;
+}
+
+struct SpreadPromotion {
+  BaselineFile file;
+  std::vector<std::string> effects;
+  std::string refusal;
+};
+
+SpreadPromotion spread_promotion(const RunRecord& record, const BaselineFile& existing,
+                                 bool add_pairs) {
+  PromotionRequest request = promotion_request("spread", "2026-12-07T00:00:00Z");
+  request.paired_spread = true;
+  request.add_pairs = add_pairs;
+  const BaselineSet set = BaselineSet::from_files({{"baselines/suite/study_test.toml", existing}});
+  SpreadPromotion result{.file = existing};
+  try {
+    const std::vector<PlannedFile> plan = plan_promotion(record, set, request);
+    if (!plan.empty()) {
+      result.file = plan[0].after;
+      result.effects = plan[0].detectable_effects;
+    }
+  } catch (const PromotionRefused& refused) {
+    result.refusal = refused.what();
+  }
+  return result;
+}
+
+TEST(PairedSpreadAddPairs, TwoRunsOfOtherSeedsStoreTheSpreadOfAllTheirDifferences) {
+  const std::vector<double> before = joined(values(0.01, 0.0), values(0.01, 1.0));
+  const BaselineFile pool = promoted(seeded_run(two_blocks(), before), nullptr);
+  const SpreadPromotion first =
+      spread_promotion(seeded_run(seeds_from(0), first_moved()), pool, /*add_pairs=*/true);
+  ASSERT_EQ(first.refusal, "");
+  // No spread stored yet: --add-pairs stores the run's, with the seeds it was measured on.
+  ASSERT_TRUE(accuracy_of(first.file).paired_spread.has_value());
+  EXPECT_EQ(accuracy_of(first.file).paired_spread->seeds, seeds_from(0));
+
+  const SpreadPromotion second =
+      spread_promotion(seeded_run(seeds_from(100), second_moved()), first.file, true);
+  ASSERT_EQ(second.refusal, "");
+  const PairedSpread& all = *accuracy_of(second.file).paired_spread;
+  // Independently: every difference at once.
+  std::vector<double> differences;
+  const std::vector<double> after = joined(first_moved(), second_moved());
+  for (std::size_t i = 0; i < after.size(); ++i) differences.push_back(after[i] - before[i]);
+  const stats::SampleSummary expected = stats::summarize_samples(differences);
+  EXPECT_EQ(all.pairs, 2 * kSeeds);
+  EXPECT_NEAR(all.sd, expected.sd, 1e-15);
+  EXPECT_NEAR(all.mean, expected.mean, 1e-15);
+  EXPECT_EQ(all.seeds, two_blocks());
+  EXPECT_EQ(all.source_run, "r3");
+  // The blocks' means differ, so a sum that left out their spread about the joint mean (each
+  // block's squares only) would be caught above.
+  const double first_sd = accuracy_of(first.file).paired_spread->sd;
+  const double second_sd =
+      stats::summarize_samples(std::vector<double>(differences.begin() + kSeeds, differences.end()))
+          .sd;
+  const double within_only = std::sqrt(
+      ((kSeeds - 1.0) * (first_sd * first_sd + second_sd * second_sd)) / (2.0 * kSeeds - 1.0));
+  EXPECT_GT(std::abs(within_only - expected.sd), 1e-4);
+  ASSERT_EQ(second.effects.size(), 1u);
+  EXPECT_THAT(second.effects[0], HasSubstr("added to the 10 stored pairs: an sd of"));
+  EXPECT_THAT(second.effects[0], HasSubstr("over 20 pairs (seeds 0-9, 100-109)"));
+  // Its samples stay the pool's.
+  EXPECT_EQ(accuracy_of(second.file).samples, before);
+
+  // Without --add-pairs the run's pairs replace the stored ones.
+  const SpreadPromotion replaced =
+      spread_promotion(seeded_run(seeds_from(100), second_moved()), first.file, false);
+  EXPECT_EQ(accuracy_of(replaced.file).paired_spread->pairs, kSeeds);
+  EXPECT_EQ(accuracy_of(replaced.file).paired_spread->seeds, seeds_from(100));
+}
+
+TEST(PairedSpreadAddPairs, ASeedCountsOnceAndASpreadWithoutItsSeedsIsNotAddedTo) {
+  const std::vector<double> before = joined(values(0.01, 0.0), values(0.01, 1.0));
+  const BaselineFile pool = promoted(seeded_run(two_blocks(), before), nullptr);
+  const SpreadPromotion first =
+      spread_promotion(seeded_run(seeds_from(0), first_moved()), pool, false);
+  ASSERT_EQ(first.refusal, "");
+  // The same seeds again, moved otherwise: refused, nothing written.
+  const SpreadPromotion again =
+      spread_promotion(seeded_run(seeds_from(0), values(0.03, 4.0)), first.file, true);
+  EXPECT_THAT(again.refusal, HasSubstr("seeds 0-9 are already among the stored spread's 10 pairs"));
+  EXPECT_EQ(again.file, first.file);
+  // A spread stored before its seeds were kept can be replaced, not added to.
+  BaselineFile legacy = first.file;
+  legacy.tests.at("Study").metrics.at("accuracy").paired_spread->seeds.clear();
+  const SpreadPromotion onto_legacy =
+      spread_promotion(seeded_run(seeds_from(100), second_moved()), legacy, true);
+  EXPECT_THAT(onto_legacy.refusal,
+              HasSubstr("its stored spread (10 pairs, from run r3) does not record its seeds"));
+  EXPECT_EQ(spread_promotion(seeded_run(seeds_from(100), second_moved()), legacy, false)
+                .file.tests.at("Study")
+                .metrics.at("accuracy")
+                .paired_spread->seeds,
+            seeds_from(100));
+}
+
 TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
   BaselineMetric m = four_seed_accuracy({});
   m.seeds = seeds_from(0);
@@ -197,6 +318,40 @@ TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
   EXPECT_THAT(error, HasSubstr("unknown key 'spread'")) << error;
   error = refused("sd = 0.0025, ", "");
   EXPECT_THAT(error, HasSubstr("is missing 'sd'")) << error;
+}
+
+TEST(PairedSpreadToml, TheSeedsOfItsPairsSurviveAWriteAndAReadAndMustMatchTheCount) {
+  BaselineMetric m = four_seed_accuracy({});
+  m.seeds = seeds_from(0);
+  m.samples = values(0.01, 0.0);
+  m.paired_spread = PairedSpread{.sd = 0.0025,
+                                 .pairs = kSeeds,
+                                 .mean = -0.0005,
+                                 .seeds = seeds_from(0),
+                                 .source_run = "r3",
+                                 .measured_at = "2026-12-07T00:00:00Z"};
+  BaselineFile file;
+  file.tests["Study"].config_hash = "0123456789abcdef";
+  file.tests["Study"].metrics["accuracy"] = m;
+  const std::string text = render_baseline(file);
+  EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, mean = -0.0005, seeds = "
+                              "\"0-9\", source_run = \"r3\""))
+      << text;
+  const BaselineFile read = parse_baseline(text, "b.toml");
+  EXPECT_EQ(read, file);
+  EXPECT_EQ(render_baseline(read), text);
+
+  const auto refused = [&](const std::string& from, const std::string& to) {
+    return error_of(replace(text, from, to));
+  };
+  std::string error = refused("seeds = \"0-9\"", "seeds = \"0-8\"");
+  EXPECT_THAT(error, HasSubstr(".paired_spread.seeds must name the 10 seeds of its pairs"))
+      << error;
+  EXPECT_THAT(error, ::testing::MatchesRegex("b\\.toml:[0-9]+:[0-9]+: .*")) << error;
+  error = refused("seeds = \"0-9\"", "seeds = \"9-0\"");
+  EXPECT_THAT(error, HasSubstr("not \"9-0\"")) << error;
+  error = refused("mean = -0.0005, ", "");
+  EXPECT_THAT(error, HasSubstr("needs both 'mean' and 'seeds'")) << error;
 }
 
 }  // namespace

@@ -11,14 +11,22 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlregress::internal {
 
 struct PairedSpread {
-  double sd = 0.0;          ///< of the per-seed differences, in the metric's units; > 0
-  int pairs = 0;            ///< the seeds both runs shared (the sd has pairs - 1 df)
+  double sd = 0.0;  ///< of the per-seed differences, in the metric's units; > 0
+  int pairs = 0;    ///< the seeds both runs shared (the sd has pairs - 1 df)
+  /// The mean of the differences and the seeds they were measured on, ascending: with sd and
+  /// pairs, what `promote --paired-spread --add-pairs` needs to add another run's pairs exactly
+  /// and to count a seed once. Empty seeds: a spread stored before they were kept (pairs can be
+  /// replaced, not added to).
+  double mean = 0.0;
+  std::vector<std::uint64_t> seeds;
   std::string source_run;   ///< the promoted run whose values made the new side of the pairs
   std::string measured_at;  ///< UTC
   friend bool operator==(const PairedSpread&, const PairedSpread&) = default;

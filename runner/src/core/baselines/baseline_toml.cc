@@ -179,17 +179,43 @@ Calibration read_calibration(const Reader& r, const toml::node& node, const std:
   return c;
 }
 
+// The mean and seeds of a spread's differences, both or neither (a spread stored before they were
+// kept has neither): what adding pairs needs, so a file holding one without the other is damaged.
+void read_spread_seeds(const Reader& r, const toml::table& t, const std::string& table_what,
+                       PairedSpread& spread) {
+  const toml::node* mean = t.get("mean");
+  const toml::node* seeds = t.get("seeds");
+  if (mean == nullptr && seeds == nullptr) return;
+  if (mean == nullptr || seeds == nullptr) {
+    r.fail(mean != nullptr ? *mean : *seeds,
+           fmt::format("{} needs both 'mean' and 'seeds' (the differences' mean and the seeds "
+                       "they were measured on), or neither",
+                       table_what));
+  }
+  spread.mean = r.number(*mean, table_what + ".mean");
+  const std::string text = r.string(*seeds, table_what + ".seeds");
+  const std::optional<std::vector<std::uint64_t>> parsed = parse_seed_ranges(text);
+  if (!parsed || parsed->size() != static_cast<std::size_t>(spread.pairs)) {
+    r.fail(*seeds,
+           fmt::format("{}.seeds must name the {} seeds of its pairs, ascending, each once, "
+                       "as \"0-51, 100-151\", not \"{}\"",
+                       table_what, spread.pairs, text));
+  }
+  spread.seeds = *parsed;
+}
+
 // The spread of paired differences promote measured (analysis/paired_spread.h).
 PairedSpread read_paired_spread(const Reader& r, const toml::node& node, const std::string& what) {
   const std::string table_what = what + ".paired_spread";
   const toml::table& t = r.table(node, table_what);
-  r.only_keys(t, table_what, {"sd", "pairs", "source_run", "measured_at"});
+  r.only_keys(t, table_what, {"sd", "pairs", "mean", "seeds", "source_run", "measured_at"});
   PairedSpread spread;
   const toml::node& sd = r.required(t, "sd", table_what);
   spread.sd = r.tolerance(sd, table_what + ".sd");
   if (!(spread.sd > 0.0)) r.fail(sd, table_what + ".sd must be > 0: a spread of no spread");
   spread.pairs =
       r.integer(r.required(t, "pairs", table_what), table_what + ".pairs", kFewestStoredPairs);
+  read_spread_seeds(r, t, table_what, spread);
   if (const auto* n = t.get("source_run"))
     spread.source_run = r.string(*n, table_what + ".source_run");
   if (const auto* n = t.get("measured_at"))
@@ -573,8 +599,10 @@ void read_history_key(MetricReading& in, const toml::node& node) {
 void write_paired_spread(std::ostringstream& out, const std::string&, const BaselineMetric& m) {
   if (!m.paired_spread) return;
   const PairedSpread& p = *m.paired_spread;
-  out << "paired_spread = { sd = " << number(p.sd) << ", pairs = " << p.pairs
-      << ", source_run = " << toml_string(p.source_run)
+  out << "paired_spread = { sd = " << number(p.sd) << ", pairs = " << p.pairs;
+  if (!p.seeds.empty())
+    out << ", mean = " << number(p.mean) << ", seeds = " << toml_string(seed_ranges_text(p.seeds));
+  out << ", source_run = " << toml_string(p.source_run)
       << ", measured_at = " << toml_string(p.measured_at) << " }\n";
 }
 

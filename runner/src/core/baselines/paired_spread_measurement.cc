@@ -4,37 +4,50 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 
+#include "baselines/seed_ranges.h"
 #include "statistics/moments.h"
 
 namespace mlregress::internal {
 
 namespace {
 
-// new - old over the seeds `seeds` shares with `stored`.
-std::vector<double> paired_differences(const BaselineMetric& stored,
-                                       const std::vector<std::uint64_t>& seeds,
-                                       const std::vector<double>& samples) {
+// new - old over the seeds `seeds` shares with `stored`, in the run's order.
+struct Differences {
+  std::vector<std::uint64_t> seeds;
+  std::vector<double> values;
+};
+
+Differences paired_differences(const BaselineMetric& stored,
+                               const std::vector<std::uint64_t>& seeds,
+                               const std::vector<double>& samples) {
   std::map<std::uint64_t, double> before;
   for (std::size_t i = 0; i < stored.seeds.size() && i < stored.samples.size(); ++i)
     before[stored.seeds[i]] = stored.samples[i];
-  std::vector<double> differences;
+  Differences differences;
   for (std::size_t i = 0; i < seeds.size() && i < samples.size(); ++i) {
     const auto it = before.find(seeds[i]);
-    if (it != before.end()) differences.push_back(samples[i] - it->second);
+    if (it == before.end()) continue;
+    differences.seeds.push_back(seeds[i]);
+    differences.values.push_back(samples[i] - it->second);
   }
   return differences;
 }
 
 // The spread of `differences`: nullopt for fewer than kFewestStoredPairs, or no spread.
-std::optional<PairedSpread> spread_of(const std::vector<double>& differences,
-                                      const std::string& source_run, const std::string& now) {
-  if (differences.size() < static_cast<std::size_t>(kFewestStoredPairs)) return std::nullopt;
-  const double sd = stats::summarize_samples(differences).sd;
-  if (!(sd > 0.0) || !std::isfinite(sd)) return std::nullopt;
-  return PairedSpread{.sd = sd,
-                      .pairs = static_cast<int>(differences.size()),
+std::optional<PairedSpread> spread_of(const Differences& differences, const std::string& source_run,
+                                      const std::string& now) {
+  if (differences.values.size() < static_cast<std::size_t>(kFewestStoredPairs)) return std::nullopt;
+  const stats::SampleSummary summary = stats::summarize_samples(differences.values);
+  if (!(summary.sd > 0.0) || !std::isfinite(summary.sd)) return std::nullopt;
+  std::vector<std::uint64_t> seeds = differences.seeds;
+  std::sort(seeds.begin(), seeds.end());
+  return PairedSpread{.sd = summary.sd,
+                      .pairs = static_cast<int>(differences.values.size()),
+                      .mean = summary.mean,
+                      .seeds = std::move(seeds),
                       .source_run = source_run,
                       .measured_at = now};
 }
@@ -47,6 +60,25 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
                                                   const std::string& source_run,
                                                   const std::string& now) {
   return spread_of(paired_differences(stored, seeds, samples), source_run, now);
+}
+
+PairedSpread add_pairs(const PairedSpread& before, const PairedSpread& more) {
+  // Chan, Golub and LeVeque's update: the sums of squared deviations of two disjoint sets add,
+  // plus the spread of their two means about the mean of all.
+  const double n1 = before.pairs;
+  const double n2 = more.pairs;
+  const double n = n1 + n2;
+  const double delta = more.mean - before.mean;
+  const double squares = (n1 - 1.0) * before.sd * before.sd + (n2 - 1.0) * more.sd * more.sd +
+                         delta * delta * n1 * n2 / n;
+  PairedSpread all = more;
+  all.pairs = before.pairs + more.pairs;
+  all.mean = before.mean + delta * n2 / n;
+  all.sd = std::sqrt(squares / (n - 1.0));
+  all.seeds = before.seeds;
+  all.seeds.insert(all.seeds.end(), more.seeds.begin(), more.seeds.end());
+  std::sort(all.seeds.begin(), all.seeds.end());
+  return all;
 }
 
 namespace {
@@ -70,6 +102,47 @@ std::vector<std::string> why_no_spread(const TestResult& test, const LoadedBasel
   return {};
 }
 
+// Why `more` cannot join `before`'s pairs, or nullopt when it can.
+std::optional<std::string> why_pairs_cannot_be_added(const PairedSpread& before,
+                                                     const PairedSpread& more) {
+  if (before.seeds.empty()) {
+    return fmt::format(
+        "its stored spread ({} pairs, from run {}) does not record its seeds, so pairs cannot "
+        "be added to it; promote a run of the baseline's seeds with --paired-spread alone first",
+        before.pairs, before.source_run);
+  }
+  std::vector<std::uint64_t> counted;
+  std::set_intersection(before.seeds.begin(), before.seeds.end(), more.seeds.begin(),
+                        more.seeds.end(), std::back_inserter(counted));
+  if (!counted.empty()) {
+    return fmt::format(
+        "seeds {} are already among the stored spread's {} pairs, and a seed counts once; run "
+        "other seeds of the baseline after the change (--seed) or replace the spread "
+        "(--paired-spread without --add-pairs)",
+        seed_ranges_text(counted), before.pairs);
+  }
+  return std::nullopt;
+}
+
+// `promote --paired-spread --add-pairs`: the run's `spread` joins the pairs `stored` counts.
+void add_run_pairs(PlannedFile& planned, BaselineMetric& stored, const PairedSpread& spread,
+                   const std::string& name, const std::string& path,
+                   std::vector<std::string>& refusals) {
+  const PairedSpread before = *stored.paired_spread;
+  if (const std::optional<std::string> refusal = why_pairs_cannot_be_added(before, spread)) {
+    refusals.push_back(fmt::format("{}: {}: {}", path, name, *refusal));
+    return;
+  }
+  stored.paired_spread = add_pairs(before, spread);
+  const PairedSpread& all = *stored.paired_spread;
+  ++planned.changed_metrics;
+  planned.detectable_effects.push_back(fmt::format(
+      "{}: its seeds moved by an sd of {:.4g} against the baseline's ({} seeds in both), added to "
+      "the {} stored pairs: an sd of {:.4g} over {} pairs (seeds {}), stored as the scale of "
+      "paired likelihood-ratio looks; the samples stay",
+      name, spread.sd, spread.pairs, before.pairs, all.sd, all.pairs, seed_ranges_text(all.seeds)));
+}
+
 // One seeded metric's spread into `target`, or the reason it has none.
 void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestResult& test,
                         const MetricRecord& metric, const std::string& path,
@@ -82,11 +155,11 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
     refusals.push_back(fmt::format("{}: {}: no stored samples to pair with", path, name));
     return;
   }
-  const std::vector<double> differences =
+  const Differences differences =
       paired_differences(stored->second, metric.sample_seeds, metric.samples);
-  const bool unmoved =
-      differences.size() >= static_cast<std::size_t>(kFewestStoredPairs) &&
-      std::all_of(differences.begin(), differences.end(), [](double d) { return d == 0.0; });
+  const std::vector<double>& moved = differences.values;
+  const bool unmoved = moved.size() >= static_cast<std::size_t>(kFewestStoredPairs) &&
+                       std::all_of(moved.begin(), moved.end(), [](double d) { return d == 0.0; });
   if (unmoved) {
     // A value the change does not touch (a covariate of the data alone, under another weight
     // stream): its paired differences are zero, there is no spread to store, and the metrics that
@@ -94,7 +167,7 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
     planned.detectable_effects.push_back(fmt::format(
         "{}: none of its {} seeds in both moved: no spread stored (its paired looks see equal "
         "values)",
-        name, differences.size()));
+        name, moved.size()));
     return;
   }
   const std::optional<PairedSpread> spread =
@@ -105,6 +178,10 @@ void plan_metric_spread(PlannedFile& planned, BaselineTest& target, const TestRe
         "exactly the same amount); run the baseline's own seeds after the change (--seed, "
         "--all-seeds)",
         path, name, kFewestStoredPairs));
+    return;
+  }
+  if (request.add_pairs && stored->second.paired_spread) {
+    add_run_pairs(planned, stored->second, *spread, name, path, refusals);
     return;
   }
   stored->second.paired_spread = spread;

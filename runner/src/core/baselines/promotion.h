@@ -28,6 +28,9 @@ struct PromotionRequest {
   /// `promote --paired-spread`: each seeded metric's spread of paired differences against the
   /// stored values is stored (paired_spread_measurement.h); the samples stay.
   bool paired_spread = false;
+  /// `promote --paired-spread --add-pairs`: the run's pairs join the stored spread's (other seeds
+  /// of the same kind of change) instead of replacing it.
+  bool add_pairs = false;
   std::string now;  ///< UTC time recorded as promoted_at
   /// `calibrate`: (test, metric) -> the calibration whose band the metric gets (policy band,
   /// rtol 0, atol its half-width). A metric without one keeps the calibrated band it has when the

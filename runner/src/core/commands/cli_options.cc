@@ -297,6 +297,12 @@ CLI::App* add_promote_command(CLI::App& app, PromoteOptions& promote) {
                  "baseline's values of the same seeds (the scale of paired likelihood-ratio "
                  "looks) and leave the samples as they are")
       ->excludes("--add-seeds");
+  command
+      ->add_flag("--add-pairs", promote.add_pairs,
+                 "With --paired-spread: add the run's pairs to those of the stored spread (other "
+                 "seeds of the baseline after the same kind of change; a seed counts once) "
+                 "instead of replacing it, so a pool's spread can grow past one run's seeds")
+      ->needs("--paired-spread");
   return command;
 }
 

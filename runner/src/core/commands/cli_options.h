@@ -105,6 +105,7 @@ struct PromoteOptions {
   bool force = false;
   bool add_seeds = false;      ///< seeded metrics: the run's seeds join the baseline's (a pool)
   bool paired_spread = false;  ///< seeded metrics: store the spread of paired differences only
+  bool add_pairs = false;      ///< with paired_spread: add the run's pairs to the stored spread's
 };
 
 /// `calibrate`: the K repeats, what they run, and where the bands go.

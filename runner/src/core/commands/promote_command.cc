@@ -60,6 +60,7 @@ ExitCode promote_command(const PromoteOptions& options) {
                                  .force = options.force,
                                  .add_seeds = options.add_seeds,
                                  .paired_spread = options.paired_spread,
+                                 .add_pairs = options.add_pairs,
                                  .now = utc_now_iso8601()};
   std::vector<std::string> predictions;
   const std::vector<PlannedFile> written = promote_run(run, request, &predictions);
