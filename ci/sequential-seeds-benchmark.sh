@@ -45,7 +45,13 @@
 #        the first on the trial's own fresh seeds, the others on seeds past every trial's: a pool
 #        costs 4 runs and 4 promotions, a candidate one run, and a 260-seed pool's own error
 #        moves a candidate's chance of a false alarm little, so k candidates per pool are nearly
-#        k independent trials).
+#        k independent trials); POOL_PAIRED=1 adds the design paired-pool to each pool: a copy of
+#        the pool given the spread of all of its 260 pairs (the other stream over its seeds, 52 at a
+#        time, promote --paired-spread, then --paired-spread --add-pairs), then POOL_CANDIDATES
+#        paired runs against it (at most 9), candidate k on its own stream 2 + k from the pool's
+#        seed 26 k, so that the seeds most runs take are no other candidate's. With
+#        FIXTURE=build/tests/fixture/mlregress_seed_gate_rise_fixture every design of the fixture
+#        declares .pass_rise(1.6875, 10).
 #        About 70 minutes on 2 cores with the defaults.
 set -euo pipefail
 export LC_ALL=C
@@ -89,11 +95,15 @@ first_seed=${FIRST_SEED:-1000}
 paired_stored=${PAIRED_STORED:-0}
 # POOL_CANDIDATES: fresh candidates run against each pool.
 pool_candidates=${POOL_CANDIDATES:-1}
+# POOL_PAIRED=1 adds paired candidates against each pool given the spread of all of its pairs.
+pool_paired=${POOL_PAIRED:-0}
 [[ $first_seed =~ ^[0-9]+$ ]] || die "FIRST_SEED must be a number"
 for n in "$aa_runs" "$inject_reps" "$fixture_runs" "$lever_trials" "$pool_candidates"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { usage; exit 64; }
 done
 [[ $pool_runs =~ ^[0-9]+$ && $pool_runs -le $aa_runs ]] || die "POOL_RUNS must be 0 .. AA_RUNS"
+[[ $pool_paired != 1 || $pool_candidates -le 9 ]] ||
+  die "POOL_PAIRED=1 takes at most 9 POOL_CANDIDATES (each from its own 26 of the pool's seeds)"
 [[ $fixture_pool_runs =~ ^[0-9]+$ && $fixture_pool_runs -le $fixture_runs ]] ||
   die "FIXTURE_POOL_RUNS must be 0 .. FIXTURE_RUNS"
 bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
@@ -142,6 +152,28 @@ promote() {
 
 last_run() { tail -1 "$index" | cut -f3; }
 
+# pool_paired_candidates STUDY BINARY TEST STREAM_PARAMETER TRIAL: the trial's pool (seeds
+# base .. base+259) copied and given the spread of all of its pairs, then paired candidates on it.
+pool_paired_candidates() {
+  local study=$1 exe=$2 test=$3 stream=$4 i=$5 k base stored
+  base=$((first_seed + 6 * cap * i))
+  stored=$work/baselines/$study-$i-pool-stored
+  cp -r "$work/baselines/$study-$i" "$stored"
+  for k in 0 1 2 3 4; do
+    run_study "pool-moved-$study" "$i-$k" "$exe" "$test" --seed $((base + k * cap)) \
+      --set "$test.$stream=1" --all-seeds --baselines "$work/baselines/none"
+    if ((k == 0)); then
+      promote "$exe" "$(last_run)" "$stored" --paired-spread
+    else
+      promote "$exe" "$(last_run)" "$stored" --paired-spread --add-pairs
+    fi
+  done
+  for ((k = 0; k < pool_candidates; ++k)); do
+    run_study "aa-$study-paired-pool" "$i-$k" "$exe" "$test" --seed $((base + 26 * k)) \
+      --set "$test.$stream=$((2 + k))" --baselines "$stored"
+  done
+}
+
 # aa_trials STUDY BINARY TEST STREAM_PARAMETER TRIALS POOL_TRIALS: the A/A trials of one study.
 aa_trials() {
   local study=$1 exe=$2 test=$3 stream=$4 trials=$5 pool_trials=$6 i k base baselines
@@ -181,6 +213,7 @@ aa_trials() {
           --seed $((first_seed + 6 * cap * trials + (i * pool_candidates + k) * cap)) \
           --baselines "$baselines"
       done
+      [[ $pool_paired == 1 ]] && pool_paired_candidates "$study" "$exe" "$test" "$stream" "$i"
     fi
     if (((i + 1) % 25 == 0)); then echo "  $((i + 1)) of $trials" >&2; fi
   done

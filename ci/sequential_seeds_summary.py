@@ -62,6 +62,8 @@ def declared_design(test):
         text += ".likelihood_ratio()"
     if test.get("seed_pass_error", 0.025) != 0.025:
         text += f".pass_error({test['seed_pass_error']:g})"
+    if test.get("seed_pass_rise"):
+        text += f".pass_rise({test['seed_pass_rise']:g}, {test['seed_pass_rise_from']})"
     return text
 
 
@@ -79,7 +81,7 @@ print(f"{'study':<8} {'design':<13} {'REGRESSION (any metric)':<32} {'INCONCLUSI
       "seeds: median p90 mean max")
 for name, (test_name, accuracy) in STUDIES.items():
     all_runs = []
-    for design in ("paired", "paired-stored", "fresh-own", "fresh-pool"):
+    for design in ("paired", "paired-stored", "paired-pool", "fresh-own", "fresh-pool"):
         runs = [run_summary(r[2], test_name) for r in rows if r[0] == f"aa-{name}-{design}"]
         if not runs:
             continue
