@@ -287,15 +287,21 @@ TEST(PairedSpreadAddPairs, ASeedCountsOnceAndASpreadWithoutItsSeedsIsNotAddedTo)
             seeds_from(100));
 }
 
-TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
+// A file whose Study.accuracy, on seeds 0-9, stores `spread`.
+BaselineFile file_with_spread(const PairedSpread& spread) {
   BaselineMetric m = four_seed_accuracy({});
   m.seeds = seeds_from(0);
   m.samples = values(0.01, 0.0);
-  m.paired_spread = PairedSpread{
-      .sd = 0.0025, .pairs = kSeeds, .source_run = "r3", .measured_at = "2026-12-06T00:00:00Z"};
+  m.paired_spread = spread;
   BaselineFile file;
   file.tests["Study"].config_hash = "0123456789abcdef";
   file.tests["Study"].metrics["accuracy"] = m;
+  return file;
+}
+
+TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
+  const BaselineFile file = file_with_spread(PairedSpread{
+      .sd = 0.0025, .pairs = kSeeds, .source_run = "r3", .measured_at = "2026-12-06T00:00:00Z"});
   const std::string text = render_baseline(file);
   EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, source_run = \"r3\", "
                               "measured_at = \"2026-12-06T00:00:00Z\" }"))
@@ -321,18 +327,12 @@ TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
 }
 
 TEST(PairedSpreadToml, TheSeedsOfItsPairsSurviveAWriteAndAReadAndMustMatchTheCount) {
-  BaselineMetric m = four_seed_accuracy({});
-  m.seeds = seeds_from(0);
-  m.samples = values(0.01, 0.0);
-  m.paired_spread = PairedSpread{.sd = 0.0025,
-                                 .pairs = kSeeds,
-                                 .mean = -0.0005,
-                                 .seeds = seeds_from(0),
-                                 .source_run = "r3",
-                                 .measured_at = "2026-12-07T00:00:00Z"};
-  BaselineFile file;
-  file.tests["Study"].config_hash = "0123456789abcdef";
-  file.tests["Study"].metrics["accuracy"] = m;
+  const BaselineFile file = file_with_spread(PairedSpread{.sd = 0.0025,
+                                                          .pairs = kSeeds,
+                                                          .mean = -0.0005,
+                                                          .seeds = seeds_from(0),
+                                                          .source_run = "r3",
+                                                          .measured_at = "2026-12-07T00:00:00Z"});
   const std::string text = render_baseline(file);
   EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, mean = -0.0005, seeds = "
                               "\"0-9\", source_run = \"r3\""))
