@@ -299,19 +299,31 @@ BaselineFile file_with_spread(const PairedSpread& spread) {
   return file;
 }
 
-TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
-  const BaselineFile file = file_with_spread(PairedSpread{
-      .sd = 0.0025, .pairs = kSeeds, .source_run = "r3", .measured_at = "2026-12-06T00:00:00Z"});
+// The file's text, checked to read back as `file` and to write the same text again.
+std::string round_trip(const BaselineFile& file) {
   const std::string text = render_baseline(file);
-  EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, source_run = \"r3\", "
-                              "measured_at = \"2026-12-06T00:00:00Z\" }"))
-      << text;
   const BaselineFile read = parse_baseline(text, "b.toml");
   EXPECT_EQ(read, file);
   EXPECT_EQ(render_baseline(read), text);
+  return text;
+}
+
+// What the reader says of `text` with `from` replaced by `to`.
+std::string error_after_edit(const std::string& text, const std::string& from,
+                             const std::string& to) {
+  return error_of(replace(text, from, to));
+}
+
+TEST(PairedSpreadToml, TheSpreadSurvivesAWriteAndARead) {
+  const BaselineFile file = file_with_spread(PairedSpread{
+      .sd = 0.0025, .pairs = kSeeds, .source_run = "r3", .measured_at = "2026-12-06T00:00:00Z"});
+  const std::string text = round_trip(file);
+  EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, source_run = \"r3\", "
+                              "measured_at = \"2026-12-06T00:00:00Z\" }"))
+      << text;
 
   const auto refused = [&](const std::string& from, const std::string& to) {
-    return error_of(replace(text, from, to));
+    return error_after_edit(text, from, to);
   };
   std::string error = refused("sd = 0.0025", "sd = 0");
   EXPECT_THAT(error, HasSubstr(".paired_spread.sd must be > 0")) << error;
@@ -333,16 +345,13 @@ TEST(PairedSpreadToml, TheSeedsOfItsPairsSurviveAWriteAndAReadAndMustMatchTheCou
                                                           .seeds = seeds_from(0),
                                                           .source_run = "r3",
                                                           .measured_at = "2026-12-07T00:00:00Z"});
-  const std::string text = render_baseline(file);
+  const std::string text = round_trip(file);
   EXPECT_THAT(text, HasSubstr("paired_spread = { sd = 0.0025, pairs = 10, mean = -0.0005, seeds = "
                               "\"0-9\", source_run = \"r3\""))
       << text;
-  const BaselineFile read = parse_baseline(text, "b.toml");
-  EXPECT_EQ(read, file);
-  EXPECT_EQ(render_baseline(read), text);
 
   const auto refused = [&](const std::string& from, const std::string& to) {
-    return error_of(replace(text, from, to));
+    return error_after_edit(text, from, to);
   };
   std::string error = refused("seeds = \"0-9\"", "seeds = \"0-8\"");
   EXPECT_THAT(error, HasSubstr(".paired_spread.seeds must name the 10 seeds of its pairs"))
