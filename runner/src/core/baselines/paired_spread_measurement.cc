@@ -62,25 +62,6 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
   return spread_of(paired_differences(stored, seeds, samples), source_run, now);
 }
 
-PairedSpread add_pairs(const PairedSpread& before, const PairedSpread& more) {
-  // Chan, Golub and LeVeque's update: the sums of squared deviations of two disjoint sets add,
-  // plus the spread of their two means about the mean of all.
-  const double n1 = before.pairs;
-  const double n2 = more.pairs;
-  const double n = n1 + n2;
-  const double delta = more.mean - before.mean;
-  const double squares = (n1 - 1.0) * before.sd * before.sd + (n2 - 1.0) * more.sd * more.sd +
-                         delta * delta * n1 * n2 / n;
-  PairedSpread all = more;
-  all.pairs = before.pairs + more.pairs;
-  all.mean = before.mean + delta * n2 / n;
-  all.sd = std::sqrt(squares / (n - 1.0));
-  all.seeds = before.seeds;
-  all.seeds.insert(all.seeds.end(), more.seeds.begin(), more.seeds.end());
-  std::sort(all.seeds.begin(), all.seeds.end());
-  return all;
-}
-
 namespace {
 
 // Why `test` measures no spread against its stored baseline, a line each; empty when it can.
@@ -122,6 +103,28 @@ std::optional<std::string> why_pairs_cannot_be_added(const PairedSpread& before,
         seed_ranges_text(counted), before.pairs);
   }
   return std::nullopt;
+}
+
+// `before`'s pairs and `more`'s together, as if one run had measured them all: the sd and mean
+// over every difference, the seeds joined, the source run and time `more`'s. Both record their
+// seeds, and share none.
+PairedSpread add_pairs(const PairedSpread& before, const PairedSpread& more) {
+  // Chan, Golub and LeVeque's update: the sums of squared deviations of two disjoint sets add,
+  // plus the spread of their two means about the mean of all.
+  const double n1 = before.pairs;
+  const double n2 = more.pairs;
+  const double n = n1 + n2;
+  const double delta = more.mean - before.mean;
+  const double squares = (n1 - 1.0) * before.sd * before.sd + (n2 - 1.0) * more.sd * more.sd +
+                         delta * delta * n1 * n2 / n;
+  PairedSpread all = more;
+  all.pairs = before.pairs + more.pairs;
+  all.mean = before.mean + delta * n2 / n;
+  all.sd = std::sqrt(squares / (n - 1.0));
+  all.seeds = before.seeds;
+  all.seeds.insert(all.seeds.end(), more.seeds.begin(), more.seeds.end());
+  std::sort(all.seeds.begin(), all.seeds.end());
+  return all;
 }
 
 // `promote --paired-spread --add-pairs`: the run's `spread` joins the pairs `stored` counts.

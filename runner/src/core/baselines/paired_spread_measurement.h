@@ -24,11 +24,6 @@ std::optional<PairedSpread> measure_paired_spread(const BaselineMetric& stored,
                                                   const std::string& source_run,
                                                   const std::string& now);
 
-/// `before`'s pairs and `more`'s together, as if one run had measured them all: the sd and mean
-/// over every difference, the seeds joined, the source run and time `more`'s. Both must record
-/// their seeds, and share none.
-PairedSpread add_pairs(const PairedSpread& before, const PairedSpread& more);
-
 /// `promote --paired-spread`: per seeded metric of the run's selected tests, the spread of its
 /// paired differences against the stored values, stored as the metric's paired_spread; nothing
 /// else changes. The run may be of another configuration (what moved the seeds may be a
@@ -36,8 +31,8 @@ PairedSpread add_pairs(const PairedSpread& before, const PairedSpread& more);
 /// without a spread, with a line saying so. Throws PromotionRefused, listing every reason and
 /// writing nothing, for a failed test, a test without a baseline, a metric the baseline lacks or
 /// sharing fewer than kFewestStoredPairs seeds with the run, or a run that moved no metric. With
-/// request.add_pairs the run's pairs join a stored spread's (add_pairs), refused when it does not
-/// record its seeds or already counts one of the run's.
+/// request.add_pairs the run's pairs join a stored spread's (the sd and mean over every
+/// difference), refused when it does not record its seeds or already counts one of the run's.
 /// Returns only the files that change.
 std::vector<PlannedFile> plan_paired_spread(const RunRecord& record, const BaselineSet& existing,
                                             const PromotionRequest& request);
