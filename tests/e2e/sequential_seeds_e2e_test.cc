@@ -287,7 +287,7 @@ TEST_F(SequentialSeedsE2eTest, APassErrorFlowsFromTheDeclarationToTheVerdict) {
 TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVerdict) {
   EXPECT_THAT(lr_fixture("list").out,
               HasSubstr("[2 seeds, then 1 at a time, up to 12, likelihood-ratio looks, PASS error "
-                        "0.2]"));
+                        "0.2, PASS boundary chosen per paired shape]"));
   EXPECT_EQ(json::parse(lr_fixture("list --format json").out)
                 .at("tests")
                 .at(0)

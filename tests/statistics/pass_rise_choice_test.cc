@@ -71,6 +71,17 @@ TEST(PassRiseChoice, AFiftyTwoPairSpreadKeepsTheConstantBoundary) {
   EXPECT_LT(choice.stopped_by_target, 0.95);
 }
 
+TEST(PassRiseChoice, AScaleFromTheFirstLookKeepsTheConstantBoundaryWithoutASearch) {
+  // Paired looks without a stored spread weigh by their first look's 8 pairs (7 degrees of
+  // freedom) and look from 8 seeds: the constant boundary alone takes about twice the bound
+  // under no change (seeded-tests.md's table, 2.07), and a rise only adds to that.
+  SprtShape shape = paired_shape(0.857, 7.0);
+  shape.looks.erase(shape.looks.begin(), shape.looks.begin() + 3);  // from 8 seeds
+  const PassRiseChoice choice = choose_pass_rise(shape, kAlpha, kBeta);
+  EXPECT_EQ(choice.rise, 0.0);
+  EXPECT_GT(choice.ratio_h0, 1.3);
+}
+
 TEST(PassRiseChoice, ACapWithinTheTargetNeedsNoRise) {
   // At d = 0.5 the target is 2.5 x 12.6 seeds; a cap of 12 stops every run before it.
   const PassRiseChoice choice = choose_pass_rise(paired_shape(0.5, 0.0, 12), kAlpha, kBeta);

@@ -8,6 +8,7 @@
 // fail.
 #include "analysis/likelihood_ratio_seeds.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -39,6 +40,13 @@ SequentialPlan likelihood_ratio_plan(int first = 2) {
   SequentialPlan plan{.block = first, .cap = kCap, .next_block = 1};
   plan.likelihood_ratio = true;
   plan.pass_error = kBeta;
+  return plan;
+}
+
+// The same with a constant PASS boundary (Seeds::constant_pass()).
+SequentialPlan constant_pass_plan() {
+  SequentialPlan plan = likelihood_ratio_plan();
+  plan.constant_pass = true;
   return plan;
 }
 
@@ -330,7 +338,7 @@ TEST(LikelihoodRatioSeeds, APassBoundaryThatRisesStopsUnchangedRunsSoonerAndKeep
   const auto looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
                                            candidate, baseline, rising, kAlpha);
   const auto constant = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
-                                              candidate, baseline, likelihood_ratio_plan(), kAlpha);
+                                              candidate, baseline, constant_pass_plan(), kAlpha);
   for (const SequentialLook& look : looks) {
     EXPECT_NEAR(look.pass_boundary,
                 looks.front().pass_boundary + (look.seeds >= Rates::kWithin ? 2.0 : 0.0), 1e-12)
@@ -339,7 +347,7 @@ TEST(LikelihoodRatioSeeds, APassBoundaryThatRisesStopsUnchangedRunsSoonerAndKeep
   EXPECT_LT(looks.front().pass_boundary, constant.front().pass_boundary - 0.5);  // calibrated
   constexpr int kSequences = 3000;
   const Rates h0 = simulate_stored_spread(rising, 0.0, kSequences);
-  const Rates h0_constant = simulate_stored_spread(likelihood_ratio_plan(), 0.0, kSequences);
+  const Rates h0_constant = simulate_stored_spread(constant_pass_plan(), 0.0, kSequences);
   EXPECT_GT(clopper_pearson(h0.within, h0.sequences).low, 0.94) << h0.within;
   EXPECT_LT(clopper_pearson(h0_constant.within, h0_constant.sequences).high, 0.94)
       << h0_constant.within;
@@ -347,6 +355,81 @@ TEST(LikelihoodRatioSeeds, APassBoundaryThatRisesStopsUnchangedRunsSoonerAndKeep
   const Rates h1 = simulate_stored_spread(rising, kMargin, kSequences);
   EXPECT_GE(clopper_pearson(h1.regressions, h1.sequences).high, 1.0 - kBeta) << h1.regressions;
   EXPECT_LE(clopper_pearson(h1.passes, h1.sequences).low, kBeta) << h1.passes;
+}
+
+// Without a declared rise, paired looks take the rise their shape chooses
+// (statistics/pass_rise_choice.h): on this stored spread Wald's bound is 2.7 seeds under no
+// change, the target 2.5 x that, so the look at 6 seeds, by which the constant boundary stops
+// 92.4% of unchanged runs. The gate's own looks record the chosen rise, rise by it from its look
+// (planted: constant_pass() keeps the constant boundary), stop 95% by 6 seeds, and hold the
+// errors; fresh looks (a baseline arm) keep the constant boundary.
+TEST(LikelihoodRatioSeeds, PairedLooksWithoutADeclaredRiseTakeTheRiseTheirShapeChooses) {
+  World world{std::mt19937_64(29), /*paired=*/true};
+  auto [candidate, baseline] = world.draw(0.5 * kMargin);
+  baseline.paired_spread = PairedSpread{.sd = kMargin, .pairs = 52};
+  const auto looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                           candidate, baseline, likelihood_ratio_plan(), kAlpha);
+  ASSERT_FALSE(looks.empty());
+  const SequentialLook& first = looks.front();
+  EXPECT_TRUE(first.pass_rise_chosen);
+  EXPECT_GT(first.pass_rise, 0.0);
+  EXPECT_GT(first.pass_rise_from, 2);
+  EXPECT_LE(first.pass_rise_from, Rates::kWithin);
+  for (const SequentialLook& look : looks) {
+    EXPECT_NEAR(look.pass_boundary,
+                first.pass_boundary + (look.seeds >= first.pass_rise_from ? first.pass_rise : 0.0),
+                1e-12)
+        << look.seeds;
+  }
+  EXPECT_THAT(
+      look_pass_boundary_clause(first),
+      HasSubstr(fmt::format("from {} seeds, chosen for the paired shape", first.pass_rise_from)));
+  const auto constant = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                              candidate, baseline, constant_pass_plan(), kAlpha);
+  EXPECT_EQ(constant.front().pass_rise, 0.0);
+  EXPECT_FALSE(constant.front().pass_rise_chosen);
+  EXPECT_EQ(look_pass_boundary_clause(constant.front()), "");
+
+  constexpr int kSequences = 3000;
+  const Rates h0 = simulate_stored_spread(likelihood_ratio_plan(), 0.0, kSequences);
+  const Rates h0_constant = simulate_stored_spread(constant_pass_plan(), 0.0, kSequences);
+  EXPECT_GT(clopper_pearson(h0.within, h0.sequences).low, 0.94) << h0.within;
+  EXPECT_LT(clopper_pearson(h0_constant.within, h0_constant.sequences).high, 0.94)
+      << h0_constant.within;
+  EXPECT_LE(clopper_pearson(h0.regressions, h0.sequences).low, kAlpha) << h0.regressions;
+  const Rates h1 = simulate_stored_spread(likelihood_ratio_plan(), kMargin, kSequences);
+  EXPECT_GE(clopper_pearson(h1.regressions, h1.sequences).high, 1.0 - kBeta) << h1.regressions;
+  EXPECT_LE(clopper_pearson(h1.passes, h1.sequences).low, kBeta) << h1.passes;
+
+  World fresh_world{std::mt19937_64(31), /*paired=*/false};
+  const auto [fresh, arm] = fresh_world.draw(0.0);
+  const auto fresh_looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                                 fresh, arm, likelihood_ratio_plan(), kAlpha);
+  EXPECT_EQ(fresh_looks.front().pass_rise, 0.0);
+}
+
+// A look's rise goes through results.json: a run folder read months later says which PASS
+// boundary each look had.
+TEST(LikelihoodRatioSeeds, AChosenRiseRoundTripsThroughResultsJson) {
+  SequentialLook look;
+  look.seeds = 6;
+  look.likelihood_ratio = true;
+  look.log_ratio = -0.5;
+  look.regression_boundary = 3.0;
+  look.pass_boundary = -1.25;
+  look.alternative = kMargin;
+  look.seed_sd = kMargin;
+  look.scale_source = "the baseline's 260 stored paired differences";
+  look.pass_rise = 1.6875;
+  look.pass_rise_from = 10;
+  look.pass_rise_chosen = true;
+  const SequentialLook back = nlohmann::json(look).get<SequentialLook>();
+  EXPECT_EQ(back.pass_rise, 1.6875);
+  EXPECT_EQ(back.pass_rise_from, 10);
+  EXPECT_TRUE(back.pass_rise_chosen);
+  look.pass_rise = 0.0;  // a constant boundary writes no rise
+  EXPECT_FALSE(nlohmann::json(look).at("likelihood_ratio").contains("pass_rise"));
+  EXPECT_EQ(nlohmann::json(look).get<SequentialLook>().pass_rise, 0.0);
 }
 
 // Fresh seeds whose accuracy has a long tail of bad seeds (skew 1.5 toward a degradation: each

@@ -147,6 +147,19 @@ TEST(SeedRegistrationTest, APassRiseNeedsLikelihoodRatioLooksAndALookInThePlan) 
   }
 }
 
+// constant_pass() keeps the PASS boundary of likelihood-ratio looks constant: refused without them
+// and beside a declared rise, which says the opposite.
+TEST(SeedRegistrationTest, AConstantPassBoundaryNeedsLikelihoodRatioLooksWithoutARise) {
+  const auto lr = [] { return Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio(); };
+  EXPECT_EQ(error_of({}, lr().pass_error(0.2).constant_pass()), "");
+  EXPECT_THAT(
+      error_of({}, Seeds(2).then_blocks_of(2).up_to(52).constant_pass()),
+      ::testing::HasSubstr("declares Seeds(2).constant_pass() without likelihood_ratio(); "
+                           "a constant PASS boundary is a choice of likelihood-ratio looks"));
+  EXPECT_THAT(error_of({}, lr().pass_rise(2.0, 10).constant_pass()),
+              ::testing::HasSubstr("declares Seeds(2).constant_pass() with pass_rise()"));
+}
+
 // until_decided() is its own design: combined with up_to() (a second cap) or pass_early() (a
 // spending of the PASS error it does not do) the declaration is ambiguous and refused.
 TEST(SeedRegistrationTest, AnAnytimeStudyRefusesThePlannedDesignsOptions) {

@@ -242,6 +242,18 @@ class Seeds {
     return *this;
   }
 
+  /// Likelihood-ratio looks: a constant PASS boundary on every look, paired or fresh. Without it
+  /// (and without pass_rise()) paired looks take the rise their shape chooses: the cheapest step
+  /// that stops 95% of unchanged runs within 2.5x Wald's bound while the mean seeds stay within
+  /// 1.3x both bounds, else none (runner/docs/seeded-tests.md, "The PASS boundary the design
+  /// chooses"). The constant boundary is the design closest to the bound on average, with a long
+  /// tail of seeds under no change. With pass_rise(), or without likelihood_ratio(), refused at
+  /// start.
+  Seeds& constant_pass() {
+    constant_pass_ = true;
+    return *this;
+  }
+
   /// The seeds a run starts with: the first block of a sequential test.
   int count() const { return count_; }
   /// The most seeds a run may take: the cap of a sequential test, else count().
@@ -268,6 +280,8 @@ class Seeds {
   /// pass_rise() was called.
   bool has_pass_rise() const { return has_pass_rise_; }
   int pass_rise_from() const { return pass_rise_from_; }
+  /// constant_pass() was called.
+  bool constant_pass_boundary() const { return constant_pass_; }
   /// The variants: those declared by hand, then (once registered) the random searches' trials.
   const std::vector<Variant>& variant_list() const { return variants_; }
   /// The random_search() declarations, in order.
@@ -288,6 +302,7 @@ class Seeds {
   double pass_rise_ = 0.0;         ///< pass_rise(): 0 when not called
   int pass_rise_from_ = 0;
   bool has_pass_rise_ = false;  ///< pass_rise() was called
+  bool constant_pass_ = false;  ///< constant_pass() was called
   int next_block_ = 0;
   bool has_next_block_ = false;  ///< then_blocks_of() was called
   std::vector<Variant> variants_;

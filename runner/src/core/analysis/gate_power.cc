@@ -82,7 +82,8 @@ SequentialPlan plan_of(const GatePowerQuestion& q) {
                         .pass_spending = q.pass_spending,
                         .family = q.family,
                         .pass_rise = q.pass_rise,
-                        .pass_rise_from = q.pass_rise_from};
+                        .pass_rise_from = q.pass_rise_from,
+                        .constant_pass = q.constant_pass};
 }
 
 struct Judgement {
@@ -346,7 +347,9 @@ std::string gate_power_sentence(const GatePowerQuestion& q, const GatePower& pow
                                 : q.pass_spending == stats::SpendingFunction::kPocock
                                     ? ", PASS error spent early"
                                     : "",
-                                pass_error, pass_rise_clause(q.pass_rise, q.pass_rise_from))
+                                pass_error,
+                                pass_boundary_clause(q.likelihood_ratio, q.pass_rise,
+                                                     q.pass_rise_from, q.constant_pass))
                   : fmt::format("fresh seeds, {} of them in one look", q.cap);
   const std::string level = q.family <= 1
                                 ? fmt::format("alpha {:g}", q.alpha)

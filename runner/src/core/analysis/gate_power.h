@@ -53,6 +53,7 @@ struct GatePowerQuestion {
   bool likelihood_ratio = false;  ///< Seeds(b).up_to(cap).likelihood_ratio(): Wald's SPRT
   double pass_rise = 0.0;         ///< its .pass_rise(rise, from): the rise (0: none)
   int pass_rise_from = 0;         ///< and the seeds from which it holds
+  bool constant_pass = false;     ///< its .constant_pass()
   double alpha = kDefaultGateAlpha;
   /// Margin{.covariate}: the covariate's name and its stored value for each baseline sample (same
   /// order). A simulated seed then draws its value and its covariate together, and the gate

@@ -12,6 +12,7 @@
 #include "analysis/sequential_look_steps.h"
 #include "statistics/chi_square.h"
 #include "statistics/moments.h"
+#include "statistics/pass_rise_choice.h"
 #include "statistics/seed_law.h"
 #include "statistics/truncated_sprt.h"
 #include "statistics/welch.h"
@@ -263,12 +264,40 @@ stats::SprtShape shape_of(const SeedScale& scale, double margin, const std::vect
   return shape;
 }
 
-// The plan's rise of the PASS boundary at each look: pass_rise from the look at pass_rise_from
-// seeds on; none without a rise.
-std::vector<double> pass_rises(const SequentialPlan& plan, const std::vector<int>& looks) {
-  if (!(plan.pass_rise > 0.0)) return {};
+// The rise of the PASS boundary a paired shape chooses (statistics/pass_rise_choice.h): a few
+// dozen calibrations the first time, kept for the process as the calibrations are (the shift's
+// grid makes the shapes of one metric's runs the same).
+stats::PassRiseChoice chosen_rise(const stats::SprtShape& shape, double alpha, double beta) {
+  using Key = std::tuple<double, std::vector<int>, double, int, double, double, double>;
+  static std::mutex mutex;
+  static std::map<Key, stats::PassRiseChoice> cache;
+  const Key key{shape.d, shape.looks, shape.spread_df, shape.slope_seeds, alpha, beta, shape.skew};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  const stats::PassRiseChoice c = stats::choose_pass_rise(shape, alpha, beta);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, c).first->second;
+}
+
+// The PASS boundary's rise the looks are calibrated for, recorded on `look`: the plan's declared
+// pass_rise; else, on paired looks (their shape has no reference) unless the plan keeps a constant
+// boundary, the rise the shape chooses; else none.
+std::vector<double> pass_rises(const SequentialPlan& plan, const stats::SprtShape& shape,
+                               double alpha, SequentialLook& look) {
+  if (plan.pass_rise > 0.0) {
+    look.pass_rise = plan.pass_rise;
+    look.pass_rise_from = plan.pass_rise_from;
+  } else if (shape.reference_seeds == 0 && !plan.constant_pass) {
+    const stats::PassRiseChoice choice = chosen_rise(shape, alpha, plan.pass_error);
+    look.pass_rise = choice.rise;
+    look.pass_rise_from = choice.from;
+    look.pass_rise_chosen = choice.rise > 0.0;
+  }
+  if (!(look.pass_rise > 0.0)) return {};
   std::vector<double> rise;
-  for (const int n : looks) rise.push_back(n >= plan.pass_rise_from ? plan.pass_rise : 0.0);
+  for (const int n : shape.looks) rise.push_back(n >= look.pass_rise_from ? look.pass_rise : 0.0);
   return rise;
 }
 
@@ -361,8 +390,8 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   }
   if (without_spread(scale)) return {exact_look(comparison, ran, paired, looks.front(), base)};
   const stats::SprtShape shape = shape_of(scale, margin, looks);
-  const stats::SprtCalibration calibration =
-      calibrated(shape, decision_level, plan.pass_error, pass_rises(plan, looks));
+  const stats::SprtCalibration calibration = calibrated(
+      shape, decision_level, plan.pass_error, pass_rises(plan, shape, decision_level, base));
   base.alternative = shape.d * scale.sd;
   base.regression_boundary = calibration.boundaries.upper;
   base.pass_boundary = calibration.boundaries.lower;

@@ -190,9 +190,19 @@ std::vector<int> sequential_looks(const SequentialPlan& plan) {
   return looks;
 }
 
-std::string pass_rise_clause(double rise, int from_seeds) {
-  if (!(rise > 0.0)) return "";
-  return fmt::format(", PASS boundary rising by {:g} from {} seeds", rise, from_seeds);
+std::string pass_boundary_clause(bool likelihood_ratio, double rise, int from_seeds,
+                                 bool constant_pass) {
+  if (rise > 0.0)
+    return fmt::format(", PASS boundary rising by {:g} from {} seeds", rise, from_seeds);
+  if (!likelihood_ratio) return "";
+  return constant_pass ? ", constant PASS boundary" : ", PASS boundary chosen per paired shape";
+}
+
+std::string look_pass_boundary_clause(const SequentialLook& look) {
+  if (!look.likelihood_ratio || !(look.pass_rise > 0.0)) return "";
+  return fmt::format(", PASS boundary rising by {:.4g} from {} seeds{}", look.pass_rise,
+                     look.pass_rise_from,
+                     look.pass_rise_chosen ? ", chosen for the paired shape" : "");
 }
 
 std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,

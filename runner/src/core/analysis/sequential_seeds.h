@@ -96,9 +96,13 @@ struct SequentialPlan {
   /// Likelihood-ratio plans: the PASS boundary rises by pass_rise on the log likelihood ratio from
   /// the look at pass_rise_from seeds on (statistics/truncated_sprt.h, SprtBoundaries::rise): an
   /// unchanged candidate stops within those seeds more often, for a few more seeds on average.
-  /// 0: a constant PASS boundary.
+  /// 0: none declared; paired looks then rise by the step the design chooses for their shape
+  /// (statistics/pass_rise_choice.h) unless constant_pass.
   double pass_rise = 0.0;
   int pass_rise_from = 0;
+  /// Likelihood-ratio plans declared .constant_pass(): a constant PASS boundary on every look,
+  /// the design closest to Wald's bound on average, with a long tail of seeds under no change.
+  bool constant_pass = false;
 };
 
 /// The seed counts at which the plan looks: {8, 16, 24, 32, 40} for block 8, cap 40; {12, 20,
@@ -107,9 +111,12 @@ struct SequentialPlan {
 /// likelihood-ratio plan, cap < block) are std::invalid_argument.
 std::vector<int> sequential_looks(const SequentialPlan& plan);
 
-/// ", PASS boundary rising by 2 from 10 seeds" for a plan's pass_rise, "" without one: what the
-/// design lines of list, promote and the comparisons say of it.
-std::string pass_rise_clause(double rise, int from_seeds);
+/// What the design lines of list and promote say of a plan's PASS boundary: ", PASS boundary
+/// rising by 2 from 10 seeds" for a declared pass_rise; for other likelihood-ratio plans
+/// ", constant PASS boundary" (constant_pass) or ", PASS boundary chosen per paired shape"; ""
+/// for the other designs.
+std::string pass_boundary_clause(bool likelihood_ratio, double rise, int from_seeds,
+                                 bool constant_pass);
 
 enum class LookOutcome { kContinue, kRegression, kImproved, kPass };
 /// "continue", "regression", "improvement", "pass"
@@ -158,6 +165,11 @@ struct SequentialLook {
   /// baseline's; 0: normal seeds, statistics/seed_law.h).
   double seed_skew = 0.0;
   std::string scale_source;
+  /// The PASS boundary's rise the looks were calibrated for (0: a constant boundary) and the seeds
+  /// from which it held; chosen: the design chose it for the shape (not .pass_rise()).
+  double pass_rise = 0.0;
+  int pass_rise_from = 0;
+  bool pass_rise_chosen = false;
 };
 
 /// Looks at the candidate's seeds (in the order they ran) against the baseline, from the first
@@ -178,6 +190,11 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
 /// sequential p-values (they join the run's Holm families) and the look's interval as the one a
 /// PASS needs. A look with a problem, or a diverged seed, is passed on as it is.
 DistributionAnalysis sequential_decision_analysis(const SequentialLook& last);
+
+/// What a comparison says of the PASS boundary its likelihood-ratio looks used: ", PASS boundary
+/// rising by 1.68 from 10 seeds" (", chosen for the paired shape" when the design chose it), ""
+/// for a constant boundary or another design.
+std::string look_pass_boundary_clause(const SequentialLook& look);
 
 /// "look 2 (16 seeds): diff -0.0041 [97.1% CI -0.0098, 0.0016], p(worse) 0.21 → sequential
 /// 0.93; continue"

@@ -23,6 +23,7 @@ GatePowerQuestion stored_samples_question(const MetricRecord& metric, const Base
   q.likelihood_ratio = test.seed_likelihood_ratio;
   q.pass_rise = test.seed_pass_rise;
   q.pass_rise_from = test.seed_pass_rise_from;
+  q.constant_pass = test.seed_constant_pass;
   if (margin == nullptr || margin->covariate.empty() || stored_test == nullptr) return q;
   const auto covariate = stored_test->metrics.find(margin->covariate);
   if (covariate == stored_test->metrics.end()) return q;

@@ -25,6 +25,7 @@ void add_sequential_fields(nlohmann::json& entry, const Seeds& seeds) {
     entry["seeds_pass_rise"] = seeds.pass_rise_value();
     entry["seeds_pass_rise_from"] = seeds.pass_rise_from();
   }
+  if (seeds.constant_pass_boundary()) entry["seeds_constant_pass"] = true;
 }
 
 }  // namespace
@@ -100,15 +101,17 @@ std::string render_list_text(const std::vector<const RegisteredTest*>& tests) {
               ? fmt::format("{} seeds, then {} at a time", seeds.count(), seeds.next_block())
               : fmt::format("{} seeds at a time", seeds.count());
       kind = seeds.sequential()
-                 ? fmt::format("  [{}, up to {}{}{}{}", blocks, seeds.max_count(),
-                               seeds.anytime()                  ? ", anytime-valid"
-                               : seeds.likelihood_ratio_looks() ? ", likelihood-ratio looks"
-                               : seeds.passes_early()           ? ", PASS early"
-                                                                : "",
-                               seeds.has_pass_error()
-                                   ? fmt::format(", PASS error {:g}", seeds.pass_error_value())
-                                   : "",
-                               pass_rise_clause(seeds.pass_rise_value(), seeds.pass_rise_from()))
+                 ? fmt::format(
+                       "  [{}, up to {}{}{}{}", blocks, seeds.max_count(),
+                       seeds.anytime()                  ? ", anytime-valid"
+                       : seeds.likelihood_ratio_looks() ? ", likelihood-ratio looks"
+                       : seeds.passes_early()           ? ", PASS early"
+                                                        : "",
+                       seeds.has_pass_error()
+                           ? fmt::format(", PASS error {:g}", seeds.pass_error_value())
+                           : "",
+                       pass_boundary_clause(seeds.likelihood_ratio_looks(), seeds.pass_rise_value(),
+                                            seeds.pass_rise_from(), seeds.constant_pass_boundary()))
                  : fmt::format("  [{} seeds", seeds.count());
       for (const Variant& v : test->seeds.variant_list())
         kind += (&v == &test->seeds.variant_list().front() ? " × " : ", ") + v.name;

@@ -53,6 +53,7 @@ struct PlannedEntry {
   bool likelihood_ratio = false;          ///< sequential tests: likelihood_ratio()
   double pass_rise = 0.0;                 ///< likelihood-ratio tests: pass_rise() (0: none)
   int pass_rise_from = 0;
+  bool constant_pass = false;             ///< likelihood-ratio tests: constant_pass()
   std::optional<double> attempts_detect;  ///< flaky-aware tests
   bool quarantined = false;
   bool seeded() const { return !seeds.empty(); }
@@ -93,6 +94,7 @@ std::vector<PlannedEntry> plan_entries(const Shard& shard) {
     entry.likelihood_ratio = planned->likelihood_ratio;
     entry.pass_rise = planned->pass_rise;
     entry.pass_rise_from = planned->pass_rise_from;
+    entry.constant_pass = planned->constant_pass;
     entry.variants = planned->variants;
     entry.attempts_detect = planned->attempts_detect;
     entry.quarantined = planned->quarantined;
@@ -148,13 +150,14 @@ std::string sequential_design(const RunConfigTest& test) {
     return fmt::format("Seeds({}){}.until_decided({})", test.seed_block, next, test.seeds.size());
   }
   return fmt::format(
-      "Seeds({}){}.up_to({}){}{}{}{}", test.seed_block, next, test.seeds.size(),
+      "Seeds({}){}.up_to({}){}{}{}{}{}", test.seed_block, next, test.seeds.size(),
       test.pass_spending == stats::SpendingFunction::kPocock ? ".pass_early()" : "",
       test.likelihood_ratio ? ".likelihood_ratio()" : "",
       test.pass_error != kDefaultPassError ? fmt::format(".pass_error({:g})", test.pass_error) : "",
       test.pass_rise > 0.0
           ? fmt::format(".pass_rise({:g}, {})", test.pass_rise, test.pass_rise_from)
-          : "");
+          : "",
+      test.constant_pass ? ".constant_pass()" : "");
 }
 
 // A sequential test's looks are judged under one design: its block, cap and PASS spending decide
@@ -268,6 +271,7 @@ void apply_seed_plan(TestResult& test, const PlannedEntry& entry) {
   test.seed_likelihood_ratio = entry.likelihood_ratio;
   test.seed_pass_rise = entry.pass_rise;
   test.seed_pass_rise_from = entry.pass_rise_from;
+  test.seed_constant_pass = entry.constant_pass;
   if (entry.attempts_detect) test.attempts = FailureRate{*entry.attempts_detect};
   test.quarantined = entry.quarantined;
 }

@@ -255,7 +255,8 @@ MetricComparison BaselineGate::analyse_metric(const TestResult& test, const Metr
                                   .pass_spending = test.seed_pass_spending,
                                   .family = family_,
                                   .pass_rise = test.seed_pass_rise,
-                                  .pass_rise_from = test.seed_pass_rise_from},
+                                  .pass_rise_from = test.seed_pass_rise_from,
+                                  .constant_pass = test.seed_constant_pass},
                    alpha_, covariate ? &*covariate : nullptr)
              : compare_distribution(metric, entry, covariate ? &*covariate : nullptr);
 }

@@ -297,7 +297,8 @@ MetricComparison compare_sequential_distribution(const MetricRecord& metric,
                      : fmt::format(", {} seeds at a time up to {}", plan.block, plan.cap);
   if (plan.anytime) c.tolerance += ", anytime-valid";
   if (plan.likelihood_ratio) c.tolerance += ", likelihood-ratio looks";
-  c.tolerance += pass_rise_clause(plan.pass_rise, plan.pass_rise_from);
+  if (plan.likelihood_ratio && plan.constant_pass) c.tolerance += ", constant PASS boundary";
+  c.tolerance += look_pass_boundary_clause(c.looks.back());
   return c;
 }
 

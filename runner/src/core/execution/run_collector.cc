@@ -217,6 +217,7 @@ void RunCollector::start_seeded_test(const PlannedTest& planned) {
   result.seed_likelihood_ratio = planned.seed_likelihood_ratio;
   result.seed_pass_rise = planned.seed_pass_rise;
   result.seed_pass_rise_from = planned.seed_pass_rise_from;
+  result.seed_constant_pass = planned.seed_constant_pass;
   if (planned.attempts) {
     result.threads = plan_.settings.threads;
     add_run_settings(result.config, plan_.settings.seed, result.threads);

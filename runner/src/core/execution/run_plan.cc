@@ -58,6 +58,7 @@ void plan_sequential_design(PlannedTest& planned, const Seeds& seeds) {
   planned.seed_likelihood_ratio = seeds.likelihood_ratio_looks();
   planned.seed_pass_rise = seeds.pass_rise_value();
   planned.seed_pass_rise_from = seeds.pass_rise_from();
+  planned.seed_constant_pass = seeds.constant_pass_boundary();
 }
 
 PlannedTest plan_test(const RegisteredTest& test, const std::vector<ParamOverride>& overrides,
@@ -189,6 +190,7 @@ void to_json(nlohmann::json& json, const RunPlan& plan) {
           entry["pass_rise"] = planned.seed_pass_rise;
           entry["pass_rise_from"] = planned.seed_pass_rise_from;
         }
+        if (planned.seed_constant_pass) entry["constant_pass"] = true;
       }
       if (planned.attempts) {
         entry["attempts"] = {{"detect", planned.attempts->detect},

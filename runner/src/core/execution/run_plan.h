@@ -65,6 +65,8 @@ struct PlannedTest {
   /// and the seeds from which it holds.
   double seed_pass_rise = 0.0;
   int seed_pass_rise_from = 0;
+  /// Likelihood-ratio tests declared .constant_pass().
+  bool seed_constant_pass = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, or a plain test under run --quarantine): the seeds are
   /// attempts of the plain body, seed_block attempts between two looks, and the failure rate is
   /// gated with this policy. Unset for every other test.

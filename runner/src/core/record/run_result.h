@@ -191,6 +191,8 @@ struct TestResult {
   /// and the seeds from which it holds.
   double seed_pass_rise = 0.0;
   int seed_pass_rise_from = 0;
+  /// Likelihood-ratio tests declared .constant_pass(): no rise, declared or chosen.
+  bool seed_constant_pass = false;
   /// Flaky-aware tests (ML_FLAKY_TEST, run --quarantine): the seed runs are attempts of the
   /// plain body; a failed attempt does not fail the test, the failure rate (the metric
   /// kFailureRateMetric, with this policy) is gated. The metrics are the first attempt's.

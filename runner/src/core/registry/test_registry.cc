@@ -75,8 +75,9 @@ std::string parameter_problem(const RegisteredTest& test, const std::string& whe
 }
 
 // pass_rise() raises the PASS boundary of likelihood-ratio looks, by a rise a calibration can
-// absorb, from a look the plan has.
-std::string pass_rise_problem(const RegisteredTest& test, const std::string& where) {
+// absorb, from a look the plan has; constant_pass() keeps the boundary of likelihood-ratio looks
+// that declare no rise constant.
+std::string pass_boundary_problem(const RegisteredTest& test, const std::string& where) {
   const Seeds& seeds = test.seeds;
   const bool fits = seeds.likelihood_ratio_looks() && seeds.pass_rise_value() > 0.0 &&
                     seeds.pass_rise_value() <= 5.0 && seeds.pass_rise_from() >= seeds.count() &&
@@ -89,6 +90,15 @@ std::string pass_rise_problem(const RegisteredTest& test, const std::string& whe
         ".likelihood_ratio().pass_error(0.2).pass_rise(2.0, 10)",
         where, test.name, seeds.count(), seeds.pass_rise_value(), seeds.pass_rise_from(),
         seeds.count(), seeds.max_count());
+  }
+  if (seeds.constant_pass_boundary() &&
+      (!seeds.likelihood_ratio_looks() || seeds.has_pass_rise())) {
+    return fmt::format(
+        "{}: seeded test '{}' declares Seeds({}).constant_pass(){}; a constant PASS boundary is a "
+        "choice of likelihood-ratio looks that declare no rise: Seeds(2).then_blocks_of(2)"
+        ".up_to(52).likelihood_ratio().pass_error(0.2).constant_pass()",
+        where, test.name, seeds.count(),
+        seeds.has_pass_rise() ? " with pass_rise()" : " without likelihood_ratio()");
   }
   return "";
 }
@@ -137,7 +147,7 @@ std::string seed_plan_problem(const RegisteredTest& test, const std::string& whe
         where, test.name, seeds.count(),
         !seeds.has_planned_cap() ? " without up_to(cap)" : " with pass_early()", seeds.count());
   }
-  if (std::string problem = pass_rise_problem(test, where); !problem.empty()) return problem;
+  if (std::string problem = pass_boundary_problem(test, where); !problem.empty()) return problem;
   if (seeds.passes_early() && !seeds.sequential()) {
     return fmt::format(
         "{}: seeded test '{}' declares Seeds({}).pass_early() without up_to(cap); passing early "

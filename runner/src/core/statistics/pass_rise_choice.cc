@@ -77,7 +77,10 @@ PassRiseChoice choose_pass_rise(const SprtShape& shape, double alpha, double bet
   for (const int n : shape.looks)
     if (n <= kTargetTimesBound * bound.h0) target = n;
   const PassRiseChoice constant = evaluate(shape, alpha, beta, bound, target, 0.0, 0);
-  if (stops_enough(constant)) return constant;
+  // A rise stops unchanged runs sooner in the tail and later on average: where the constant
+  // boundary is already past 1.3 x the bound under no change (a paired scale from the first
+  // look's few pairs), no rise comes back within it, and the search's calibrations are spared.
+  if (stops_enough(constant) || constant.ratio_h0 > kMostRatio) return constant;
   std::optional<PassRiseChoice> best;
   for (const int from : shape.looks) {
     if (from <= shape.looks.front() || from < target - 4 || from > target) continue;

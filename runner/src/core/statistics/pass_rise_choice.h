@@ -4,8 +4,9 @@
 // rises from a later look stops them sooner, and pays for it in seeds on average (the calibration
 // lowers the earlier boundary so that the PASS error at the margin stays beta). The choice: the
 // cheapest step that stops 95% of unchanged runs within 2.5 x Wald's bound, taken only when both
-// expected seeds stay within 1.3 x their bounds; the constant boundary otherwise, or when it
-// already stops 95% there. The seed-floor benchmark's targets, made the design's own rule.
+// expected seeds stay within 1.3 x their bounds; the constant boundary otherwise, when it
+// already stops 95% there, or when it is itself past 1.3 x the bound under no change (a rise only
+// adds seeds on average). The seed-floor benchmark's targets, made the design's own rule.
 #pragma once
 
 #include <vector>

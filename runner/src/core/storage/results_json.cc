@@ -116,9 +116,39 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
                                 {"seed_sd", json_number(look.seed_sd)},
                                 {"seed_skew", json_number(look.seed_skew)},
                                 {"scale_source", look.scale_source}};
+    if (look.pass_rise > 0.0) {  // absent on looks with a constant PASS boundary
+      json["likelihood_ratio"]["pass_rise"] = {{"rise", json_number(look.pass_rise)},
+                                               {"from", look.pass_rise_from},
+                                               {"chosen", look.pass_rise_chosen}};
+    }
   }
   if (!a.problem.empty()) json["problem"] = a.problem;
 }
+
+namespace {
+
+// The fields of a likelihood-ratio look (SequentialLook::likelihood_ratio).
+void read_likelihood_ratio_look(const nlohmann::json& lr, SequentialLook& look) {
+  look.likelihood_ratio = true;
+  look.log_ratio = number_field(lr, "log_ratio");
+  look.regression_boundary = number_field(lr, "regression_boundary");
+  look.pass_boundary = number_field(lr, "pass_boundary");
+  look.alternative = number_field(lr, "alternative");
+  look.seed_sd = number_field(lr, "seed_sd");
+  // Runs written before the boundaries knew the seeds' skew weighed them as normal.
+  look.seed_skew = lr.contains("seed_skew") ? number_field(lr, "seed_skew") : 0.0;
+  look.scale_source = field<std::string>(lr, "scale_source");
+  if (lr.contains("pass_rise")) {
+    with_field_context("pass_rise", [&] {
+      const nlohmann::json& rise = lr.at("pass_rise");
+      look.pass_rise = number_field(rise, "rise");
+      look.pass_rise_from = field<int>(rise, "from");
+      look.pass_rise_chosen = field<bool>(rise, "chosen");
+    });
+  }
+}
+
+}  // namespace
 
 void from_json(const nlohmann::json& json, SequentialLook& look) {
   look.seeds = field<int>(json, "seeds");
@@ -161,18 +191,8 @@ void from_json(const nlohmann::json& json, SequentialLook& look) {
     look.regression_boundary = number_field(json, "regression_boundary");
   }
   if (json.contains("likelihood_ratio")) {
-    with_field_context("likelihood_ratio", [&] {
-      const nlohmann::json& lr = json.at("likelihood_ratio");
-      look.likelihood_ratio = true;
-      look.log_ratio = number_field(lr, "log_ratio");
-      look.regression_boundary = number_field(lr, "regression_boundary");
-      look.pass_boundary = number_field(lr, "pass_boundary");
-      look.alternative = number_field(lr, "alternative");
-      look.seed_sd = number_field(lr, "seed_sd");
-      // Runs written before the boundaries knew the seeds' skew weighed them as normal.
-      look.seed_skew = lr.contains("seed_skew") ? number_field(lr, "seed_skew") : 0.0;
-      look.scale_source = field<std::string>(lr, "scale_source");
-    });
+    with_field_context("likelihood_ratio",
+                       [&] { read_likelihood_ratio_look(json.at("likelihood_ratio"), look); });
   }
 }
 
@@ -467,6 +487,7 @@ void write_seeded_fields(const TestResult& test, nlohmann::json& json) {
         json["seed_pass_rise"] = test.seed_pass_rise;
         json["seed_pass_rise_from"] = test.seed_pass_rise_from;
       }
+      if (test.seed_constant_pass) json["seed_constant_pass"] = true;
     }
   }
   if (test.attempts) {
@@ -832,6 +853,7 @@ void read_seeded_fields(const nlohmann::json& json, TestResult& test) {
   test.seed_likelihood_ratio = field_or<bool>(json, "seed_likelihood_ratio", false);
   test.seed_pass_rise = field_or<double>(json, "seed_pass_rise", 0.0);
   test.seed_pass_rise_from = field_or<int>(json, "seed_pass_rise_from", 0);
+  test.seed_constant_pass = field_or<bool>(json, "seed_constant_pass", false);
   if (json.contains("attempts")) {
     with_field_context("attempts", [&] {
       const nlohmann::json& a = json.at("attempts");

@@ -32,6 +32,7 @@ RunConfigTest read_test(const nlohmann::json& json) {
     test.likelihood_ratio = field_or<bool>(json, "likelihood_ratio", false);
     test.pass_rise = field_or<double>(json, "pass_rise", 0.0);
     test.pass_rise_from = field_or<int>(json, "pass_rise_from", 0);
+    test.constant_pass = field_or<bool>(json, "constant_pass", false);
     if (json.contains("attempts")) {
       with_field_context("attempts", [&] {
         const nlohmann::json& attempts = json.at("attempts");

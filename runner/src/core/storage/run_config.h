@@ -49,6 +49,8 @@ struct RunConfigTest {
   /// seeds from which it holds ("pass_rise_from").
   double pass_rise = 0.0;
   int pass_rise_from = 0;
+  /// Likelihood-ratio tests declared .constant_pass() ("constant_pass"; absent: false).
+  bool constant_pass = false;
   std::vector<std::string> variants;
   /// Flaky-aware tests: the rate their gate must catch, and whether --quarantine chose them.
   std::optional<double> attempts_detect;
