@@ -21,6 +21,12 @@
 // unchanged runs by the target.
 // A local search, so an upper bound on the best such shape's cost, not a proof of it; it tells
 // whether the step `.pass_rise` declares leaves much on the table.
+//
+//   pass_rise_frontier --chosen D ALPHA [REFERENCE_SEEDS=0] [SPREAD_DF=0] [SLOPE_SEEDS=0] [SKEW=0]
+//
+// prints only the rise the default design chooses for a paired shape (statistics/
+// pass_rise_choice.h), the look by which it stops 95% of unchanged runs against 2.5 x the bound,
+// and its ratios: what the gate's looks take when no rise is declared.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -30,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "statistics/pass_rise_choice.h"
 #include "statistics/sequential_bound.h"
 #include "statistics/truncated_sprt.h"
 
@@ -175,10 +182,29 @@ void print_search(const stats::SprtShape& shape, double alpha, int target,
 
 }  // namespace
 
+// The choice the gate makes for the shape, on one line.
+void print_chosen(const stats::SprtShape& shape, double alpha) {
+  if (shape.reference_seeds > 0) {
+    fmt::print("chosen: none (fresh seeds keep a constant PASS boundary)\n");
+    return;
+  }
+  const stats::PassRiseChoice c = stats::choose_pass_rise(shape, alpha, kBeta);
+  fmt::print(
+      "chosen: rise={:.4g} from={} target={} target_bound={:.2f} {} stopped_by_target={:.4f} "
+      "ratio_h0={:.3f} ratio_h1={:.3f}\n",
+      c.rise, c.from, c.target, c.target_bound, c.target <= c.target_bound ? "met" : "missed",
+      c.stopped_by_target, c.ratio_h0, c.ratio_h1);
+}
+
 int main(int argc, char** argv) {
+  const bool chosen_only = argc > 1 && std::string(argv[1]) == "--chosen";
+  if (chosen_only) {
+    --argc;
+    ++argv;
+  }
   if (argc < 3 || argc > 7) {
     std::fprintf(stderr,
-                 "usage: pass_rise_frontier D ALPHA [REFERENCE_SEEDS=0] [SPREAD_DF=0] "
+                 "usage: pass_rise_frontier [--chosen] D ALPHA [REFERENCE_SEEDS=0] [SPREAD_DF=0] "
                  "[SLOPE_SEEDS=0] [SKEW=0]\n");
     return 64;
   }
@@ -191,6 +217,10 @@ int main(int argc, char** argv) {
     shape.slope_seeds = argc > 5 ? static_cast<int>(number(argv[5], "SLOPE_SEEDS")) : 0;
     shape.skew = argc > 6 ? number(argv[6], "SKEW") : 0.0;
     for (int n = 2; n <= 52; n += 2) shape.looks.push_back(n);
+    if (chosen_only) {
+      print_chosen(shape, alpha);
+      return 0;
+    }
     const stats::ExpectedSeedsBound bound = stats::wald_expected_seeds(alpha, kBeta, shape.d);
     const stats::PercentileSeedsBound floor =
         stats::percentile_seeds_bound(alpha, kBeta, shape.d, 0.95, shape.reference_seeds);
@@ -218,6 +248,7 @@ int main(int argc, char** argv) {
     // Each point of the search is a calibration: seconds for a paired shape, too long for a fresh
     // one's hundreds.
     if (shape.reference_seeds == 0) print_search(shape, alpha, target, bound, best_per_look);
+    print_chosen(shape, alpha);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pass_rise_frontier: %s\n", e.what());
     return 1;

@@ -57,16 +57,21 @@ seed_floor::SeedTable read_table(const std::string& path) {
 // differences (the "lr-stored" lines); fresh ones take the baseline's sd and may look from the
 // second seed. The lines whose names end in "-default" are the default design, default_plan():
 // paired, with the spread the baseline stores or without one (its looks then start at 8 seeds),
-// and fresh.
+// and fresh; its paired looks take the PASS boundary's rise their shape chooses
+// (statistics/pass_rise_choice.h), the "-constant" lines keep the boundary constant.
 std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string& prefix,
                                                               bool paired, int baseline) {
+  using seed_floor::constant_pass_plan;
   using seed_floor::default_plan;
   using seed_floor::likelihood_ratio_plan;
   using seed_floor::rising_plan;
   if (paired && baseline > 52) {
-    // A pool's stored spread, from all of its pairs: the default, and the steps pass_rise_frontier
-    // finds to meet both targets on 260 pairs (the fixture's and the XOR study's).
+    // A pool's stored spread, from all of its pairs: the default (which chooses its rise), the
+    // constant boundary, and the steps pass_rise_frontier finds to meet both targets on 260 pairs
+    // (the fixture's and the XOR study's).
     return {{prefix + "lr-stored-blocks-2-c52-beta-default", default_plan(), true, baseline,
+             /*stored_spread=*/true},
+            {prefix + "lr-stored-blocks-2-c52-beta-constant", constant_pass_plan(), true, baseline,
              /*stored_spread=*/true},
             {prefix + "lr-stored-blocks-2-c52-beta-rise1.6875-at10", rising_plan(1.6875, 10), true,
              baseline, /*stored_spread=*/true},
@@ -81,6 +86,8 @@ std::vector<seed_floor::FloorDesign> likelihood_ratio_designs(const std::string&
         {prefix + "lr-stored-first-2-then-1-c52-beta", likelihood_ratio_plan(2, 1, 0.2), true,
          baseline, /*stored_spread=*/true},
         {prefix + "lr-stored-blocks-2-c52-beta-default", default_plan(), true, baseline,
+         /*stored_spread=*/true},
+        {prefix + "lr-stored-blocks-2-c52-beta-constant", constant_pass_plan(), true, baseline,
          /*stored_spread=*/true},
         {prefix + "lr-stored-blocks-4-c52-beta", likelihood_ratio_plan(4, 4, 0.2), true, baseline,
          /*stored_spread=*/true},

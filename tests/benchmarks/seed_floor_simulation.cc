@@ -252,6 +252,12 @@ mi::SequentialPlan rising_plan(double rise, int from) {
   return plan;
 }
 
+mi::SequentialPlan constant_pass_plan() {
+  mi::SequentialPlan plan = default_plan();
+  plan.constant_pass = true;
+  return plan;
+}
+
 int wall_clock_rounds(const mi::SequentialPlan& plan, int seeds, int jobs) {
   if (jobs < 1) throw std::invalid_argument("jobs must be at least 1");
   int rounds = 0, before = 0;

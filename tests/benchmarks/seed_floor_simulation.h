@@ -101,6 +101,10 @@ mlregress::internal::SequentialPlan likelihood_ratio_plan(int first, int next, d
 /// (SequentialPlan::pass_rise): the 95th percentile of the seeds under no change, cut.
 mlregress::internal::SequentialPlan rising_plan(double rise, int from);
 
+/// The default design with a constant PASS boundary (Seeds::constant_pass()): the default before
+/// paired looks chose a rise for their shape.
+mlregress::internal::SequentialPlan constant_pass_plan();
+
 struct FloorSettings {
   double alpha = 0.01;  ///< the run's family-wise level
   int family = 2;       ///< the run's distinct hypotheses: each metric settles at alpha / family

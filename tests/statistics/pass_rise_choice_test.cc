@@ -1,8 +1,9 @@
 // The PASS boundary's rise a likelihood-ratio design chooses (statistics/pass_rise_choice.h),
 // checked against calibrations made here on their own: the chosen step stops 95% of unchanged
 // runs by the target within 1.3 x both bounds, a slightly smaller step from the same look does
-// not, the constant boundary is kept where it already stops 95% and where no step is within 1.3 x
-// (a spread of 52 stored pairs, seeded-tests.md's frontier table).
+// not; where no step within 1.3 x stops 95% by the look within 2.5 x the bound (a spread of 52
+// stored pairs, seeded-tests.md's frontier table) the next look is the target; the constant
+// boundary is kept where it already stops 95%, and where it is itself past 1.3 x the bound.
 #include "statistics/pass_rise_choice.h"
 
 #include <gtest/gtest.h>
@@ -45,7 +46,8 @@ TEST(PassRiseChoice, OnAKnownScaleTheCheapestStepStopsNinetyFivePercentWithinThe
   const SprtShape shape = paired_shape(0.873, 0.0);
   const ExpectedSeedsBound bound = wald_expected_seeds(kAlpha, kBeta, shape.d);
   const PassRiseChoice choice = choose_pass_rise(shape, kAlpha, kBeta);
-  EXPECT_EQ(choice.target, 10);                               // 2.5 x 4.12
+  EXPECT_EQ(choice.target, 10);  // 2.5 x 4.12
+  EXPECT_LE(choice.target, choice.target_bound);
   EXPECT_LT(stopped_by(shape, 0.0, 0, choice.target), 0.95);  // the constant boundary misses
   ASSERT_GT(choice.rise, 0.0);
   EXPECT_GE(choice.from, 6);
@@ -62,13 +64,42 @@ TEST(PassRiseChoice, OnAKnownScaleTheCheapestStepStopsNinetyFivePercentWithinThe
               1e-9);
 }
 
-TEST(PassRiseChoice, AFiftyTwoPairSpreadKeepsTheConstantBoundary) {
-  // No step within 1.3 x stops 95% by 10 seeds on 51 degrees of freedom (the frontier's 1.343).
-  const PassRiseChoice choice = choose_pass_rise(paired_shape(0.873, 51.0), kAlpha, kBeta);
-  EXPECT_EQ(choice.rise, 0.0);
-  EXPECT_EQ(choice.from, 0);
-  EXPECT_TRUE(choice.rise_by_look(paired_shape(0.873, 51.0)).empty());
-  EXPECT_LT(choice.stopped_by_target, 0.95);
+// Ratios and share stopped by `target` of a rise calibrated here.
+struct Measured {
+  double stopped = 0.0, ratio_h0 = 0.0;
+};
+Measured measured(const SprtShape& shape, double rise, int from, int target) {
+  std::vector<double> by_look;
+  for (const int n : shape.looks) by_look.push_back(n >= from ? rise : 0.0);
+  const SprtCalibration c = calibrate_sprt(shape, kAlpha, kBeta, by_look);
+  const SprtOutcomes h0 = sprt_outcomes(shape, c.boundaries, 0.0);
+  Measured m;
+  for (std::size_t k = 0; k < shape.looks.size() && shape.looks[k] <= target; ++k)
+    m.stopped += h0.stop_at[k];
+  m.ratio_h0 = h0.expected_seeds / wald_expected_seeds(kAlpha, kBeta, shape.d).h0;
+  return m;
+}
+
+TEST(PassRiseChoice, WhereTheTargetsLookCostsTooMuchTheNextLookIsTheBudget) {
+  // On 51 degrees of freedom 95% by 10 seeds (2.5 x the bound is 10.3) costs more than 1.3 x:
+  // 2 from 10 stops 95% at 1.343, 1.75 from 10 not yet (the frontier's rows). The choice keeps
+  // the budget of the next look, 12 seeds, within 1.3 x, where the constant boundary stops 91.95%
+  // by 10 and has a 95th percentile of 14.
+  const SprtShape shape = paired_shape(0.873, 51.0);
+  EXPECT_GT(measured(shape, 2.0, 10, 10).stopped, 0.95);
+  EXPECT_GT(measured(shape, 2.0, 10, 10).ratio_h0, 1.3);
+  EXPECT_LT(measured(shape, 1.75, 10, 10).stopped, 0.95);
+  EXPECT_LT(measured(shape, 0.0, 0, 12).stopped, 0.95);  // the constant boundary misses 12 too
+  const PassRiseChoice choice = choose_pass_rise(shape, kAlpha, kBeta);
+  EXPECT_EQ(choice.target, 12);
+  EXPECT_NEAR(choice.target_bound, 2.5 * wald_expected_seeds(kAlpha, kBeta, 0.873).h0, 1e-12);
+  EXPECT_GT(choice.target, choice.target_bound);
+  ASSERT_GT(choice.rise, 0.0);
+  EXPECT_GE(choice.stopped_by_target, 0.95);
+  EXPECT_LE(choice.ratio_h0, 1.3);
+  EXPECT_LE(choice.ratio_h1, 1.3);
+  EXPECT_GE(measured(shape, choice.rise, choice.from, 12).stopped, 0.95);
+  EXPECT_LT(measured(shape, choice.rise - 1.0 / 16, choice.from, 12).stopped, 0.9501);
 }
 
 TEST(PassRiseChoice, AScaleFromTheFirstLookKeepsTheConstantBoundaryWithoutASearch) {

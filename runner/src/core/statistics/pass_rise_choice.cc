@@ -31,7 +31,10 @@ PassRiseChoice evaluate(const SprtShape& shape, double alpha, double beta,
   const SprtCalibration c = calibrate_sprt(shape, alpha, beta, step_at(shape, rise, from));
   const SprtOutcomes h0 = sprt_outcomes(shape, c.boundaries, 0.0);
   const SprtOutcomes h1 = sprt_outcomes(shape, c.boundaries, shape.d);
-  PassRiseChoice choice{.rise = rise, .from = rise > 0.0 ? from : 0, .target = target};
+  PassRiseChoice choice{.rise = rise,
+                        .from = rise > 0.0 ? from : 0,
+                        .target = target,
+                        .target_bound = kTargetTimesBound * bound.h0};
   for (std::size_t k = 0; k < shape.looks.size() && shape.looks[k] <= target; ++k)
     choice.stopped_by_target += h0.stop_at[k];
   choice.ratio_h0 = h0.expected_seeds / bound.h0;
@@ -73,22 +76,29 @@ std::vector<double> PassRiseChoice::rise_by_look(const SprtShape& shape) const {
 
 PassRiseChoice choose_pass_rise(const SprtShape& shape, double alpha, double beta) {
   const ExpectedSeedsBound bound = wald_expected_seeds(alpha, beta, shape.d);
-  int target = shape.looks.front();
+  int first_target = shape.looks.front();
   for (const int n : shape.looks)
-    if (n <= kTargetTimesBound * bound.h0) target = n;
-  const PassRiseChoice constant = evaluate(shape, alpha, beta, bound, target, 0.0, 0);
+    if (n <= kTargetTimesBound * bound.h0) first_target = n;
+  PassRiseChoice constant = evaluate(shape, alpha, beta, bound, first_target, 0.0, 0);
   // A rise stops unchanged runs sooner in the tail and later on average: where the constant
   // boundary is already past 1.3 x the bound under no change (a paired scale from the first
   // look's few pairs), no rise comes back within it, and the search's calibrations are spared.
-  if (stops_enough(constant) || constant.ratio_h0 > kMostRatio) return constant;
-  std::optional<PassRiseChoice> best;
-  for (const int from : shape.looks) {
-    if (from <= shape.looks.front() || from < target - 4 || from > target) continue;
-    const std::optional<PassRiseChoice> c =
-        smallest_rise_from(shape, alpha, beta, bound, target, from);
-    if (c && (!best || cost(*c) < cost(*best))) best = c;
+  if (constant.ratio_h0 > kMostRatio) return constant;
+  // The looks come in whole blocks: where the target's look sits well below 2.5 x the bound, no
+  // rise within 1.3 x stops 95% by it, and the next look is the budget that can still be kept.
+  for (const int target : shape.looks) {
+    if (target < first_target) continue;
+    constant = evaluate(shape, alpha, beta, bound, target, 0.0, 0);
+    if (stops_enough(constant)) return constant;
+    std::optional<PassRiseChoice> best;
+    for (const int from : shape.looks) {
+      if (from <= shape.looks.front() || from < target - 4 || from > target) continue;
+      const std::optional<PassRiseChoice> c =
+          smallest_rise_from(shape, alpha, beta, bound, target, from);
+      if (c && (!best || cost(*c) < cost(*best))) best = c;
+    }
+    if (best && best->ratio_h0 <= kMostRatio && best->ratio_h1 <= kMostRatio) return *best;
   }
-  if (best && best->ratio_h0 <= kMostRatio && best->ratio_h1 <= kMostRatio) return *best;
   return constant;
 }
 
