@@ -190,10 +190,10 @@ void print_chosen(const stats::SprtShape& shape, double alpha) {
   }
   const stats::PassRiseChoice c = stats::choose_pass_rise(shape, alpha, kBeta);
   fmt::print(
-      "chosen: rise={:.4g} from={} target={} target_bound={:.2f} {} stopped_by_target={:.4f} "
-      "ratio_h0={:.3f} ratio_h1={:.3f}\n",
-      c.rise, c.from, c.target, c.target_bound, c.target <= c.target_bound ? "met" : "missed",
-      c.stopped_by_target, c.ratio_h0, c.ratio_h1);
+      "chosen: rise={:.4g} from={} ratio_h0={:.3f} ratio_h1={:.3f} p95_h0={} target={:.2f} {} "
+      "stopped_by_{}={:.4f}\n",
+      c.rise, c.from, c.ratio_h0, c.ratio_h1, c.p95_h0, c.target_bound,
+      c.p95_h0 <= c.target_bound ? "met" : "missed", c.target, c.stopped_by_target);
 }
 
 int main(int argc, char** argv) {

@@ -80,26 +80,25 @@ Measured measured(const SprtShape& shape, double rise, int from, int target) {
   return m;
 }
 
-TEST(PassRiseChoice, WhereTheTargetsLookCostsTooMuchTheNextLookIsTheBudget) {
+TEST(PassRiseChoice, WhereNoStepWithinTheRatioStopsNinetyFivePercentTheTailGetsTheRatio) {
   // On 51 degrees of freedom 95% by 10 seeds (2.5 x the bound is 10.3) costs more than 1.3 x:
-  // 2 from 10 stops 95% at 1.343, 1.75 from 10 not yet (the frontier's rows). The choice keeps
-  // the budget of the next look, 12 seeds, within 1.3 x, where the constant boundary stops 91.95%
-  // by 10 and has a 95th percentile of 14.
+  // 2 from 10 stops 95% at 1.343, 1.75 from 10 not yet (the frontier's rows). The choice spends
+  // the 1.3 x on the tail instead: the largest step within it, from the look that stops the most
+  // by 10, which moves the 95th percentile from the constant boundary's 14 to 12.
   const SprtShape shape = paired_shape(0.873, 51.0);
   EXPECT_GT(measured(shape, 2.0, 10, 10).stopped, 0.95);
   EXPECT_GT(measured(shape, 2.0, 10, 10).ratio_h0, 1.3);
   EXPECT_LT(measured(shape, 1.75, 10, 10).stopped, 0.95);
-  EXPECT_LT(measured(shape, 0.0, 0, 12).stopped, 0.95);  // the constant boundary misses 12 too
   const PassRiseChoice choice = choose_pass_rise(shape, kAlpha, kBeta);
-  EXPECT_EQ(choice.target, 12);
+  EXPECT_EQ(choice.target, 10);
   EXPECT_NEAR(choice.target_bound, 2.5 * wald_expected_seeds(kAlpha, kBeta, 0.873).h0, 1e-12);
-  EXPECT_GT(choice.target, choice.target_bound);
   ASSERT_GT(choice.rise, 0.0);
-  EXPECT_GE(choice.stopped_by_target, 0.95);
+  EXPECT_LT(choice.stopped_by_target, 0.95);
+  EXPECT_GT(choice.stopped_by_target, measured(shape, 0.0, 0, 10).stopped);  // 91.95% constant
   EXPECT_LE(choice.ratio_h0, 1.3);
   EXPECT_LE(choice.ratio_h1, 1.3);
-  EXPECT_GE(measured(shape, choice.rise, choice.from, 12).stopped, 0.95);
-  EXPECT_LT(measured(shape, choice.rise - 1.0 / 16, choice.from, 12).stopped, 0.9501);
+  EXPECT_GT(measured(shape, choice.rise + 1.0 / 16, choice.from, 10).ratio_h0, 1.3);
+  EXPECT_EQ(choice.p95_h0, 12);
 }
 
 TEST(PassRiseChoice, AScaleFromTheFirstLookKeepsTheConstantBoundaryWithoutASearch) {

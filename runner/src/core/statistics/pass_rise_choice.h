@@ -3,13 +3,14 @@
 // past about 3.4 x Wald's bound (seeded-tests.md, "A PASS boundary that rises"); a boundary that
 // rises from a later look stops them sooner, and pays for it in seeds on average (the calibration
 // lowers the earlier boundary so that the PASS error at the margin stays beta). The choice: the
-// first look, from the largest within 2.5 x Wald's bound on, by which some step stops 95% of
-// unchanged runs while the expected seeds stay within 1.3 x both bounds, and the cheapest such
-// step; the constant boundary where it already stops 95% by that look, or where it is itself past
-// 1.3 x the bound under no change (a rise only adds seeds on average). The seed-floor benchmark's
-// targets made the design's own rule, as far as whole looks allow: 95% by the look within 2.5 x
-// the bound costs more than 1.3 x where that look sits well below it (10 seeds where 2.5 x the
-// bound is 10.8), and the next look is then the budget kept.
+// cheapest step that stops 95% of unchanged runs by the target, the largest look within 2.5 x
+// Wald's bound, while the expected seeds stay within 1.3 x both bounds. The looks come in whole
+// blocks, and where the target's look sits well below 2.5 x the bound no step within 1.3 x stops
+// 95% by it: then the step within 1.3 x that stops the most by it, when that cuts the 95th
+// percentile. The constant boundary where it already stops 95% by the target, where it is itself
+// past 1.3 x the bound under no change (a rise only adds seeds on average), or where no step
+// within 1.3 x cuts its 95th percentile. The seed-floor benchmark's targets made the design's own
+// rule, as far as whole looks allow.
 #pragma once
 
 #include <vector>
@@ -21,8 +22,9 @@ namespace mlregress::internal::stats {
 struct PassRiseChoice {
   double rise = 0.0;          ///< the step on the log likelihood ratio; 0: the constant boundary
   int from = 0;               ///< the look, in seeds, from which it holds (0 without a rise)
-  int target = 0;             ///< the look by which 95% of unchanged runs stop, as chosen
-  double target_bound = 0.0;  ///< 2.5 x Wald's bound under no change: target meets it or not
+  int target = 0;             ///< the largest look within 2.5 x Wald's bound under no change
+  double target_bound = 0.0;  ///< 2.5 x Wald's bound under no change
+  int p95_h0 = 0;             ///< the look by which 95% of unchanged runs stop, as chosen
   double stopped_by_target = 0.0;  ///< P(stopped by the target's look | no change), as chosen
   double ratio_h0 = 0.0;           ///< expected seeds / Wald's bound under no change, as chosen
   double ratio_h1 = 0.0;           ///< and at the shift d
@@ -31,11 +33,12 @@ struct PassRiseChoice {
 };
 
 /// The choice above for `shape` at level alpha and PASS error beta. Each candidate is calibrated
-/// exactly (calibrate_sprt); per target look and per look from the target's less 4 seeds to the
-/// target's, the smallest rise in (0, 3] that stops 95% by the target is found by bisection (the
-/// share stopped grows with the rise), and the cheapest of those looks is taken. Some dozens of
-/// calibrations: under a second for paired shapes (no reference), far longer for fresh ones,
-/// which no rise brings to 95% anyway.
+/// exactly (calibrate_sprt); per look from the target's less 4 seeds to the target's, the smallest
+/// rise in (0, 3] that stops 95% by the target is found by bisection (the share stopped grows with
+/// the rise), and the cheapest of those looks is taken; failing that, per look the largest rise
+/// within 1.3 x (the cost grows with the rise), and the look that stops the most by the target.
+/// Some dozens of calibrations: under a second for paired shapes (no reference), far longer for
+/// fresh ones, which no rise brings to 95% anyway.
 PassRiseChoice choose_pass_rise(const SprtShape& shape, double alpha, double beta);
 
 }  // namespace mlregress::internal::stats
