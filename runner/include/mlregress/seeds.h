@@ -218,9 +218,11 @@ class Seeds {
   /// as the scale, paired seeds the spread of paired differences the baseline stores (promote
   /// measures it when it replaces the values of seeds the baseline held), else the first look's
   /// sd, and paired looks then start at 8 seeds whatever the first block. It needs up_to() and a
-  /// margin above 0, never reports IMPROVED, and may look after every seed. The default design,
-  /// within 1.1-1.2x of the fewest seeds any test can use (paired on a stored spread, or fresh
-  /// against a pool): Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2).
+  /// margin above 0, never reports IMPROVED, and may look after every seed. Paired looks raise
+  /// their PASS boundary by the step their shape chooses (see constant_pass()). The default
+  /// design, within 1.3x of the fewest seeds any test can use (paired on a stored spread, or
+  /// fresh against a pool):
+  /// Seeds(2).then_blocks_of(2).up_to(52).likelihood_ratio().pass_error(0.2).
   /// runner/docs/seeded-tests.md, "Likelihood-ratio looks" and "Which design, when".
   Seeds& likelihood_ratio() {
     likelihood_ratio_ = true;
@@ -233,7 +235,8 @@ class Seeds {
   /// PASSes, so an unchanged candidate stops within from_seeds far more often (the 95th percentile
   /// of its seeds falls from about 3.4x Wald's bound to 2.5x) for about 15-25% more seeds on
   /// average: pass_rise(2.0, 10) on the fixture's paired looks (runner/docs/seeded-tests.md, "A
-  /// PASS boundary that rises"). For a budget that must hold, not for the fewest seeds on average.
+  /// PASS boundary that rises"). For a budget that must hold, not for the fewest seeds on average;
+  /// without it paired looks choose a rise within 1.3x of the bound (constant_pass()).
   /// rise in (0, 5], from_seeds between the first block and the cap; else refused at start.
   Seeds& pass_rise(double rise, int from_seeds) {
     pass_rise_ = rise;
