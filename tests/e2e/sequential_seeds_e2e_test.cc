@@ -51,6 +51,10 @@ class SequentialSeedsE2eTest : public FixtureBinaryTest {
   ProcessResult pass_rise_fixture(const std::string& args) const {
     return run_fixture_in(temp_.path(), MLREGRESS_PASS_RISE_FIXTURE_BINARY, args);
   }
+  // mlregress_constant_pass_fixture: the same, .constant_pass().
+  ProcessResult constant_pass_fixture(const std::string& args) const {
+    return run_fixture_in(temp_.path(), MLREGRESS_CONSTANT_PASS_FIXTURE_BINARY, args);
+  }
   // Every baseline file's text, one after the other.
   std::string baseline_text() const {
     std::string text;
@@ -361,6 +365,42 @@ TEST_F(SequentialSeedsE2eTest, APassRiseFlowsFromTheDeclarationToTheLooks) {
   const json& last = looks.back();
   EXPECT_EQ(last.at("outcome"), "pass");
   EXPECT_GT(last.at("likelihood_ratio").at("log_ratio").get<double>(), first);
+}
+
+// .constant_pass() (mlregress_constant_pass_fixture): listed, planned in config.json, recorded in
+// results.json and named by promote as a constant PASS boundary; its looks record no rise.
+// Planted: the same test without it (mlregress_likelihood_ratio_fixture) lists the boundary its
+// paired shapes choose and records no constant_pass.
+TEST_F(SequentialSeedsE2eTest, AConstantPassBoundaryFlowsFromTheDeclarationToTheLooks) {
+  EXPECT_THAT(constant_pass_fixture("list").out,
+              HasSubstr("likelihood-ratio looks, PASS error 0.2, constant PASS boundary]"));
+  EXPECT_EQ(json::parse(constant_pass_fixture("list --format json").out)
+                .at("tests")
+                .at(0)
+                .at("seeds_constant_pass"),
+            true);
+  EXPECT_FALSE(json::parse(lr_fixture("list --format json").out)
+                   .at("tests")
+                   .at(0)
+                   .contains("seeds_constant_pass"));
+  promote_baseline();
+  const std::string run_args = "run --color never --baselines " + baselines() + " --out ";
+  ASSERT_EQ(constant_pass_fixture(run_args + temp_.path() + "/first").exit_code, kPassed);
+  const ProcessResult promoted = constant_pass_fixture(
+      "promote " + latest("first") + " --baselines " + baselines() + " --reason e2e");
+  ASSERT_EQ(promoted.exit_code, kPassed) << promoted.out << promoted.err;
+  EXPECT_THAT(promoted.out, HasSubstr("constant PASS boundary"));
+  const ProcessResult fresh = constant_pass_fixture(
+      run_args + temp_.path() + "/fresh --seed 200 --set SequentialAccuracy.shift=-0.005");
+  ASSERT_NE(fresh.exit_code, kUsageError) << fresh.out << fresh.err;
+  EXPECT_EQ(test_result(latest("fresh")).at("seed_constant_pass"), true);
+  const json config = json::parse(read_file(latest("fresh") + "/config.json"));
+  EXPECT_EQ(config.at("tests").at("SequentialAccuracy").at("constant_pass"), true);
+  const json looks = accuracy(latest("fresh")).at("looks");
+  ASSERT_GE(looks.size(), 1u);
+  for (const json& look : looks) EXPECT_FALSE(look.at("likelihood_ratio").contains("pass_rise"));
+  ASSERT_EQ(lr_fixture(run_args + temp_.path() + "/plain").exit_code, kPassed);
+  EXPECT_FALSE(test_result(latest("plain")).contains("seed_constant_pass"));
 }
 
 // A change that moved every seed's numbers, promoted over the same seeds, leaves the spread of
