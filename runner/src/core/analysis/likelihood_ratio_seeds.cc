@@ -295,10 +295,7 @@ std::vector<double> pass_rises(const SequentialPlan& plan, const stats::SprtShap
     look.pass_rise_from = choice.from;
     look.pass_rise_chosen = choice.rise > 0.0;
   }
-  if (!(look.pass_rise > 0.0)) return {};
-  std::vector<double> rise;
-  for (const int n : shape.looks) rise.push_back(n >= look.pass_rise_from ? look.pass_rise : 0.0);
-  return rise;
+  return stats::step_rise(shape, look.pass_rise, look.pass_rise_from);
 }
 
 // Equal values can leave an sd of rounding errors, which no seed's spread is.

@@ -18,17 +18,10 @@ constexpr double kStoppedMargin = 1e-4;
 constexpr double kLargestRise = 3.0;
 constexpr double kRiseTolerance = 1.0 / 64;
 
-std::vector<double> step_at(const SprtShape& shape, double rise, int from) {
-  if (!(rise > 0.0)) return {};
-  std::vector<double> by_look;
-  for (const int n : shape.looks) by_look.push_back(n >= from ? rise : 0.0);
-  return by_look;
-}
-
 // One candidate, calibrated and measured under no change and at the shift.
 PassRiseChoice evaluate(const SprtShape& shape, double alpha, double beta,
                         const ExpectedSeedsBound& bound, int target, double rise, int from) {
-  const SprtCalibration c = calibrate_sprt(shape, alpha, beta, step_at(shape, rise, from));
+  const SprtCalibration c = calibrate_sprt(shape, alpha, beta, step_rise(shape, rise, from));
   const SprtOutcomes h0 = sprt_outcomes(shape, c.boundaries, 0.0);
   const SprtOutcomes h1 = sprt_outcomes(shape, c.boundaries, shape.d);
   PassRiseChoice choice{.rise = rise,
@@ -97,8 +90,15 @@ std::optional<PassRiseChoice> largest_rise_within(const SprtShape& shape, double
 
 }  // namespace
 
+std::vector<double> step_rise(const SprtShape& shape, double rise, int from) {
+  if (!(rise > 0.0)) return {};
+  std::vector<double> by_look;
+  for (const int n : shape.looks) by_look.push_back(n >= from ? rise : 0.0);
+  return by_look;
+}
+
 std::vector<double> PassRiseChoice::rise_by_look(const SprtShape& shape) const {
-  return step_at(shape, rise, from);
+  return step_rise(shape, rise, from);
 }
 
 PassRiseChoice choose_pass_rise(const SprtShape& shape, double alpha, double beta) {

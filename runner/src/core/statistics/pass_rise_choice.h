@@ -32,6 +32,10 @@ struct PassRiseChoice {
   std::vector<double> rise_by_look(const SprtShape& shape) const;
 };
 
+/// A step of `rise` on the PASS boundary from the look at `from` seeds on, per look of `shape`
+/// (calibrate_sprt's rise); empty for no rise.
+std::vector<double> step_rise(const SprtShape& shape, double rise, int from);
+
 /// The choice above for `shape` at level alpha and PASS error beta. Each candidate is calibrated
 /// exactly (calibrate_sprt); per look from the target's less 4 seeds to the target's, the smallest
 /// rise in (0, 3] that stops 95% by the target is found by bisection (the share stopped grows with
