@@ -24,9 +24,9 @@
 //
 //   pass_rise_frontier --chosen D ALPHA [REFERENCE_SEEDS=0] [SPREAD_DF=0] [SLOPE_SEEDS=0] [SKEW=0]
 //
-// prints only the rise the default design chooses for a paired shape (statistics/
-// pass_rise_choice.h), the look by which it stops 95% of unchanged runs against 2.5 x the bound,
-// and its ratios: what the gate's looks take when no rise is declared.
+// prints only the raise the default design chooses for the shape (statistics/pass_rise_choice.h:
+// `at` a PASS look, `from` a step), the look by which it stops 95% of unchanged runs against 2.5 x
+// the bound, and its ratios: what the gate's looks take when no rise is declared.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -92,7 +92,8 @@ ShapedRise evaluate_shape(const stats::SprtShape& shape, double alpha, int targe
   std::vector<double> rise(shape.looks.size(), 0.0);
   for (std::size_t k = 1; k < rise.size(); ++k)
     rise[k] = rise[k - 1] + (k <= r.increments.size() ? r.increments[k - 1] : 0.0);
-  if (rise.back() == 0.0) rise.clear();  // the constant boundary
+  if (std::all_of(rise.begin(), rise.end(), [](double x) { return x == 0.0; }))
+    rise.clear();  // the constant boundary
   const stats::SprtCalibration c = stats::calibrate_sprt(shape, alpha, kBeta, rise);
   const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, c.boundaries, 0.0);
   const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, c.boundaries, shape.d);
@@ -109,21 +110,25 @@ ShapedRise evaluate_shape(const stats::SprtShape& shape, double alpha, int targe
   return r;
 }
 
-// One step of `rise` from the look at `from` seeds (none when rise is 0), printed; returned as a
-// shape for the search to start from.
+// One step of `rise` from the look at `from` seeds (none when rise is 0), or with `only` a PASS
+// look (the rise at that look alone), printed; returned as a shape for the search to start from.
 ShapedRise print_row(const stats::SprtShape& shape, double alpha, double rise, int from, int target,
-                     const stats::ExpectedSeedsBound& bound) {
-  std::vector<double> step;
-  for (std::size_t k = 1; k < shape.looks.size(); ++k)
-    step.push_back(rise > 0.0 && shape.looks[k] == from ? rise : 0.0);
-  const ShapedRise r = evaluate_shape(shape, alpha, target, bound, std::move(step));
+                     const stats::ExpectedSeedsBound& bound, bool only = false) {
+  std::vector<double> increments;
+  for (std::size_t k = 1; k < shape.looks.size(); ++k) {
+    const bool up = rise > 0.0 && shape.looks[k] == from;
+    const bool down = only && rise > 0.0 && shape.looks[k - 1] == from;
+    increments.push_back(up ? rise : down ? -rise : 0.0);
+  }
+  const ShapedRise r = evaluate_shape(shape, alpha, target, bound, std::move(increments));
   fmt::print(
-      "rise={:g} from={} upper={:.3f} lower={:.3f} mean_seeds_h0={:.2f} ratio_h0={:.3f} "
+      "rise={:g} {}={} upper={:.3f} lower={:.3f} mean_seeds_h0={:.2f} ratio_h0={:.3f} "
       "mean_seeds_h1={:.2f} ratio_h1={:.3f} p95_h0={} within_{}={:.4f} alpha={:.5f} "
       "power={:.4f} p95_h0<={:.1f} {}\n",
-      rise, rise > 0.0 ? fmt::to_string(from) : "-", r.boundaries.upper, r.boundaries.lower,
-      r.mean_h0, r.ratio_h0, r.mean_h1, r.ratio_h1, r.tail.p95, target, r.tail.within, r.alpha,
-      r.power, 2.5 * bound.h0, r.tail.p95 <= 2.5 * bound.h0 ? "met" : "missed");
+      rise, only ? "at" : "from", rise > 0.0 ? fmt::to_string(from) : "-", r.boundaries.upper,
+      r.boundaries.lower, r.mean_h0, r.ratio_h0, r.mean_h1, r.ratio_h1, r.tail.p95, target,
+      r.tail.within, r.alpha, r.power, 2.5 * bound.h0,
+      r.tail.p95 <= 2.5 * bound.h0 ? "met" : "missed");
   std::fflush(stdout);
   return r;
 }
@@ -182,18 +187,28 @@ void print_search(const stats::SprtShape& shape, double alpha, int target,
 
 }  // namespace
 
-// The choice the gate makes for the shape, on one line.
+// The choice the gate makes for the shape, on one line, with the figures of the looks the gate
+// then calibrates (for fresh seeds the choice weighs a shape with the sd and slope known; the
+// figures here are the exact shape's).
 void print_chosen(const stats::SprtShape& shape, double alpha) {
-  if (shape.reference_seeds > 0) {
-    fmt::print("chosen: none (fresh seeds keep a constant PASS boundary)\n");
+  const stats::PassRiseChoice c = stats::choose_pass_rise(shape, alpha, kBeta);
+  if (c.ratio_h0 == 0.0) {
+    fmt::print("chosen: none (fresh seeds against a baseline no larger than the cap)\n");
     return;
   }
-  const stats::PassRiseChoice c = stats::choose_pass_rise(shape, alpha, kBeta);
+  const stats::ExpectedSeedsBound bound = stats::wald_expected_seeds(alpha, kBeta, shape.d);
+  const stats::SprtCalibration cal =
+      stats::calibrate_sprt(shape, alpha, kBeta, c.rise_by_look(shape));
+  const stats::SprtOutcomes h0 = stats::sprt_outcomes(shape, cal.boundaries, 0.0);
+  const stats::SprtOutcomes h1 = stats::sprt_outcomes(shape, cal.boundaries, shape.d);
+  const Tail tail = tail_of(shape, h0, c.target);
   fmt::print(
-      "chosen: rise={:.4g} from={} ratio_h0={:.3f} ratio_h1={:.3f} p95_h0={} target={:.2f} {} "
-      "stopped_by_{}={:.4f}\n",
-      c.rise, c.from, c.ratio_h0, c.ratio_h1, c.p95_h0, c.target_bound,
-      c.p95_h0 <= c.target_bound ? "met" : "missed", c.target, c.stopped_by_target);
+      "chosen: rise={:.4g} {}={} ratio_h0={:.3f} ratio_h1={:.3f} p95_h0={} target={:.2f} {} "
+      "stopped_by_{}={:.4f} alpha={:.5f} power={:.4f}\n",
+      c.rise, c.to == c.from ? "at" : "from", c.from, h0.expected_seeds / bound.h0,
+      h1.expected_seeds / bound.h1, tail.p95, c.target_bound,
+      tail.p95 > 0 && tail.p95 <= c.target_bound ? "met" : "missed", c.target, tail.within,
+      cal.alpha, cal.power);
 }
 
 int main(int argc, char** argv) {
@@ -245,6 +260,9 @@ int main(int argc, char** argv) {
         if (row.cost() < best_per_look.back().cost()) best_per_look.back() = row;
       }
     }
+    // A PASS look at the target (the boundary raised there only): what the design chooses from.
+    for (const double rise : {1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0})
+      print_row(shape, alpha, rise, target, target, bound, /*only=*/true);
     // Each point of the search is a calibration: seconds for a paired shape, too long for a fresh
     // one's hundreds.
     if (shape.reference_seeds == 0) print_search(shape, alpha, target, bound, best_per_look);

@@ -3,7 +3,10 @@
 known to exist (the fixture's paired shape on a known scale: d 0.873, alpha 0.005): the search
 line must stop 95% of unchanged runs by the target and cost less than the cheapest step that
 does, so a search that returns its start unchanged, or one that settles on a shape that misses
-the 95%, fails. With --self-test it runs the check on planted outputs instead of the binary.
+the 95%, fails; and the cheapest PASS look (the boundary raised at the target's look only, what
+the design chooses) that stops 95% must cost less than every step, so a PASS-look row that held
+its raise on after the look (a step by another name) fails. With --self-test it runs the check on
+planted outputs instead of the binary.
 
   pass_rise_frontier_check.py BUILD/tests/benchmarks/pass_rise_frontier
   pass_rise_frontier_check.py --self-test
@@ -22,7 +25,9 @@ def ratio_of(line):
 
 def problems(output):
     """What is wrong with the frontier's output; empty when the search did its job."""
-    steps = [l for l in output.splitlines() if l.startswith("rise=") and l.endswith(" met")]
+    met = [l for l in output.splitlines() if l.startswith("rise=") and l.endswith(" met")]
+    steps = [l for l in met if " from=" in l]
+    pass_looks = [l for l in met if " at=" in l]
     search = [l for l in output.splitlines() if l.startswith("search:")]
     if not steps:
         return ["no step row stops 95% of unchanged runs by the target"]
@@ -38,6 +43,11 @@ def problems(output):
     if not ratio_of(search[0]) < best_step:
         found.append(
             f"the search costs {ratio_of(search[0])}, no less than the best step's {best_step}")
+    if not pass_looks:
+        found.append("no PASS-look row stops 95% of unchanged runs by the target")
+    elif not min(ratio_of(l) for l in pass_looks) < best_step:
+        found.append(f"the cheapest PASS look costs {min(ratio_of(l) for l in pass_looks)}, "
+                     f"no less than the best step's {best_step}")
     return found
 
 
@@ -51,10 +61,17 @@ def self_test():
                  "alpha=0.00500 power=0.8000 met")
     short = ("search: rise by look 1@10 ratio_h0=1.2 ratio_h1=1.06 within_10=0.9400 "
              "alpha=0.00500 power=0.8000 missed")
-    assert problems(step + "\n" + good) == [], problems(step + "\n" + good)
-    assert problems(step + "\n" + unchanged), "a search that returns its start must fail"
-    assert problems(step + "\n" + short), "a search that misses the 95% must fail"
-    assert problems(good), "no step row must fail"
+    look = ("rise=1.25 at=10 upper=4.4 lower=-1.0 mean_seeds_h0=4.8 ratio_h0=1.174 "
+            "mean_seeds_h1=10.5 ratio_h1=1.060 p95_h0=10 within_10=0.9530 alpha=0.00500 "
+            "power=0.8000 p95_h0<=10.3 met")
+    dear_look = look.replace("ratio_h0=1.174", "ratio_h0=1.270")
+    good_all = "\n".join([step, look, good])
+    assert problems(good_all) == [], problems(good_all)
+    assert problems("\n".join([step, look, unchanged])), "a search that returns its start must fail"
+    assert problems("\n".join([step, look, short])), "a search that misses the 95% must fail"
+    assert problems("\n".join([look, good])), "no step row must fail"
+    assert problems("\n".join([step, good])), "no PASS-look row must fail"
+    assert problems("\n".join([step, dear_look, good])), "a PASS look dearer than a step must fail"
     print("pass_rise_frontier_check: self-test passed")
 
 
@@ -71,7 +88,8 @@ def main():
     for p in found:
         print(f"pass_rise_frontier_check: {p}", file=sys.stderr)
     if not found:
-        print("pass_rise_frontier_check: the search beats every step and stops 95% by the target")
+        print("pass_rise_frontier_check: the search and the PASS look beat every step and stop "
+              "95% by the target")
     return 1 if found else 0
 
 

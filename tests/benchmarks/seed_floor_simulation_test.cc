@@ -219,10 +219,12 @@ TEST(SeedFloor, ResamplingDrawsTheTablesOwnSeeds) {
 // The lines on resampled seeds see what the normals cannot: the same design, the same measured sd
 // and covariate share, but fresh candidates that now and then draw a poor seed. Against a pool,
 // under no change, the accuracy's false REGRESSION on the resampled seeds is far above its level
-// (0.5%) and above the normal model's of the same table.
+// (0.5%) and above the normal model's of the same table. The design keeps a constant PASS
+// boundary: what is seen is the REGRESSION side's, and each sequence's pool is a shape of its own
+// for which the default would choose its PASS look (seconds a shape, not what this is about).
 TEST(SeedFloor, ResamplingABadTailShowsTheFalseRegressionsTheNormalsHide) {
   const SeedTable table = table_with_a_bad_tail();
-  const FloorDesign pool{"default-pool", default_plan(), /*paired=*/false, 260};
+  const FloorDesign pool{"constant-pool", constant_pass_plan(), /*paired=*/false, 260};
   constexpr int kSequences = 1000;
   const Sequences normal =
       simulate_sequences(measure_noise(table), pool, few_sequences(), 0.0, kSequences);

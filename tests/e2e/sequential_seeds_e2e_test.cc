@@ -291,7 +291,7 @@ TEST_F(SequentialSeedsE2eTest, APassErrorFlowsFromTheDeclarationToTheVerdict) {
 TEST_F(SequentialSeedsE2eTest, LikelihoodRatioLooksFlowFromTheDeclarationToTheVerdict) {
   EXPECT_THAT(lr_fixture("list").out,
               HasSubstr("[2 seeds, then 1 at a time, up to 12, likelihood-ratio looks, PASS error "
-                        "0.2, PASS boundary chosen per paired shape]"));
+                        "0.2, PASS boundary chosen per shape]"));
   EXPECT_EQ(json::parse(lr_fixture("list --format json").out)
                 .at("tests")
                 .at(0)
@@ -370,7 +370,7 @@ TEST_F(SequentialSeedsE2eTest, APassRiseFlowsFromTheDeclarationToTheLooks) {
 // .constant_pass() (mlregress_constant_pass_fixture): listed, planned in config.json, recorded in
 // results.json and named by promote as a constant PASS boundary; its looks record no rise.
 // Planted: the same test without it (mlregress_likelihood_ratio_fixture) lists the boundary its
-// paired shapes choose and records no constant_pass.
+// shapes choose and records no constant_pass.
 TEST_F(SequentialSeedsE2eTest, AConstantPassBoundaryFlowsFromTheDeclarationToTheLooks) {
   EXPECT_THAT(constant_pass_fixture("list").out,
               HasSubstr("likelihood-ratio looks, PASS error 0.2, constant PASS boundary]"));

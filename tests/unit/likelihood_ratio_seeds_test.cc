@@ -357,13 +357,13 @@ TEST(LikelihoodRatioSeeds, APassBoundaryThatRisesStopsUnchangedRunsSoonerAndKeep
   EXPECT_LE(clopper_pearson(h1.passes, h1.sequences).low, kBeta) << h1.passes;
 }
 
-// Without a declared rise, paired looks take the rise their shape chooses
+// Without a declared rise, paired looks take the PASS look their shape chooses
 // (statistics/pass_rise_choice.h): on this stored spread Wald's bound is 2.7 seeds under no
 // change, the target 2.5 x that, so the look at 6 seeds, by which the constant boundary stops
-// 92.4% of unchanged runs. The gate's own looks record the chosen rise, rise by it from its look
-// (planted: constant_pass() keeps the constant boundary), stop 95% by 6 seeds, and hold the
-// errors; fresh looks (a baseline arm) keep the constant boundary.
-TEST(LikelihoodRatioSeeds, PairedLooksWithoutADeclaredRiseTakeTheRiseTheirShapeChooses) {
+// 92.4% of unchanged runs. The gate's own looks record the chosen raise, raise the boundary at
+// that look only (planted: constant_pass() keeps the constant boundary), stop 95% by 6 seeds, and
+// hold the errors; fresh looks (a baseline arm) choose for their own shape.
+TEST(LikelihoodRatioSeeds, LooksWithoutADeclaredRiseTakeThePassLookTheirShapeChooses) {
   World world{std::mt19937_64(29), /*paired=*/true};
   auto [candidate, baseline] = world.draw(0.5 * kMargin);
   baseline.paired_spread = PairedSpread{.sd = kMargin, .pairs = 52};
@@ -375,15 +375,16 @@ TEST(LikelihoodRatioSeeds, PairedLooksWithoutADeclaredRiseTakeTheRiseTheirShapeC
   EXPECT_GT(first.pass_rise, 0.0);
   EXPECT_GT(first.pass_rise_from, 2);
   EXPECT_LE(first.pass_rise_from, Rates::kWithin);
+  EXPECT_EQ(first.pass_rise_to, first.pass_rise_from);  // a PASS look: raised at one look only
   for (const SequentialLook& look : looks) {
     EXPECT_NEAR(look.pass_boundary,
-                first.pass_boundary + (look.seeds >= first.pass_rise_from ? first.pass_rise : 0.0),
+                first.pass_boundary + (look.seeds == first.pass_rise_from ? first.pass_rise : 0.0),
                 1e-12)
         << look.seeds;
   }
-  EXPECT_THAT(
-      look_pass_boundary_clause(first),
-      HasSubstr(fmt::format("from {} seeds, chosen for the paired shape", first.pass_rise_from)));
+  EXPECT_THAT(look_pass_boundary_clause(first),
+              HasSubstr(fmt::format("raised by {:.4g} at {} seeds, chosen for the shape",
+                                    first.pass_rise, first.pass_rise_from)));
   const auto constant = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
                                               candidate, baseline, constant_pass_plan(), kAlpha);
   EXPECT_EQ(constant.front().pass_rise, 0.0);
@@ -401,11 +402,17 @@ TEST(LikelihoodRatioSeeds, PairedLooksWithoutADeclaredRiseTakeTheRiseTheirShapeC
   EXPECT_GE(clopper_pearson(h1.regressions, h1.sequences).high, 1.0 - kBeta) << h1.regressions;
   EXPECT_LE(clopper_pearson(h1.passes, h1.sequences).low, kBeta) << h1.passes;
 
+  // Fresh seeds choose for their shape too (here a PASS look within 1.6 x), unless the plan keeps
+  // the constant boundary.
   World fresh_world{std::mt19937_64(31), /*paired=*/false};
   const auto [fresh, arm] = fresh_world.draw(0.0);
   const auto fresh_looks = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
                                                  fresh, arm, likelihood_ratio_plan(), kAlpha);
-  EXPECT_EQ(fresh_looks.front().pass_rise, 0.0);
+  EXPECT_TRUE(fresh_looks.front().pass_rise_chosen);
+  EXPECT_EQ(fresh_looks.front().pass_rise_to, fresh_looks.front().pass_rise_from);
+  const auto fresh_constant = look_likelihood_ratio("accuracy", Direction::HigherIsBetter, kMargin,
+                                                    fresh, arm, constant_pass_plan(), kAlpha);
+  EXPECT_EQ(fresh_constant.front().pass_rise, 0.0);
 }
 
 // A look's rise goes through results.json: a run folder read months later says which PASS
@@ -422,11 +429,19 @@ TEST(LikelihoodRatioSeeds, AChosenRiseRoundTripsThroughResultsJson) {
   look.scale_source = "the baseline's 260 stored paired differences";
   look.pass_rise = 1.6875;
   look.pass_rise_from = 10;
+  look.pass_rise_to = 10;
   look.pass_rise_chosen = true;
   const SequentialLook back = nlohmann::json(look).get<SequentialLook>();
   EXPECT_EQ(back.pass_rise, 1.6875);
   EXPECT_EQ(back.pass_rise_from, 10);
+  EXPECT_EQ(back.pass_rise_to, 10);
   EXPECT_TRUE(back.pass_rise_chosen);
+  // A run folder written before the design chose PASS looks has no "to": a step.
+  nlohmann::json before = nlohmann::json(look);
+  before["likelihood_ratio"]["pass_rise"].erase("to");
+  EXPECT_EQ(before.get<SequentialLook>().pass_rise_to, 0);
+  before["likelihood_ratio"]["pass_rise"]["to"] = "ten";  // mistyped: a field-named read error
+  EXPECT_THROW(before.get<SequentialLook>(), std::exception);
   look.pass_rise = 0.0;  // a constant boundary writes no rise
   EXPECT_FALSE(nlohmann::json(look).at("likelihood_ratio").contains("pass_rise"));
   EXPECT_EQ(nlohmann::json(look).get<SequentialLook>().pass_rise, 0.0);

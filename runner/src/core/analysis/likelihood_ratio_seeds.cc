@@ -264,14 +264,18 @@ stats::SprtShape shape_of(const SeedScale& scale, double margin, const std::vect
   return shape;
 }
 
-// The rise of the PASS boundary a paired shape chooses (statistics/pass_rise_choice.h): a few
-// dozen calibrations the first time, kept for the process as the calibrations are (the shift's
-// grid makes the shapes of one metric's runs the same).
+// The PASS look a shape chooses (statistics/pass_rise_choice.h): 5 to 30 calibrations the first
+// time (a second or more each for fresh seeds), kept for the process as the calibrations are (the
+// shift's grid makes the shapes of one metric's runs the same). Chosen as if the seeds were
+// normal: the raise and its look are the design's choice, and the boundaries the looks then use
+// are calibrated for the skew the baseline shows, so alpha and beta hold either way; one choice
+// serves every skew of a shape (the caller passes the shape its seeds would have if normal).
 stats::PassRiseChoice chosen_rise(const stats::SprtShape& shape, double alpha, double beta) {
-  using Key = std::tuple<double, std::vector<int>, double, int, double, double, double>;
+  using Key = std::tuple<double, std::vector<int>, int, double, int, double, double>;
   static std::mutex mutex;
   static std::map<Key, stats::PassRiseChoice> cache;
-  const Key key{shape.d, shape.looks, shape.spread_df, shape.slope_seeds, alpha, beta, shape.skew};
+  const Key key{shape.d, shape.looks, shape.reference_seeds, shape.spread_df, shape.slope_seeds,
+                alpha,   beta};
   {
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
@@ -281,21 +285,22 @@ stats::PassRiseChoice chosen_rise(const stats::SprtShape& shape, double alpha, d
   return cache.emplace(key, c).first->second;
 }
 
-// The PASS boundary's rise the looks are calibrated for, recorded on `look`: the plan's declared
-// pass_rise; else, on paired looks (their shape has no reference) unless the plan keeps a constant
-// boundary, the rise the shape chooses; else none.
+// The PASS boundary's raise the looks are calibrated for, recorded on `look`: the plan's declared
+// pass_rise (a step); else, unless the plan keeps a constant boundary, the PASS look `shape` (the
+// looks' shape as if their seeds were normal) chooses; else none.
 std::vector<double> pass_rises(const SequentialPlan& plan, const stats::SprtShape& shape,
                                double alpha, SequentialLook& look) {
   if (plan.pass_rise > 0.0) {
     look.pass_rise = plan.pass_rise;
     look.pass_rise_from = plan.pass_rise_from;
-  } else if (shape.reference_seeds == 0 && !plan.constant_pass) {
+  } else if (!plan.constant_pass) {
     const stats::PassRiseChoice choice = chosen_rise(shape, alpha, plan.pass_error);
     look.pass_rise = choice.rise;
     look.pass_rise_from = choice.from;
+    look.pass_rise_to = choice.to;
     look.pass_rise_chosen = choice.rise > 0.0;
   }
-  return stats::step_rise(shape, look.pass_rise, look.pass_rise_from);
+  return stats::pass_rise_by_look(shape, look.pass_rise, look.pass_rise_from, look.pass_rise_to);
 }
 
 // Equal values can leave an sd of rounding errors, which no seed's spread is.
@@ -387,8 +392,11 @@ std::vector<SequentialLook> look_likelihood_ratio(const std::string& metric, Dir
   }
   if (without_spread(scale)) return {exact_look(comparison, ran, paired, looks.front(), base)};
   const stats::SprtShape shape = shape_of(scale, margin, looks);
-  const stats::SprtCalibration calibration = calibrated(
-      shape, decision_level, plan.pass_error, pass_rises(plan, shape, decision_level, base));
+  SeedScale normal = scale;  // what the PASS look is chosen for: the text of chosen_rise says why
+  normal.skew = 0.0;
+  const stats::SprtCalibration calibration =
+      calibrated(shape, decision_level, plan.pass_error,
+                 pass_rises(plan, shape_of(normal, margin, looks), decision_level, base));
   base.alternative = shape.d * scale.sd;
   base.regression_boundary = calibration.boundaries.upper;
   base.pass_boundary = calibration.boundaries.lower;

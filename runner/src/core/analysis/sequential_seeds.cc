@@ -195,14 +195,20 @@ std::string pass_boundary_clause(bool likelihood_ratio, double rise, int from_se
   if (rise > 0.0)
     return fmt::format(", PASS boundary rising by {:g} from {} seeds", rise, from_seeds);
   if (!likelihood_ratio) return "";
-  return constant_pass ? ", constant PASS boundary" : ", PASS boundary chosen per paired shape";
+  return constant_pass ? ", constant PASS boundary" : ", PASS boundary chosen per shape";
 }
 
 std::string look_pass_boundary_clause(const SequentialLook& look) {
   if (!look.likelihood_ratio || !(look.pass_rise > 0.0)) return "";
-  return fmt::format(", PASS boundary rising by {:.4g} from {} seeds{}", look.pass_rise,
-                     look.pass_rise_from,
-                     look.pass_rise_chosen ? ", chosen for the paired shape" : "");
+  const std::string where =
+      look.pass_rise_to == look.pass_rise_from
+          ? fmt::format("raised by {:.4g} at {} seeds", look.pass_rise, look.pass_rise_from)
+      : look.pass_rise_to > 0
+          ? fmt::format("raised by {:.4g} from {} to {} seeds", look.pass_rise, look.pass_rise_from,
+                        look.pass_rise_to)
+          : fmt::format("rising by {:.4g} from {} seeds", look.pass_rise, look.pass_rise_from);
+  return fmt::format(", PASS boundary {}{}", where,
+                     look.pass_rise_chosen ? ", chosen for the shape" : "");
 }
 
 std::vector<SequentialLook> look_sequentially(const std::string& metric, Direction direction,

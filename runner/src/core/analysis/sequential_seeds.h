@@ -96,8 +96,8 @@ struct SequentialPlan {
   /// Likelihood-ratio plans: the PASS boundary rises by pass_rise on the log likelihood ratio from
   /// the look at pass_rise_from seeds on (statistics/truncated_sprt.h, SprtBoundaries::rise): an
   /// unchanged candidate stops within those seeds more often, for a few more seeds on average.
-  /// 0: none declared; paired looks then rise by the step the design chooses for their shape
-  /// (statistics/pass_rise_choice.h) unless constant_pass.
+  /// 0: none declared; the looks then take the PASS look the design chooses for their shape
+  /// (statistics/pass_rise_choice.h: the boundary raised at one look) unless constant_pass.
   double pass_rise = 0.0;
   int pass_rise_from = 0;
   /// Likelihood-ratio plans declared .constant_pass(): a constant PASS boundary on every look,
@@ -113,7 +113,7 @@ std::vector<int> sequential_looks(const SequentialPlan& plan);
 
 /// What the design lines of list and promote say of a plan's PASS boundary: ", PASS boundary
 /// rising by 2 from 10 seeds" for a declared pass_rise; for other likelihood-ratio plans
-/// ", constant PASS boundary" (constant_pass) or ", PASS boundary chosen per paired shape"; ""
+/// ", constant PASS boundary" (constant_pass) or ", PASS boundary chosen per shape"; ""
 /// for the other designs.
 std::string pass_boundary_clause(bool likelihood_ratio, double rise, int from_seeds,
                                  bool constant_pass);
@@ -165,10 +165,12 @@ struct SequentialLook {
   /// baseline's; 0: normal seeds, statistics/seed_law.h).
   double seed_skew = 0.0;
   std::string scale_source;
-  /// The PASS boundary's rise the looks were calibrated for (0: a constant boundary) and the seeds
-  /// from which it held; chosen: the design chose it for the shape (not .pass_rise()).
+  /// The PASS boundary's raise the looks were calibrated for (0: a constant boundary), the seeds
+  /// from which it held and to which (0: every later look, a step; the design's choice is one
+  /// look, from = to); chosen: the design chose it for the shape (not .pass_rise()).
   double pass_rise = 0.0;
   int pass_rise_from = 0;
+  int pass_rise_to = 0;
   bool pass_rise_chosen = false;
 };
 
@@ -192,8 +194,8 @@ std::vector<SequentialLook> look_sequentially(const std::string& metric, Directi
 DistributionAnalysis sequential_decision_analysis(const SequentialLook& last);
 
 /// What a comparison says of the PASS boundary its likelihood-ratio looks used: ", PASS boundary
-/// rising by 1.68 from 10 seeds" (", chosen for the paired shape" when the design chose it), ""
-/// for a constant boundary or another design.
+/// rising by 1.68 from 10 seeds" for a declared step, ", PASS boundary raised by 1.25 at 10 seeds,
+/// chosen for the shape" for the design's choice, "" for a constant boundary or another design.
 std::string look_pass_boundary_clause(const SequentialLook& look);
 
 /// "look 2 (16 seeds): diff -0.0041 [97.1% CI -0.0098, 0.0016], p(worse) 0.21 → sequential

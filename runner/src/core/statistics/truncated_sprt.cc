@@ -66,12 +66,13 @@ void require_shape(const SprtShape& shape, const SprtBoundaries& boundaries) {
     throw std::invalid_argument("an SPRT's PASS boundary must lie below its REGRESSION boundary");
   }
   const std::vector<double>& rise = boundaries.rise;
-  if (!rise.empty() && (rise.size() != shape.looks.size() || !(rise.front() >= 0.0) ||
-                        !std::is_sorted(rise.begin(), rise.end()) ||
-                        !(boundaries.lower + rise.back() < boundaries.upper))) {
+  const auto negative = [](double r) { return !(r >= 0.0); };  // NaN too
+  if (!rise.empty() &&
+      (rise.size() != shape.looks.size() || std::any_of(rise.begin(), rise.end(), negative) ||
+       !(boundaries.lower + *std::max_element(rise.begin(), rise.end()) < boundaries.upper))) {
     throw std::invalid_argument(
-        "an SPRT's PASS boundary may rise by one value per look, from 0 or more, never falling, "
-        "and stay below its REGRESSION boundary");
+        "an SPRT's PASS boundary may rise by one value per look, each 0 or more, and stay below "
+        "its REGRESSION boundary");
   }
 }
 
@@ -406,14 +407,16 @@ SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundar
 }
 
 SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta,
-                               const std::vector<double>& rise) {
+                               const std::vector<double>& rise, const SprtBoundaries* near) {
   if (!(alpha > 0.0 && alpha < 0.5) || !(beta > 0.0 && beta < 0.5)) {
     throw std::invalid_argument("an SPRT's alpha and beta must lie in (0, 0.5)");
   }
   // Wald's approximations to start from, the PASS boundary lowered by part of its rise.
-  const double most_rise = rise.empty() ? 0.0 : rise.back();
+  const double most_rise = rise.empty() ? 0.0 : *std::max_element(rise.begin(), rise.end());
   SprtBoundaries b{std::log((1.0 - beta) / alpha), std::log(beta / (1.0 - alpha)) - most_rise / 2,
                    rise};
+  const bool start_near = near != nullptr && near->lower + most_rise < near->upper;
+  if (start_near) b = SprtBoundaries{near->upper, near->lower, rise};
   require_shape(shape, b);
   const auto alpha_at = [&](double upper) {
     return sprt_outcomes(shape, {upper, b.lower, rise}, 0.0).regression;
@@ -425,7 +428,7 @@ SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta
   for (int round = 0; round < 8; ++round) {
     const SprtBoundaries before = b;
     // Wald's start may be far off; later rounds move the boundaries by little.
-    const double reach = round == 0 ? 0.25 : 0.02;
+    const double reach = round == 0 && !start_near ? 0.25 : 0.02;
     b.upper = solve_decreasing(alpha_at, alpha, b.upper, reach,
                                std::max(0.0, b.lower + most_rise) + 1e-3, kHighestUpper);
     b.lower = solve_decreasing(no_pass_at, 1.0 - beta, b.lower, reach, kLowestLower,

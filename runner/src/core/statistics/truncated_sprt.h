@@ -61,10 +61,11 @@ struct SprtShape {
 };
 
 /// On the log likelihood ratio: REGRESSION at or above upper, PASS at or below lower_at(k). The
-/// PASS boundary may rise from look to look (`rise`, one value per look added to lower, or empty
-/// for a constant boundary): under no change the ratio drifts down by d^2 / 2 a seed with a
-/// spread of d a seed, so the seeds it takes to reach a constant PASS boundary have a long right
-/// tail (3.4 x Wald's bound at the 95th percentile, seeded-tests.md), which a rising boundary cuts.
+/// PASS boundary may be raised at some looks (`rise`, one value per look added to lower, each 0
+/// or more, or empty for a constant boundary): under no change the ratio drifts down by d^2 / 2 a
+/// seed with a spread of d a seed, so the seeds it takes to reach a constant PASS boundary have a
+/// long right tail (3.4 x Wald's bound at the 95th percentile, seeded-tests.md), which a boundary
+/// raised from a look on (a step), or at that look only (a PASS look), cuts.
 struct SprtBoundaries {
   double upper = 0.0, lower = 0.0;
   std::vector<double> rise;
@@ -87,8 +88,7 @@ struct SprtOutcomes {
 /// The test's outcomes at a true shift theta (in the sds of d; 0: no change). Throws
 /// std::invalid_argument for a shape without looks, looks not increasing or below 1, d not
 /// positive and finite, a negative reference, a skew outside [0, 2], lower >= upper, or rises
-/// that are not one per look, fall, are negative or lift the PASS boundary to the REGRESSION
-/// boundary.
+/// that are not one per look, are negative or lift the PASS boundary to the REGRESSION boundary.
 SprtOutcomes sprt_outcomes(const SprtShape& shape, const SprtBoundaries& boundaries, double theta);
 
 struct SprtCalibration {
@@ -102,9 +102,11 @@ struct SprtCalibration {
 };
 
 /// The boundaries at which P(REGRESSION | no change) = alpha and P(PASS | d) = beta (to about
-/// 0.01% of each), the PASS boundary rising by `rise` (one value per look, or empty) from it.
-/// alpha and beta in (0, 0.5).
+/// 0.01% of each), the PASS boundary raised by `rise` (one value per look, or empty) from it.
+/// alpha and beta in (0, 0.5). `near`: boundaries already calibrated for a nearby rise, to start
+/// from (a search over rises calibrates each in a few steps instead of from Wald's approximations).
 SprtCalibration calibrate_sprt(const SprtShape& shape, double alpha, double beta,
-                               const std::vector<double>& rise = {});
+                               const std::vector<double>& rise = {},
+                               const SprtBoundaries* near = nullptr);
 
 }  // namespace mlregress::internal::stats

@@ -119,6 +119,7 @@ void to_json(nlohmann::json& json, const SequentialLook& look) {
     if (look.pass_rise > 0.0) {  // absent on looks with a constant PASS boundary
       json["likelihood_ratio"]["pass_rise"] = {{"rise", json_number(look.pass_rise)},
                                                {"from", look.pass_rise_from},
+                                               {"to", look.pass_rise_to},
                                                {"chosen", look.pass_rise_chosen}};
     }
   }
@@ -143,6 +144,8 @@ void read_likelihood_ratio_look(const nlohmann::json& lr, SequentialLook& look) 
       const nlohmann::json& rise = lr.at("pass_rise");
       look.pass_rise = number_field(rise, "rise");
       look.pass_rise_from = field<int>(rise, "from");
+      // Runs written before the design chose a PASS look held every rise from `from` on.
+      look.pass_rise_to = rise.contains("to") ? field<int>(rise, "to") : 0;
       look.pass_rise_chosen = field<bool>(rise, "chosen");
     });
   }
