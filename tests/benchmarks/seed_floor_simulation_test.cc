@@ -70,13 +70,13 @@ Ratios default_design_ratios(const FloorDesign& design, double d) {
 
 // The targets of the default design (seeded-tests.md, "How far from the floor"): paired on a
 // stored spread within 1.3 of the bound, fresh against a pool within 1.6. The benchmark measures
-// them on 10,000 sequences (paired on 52 stored pairs 1.28 / 1.16, the chosen rise spending the
-// ratio on the tail; against the pool 1.17 / 1.17); 400 here leave a standard error of about 0.04
-// on each ratio, so the paired check allows two of them past the benchmark's figure.
+// them on 10,000 sequences (paired on 52 stored pairs 1.24 / 1.16, the PASS look the shape
+// chooses; against the pool 1.28 / 1.19); 400 here leave a standard error of about 0.04 on each
+// ratio, so the paired check allows two of them past the benchmark's figure.
 TEST(SeedFloor, TheDefaultDesignComesWithinItsTargetsOfTheBound) {
   const Ratios paired = default_design_ratios(
       {"default-stored", default_plan(), /*paired=*/true, 52, /*stored_spread=*/true}, 0.866);
-  EXPECT_LE(paired.h0, 1.28 + 2 * 0.04);
+  EXPECT_LE(paired.h0, 1.24 + 2 * 0.04);
   EXPECT_LE(paired.h1, 1.3);
   const Ratios pool =
       default_design_ratios({"default-pool", default_plan(), /*paired=*/false, 260}, 0.723);
