@@ -106,13 +106,18 @@ done
   die "POOL_PAIRED=1 takes at most 9 POOL_CANDIDATES (each from its own 26 of the pool's seeds)"
 [[ $fixture_pool_runs =~ ^[0-9]+$ && $fixture_pool_runs -le $fixture_runs ]] ||
   die "FIXTURE_POOL_RUNS must be 0 .. FIXTURE_RUNS"
-bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
 # FIXTURE (environment) swaps the fixture's binary for one of its other designs, e.g.
 # build/tests/fixture/mlregress_seed_gate_spending_fixture (12 seeds, then 8 at a time).
 fixture_path=${FIXTURE:-$build/tests/fixture/mlregress_seed_gate_fixture}
 fixture=$(realpath "$fixture_path" 2>/dev/null) || die "no $fixture_path"
-levers=$build/tests/benchmarks/sequential_seeds_levers
-for exe in "$bin" "$fixture" "$levers"; do
+needed=("$fixture")
+# ONLY_FIXTURE=1 runs the torch-free fixture alone: a build without LibTorch (no suites) will do.
+if [[ ${ONLY_FIXTURE:-0} != 1 ]]; then
+  bin=$(realpath "$build/suites/mlregress_suites" 2>/dev/null) || die "no $build/suites/mlregress_suites"
+  levers=$build/tests/benchmarks/sequential_seeds_levers
+  needed+=("$bin" "$levers")
+fi
+for exe in "${needed[@]}"; do
   [[ -x $exe ]] || die "no executable $exe (see the usage for the targets to build)"
 done
 cap=52  # both studies: up_to(52)
