@@ -264,11 +264,11 @@ stats::SprtShape shape_of(const SeedScale& scale, double margin, const std::vect
   return shape;
 }
 
-// The PASS look a shape chooses (statistics/pass_rise_choice.h): 5 to 30 calibrations the first
-// time (a second or more each for fresh seeds), kept for the process as the calibrations are (the
-// shift's grid makes the shapes of one metric's runs the same). Chosen as if the seeds were
-// normal: the raise and its look are the design's choice, and the boundaries the looks then use
-// are calibrated for the skew the baseline shows, so alpha and beta hold either way; one choice
+// The PASS look a shape chooses (statistics/pass_rise_choice.h): under a second the first time
+// for paired seeds, one to three seconds for fresh ones, kept for the process as the calibrations
+// are (the shift's grid makes the shapes of one metric's runs the same). Chosen as if the seeds
+// were normal: the raise and its look are the design's choice, and the boundaries the looks then
+// use are calibrated for the skew the baseline shows, so alpha and beta hold either way; one choice
 // serves every skew of a shape (the caller passes the shape its seeds would have if normal).
 stats::PassRiseChoice chosen_rise(const stats::SprtShape& shape, double alpha, double beta) {
   using Key = std::tuple<double, std::vector<int>, int, double, int, double, double>;

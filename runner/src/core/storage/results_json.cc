@@ -145,7 +145,7 @@ void read_likelihood_ratio_look(const nlohmann::json& lr, SequentialLook& look) 
       look.pass_rise = number_field(rise, "rise");
       look.pass_rise_from = field<int>(rise, "from");
       // Runs written before the design chose a PASS look held every rise from `from` on.
-      look.pass_rise_to = rise.contains("to") ? field<int>(rise, "to") : 0;
+      look.pass_rise_to = field_or<int>(rise, "to", 0);
       look.pass_rise_chosen = field<bool>(rise, "chosen");
     });
   }
